@@ -10,6 +10,7 @@ type Header struct {
 	RTSVersion string   // "2889" from "RTS VERSION = 2889"
 	ProcCount  int      // ProcCount= of the traced run
 	VProcCount int      // VProcCount= (required)
+	VPSRank    int      // VPSRank= when VProcCount != 0
 	VPSSize    []int    // VPSSize= when VProcCount != 0
 	Lines      []string // the preamble, verbatim
 	// RootLine and RootFile are LINE= and FILE= of the first function line

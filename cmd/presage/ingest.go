@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+
+	"github.com/presage-dvm/presage/ingest/machinedb"
+	"github.com/presage-dvm/presage/ingest/stsdb"
+	"github.com/presage-dvm/presage/ingest/tracedb"
+)
+
+type ingestCmd struct {
+	Trace   ingestTraceCmd   `cmd:"" help:"Ingest Lib-DVM traces (.ptr, plain or gzip)."`
+	Machine ingestMachineCmd `cmd:"" help:"Ingest machine files (Predictor.par cluster format or the 2000 flat format)."`
+	Sts     ingestStsCmd     `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
+}
+
+type ingestTraceCmd struct {
+	Files []string `arg:"" help:"Trace files." type:"existingfile"`
+}
+
+// Run ingests each file in its own transaction: a bad file leaves the
+// store as it was and stops the command.
+func (c *ingestTraceCmd) Run(ctx context.Context, g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, f := range c.Files {
+		update, finish := g.progress("ingest " + f)
+		info, err := tracedb.Ingest(ctx, db, f, update)
+		finish()
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("trace %s (id %d) is already stored: nothing to do", info.Name, info.ID)
+			continue
+		}
+		g.infof("trace %s: %d calls, %d bytes (id %d)", info.Name, info.Calls, info.Bytes, info.ID)
+	}
+	return nil
+}
+
+type ingestMachineCmd struct {
+	Files []string `arg:"" help:"Machine files." type:"existingfile"`
+}
+
+func (c *ingestMachineCmd) Run(ctx context.Context, g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, f := range c.Files {
+		info, err := machinedb.Ingest(ctx, db, f)
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("machine %s (id %d) is already stored: nothing to do", info.Name, info.ID)
+			continue
+		}
+		g.infof("machine %s: %d processors (id %d)", info.Name, info.Processors, info.ID)
+	}
+	return nil
+}
+
+type ingestStsCmd struct {
+	Files []string `arg:"" help:"Statistics files." type:"existingfile"`
+}
+
+func (c *ingestStsCmd) Run(ctx context.Context, g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, f := range c.Files {
+		info, err := stsdb.Ingest(ctx, db, f)
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("statistics %s (id %d) are already stored: nothing to do", info.Name, info.ID)
+			continue
+		}
+		g.infof("statistics %s: %d processors, grid %s, measured run %d", info.Name, info.Procs, info.Grid, info.RunID)
+	}
+	return nil
+}

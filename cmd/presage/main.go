@@ -1,0 +1,66 @@
+// Command presage predicts and analyses the performance of parallel DVM
+// programs: it ingests Lib-DVM traces, machine files and measured
+// statistics into a SQLite store, simulates traces on machine
+// configurations, and writes reports and exports.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/alecthomas/kong"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/schema"
+)
+
+// Globals are the flags every command has.
+type Globals struct {
+	DB    string `help:"SQLite store." default:"presage.db" type:"path" env:"PRESAGE_DB"`
+	Quiet bool   `help:"Print no progress and no informational messages." short:"q"`
+}
+
+// openStore opens the store named by --db, creating it if needed.
+func (g *Globals) openStore() (*sqlx.DB, error) {
+	return schema.Open(g.DB)
+}
+
+// infof prints an informational message unless --quiet.
+func (g *Globals) infof(format string, args ...any) {
+	if !g.Quiet {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	}
+}
+
+type cli struct {
+	Globals
+
+	Ingest  ingestCmd  `cmd:"" help:"Ingest traces, machine files or statistics files into the store."`
+	Predict predictCmd `cmd:"" help:"Predict a stored trace on one machine configuration."`
+	Report  reportCmd  `cmd:"" help:"Write the report of a stored run."`
+	List    listCmd    `cmd:"" help:"List what the store holds."`
+	Gen     genCmd     `cmd:"" help:"Generate synthetic inputs."`
+	Demo    demoCmd    `cmd:"" help:"Run the whole pipeline on a generated trace and write an HTML report."`
+}
+
+func main() {
+	var c cli
+	kctx := kong.Parse(&c,
+		kong.Name("presage"),
+		kong.Description("Predict and analyse the performance of parallel DVM programs."),
+		kong.UsageOnError(),
+	)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	if err := kctx.Run(&c.Globals); err != nil {
+		fmt.Fprintln(os.Stderr, "presage:", err)
+		if errors.Is(err, context.Canceled) {
+			os.Exit(130)
+		}
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/exports/htmlreport"
+	"github.com/presage-dvm/presage/exports/jsonreport"
+	"github.com/presage-dvm/presage/exports/textreport"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+type reportCmd struct {
+	HTML htmlCmd `cmd:"" name:"html" help:"HTML report of a predicted run (the Predictor's report)."`
+	JSON jsonCmd `cmd:"" name:"json" help:"The report's content as JSON."`
+	Text textCmd `cmd:"" help:"Text report of a measured run (the analyzer's report)."`
+}
+
+type runRef struct {
+	Run string `help:"Run number or 'latest'." default:"latest"`
+}
+
+// load resolves --run and loads the run.
+func (r runRef) load(db *sqlx.DB) (*result.Run, error) {
+	id, err := result.ResolveID(db, r.Run)
+	if err != nil {
+		return nil, err
+	}
+	return result.Load(db, id)
+}
+
+type htmlCmd struct {
+	runRef
+	Out string `help:"Output file (default: PROGRAM.MACHINE.GRID.html)." type:"path"`
+	All bool   `help:"Start from Main rather than from the interval the original starts from."`
+}
+
+func (c *htmlCmd) Run(g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	run, err := c.load(db)
+	if err != nil {
+		return err
+	}
+	out := c.Out
+	if out == "" {
+		out = defaultReportName(run, ".html")
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error {
+		return htmlreport.Write(w, run, htmlreport.Options{AllIntervals: c.All})
+	}); err != nil {
+		return err
+	}
+	g.infof("report of run %d written to %s", run.ID, out)
+	return nil
+}
+
+type jsonCmd struct {
+	runRef
+	Out     string `help:"Output file ('-' for standard output)." default:"-"`
+	PerProc bool   `help:"Include per-processor values."`
+}
+
+func (c *jsonCmd) Run(g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	run, err := c.load(db)
+	if err != nil {
+		return err
+	}
+	return writeOutput(c.Out, func(w io.Writer) error {
+		return jsonreport.WriteOptions(w, run, jsonreport.Options{PerProc: c.PerProc})
+	})
+}
+
+type textCmd struct {
+	runRef
+	Out       string `help:"Output file ('-' for standard output)." default:"-"`
+	Level     int    `help:"Show intervals up to this level (the analyzer's -l); -1 for all." default:"-1"`
+	Procs     string `help:"Processors of the per-processor tables (-n): e.g. 1-2,4; 0 for none; empty for all."`
+	Verbosity string `help:"Sections (-v): cpu,gpu, cpu, gpu or none." default:"cpu,gpu"`
+	Matrix    string `help:"Print each processor's time matrix summed by rows (i) or columns (j) (-m)." enum:",i,j" default:""`
+	Format    string `help:"text, or json (-j)." enum:"text,json" default:"text"`
+}
+
+func (c *textCmd) Run(g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	id, err := result.ResolveID(db, c.runRef.Run)
+	if err != nil {
+		return err
+	}
+	return writeOutput(c.Out, func(w io.Writer) error {
+		return textreport.Write(w, db, id, textreport.Options{
+			MaxLevel: c.Level, Procs: c.Procs, Verbosity: c.Verbosity, Matrix: c.Matrix, Format: c.Format,
+		})
+	})
+}
+
+func defaultReportName(run *result.Run, ext string) string {
+	name := run.Program
+	if run.Config.Machine != "" {
+		name += "." + run.Config.Machine
+	}
+	return name + "." + result.GridString(run.Config.Grid) + ext
+}
+
+// writeOutput writes to standard output for "-", else to the file.
+func writeOutput(path string, write func(io.Writer) error) error {
+	if path == "-" || path == "" {
+		w := bufio.NewWriter(os.Stdout)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	return writeFileAtomic(path, write)
+}
+
+// writeFileAtomic writes a file through a temporary one, so that a failed
+// report never leaves a half-written file behind.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	if err := write(w); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

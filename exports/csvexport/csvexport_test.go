@@ -1,0 +1,89 @@
+package csvexport_test
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/presage-dvm/presage/exports/csvexport"
+	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/exports/table"
+)
+
+func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+func TestWrite(t *testing.T) {
+	db, _, built := fixture.NewStore(t, fixture.Small)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := csvexport.Write(ctx, db, dir, csvexport.Options{BatchRows: 128}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range table.All() {
+		for _, s := range append([]int64{0}, built.Sweeps...) {
+			path := table.PartPath(dir, tb.Name, s, "csv")
+			want, err := fixture.Expected(ctx, db, tb.Name, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, sum, nulls := readBack(t, path, want.Column, tb)
+			if rows != want.Rows || !approx(sum, want.Sum) {
+				t.Errorf("%s: %d rows, sum(%s) %g; store has %d, %g", path, rows, want.Column, sum, want.Rows, want.Sum)
+			}
+			if tb.Name == "values" {
+				var n int64
+				if err := db.Get(&n, `SELECT count(*) FROM v_values_long WHERE sweep_id = ? AND proc IS NULL`, s); err != nil {
+					t.Fatal(err)
+				}
+				if nulls["proc"] != n {
+					t.Errorf("%s: %d empty proc fields, want %d interval-level rows", path, nulls["proc"], n)
+				}
+			}
+		}
+	}
+}
+
+// readBack reads a CSV file with encoding/csv and returns its data row
+// count, the sum of column col, and the number of empty fields per column.
+func readBack(t *testing.T, path, col string, tb table.Table) (int64, float64, map[string]int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) == 0 || len(recs[0]) != len(tb.Columns) {
+		t.Fatalf("%s: header %v, want the %d columns of %s", path, recs[0], len(tb.Columns), tb.Name)
+	}
+	idx := -1
+	for i, name := range recs[0] {
+		if name != tb.Columns[i].Name {
+			t.Errorf("%s: column %d is %s, want %s", path, i, name, tb.Columns[i].Name)
+		}
+		if name == col {
+			idx = i
+		}
+	}
+	var sum float64
+	nulls := map[string]int64{}
+	for n, r := range recs[1:] {
+		for i, v := range r {
+			if v == "" {
+				nulls[recs[0][i]]++
+			}
+		}
+		v, err := strconv.ParseFloat(r[idx], 64)
+		if err != nil {
+			t.Fatalf("%s:%d: %s: %v", path, n+2, col, err)
+		}
+		sum += v
+	}
+	return int64(len(recs) - 1), sum, nulls
+}

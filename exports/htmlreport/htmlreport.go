@@ -1,0 +1,69 @@
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Options control which intervals the report holds.
+type Options struct {
+	// AllIntervals starts the report from Main instead of the run's
+	// report root (the interval the original's report starts from).
+	AllIntervals bool
+}
+
+var (
+	//go:embed report.tmpl
+	reportTmpl string
+	//go:embed style.css
+	styleCSS string
+)
+
+var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css":    func() template.CSS { return template.CSS(styleCSS) },
+	"pctcss": pctCSS,
+}).Parse(reportTmpl))
+
+// pctCSS formats a percentage for a width property.
+func pctCSS(p float64) template.CSS {
+	if p < 0 {
+		p = 0
+	}
+	return template.CSS(fmt.Sprintf("width: %.1f%%", p))
+}
+
+// Write renders the report of run to w. Nothing is written when the run
+// cannot be reported.
+func Write(w io.Writer, run *result.Run, opt Options) error {
+	root, err := reportRoot(run, opt)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, build(run, root)); err != nil {
+		return fmt.Errorf("run %d: html report: %w", run.ID, err)
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// reportRoot returns the interval the report starts from: the run's report
+// root, or Main when asked for all intervals or when no root is recorded.
+func reportRoot(run *result.Run, opt Options) (*result.Interval, error) {
+	if err := run.CheckTree(); err != nil {
+		return nil, err
+	}
+	if opt.AllIntervals || run.ReportRoot == 0 {
+		return run.Intervals[0], nil
+	}
+	root := run.Interval(run.ReportRoot)
+	if root == nil {
+		return nil, fmt.Errorf("run %d: report root %d is not an interval of the run", run.ID, run.ReportRoot)
+	}
+	return root, nil
+}

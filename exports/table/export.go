@@ -1,0 +1,126 @@
+package table
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/jmoiron/sqlx"
+)
+
+// File is one file written by an export.
+type File struct {
+	Path    string
+	Table   string
+	SweepID int64
+	Rows    int64
+	Bytes   int64
+}
+
+// Summary tells what an export wrote.
+type Summary struct {
+	Files []File
+	Rows  int64 // over all files
+	Bytes int64 // over all files
+}
+
+func (s Summary) String() string {
+	per := map[string]int64{}
+	var names []string
+	for _, f := range s.Files {
+		if _, ok := per[f.Table]; !ok {
+			names = append(names, f.Table)
+		}
+		per[f.Table] += f.Rows
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s=%d", n, per[n])
+	}
+	return fmt.Sprintf("%d files, %d rows (%s), %d bytes", len(s.Files), s.Rows, strings.Join(parts, " "), s.Bytes)
+}
+
+// BatchWriter writes the record batches of one file of a given format.
+type BatchWriter interface {
+	Write(arrow.RecordBatch) error
+	Close() error // finishes the file (footer); does not close the io.Writer
+}
+
+// Format is a file format of the exports.
+type Format struct {
+	Ext string // file extension: parquet, arrow, csv
+	// New starts a file of table t for one sweep on w.
+	New func(w io.Writer, t Table, sweepID int64) (BatchWriter, error)
+}
+
+// Export writes every table of tables for the sweeps selected by sweepID
+// (0 = all) into dir, one file per table and sweep at PartPath, streaming
+// batchRows rows at a time.
+func Export(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, tables []Table, batchRows int, f Format) (Summary, error) {
+	var sum Summary
+	sweeps, err := Sweeps(ctx, db, sweepID)
+	if err != nil {
+		return sum, err
+	}
+	for _, t := range tables {
+		for _, s := range sweeps {
+			file, err := exportOne(ctx, db, dir, t, s, batchRows, f)
+			if err != nil {
+				return sum, err
+			}
+			sum.Files = append(sum.Files, file)
+			sum.Rows += file.Rows
+			sum.Bytes += file.Bytes
+		}
+	}
+	return sum, nil
+}
+
+func exportOne(ctx context.Context, db *sqlx.DB, dir string, t Table, sweepID int64, batchRows int, f Format) (File, error) {
+	path := PartPath(dir, t.Name, sweepID, f.Ext)
+	file := File{Path: path, Table: t.Name, SweepID: sweepID}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return file, err
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return file, err
+	}
+	fail := func(err error) (File, error) {
+		out.Close()
+		os.Remove(path)
+		return file, fmt.Errorf("export %s: %w", path, err)
+	}
+	// The buffer also hides out's Close from format writers that close
+	// their sink.
+	buf := bufio.NewWriterSize(out, 1<<20)
+	bw, err := f.New(buf, t, sweepID)
+	if err != nil {
+		return fail(err)
+	}
+	file.Rows, err = Stream(ctx, db, t, sweepID, batchRows, bw.Write)
+	if err != nil {
+		bw.Close()
+		return fail(err)
+	}
+	if err := bw.Close(); err != nil {
+		return fail(err)
+	}
+	if err := buf.Flush(); err != nil {
+		return fail(err)
+	}
+	st, err := out.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	file.Bytes = st.Size()
+	if err := out.Close(); err != nil {
+		return fail(err)
+	}
+	return file, nil
+}

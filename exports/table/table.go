@@ -1,0 +1,168 @@
+// Package table owns the definitions of the exported tables, shared by
+// every exporter (Parquet, Arrow IPC, CSV): their columns and types, the
+// store views they are read from, the partition layout of the output
+// directory, and the streaming of their rows in Arrow record batches. It
+// also generates the wide view of the schema from sim/result.Chars.
+package table
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Kind is the type of a column.
+type Kind int
+
+const (
+	Int64 Kind = iota
+	Float64
+	String
+)
+
+// Column is one column of an exported table.
+type Column struct {
+	Name     string
+	Kind     Kind
+	Nullable bool
+}
+
+// Table is an exported table: the columns it takes from a store view, for
+// one sweep at a time. The partition column sweep_id is not among Columns:
+// it is in the partition path (Hive style) and in the file metadata.
+type Table struct {
+	Name    string // directory name in the export: values, intervals_wide, runs, intervals
+	View    string // the store view it is read from
+	OrderBy string // SQL ORDER BY list, "" for the view's own order
+	Columns []Column
+	// fast, when set, streams the same rows as the view, faster.
+	fast streamFunc
+}
+
+// Metadata keys written into every exported file.
+const (
+	MetaSchemaVersion = "presage.schema_version"
+	MetaTable         = "presage.table"
+	MetaSweepID       = "presage.sweep_id"
+)
+
+// DefaultBatchRows is the number of rows per record batch (and per Parquet
+// row group): large enough for fast columnar writes, small enough to keep
+// memory flat.
+const DefaultBatchRows = 64 * 1024
+
+func col(name string, k Kind) Column      { return Column{Name: name, Kind: k} }
+func nullable(name string, k Kind) Column { return Column{Name: name, Kind: k, Nullable: true} }
+
+// Runs is the table of configurations (v_runs).
+var Runs = Table{
+	Name: "runs", View: "v_runs", OrderBy: "run_id",
+	Columns: []Column{
+		col("run_id", Int64), col("kind", String), col("program", String),
+		nullable("trace_id", Int64), nullable("sts_id", Int64), nullable("machine", String),
+		col("grid", String), col("grid_rank", Int64), col("grid_d1", Int64),
+		nullable("grid_d2", Int64), nullable("grid_d3", Int64), nullable("grid_d4", Int64),
+		col("procs", Int64), nullable("network", String),
+		nullable("tstart", Float64), nullable("tbyte", Float64), nullable("power", Float64),
+		col("options", String), col("report_root", Int64), col("execution_time", Float64),
+		col("cost", Float64), col("created_at", String),
+	},
+}
+
+// Intervals is the table of interval trees (v_intervals).
+var Intervals = Table{
+	Name: "intervals", View: "v_intervals", OrderBy: "run_id, ord",
+	Columns: []Column{
+		col("run_id", Int64), col("interval_id", Int64), nullable("parent", Int64),
+		col("ord", Int64), col("level", Int64), col("type", String), col("file", String),
+		col("line", Int64), nullable("expr", Int64), col("count", Int64), col("path", String),
+	},
+}
+
+// runColumns are the configuration columns repeated in the long and wide tables.
+var runColumns = []Column{
+	col("run_id", Int64), col("kind", String), col("program", String), nullable("machine", String),
+	col("grid", String), col("procs", Int64), nullable("network", String),
+	nullable("tstart", Float64), nullable("tbyte", Float64), nullable("power", Float64),
+}
+
+// Values is the tidy table (v_values_long): one value per row.
+var Values = Table{
+	Name: "values", View: "v_values_long", fast: streamValues,
+	Columns: concat(runColumns, []Column{
+		col("interval_id", Int64), col("path", String), col("type", String),
+		col("level", Int64), col("line", Int64), nullable("proc", Int64),
+		col("characteristic", String), col("unit", String), col("family", String),
+		col("value", Float64),
+	}),
+}
+
+// Wide is the wide interval table (v_intervals_wide): one row per run and
+// interval, one column per characteristic.
+var Wide = Table{
+	Name: "intervals_wide", View: "v_intervals_wide",
+	Columns: concat(runColumns, wideIntervalColumns, charColumns()),
+}
+
+var wideIntervalColumns = []Column{
+	col("interval_id", Int64), nullable("parent", Int64), col("path", String),
+	col("type", String), col("level", Int64), col("file", String), col("line", Int64),
+	col("count", Int64),
+}
+
+func concat(parts ...[]Column) []Column {
+	var out []Column
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// All lists the exported tables.
+func All() []Table { return []Table{Values, Wide, Runs, Intervals} }
+
+// ByName finds an exported table.
+func ByName(name string) (Table, bool) {
+	for _, t := range All() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Table{}, false
+}
+
+// Query returns the SELECT that reads the table's rows of one sweep.
+func (t Table) Query() string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = quoteIdent(c.Name)
+	}
+	q := "SELECT " + strings.Join(names, ", ") + " FROM " + t.View + " WHERE sweep_id = ?"
+	if t.OrderBy != "" {
+		q += " ORDER BY " + t.OrderBy
+	}
+	return q
+}
+
+// PartPath is where the file of a table's sweep goes in an export
+// directory: <dir>/<table>/sweep_id=<n>/part-0.<ext>.
+func PartPath(dir, table string, sweepID int64, ext string) string {
+	return filepath.Join(dir, table, "sweep_id="+strconv.FormatInt(sweepID, 10), "part-0."+ext)
+}
+
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func (k Kind) String() string {
+	switch k {
+	case Int64:
+		return "int64"
+	case Float64:
+		return "float64"
+	case String:
+		return "string"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}

@@ -1,0 +1,192 @@
+package pppa
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/presage-dvm/presage/ingest/sts"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Reader-side sizes: wider writer values lose their high-order bytes.
+const (
+	readerLong    = 8
+	readerPointer = 8
+)
+
+// ProcInfo is what the report prints about one processor.
+type ProcInfo struct {
+	Name     string  // processor name (MPI_Get_processor_name)
+	TestTime float64 // processor performance-test time, seconds
+	Threads  int64   // threads of the processor
+}
+
+// IntervalInfo holds the fields of an interval the run does not carry.
+type IntervalInfo struct {
+	TypeCode int        // run-time system type code (sts.TypeSeq, ...)
+	LineEnd  int64      // last source line
+	Sums     []ProcSums // per processor of the interval, in processor order
+}
+
+// ProcSums are one processor's time-matrix sums of an interval, nested
+// intervals included: per operation group, (call count, product time,
+// lost time) summed over the row (Rows) or the column (Cols).
+type ProcSums struct {
+	Proc       int // 0-based
+	Rows, Cols [sts.Groups][3]float64
+}
+
+// Analysis is the analyzer's outcome on one statistics file.
+type Analysis struct {
+	Run       *result.Run    // Kind Measured; Intervals in the analyzer's visit order
+	Intervals []IntervalInfo // parallel to Run.Intervals
+	Procs     []ProcInfo     // in file order
+	Grid      []int64        // processor grid as the file states it
+	Version   string         // DVM-system version that accumulated the statistics
+	Platform  string
+	Warnings  []string // the report's "!!" lines, in order
+	SmallBuff bool     // not all collective-operation times were stored
+}
+
+// Analyze computes the analyzer's characteristics of f; program names the run.
+func Analyze(f *sts.File, program string) (*Analysis, error) {
+	if len(f.Procs) == 0 {
+		return nil, fmt.Errorf("%s: no processor buffers", f.Name)
+	}
+	h0 := f.Procs[0].Header
+	a := &Analysis{Grid: h0.Grid, Version: h0.Version, Platform: h0.Platform, Warnings: warnings(f)}
+	for _, p := range f.Procs {
+		a.SmallBuff = a.SmallBuff || p.Header.SmallBuff
+		a.Procs = append(a.Procs, ProcInfo{Name: p.Header.ProcName, TestTime: p.Header.ProcTime, Threads: p.Header.DVMH.Threads})
+	}
+	vals := make([][]values, len(f.Procs))
+	ev := make([]*events, len(f.Procs))
+	for p := range f.Procs {
+		ivs := f.Procs[p].Intervals
+		vals[p] = make([]values, len(ivs))
+		for k := range ivs {
+			vals[p][k] = fromMatrix(&ivs[k])
+		}
+		ev[p] = indexEvents(f.Procs[p].Times)
+	}
+	groups := match(f.Procs)
+	for _, g := range groups {
+		if !complete(g, f.Procs) {
+			// Processors disagree on where the interval ran: the analyzer
+			// computes no synchronisation, variation or overlap for it.
+			continue
+		}
+		if err := synchronize(g, ev, vals, a.SmallBuff); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	for p := range f.Procs {
+		rollUp(f.Procs[p].Intervals, vals[p])
+	}
+	for _, g := range groups {
+		idleAndImbalance(g, f.Procs, vals)
+	}
+	a.Run = buildRun(f, program, groups, vals, a.Procs)
+	for _, g := range groups {
+		iv := &f.Procs[g.members[0].proc].Intervals[g.members[0].num-1]
+		info := IntervalInfo{TypeCode: iv.Type, LineEnd: iv.LineEnd}
+		for _, mb := range g.members {
+			v := &vals[mb.proc][mb.num-1]
+			info.Sums = append(info.Sums, ProcSums{Proc: mb.proc, Rows: v.rows, Cols: v.cols})
+		}
+		a.Intervals = append(a.Intervals, info)
+	}
+	return a, nil
+}
+
+// complete reports whether the group was found on as many processors as
+// each of them says executed it.
+func complete(g group, procs []sts.Proc) bool {
+	for _, mb := range g.members {
+		if procs[mb.proc].Intervals[mb.num-1].QProc != int64(len(g.members)) {
+			return false
+		}
+	}
+	return true
+}
+
+// warnings are the header conditions the analyzer reports with "!!".
+func warnings(f *sts.File) []string {
+	var w []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			w = append(w, s)
+		}
+	}
+	for _, p := range f.Procs {
+		h := p.Header
+		if h.SizeLong > readerLong || h.SizePointer > readerPointer {
+			add("Number of operation may be incorrect. Data size not equal.")
+		}
+		if h.SmallBuff {
+			add("Not all times of collective operations were accumulated")
+		}
+	}
+	return w
+}
+
+// rollUp adds every interval into its parent, deepest level first, after
+// finishing it (MODEL.md §10.6).
+func rollUp(ivs []sts.Interval, v []values) {
+	deepest := 0
+	for k := range ivs {
+		deepest = max(deepest, ivs[k].Level)
+	}
+	for lev := deepest; lev >= 1; lev-- {
+		for k := range ivs {
+			if ivs[k].Level != lev {
+				continue
+			}
+			v[k].finish(ivs[k].QProc)
+			if up := ivs[k].Up; up != 0 {
+				v[up-1].add(&v[k])
+			}
+		}
+	}
+	for k := range ivs {
+		if ivs[k].Level == 0 {
+			v[k].finish(ivs[k].QProc)
+		}
+	}
+}
+
+// idleAndImbalance computes idle time and load imbalance of a matched
+// group on the rolled-up values.
+func idleAndImbalance(g group, procs []sts.Proc, vals [][]values) {
+	n := float64(len(g.members))
+	vs := make([]*values, len(g.members))
+	consistent := true
+	for j, mb := range g.members {
+		vs[j] = &vals[mb.proc][mb.num-1]
+		if vs[j].g[proc] != n {
+			consistent = false
+		}
+	}
+	if !consistent {
+		for _, v := range vs {
+			v.g[idle], v.g[lost], v.g[imb], v.g[proc] = 0, 0, 0, 0
+		}
+		return
+	}
+	emax, cmax := math.Inf(-1), math.Inf(-1)
+	for _, v := range vs {
+		emax = max(emax, v.g[exec])
+		cmax = max(cmax, v.g[cpuSys]+v.g[cpuUsr])
+	}
+	for _, v := range vs {
+		if d := emax - v.g[exec]; d > 0 {
+			v.g[idle] += d
+			v.g[lost] += d
+		}
+		if d := cmax - (v.g[cpuSys] + v.g[cpuUsr]); d > 0 {
+			v.g[imb] += d
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package ptr
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// kind is the class of a kept trace line (MODEL.md §9.3).
+type kind uint8
+
+const (
+	paramLine kind = iota
+	callLine
+	retLine
+	eventLine
+)
+
+func (k kind) String() string {
+	return [...]string{"parameter", "call_", "ret_", "Event_"}[k]
+}
+
+// funcLine holds the fields of a function line. name and file point into
+// the line buffer and are only valid until the next read.
+type funcLine struct {
+	kind kind
+	name []byte
+	time float64
+	line int
+	file []byte
+}
+
+var (
+	keyTIME    = []byte("TIME")
+	keyLINE    = []byte("LINE")
+	keyFILE    = []byte("FILE")
+	prefCall   = []byte("call_")
+	prefRet    = []byte("ret_")
+	prefEvent  = []byte("Event_")
+	tenDashes  = []byte("----------")
+	errNotFunc = ""
+)
+
+// classify tells the kind of the kept line b and, for a function line,
+// fills fl. A line is a function line iff the keys TIME, LINE and FILE are
+// all found; msg is non-empty when one of them is malformed.
+func classify(b []byte, fl *funcLine) (k kind, msg string) {
+	tv, ok := findKey(b, keyTIME)
+	if !ok {
+		return paramLine, errNotFunc
+	}
+	lv, ok := findKey(b, keyLINE)
+	if !ok {
+		return paramLine, errNotFunc
+	}
+	fv, ok := findKey(b, keyFILE)
+	if !ok {
+		return paramLine, errNotFunc
+	}
+	var pref []byte
+	switch {
+	case bytes.Contains(b, prefCall):
+		k, pref = callLine, prefCall
+	case bytes.Contains(b, prefRet):
+		k, pref = retLine, prefRet
+	case bytes.Contains(b, prefEvent):
+		k, pref = eventLine, prefEvent
+	default:
+		return paramLine, errNotFunc
+	}
+	i := bytes.Index(b, pref) + len(pref)
+	e := i
+	for e < len(b) && !isBlank(b[e]) {
+		e++
+	}
+	fl.kind, fl.name, fl.file = k, b[i:e], fv
+	tv = trimSemicolonBytes(tv)
+	t, err := strconv.ParseFloat(string(tv), 64)
+	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+		return k, fmt.Sprintf("TIME: expected a number, got %q", tv)
+	}
+	lv = trimSemicolonBytes(lv)
+	n, err := strconv.Atoi(string(lv))
+	if err != nil {
+		return k, fmt.Sprintf("LINE: expected an integer, got %q", lv)
+	}
+	fl.time, fl.line = t, n
+	return k, ""
+}
+
+// findKey finds key in b as the original does (MODEL.md §9.4): the first
+// occurrence of the substring followed, after optional blanks, by '=' or
+// '['; the value is the next blank-delimited word after it. Blanks after
+// the '=' are skipped too.
+func findKey(b, key []byte) ([]byte, bool) {
+	from := 0
+	for {
+		i := bytes.Index(b[from:], key)
+		if i < 0 {
+			return nil, false
+		}
+		j := from + i + len(key)
+		for j < len(b) && isBlank(b[j]) {
+			j++
+		}
+		if j < len(b) && (b[j] == '=' || b[j] == '[') {
+			j++
+			for j < len(b) && isBlank(b[j]) {
+				j++
+			}
+			e := j
+			for e < len(b) && !isBlank(b[e]) {
+				e++
+			}
+			return b[j:e], true
+		}
+		from += i + 1
+	}
+}
+
+func trimSemicolonBytes(v []byte) []byte {
+	if len(v) > 0 && v[len(v)-1] == ';' {
+		return v[:len(v)-1]
+	}
+	return v
+}
+
+// keep reports whether a physical line is kept (MODEL.md §9.2) and returns
+// it without its leading blanks.
+func keep(raw []byte) ([]byte, bool) {
+	i := 0
+	for i < len(raw) && isBlank(raw[i]) {
+		i++
+	}
+	b := raw[i:]
+	if len(b) == 0 || bytes.HasPrefix(b, tenDashes) {
+		return nil, false
+	}
+	return b, true
+}

@@ -1,0 +1,489 @@
+package ptr
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+const (
+	bufSize = 64 << 10
+	// maxLine bounds one physical line: real traces never exceed a few
+	// hundred bytes, and an unbounded line would hold the whole input.
+	maxLine = 1 << 20
+	// maxHeader bounds the preamble: real ones are about 2 KB.
+	maxHeader = 1 << 20
+)
+
+// Reader reads a trace: the header at construction, then one call per
+// Next. It is not safe for concurrent use.
+type Reader struct {
+	name   string
+	br     *bufio.Reader
+	closer io.Closer
+	lineNo int   // physical lines read
+	nbytes int64 // uncompressed bytes read
+	long   []byte
+
+	hdr     Header
+	pending pendingCall // the call line that starts the next call
+	done    bool        // the Event_ line has been read
+	eof     bool        // io.EOF has been returned
+	err     error       // sticky
+
+	text  []byte            // parameter lines of one side, being joined
+	names map[string]string // interned function and file names
+	calls []Call            // slab the returned calls are cut from
+	slab  ParamSlab         // where the returned parameters are cut from
+}
+
+type pendingCall struct {
+	name, file string
+	time       float64
+	line       int
+	traceLine  int
+}
+
+// OpenFile opens a trace file (plain or gzip) and reads its header. Close
+// the Reader to close the file.
+func OpenFile(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads the header of the trace in rd (gzip-compressed when it
+// starts with the gzip magic bytes). name is used in error messages.
+func NewReader(rd io.Reader, name string) (*Reader, error) {
+	r := &Reader{name: name, names: make(map[string]string)}
+	br := bufio.NewReaderSize(rd, bufSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, r.errorf(0, err, "gzip: %v", err)
+		}
+		br = bufio.NewReaderSize(gz, bufSize)
+	}
+	r.br = br
+	if err := r.readHeader(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Close closes the file opened by OpenFile; it does nothing for a Reader
+// made by NewReader.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	return r.closer.Close()
+}
+
+// Header returns the trace header.
+func (r *Reader) Header() *Header { return &r.hdr }
+
+// Name returns the name given to NewReader.
+func (r *Reader) Name() string { return r.name }
+
+// TextBytes returns the number of uncompressed bytes read so far; after
+// Next has returned io.EOF, the size of the whole text.
+func (r *Reader) TextBytes() int64 { return r.nbytes }
+
+func (r *Reader) errorf(line int, err error, format string, args ...any) *Error {
+	return newError(r.name, line, err, format, args...)
+}
+
+func newError(file string, line int, err error, format string, args ...any) *Error {
+	return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// readRaw returns the next physical line without its line end, valid
+// until the next call, or io.EOF.
+func (r *Reader) readRaw() ([]byte, error) {
+	raw, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], raw...)
+		for err == bufio.ErrBufferFull && len(r.long) <= maxLine {
+			raw, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, raw...)
+		}
+		if len(r.long) > maxLine {
+			return nil, r.errorf(r.lineNo+1, nil, "line longer than %d bytes: not a trace", maxLine)
+		}
+		raw = r.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, r.errorf(r.lineNo+1, err, "read error: %v", err)
+	}
+	if len(raw) == 0 {
+		return nil, io.EOF
+	}
+	r.lineNo++
+	r.nbytes += int64(len(raw))
+	if raw[len(raw)-1] == '\n' {
+		raw = raw[:len(raw)-1]
+	}
+	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		raw = raw[:len(raw)-1]
+	}
+	return raw, nil
+}
+
+// readKept returns the next kept line (MODEL.md §9.2), or io.EOF.
+func (r *Reader) readKept() ([]byte, error) {
+	for {
+		raw, err := r.readRaw()
+		if err != nil {
+			return nil, err
+		}
+		if b, ok := keep(raw); ok {
+			return b, nil
+		}
+	}
+}
+
+func (r *Reader) intern(b []byte) string {
+	if s, ok := r.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	r.names[s] = s
+	return s
+}
+
+func (r *Reader) setPending(fl *funcLine) {
+	r.pending = pendingCall{
+		name: r.intern(fl.name), file: r.intern(fl.file),
+		time: fl.time, line: fl.line, traceLine: r.lineNo,
+	}
+}
+
+// readHeader reads everything up to the first call line after
+// ret_dvm_Init (MODEL.md §9.5) and keeps that call line pending.
+func (r *Reader) readHeader() error {
+	var (
+		lines         []string
+		size          int
+		kept, sawFunc bool
+		sawInit       bool
+		fl            funcLine
+	)
+	for {
+		raw, err := r.readRaw()
+		if err == io.EOF {
+			switch {
+			case !kept:
+				return r.errorf(0, nil, "empty file")
+			case !sawFunc:
+				return r.errorf(0, nil, "not a Lib-DVM trace: no call_/ret_ line with TIME, LINE and FILE")
+			case !sawInit:
+				return r.errorf(r.lineNo, nil, "truncated trace: no ret_dvm_Init line")
+			}
+			return r.errorf(r.lineNo, nil, "truncated trace: no Event_dvm_exit line")
+		}
+		if err != nil {
+			return err
+		}
+		if bytes.IndexByte(raw, 0) >= 0 {
+			return r.errorf(r.lineNo, nil, "not a Lib-DVM trace: binary data")
+		}
+		if size += len(raw) + 1; size > maxHeader {
+			if !sawFunc {
+				return r.errorf(r.lineNo, nil, "not a Lib-DVM trace: no call_/ret_ line in the first %d bytes", maxHeader)
+			}
+			return r.errorf(r.lineNo, nil, "no ret_dvm_Init in the first %d bytes: not a trace", maxHeader)
+		}
+		b, ok := keep(raw)
+		if ok {
+			kept = true
+			k, msg := classify(b, &fl)
+			if msg != "" {
+				return r.errorf(r.lineNo, nil, "%s", msg)
+			}
+			if k != paramLine && !sawFunc {
+				sawFunc = true
+				r.hdr.RootLine, r.hdr.RootFile = fl.line, string(fl.file)
+			}
+			if sawInit && k == callLine {
+				r.setPending(&fl)
+				break
+			}
+			if sawInit && k == eventLine {
+				r.done = true // a trace without calls
+				break
+			}
+			if k == retLine && string(fl.name) == "dvm_Init" {
+				sawInit = true
+			}
+		}
+		lines = append(lines, string(raw))
+	}
+	r.hdr.Lines = lines
+	if err := fillHeader(&r.hdr, r.name); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ParseHeader rebuilds a Header from its lines joined by newlines (as
+// the store keeps them). name is used in error messages.
+func ParseHeader(text, name string) (*Header, error) {
+	h := &Header{Lines: strings.Split(text, "\n")}
+	var fl funcLine
+	for i, l := range h.Lines {
+		b, ok := keep([]byte(l))
+		if !ok {
+			continue
+		}
+		k, msg := classify(b, &fl)
+		if msg != "" {
+			return nil, newError(name, i+1, nil, "%s", msg)
+		}
+		if k != paramLine {
+			h.RootLine, h.RootFile = fl.line, string(fl.file)
+			break
+		}
+	}
+	if err := fillHeader(h, name); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// fillHeader sets the fields of h read from its lines (MODEL.md §9.5).
+func fillHeader(h *Header, name string) *Error {
+	errorf := func(line int, format string, args ...any) *Error {
+		return newError(name, line, nil, format, args...)
+	}
+	for _, l := range h.Lines {
+		l = strings.TrimLeft(l, " \t")
+		if l == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "RTS VERSION"); ok {
+			_, v, _ := strings.Cut(rest, "=")
+			h.RTSVersion = strings.TrimSpace(v)
+		}
+		break
+	}
+	if v, line, ok := headerValue(h.Lines, "ProcCount"); ok {
+		n, err := strconv.Atoi(firstWord(v))
+		if err != nil {
+			return errorf(line, "ProcCount: expected an integer, got %q", firstWord(v))
+		}
+		h.ProcCount = n
+	}
+	v, line, ok := headerValue(h.Lines, "VProcCount")
+	if !ok {
+		return errorf(0, "header: VProcCount= missing")
+	}
+	n, err := strconv.Atoi(firstWord(v))
+	if err != nil {
+		return errorf(line, "VProcCount: expected an integer, got %q", firstWord(v))
+	}
+	h.VProcCount = n
+	if n == 0 {
+		return nil
+	}
+	v, line, ok = headerValue(h.Lines, "VPSRank")
+	if !ok {
+		return errorf(0, "header: VProcCount=%d but VPSRank= missing", n)
+	}
+	if h.VPSRank, err = strconv.Atoi(firstWord(v)); err != nil {
+		return errorf(line, "VPSRank: expected an integer, got %q", firstWord(v))
+	}
+	v, line, ok = headerValue(h.Lines, "VPSSize")
+	if !ok {
+		return errorf(0, "header: VProcCount=%d but VPSSize= missing", n)
+	}
+	list, _, _ := strings.Cut(v, ";")
+	for _, w := range strings.Fields(list) {
+		d, err := strconv.Atoi(w)
+		if err != nil {
+			return errorf(line, "VPSSize: expected integers up to ';', got %q", w)
+		}
+		h.VPSSize = append(h.VPSSize, d)
+	}
+	return nil
+}
+
+// headerValue finds the first header line holding the parameter name
+// (exactly: not as the tail of a longer name) followed by '=' and returns
+// the text after '=', with the 1-based line number.
+func headerValue(lines []string, name string) (string, int, bool) {
+	for i, l := range lines {
+		for from := 0; ; {
+			k := strings.Index(l[from:], name)
+			if k < 0 {
+				break
+			}
+			s := from + k
+			from = s + len(name)
+			if s > 0 && isNameByte(l[s-1]) {
+				continue
+			}
+			rest := strings.TrimLeft(l[from:], " \t")
+			if v, ok := strings.CutPrefix(rest, "="); ok {
+				return v, i + 1, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// firstWord returns the first blank-delimited word of s without a
+// trailing ';'.
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return trimSemicolon(f[0])
+}
+
+// Next returns the next call: its call line, parameter lines, ret line and
+// their parameter lines. It returns io.EOF after the call during which the
+// first Event_ line was met (MODEL.md §9.6). Errors are *Error and final.
+func (r *Reader) Next() (*Call, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.done {
+		if !r.eof {
+			r.eof = true
+			if err := r.drain(); err != nil {
+				r.err = err
+				return nil, err
+			}
+		}
+		return nil, io.EOF
+	}
+	c, err := r.next()
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	return c, nil
+}
+
+func (r *Reader) next() (*Call, error) {
+	c := r.newCall()
+	p := &r.pending
+	c.Func, c.CallTime, c.Line, c.File, c.TraceLine = p.name, p.time, p.line, p.file, p.traceLine
+
+	var fl funcLine
+	r.text = r.text[:0]
+	for {
+		b, err := r.readKept()
+		if err == io.EOF {
+			return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s", c.Func, c.TraceLine, c.Func)
+		}
+		if err != nil {
+			return nil, err
+		}
+		k, msg := classify(b, &fl)
+		if msg != "" {
+			return nil, r.errorf(r.lineNo, nil, "%s", msg)
+		}
+		if k == paramLine {
+			r.appendText(b)
+			continue
+		}
+		if k != retLine {
+			return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s (%s%s follows at line %d)",
+				c.Func, c.TraceLine, c.Func, k, fl.name, r.lineNo)
+		}
+		if string(fl.name) != c.Func {
+			return nil, r.errorf(r.lineNo, nil, "ret_%s does not match call_%s at line %d", fl.name, c.Func, c.TraceLine)
+		}
+		c.RetTime = fl.time
+		break
+	}
+	c.InText, c.In = r.takeText()
+	c.Pattern = patternOf(c.InText) // of the call side only
+
+	for {
+		b, err := r.readKept()
+		if err == io.EOF {
+			return nil, r.errorf(r.lineNo, nil, "truncated trace: no Event_dvm_exit line")
+		}
+		if err != nil {
+			return nil, err
+		}
+		k, msg := classify(b, &fl)
+		if msg != "" {
+			return nil, r.errorf(r.lineNo, nil, "%s", msg)
+		}
+		if k == paramLine {
+			r.appendText(b)
+			continue
+		}
+		if k == retLine {
+			return nil, r.errorf(r.lineNo, nil, "ret_%s without call_%s", fl.name, fl.name)
+		}
+		if k == callLine {
+			r.setPending(&fl)
+		} else {
+			r.done = true
+		}
+		break
+	}
+	c.OutText, c.Out = r.takeText()
+	return c, nil
+}
+
+func (r *Reader) newCall() *Call {
+	if len(r.calls) == cap(r.calls) {
+		r.calls = make([]Call, 0, 256)
+	}
+	r.calls = r.calls[:len(r.calls)+1]
+	return &r.calls[len(r.calls)-1]
+}
+
+func (r *Reader) appendText(b []byte) {
+	if len(r.text) > 0 {
+		r.text = append(r.text, '\n')
+	}
+	r.text = append(r.text, b...)
+}
+
+// takeText returns the joined parameter lines and their parameters and
+// resets the buffer.
+func (r *Reader) takeText() (string, Params) {
+	if len(r.text) == 0 {
+		return "", nil
+	}
+	s := string(r.text)
+	r.text = r.text[:0]
+	return s, r.slab.params(s)
+}
+
+// drain reads the tail after the Event_ line, so that TextBytes is the
+// whole size and a damaged gzip stream is noticed.
+func (r *Reader) drain() error {
+	n, err := io.Copy(io.Discard, r.br)
+	r.nbytes += n
+	if err != nil && !errors.Is(err, io.EOF) {
+		return r.errorf(r.lineNo, err, "read error after the Event_ line: %v", err)
+	}
+	return nil
+}

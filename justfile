@@ -1,0 +1,28 @@
+# Presage tasks. `just --list` shows them.
+
+# Build the presage binary into ./bin.
+build:
+    go build -o bin/presage ./cmd/presage
+
+# Run every test (golden tests read ../shared when it is there).
+test:
+    go test ./...
+
+# Run the demo: generate a trace, predict it, write the HTML report.
+demo:
+    go run ./cmd/presage demo
+
+# Benchmarks: ingest, load, prediction speed.
+bench:
+    go test -run '^$' -bench . -benchmem ./ingest/... ./sim/...
+
+# Fuzz each parser for FUZZTIME (default 5m) each.
+fuzz fuzztime="5m":
+    go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machine
+    go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
+
+# gofmt and go vet.
+lint:
+    test -z "$(gofmt -l .)"
+    go vet ./...

@@ -1,0 +1,29 @@
+-- name: best_config
+-- description: The best configuration of each program for each objective:
+--   the shortest execution time, the highest efficiency and the lowest
+--   cost (execution time x processors), from the root interval of each run.
+-- param: sweep int = 0 : sweep id; 0 for every run
+-- param: program text = '' : program name; '' for every program
+WITH c AS (
+    SELECT r.run_id, r.program, r.machine, r.grid, r.procs, r.network,
+           r.tstart, r.tbyte, r.power,
+           w."Execution_time" AS time,
+           w."Efficiency" AS efficiency,
+           w."Execution_time" * r.procs AS cost
+    FROM v_runs r
+    JOIN v_intervals_wide w ON w.run_id = r.run_id AND w.parent IS NULL
+    WHERE (:sweep = 0 OR r.sweep_id = :sweep)
+      AND (:program = '' OR r.program = :program)
+), ranked AS (
+    SELECT c.*,
+           row_number() OVER (PARTITION BY program ORDER BY time, run_id) AS by_time,
+           row_number() OVER (PARTITION BY program ORDER BY efficiency DESC, run_id) AS by_efficiency,
+           row_number() OVER (PARTITION BY program ORDER BY cost, run_id) AS by_cost
+    FROM c
+)
+SELECT o.objective, program, run_id, machine, grid, procs, network, tstart, tbyte, power,
+       time, efficiency, cost
+FROM ranked
+JOIN (SELECT 'time' AS objective, 1 AS k UNION ALL SELECT 'efficiency', 2 UNION ALL SELECT 'cost', 3) o
+  ON (o.k = 1 AND by_time = 1) OR (o.k = 2 AND by_efficiency = 1) OR (o.k = 3 AND by_cost = 1)
+ORDER BY program, o.k;

@@ -1,0 +1,267 @@
+package queries_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/queries"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+func TestList(t *testing.T) {
+	want := []string{"best_config", "compare_runs", "func_profile", "scaling", "top_lost"}
+	var got []string
+	for _, q := range queries.List() {
+		got = append(got, q.Name)
+		if q.Description == "" || !strings.Contains(q.Describe(), q.Name) {
+			t.Errorf("%s: no description", q.Name)
+		}
+		for _, p := range q.Params {
+			if !strings.Contains(q.SQL, ":"+p.Name) {
+				t.Errorf("%s: parameter %s declared but not used", q.Name, p.Name)
+			}
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("List() = %v, want %v", got, want)
+	}
+	if _, err := queries.Get("nope"); err == nil {
+		t.Error("Get(nope): no error")
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		text, err string
+	}{
+		{"-- name: a\n-- description: d\n-- param: x int = 3 : an x\nSELECT :x", ""},
+		{"-- name: a\nSELECT 1", "description"},
+		{"-- name: a\n-- description: d\n-- param: x integer = 3\nSELECT :x", "type"},
+		{"-- name: a\n-- description: d\n-- param: x int = three\nSELECT :x", "not an integer"},
+		{"-- name: a\n-- description: d\n-- param: s text = abc\nSELECT :s", "quoted"},
+		{"-- name: a\n-- description: d\n-- param: x\nSELECT :x", "expected"},
+	} {
+		_, err := queries.Parse("t.sql", c.text)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("Parse(%q): error %v, want one containing %q", c.text, err, c.err)
+		}
+	}
+	q, err := queries.Parse("t.sql", "-- name: a\n-- description: first\n--   second\n-- param: s text = 'it''s' : a\n--   text\nSELECT :s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Description != "first second" || q.Params[0].Default != "it's" || q.Params[0].Description != "a text" {
+		t.Errorf("Parse: %+v", q)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	q, err := queries.Get("compare_runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Args(map[string]any{"run_a": 1}); err == nil || !strings.Contains(err.Error(), "run_b") {
+		t.Errorf("missing required run_b: error %v", err)
+	}
+	if _, err := q.Args(map[string]any{"run_a": 1, "run_b": 2, "bogus": 3}); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("unknown parameter: error %v", err)
+	}
+	if _, err := q.Args(map[string]any{"run_a": "x", "run_b": 2}); err == nil {
+		t.Error("run_a=x: no error")
+	}
+	args, err := q.Args(map[string]any{"run_a": "7", "run_b": 2.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, a := range args {
+		n := a.(sql.NamedArg)
+		got[n.Name] = n.Value
+	}
+	if got["run_a"] != int64(7) || got["run_b"] != int64(2) || got["characteristic"] != "Execution_time" {
+		t.Errorf("Args = %v", got)
+	}
+}
+
+// rowsOf runs a named query and returns its rows as maps.
+func rowsOf(t *testing.T, name string, run func(q queries.Query) (*sql.Rows, error)) []map[string]any {
+	t.Helper()
+	q, err := queries.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := run(q)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []map[string]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]any{}
+		for i, c := range cols {
+			m[c] = vals[i]
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func num(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return math.NaN()
+}
+
+func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+func TestQueries(t *testing.T) {
+	db, _, built := fixture.NewStore(t, fixture.Small)
+	ctx := context.Background()
+	run := func(args map[string]any) func(q queries.Query) (*sql.Rows, error) {
+		return func(q queries.Query) (*sql.Rows, error) { return q.Run(ctx, db, args) }
+	}
+	root := func(r *result.Run) result.Values { return r.Intervals[0].Values }
+	last := built.Runs[len(built.Runs)-1]
+
+	t.Run("scaling", func(t *testing.T) {
+		rows := rowsOf(t, "scaling", run(map[string]any{"path": "Main"}))
+		if len(rows) != len(built.Runs) {
+			t.Fatalf("%d rows for Main, want one per run (%d)", len(rows), len(built.Runs))
+		}
+		// The base is the run with the fewest processors (then the fastest).
+		base := built.Runs[0]
+		for _, r := range built.Runs {
+			if p, bp := r.Config.Procs(), base.Config.Procs(); p < bp || p == bp && root(r)[result.ExecutionTime] < root(base)[result.ExecutionTime] {
+				base = r
+			}
+		}
+		byRun := map[int64]*result.Run{}
+		for _, r := range built.Runs {
+			byRun[r.ID] = r
+		}
+		for _, row := range rows {
+			r := byRun[row["run_id"].(int64)]
+			want := root(base)[result.ExecutionTime] / root(r)[result.ExecutionTime]
+			if !approx(num(row["speedup"]), want) || num(row["base_procs"]) != float64(base.Config.Procs()) {
+				t.Errorf("run %d: speedup %v base %v, want %g base %d", r.ID, row["speedup"], row["base_procs"], want, base.Config.Procs())
+			}
+		}
+		for i := 1; i < len(rows); i++ {
+			if num(rows[i]["procs"]) < num(rows[i-1]["procs"]) {
+				t.Errorf("rows not ordered by procs: %v", rows)
+			}
+		}
+	})
+
+	t.Run("top_lost", func(t *testing.T) {
+		rows := rowsOf(t, "top_lost", run(map[string]any{"limit": 3}))
+		if len(rows) != 3 {
+			t.Fatalf("%d rows, want 3", len(rows))
+		}
+		var lost []float64
+		for _, iv := range last.Intervals {
+			lost = append(lost, iv.Values[result.LostTime])
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(lost)))
+		for i, row := range rows {
+			if num(row["lost_time"]) != lost[i] {
+				t.Errorf("row %d: lost %v, want %g (latest run %d)", i, row["lost_time"], lost[i], last.ID)
+			}
+		}
+	})
+
+	t.Run("best_config", func(t *testing.T) {
+		rows := rowsOf(t, "best_config", run(nil))
+		best := map[string]*result.Run{}
+		better := map[string]func(a, b *result.Run) bool{
+			"time":       func(a, b *result.Run) bool { return root(a)[result.ExecutionTime] < root(b)[result.ExecutionTime] },
+			"efficiency": func(a, b *result.Run) bool { return root(a)[result.Efficiency] > root(b)[result.Efficiency] },
+			"cost": func(a, b *result.Run) bool {
+				return root(a)[result.ExecutionTime]*float64(a.Config.Procs()) < root(b)[result.ExecutionTime]*float64(b.Config.Procs())
+			},
+		}
+		for obj, f := range better {
+			for _, r := range built.Runs {
+				if best[obj] == nil || f(r, best[obj]) {
+					best[obj] = r
+				}
+			}
+		}
+		if len(rows) != 3 {
+			t.Fatalf("%d rows, want 3 objectives: %v", len(rows), rows)
+		}
+		for _, row := range rows {
+			obj := row["objective"].(string)
+			if row["run_id"].(int64) != best[obj].ID {
+				t.Errorf("best %s: run %v, want %d", obj, row["run_id"], best[obj].ID)
+			}
+		}
+	})
+
+	t.Run("compare_runs", func(t *testing.T) {
+		a, b := built.Runs[0], built.Runs[1]
+		rows := rowsOf(t, "compare_runs", run(map[string]any{"run_a": a.ID, "run_b": b.ID}))
+		if len(rows) != len(a.Intervals) {
+			t.Fatalf("%d rows, want one per interval (%d)", len(rows), len(a.Intervals))
+		}
+		for _, row := range rows {
+			if row["path"] == "Main" {
+				av, bv := root(a)[result.ExecutionTime], root(b)[result.ExecutionTime]
+				if num(row["a"]) != av || num(row["b"]) != bv || !approx(num(row["ratio"]), bv/av) {
+					t.Errorf("Main: %v, want a=%g b=%g", row, av, bv)
+				}
+			}
+		}
+		all := rowsOf(t, "compare_runs", run(map[string]any{"run_a": a.ID, "run_b": b.ID, "characteristic": ""}))
+		if len(all) != len(a.Intervals)*int(result.NumChars) {
+			t.Errorf("all characteristics: %d rows, want %d", len(all), len(a.Intervals)*int(result.NumChars))
+		}
+	})
+
+	t.Run("func_profile", func(t *testing.T) {
+		rows := rowsOf(t, "func_profile", run(nil))
+		var calls, pct float64
+		for i, row := range rows {
+			calls += num(row["calls"])
+			pct += num(row["ret_pct"])
+			if i > 0 && num(row["ret_time"]) > num(rows[i-1]["ret_time"]) {
+				t.Errorf("not ordered by ret_time: %v", rows)
+			}
+		}
+		if calls != float64(fixture.Small.Calls) || math.Abs(pct-100) > 0.05 {
+			t.Errorf("func_profile: %g calls, %g%% of ret_time; want %d, 100", calls, pct, fixture.Small.Calls)
+		}
+		var want float64
+		if err := db.Get(&want, `SELECT total(ret_time) FROM calls WHERE trace_id = ?`, built.TraceID); err != nil {
+			t.Fatal(err)
+		}
+		var got float64
+		for _, row := range rows {
+			got += num(row["ret_time"])
+		}
+		if !approx(got, want) {
+			t.Errorf("total ret_time %g, want %g", got, want)
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package engine
+
+import "github.com/presage-dvm/presage/sim/layout"
+
+// clock is the simulated elapsed time of absolute processor p.
+func (e *Engine) clock(p int) float64 { return e.clkU + e.clk[p] }
+
+// add is AddTime(kind, p, d) on the current interval, with the I/O filter
+// (MODEL.md §6.1).
+func (e *Engine) add(k Kind, p int, d float64) {
+	iv := e.cur
+	if iv.io && k != KIOComm {
+		if p != 0 {
+			return
+		}
+		k = KIOTime
+	}
+	r := iv.row(p, e.L)
+	for _, c := range kindInfo[k].cs {
+		r[c] += d
+	}
+	if kindInfo[k].clock && d != 0 {
+		e.clk[p] += d
+	}
+}
+
+// addAll charges d to every processor of vm. On a uniform VM outside an
+// I/O block the charge is kept once for all processors.
+func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
+	if vm.Uniform && (!e.cur.io || k == KIOComm) {
+		for _, c := range kindInfo[k].cs {
+			e.cur.uni[c] += d
+		}
+		if kindInfo[k].clock {
+			e.clkU += d
+		}
+		return
+	}
+	for _, p := range vm.Map {
+		e.add(k, p, d)
+	}
+}
+
+// addSynch is AddTimeSynchronize: Synchronization and the class synch
+// field, no clock change, no I/O filter.
+func (e *Engine) addSynch(k Kind, p int, d float64) {
+	r := e.cur.row(p, e.L)
+	r[cSynch] += d
+	r[cClassSynch+cnt(kindClass(k))] += d
+}
+
+// addVary is AddTimeVariation.
+func (e *Engine) addVary(k Kind, p int, d float64) {
+	r := e.cur.row(p, e.L)
+	r[cVary] += d
+	r[cClassVary+cnt(kindClass(k))] += d
+}
+
+// regular is RegularTime, the base algorithm (MODEL.md §6.3): the call runs
+// redundantly on every processor of the current VM.
+func (e *Engine) regular() {
+	vm := e.vm
+	P := float64(vm.P())
+	f := (P - 1) / P
+	if vm.Uniform && !e.cur.io {
+		c, r := e.callT/vm.Power[0], e.retT/vm.Power[0]
+		e.addAll(vm, KUsr, c)
+		if e.retT != 0 {
+			e.addAll(vm, KSys, r)
+		}
+		e.addAll(vm, KInsSys, r*f)
+		e.addAll(vm, KInsUsr, c*f)
+		return
+	}
+	for k, p := range vm.Map {
+		if e.cur.io && p != 0 {
+			continue
+		}
+		c, r := e.callT/vm.Power[k], e.retT/vm.Power[k]
+		e.add(KUsr, p, c)
+		if e.retT != 0 {
+			e.add(KSys, p, r)
+		}
+		e.add(KInsSys, p, r*f)
+		e.add(KInsUsr, p, c*f)
+	}
+}
+
+// mpsSync is MPSSynchronize (MODEL.md §6.2): every processor of the current
+// VM waits for the latest one; the wait counts as synchronisation and as
+// communication of the given kind.
+func (e *Engine) mpsSync(k Kind) {
+	vm := e.vm
+	T := 0.0
+	for _, p := range vm.Map {
+		T = max(T, e.clock(p))
+	}
+	for _, p := range vm.Map {
+		d := T - e.clock(p)
+		if d == 0 {
+			continue
+		}
+		e.addSynch(k, p, d)
+		e.add(k, p, d)
+	}
+	if vm.P() == e.L && (!e.cur.io || k == KIOComm) {
+		// Every clock now equals T: fold the per-processor parts back into
+		// the uniform clock.
+		e.clkU = T
+		clear(e.clk)
+	}
+}
+
+// maxClock is max over the VM's processors of their clocks.
+func (e *Engine) maxClock(vm *layout.VM) float64 {
+	T := 0.0
+	for _, p := range vm.Map {
+		T = max(T, e.clock(p))
+	}
+	return T
+}

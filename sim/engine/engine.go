@@ -1,0 +1,155 @@
+// Package engine is the simulation state of the DVM Predictor model: the
+// processor clocks and per-interval counters, the model objects (templates,
+// arrays, loops, reduction and shadow groups, buffers, processor systems),
+// the handler of every traced run-time function and the final integration
+// of the interval tree (MODEL.md §3-§7, Appendix A).
+package engine
+
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/ingest/machine"
+	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/network"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Options are deliberate deviations from the original, all off by default.
+type Options struct {
+	// CloseOpenIntervals closes the intervals left open at the end of the
+	// trace, so the report starts from Main.
+	CloseOpenIntervals bool
+}
+
+// Engine simulates one trace on one machine configuration.
+type Engine struct {
+	name string // trace file name for errors
+	opt  Options
+	net  *network.Net
+	L    int // processors of the root VM
+	root *layout.VM
+	vm   *layout.VM // current VM
+	pow  []float64  // power of every root processor
+
+	clkU float64   // clock part common to every processor
+	clk  []float64 // per-processor clock part
+
+	ivs   []*interval // creation order; ivs[0] = Main
+	cur   *interval
+	level int
+
+	call         *ptr.Call
+	callT, retT  float64
+	warnings     map[string]int
+	warningOrder []string
+
+	templates  map[uint64]*layout.Template
+	arrays     map[uint64]*array // by ArrayHeader
+	byHandle   map[uint64]*array // by ArrayHandlePtr
+	loops      map[uint64]*loop
+	lastLoop   *loopMapping
+	curLoop    *loop // the loop of the last crtpl_/mappl_
+	acr        *acrossState
+	redGroups  map[uint64]*redGroup
+	reds       map[uint64]int64 // RedRef -> variable size
+	pendRed    map[uint64]*pending
+	shGroups   map[uint64]*shadowGroup
+	pendSh     map[uint64]*pending
+	lastTS     int64 // TypeSize of the last array inserted in a shadow group
+	buffers    map[uint64]*buffer
+	flags      map[uint64]*flagRec
+	vms        map[uint64]*layout.VM
+	ams        map[uint64]*am
+	curAM      *am
+	amStack    []amFrame
+	loopCache  map[string]*loopMapping
+	boundCache map[string]*boundResult
+	epoch      int // changes whenever a layout changes (invalidates loopCache)
+}
+
+// array is a distributed array or its remote buffer.
+type array struct {
+	*layout.Array
+	header uint64
+}
+
+// New prepares the simulation of a trace with header h on machine m with the
+// processor grid. name is the trace file name used in error messages.
+func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options) (*Engine, error) {
+	if len(grid) < 1 || len(grid) > 4 {
+		return nil, fmt.Errorf("%s: grid of rank %d: the rank must be 1 to 4", name, len(grid))
+	}
+	n := 1
+	for _, d := range grid {
+		if d < 1 {
+			return nil, fmt.Errorf("%s: grid %s: sizes must be positive", name, result.GridString(grid))
+		}
+		n *= d
+	}
+	leaves := m.Leaves()
+	if n > len(leaves) {
+		return nil, fmt.Errorf("grid %s needs %d processors, machine %s has %d", result.GridString(grid), n, m.Name, len(leaves))
+	}
+	pow := make([]float64, n)
+	for k := range pow {
+		pow[k] = leaves[k].Power
+		if pow[k] <= 0 {
+			pow[k] = 1
+		}
+	}
+	e := &Engine{
+		name: name, opt: opt, net: network.New(m), L: n, pow: pow,
+		clk:        make([]float64, n),
+		warnings:   map[string]int{},
+		templates:  map[uint64]*layout.Template{},
+		arrays:     map[uint64]*array{},
+		byHandle:   map[uint64]*array{},
+		loops:      map[uint64]*loop{},
+		redGroups:  map[uint64]*redGroup{},
+		reds:       map[uint64]int64{},
+		pendRed:    map[uint64]*pending{},
+		shGroups:   map[uint64]*shadowGroup{},
+		pendSh:     map[uint64]*pending{},
+		buffers:    map[uint64]*buffer{},
+		flags:      map[uint64]*flagRec{},
+		vms:        map[uint64]*layout.VM{},
+		ams:        map[uint64]*am{},
+		loopCache:  map[string]*loopMapping{},
+		boundCache: map[string]*boundResult{},
+	}
+	e.root = layout.NewRoot(grid, pow)
+	e.vm = e.root
+	e.curAM = &am{vm: e.root}
+	main := &interval{id: 1, typ: result.Main, count: 1, line: h.RootLine, file: h.RootFile}
+	e.ivs = []*interval{main}
+	e.cur = main
+	return e, nil
+}
+
+// warn counts a diagnostic.
+func (e *Engine) warn(msg string) {
+	if e.warnings[msg] == 0 {
+		e.warningOrder = append(e.warningOrder, msg)
+	}
+	e.warnings[msg]++
+}
+
+// Step simulates one traced call.
+func (e *Engine) Step(c *ptr.Call) error {
+	e.call = c
+	e.callT, e.retT = c.CallTime, c.RetTime
+	h := handlerOf(c.Func)
+	if h.h == nil {
+		e.warn("unknown function " + c.Func + ": base algorithm")
+		e.regular()
+		return nil
+	}
+	if err := h.h(e); err != nil {
+		return err
+	}
+	if h.rt {
+		e.regular()
+	}
+	return nil
+}

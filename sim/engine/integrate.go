@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Finish closes the simulation: idle and imbalance of the current
+// interval, then Integrate over the whole tree (MODEL.md §7.2). It returns
+// the intervals in pre-order, the ID of the report root and the warnings.
+func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []result.Warning) {
+	if e.opt.CloseOpenIntervals {
+		for e.cur.parent != nil {
+			e.leave()
+		}
+	}
+	e.idleImbalance(e.cur)
+	reportRoot = e.cur.id
+	main := e.ivs[0]
+	e.integrate(main, 0, &ivs)
+	for _, w := range e.warningOrder {
+		warnings = append(warnings, result.Warning{Message: w, Count: e.warnings[w]})
+	}
+	return ivs, reportRoot, warnings
+}
+
+// integrate computes iv's values and per-processor values with its
+// children rolled up, appending iv and its subtree to out in pre-order.
+func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) *result.Interval {
+	r := &result.Interval{ID: iv.id, Parent: parent, Level: iv.level, Type: iv.typ, Count: iv.count,
+		Line: iv.line, File: iv.file, Expr: iv.expr}
+	*out = append(*out, r)
+	L := e.L
+	r.Procs = make([]result.ProcValues, L)
+	v := &r.Values
+	for p := 0; p < L; p++ {
+		pv := &r.Procs[p]
+		pv.Proc = p
+		var idle, imb float64
+		if iv.idle != nil {
+			idle, imb = iv.idle[p], iv.imb[p]
+		}
+		own := procValues(iv, p, idle, imb)
+		pv.Values = own
+		for c := result.Char(0); c < result.NumChars; c++ {
+			if c != result.ExecutionTime {
+				v[c] += own[c]
+			}
+		}
+		v[result.ExecutionTime] = math.Max(v[result.ExecutionTime], own[result.ExecutionTime])
+	}
+	for c := result.OpClass(0); c < result.NumOpClasses; c++ {
+		v[result.OpChar(c, result.OpCount)] = iv.nop[c]
+	}
+	for _, ch := range iv.children {
+		cr := e.integrate(ch, iv.id, out)
+		r.Children = append(r.Children, ch.id)
+		v[result.ExecutionTime] += cr.Values[result.ExecutionTime]
+		for _, c := range rolledUp {
+			v[c] += cr.Values[c]
+		}
+		for p := range r.Procs {
+			pv, cv := &r.Procs[p].Values, &cr.Procs[p].Values
+			pv[result.ExecutionTime] += cv[result.ExecutionTime]
+			for _, c := range rolledUp {
+				pv[c] += cv[c]
+			}
+		}
+	}
+	derive(v, float64(L))
+	for p := range r.Procs {
+		derive(&r.Procs[p].Values, 1)
+	}
+	return r
+}
+
+// procValues are the own (non-nested) values of processor p in iv.
+func procValues(iv *interval, p int, idle, imb float64) result.Values {
+	var v result.Values
+	get := func(c cnt) float64 { return iv.value(c, p) }
+	v[result.ExecutionTime] = get(cExec)
+	v[result.CPUTime] = get(cCPU)
+	v[result.CPUTimeUsr] = get(cUsr)
+	v[result.CPUTimeSys] = get(cSys)
+	v[result.IOTime] = get(cIO)
+	v[result.LostTime] = get(cLost) + idle
+	v[result.InsuffParallelism] = get(cIns)
+	v[result.InsuffParallelismUsr] = get(cInsU)
+	v[result.InsuffParallelismSys] = get(cInsS)
+	v[result.Communication] = get(cComm)
+	v[result.Synchronization] = get(cSynch)
+	v[result.TimeVariation] = get(cVary)
+	v[result.Overlap] = get(cOver)
+	v[result.Idle] = idle
+	v[result.LoadImbalance] = imb
+	for c := result.OpClass(0); c < result.NumOpClasses; c++ {
+		v[result.OpChar(c, result.OpComm)] = get(cClassComm + cnt(c))
+		v[result.OpChar(c, result.OpSynch)] = get(cClassSynch + cnt(c))
+		v[result.OpChar(c, result.OpVary)] = get(cClassVary + cnt(c))
+		v[result.OpChar(c, result.OpOverlap)] = get(cClassOver + cnt(c))
+	}
+	return v
+}
+
+// rolledUp are the characteristics a parent adds from its children
+// (besides Execution_time); Variation and the class vary and real synch
+// columns are not rolled up (MODEL.md §7.2).
+var rolledUp = func() []result.Char {
+	cs := []result.Char{result.IOTime, result.CPUTime, result.CPUTimeSys, result.CPUTimeUsr,
+		result.LostTime, result.Communication, result.InsuffParallelism, result.InsuffParallelismSys,
+		result.InsuffParallelismUsr, result.Synchronization, result.CommunicationSynch, result.Idle,
+		result.LoadImbalance, result.Overlap}
+	for c := result.OpClass(0); c < result.NumOpClasses; c++ {
+		cs = append(cs, result.OpChar(c, result.OpCount), result.OpChar(c, result.OpComm),
+			result.OpChar(c, result.OpSynch), result.OpChar(c, result.OpOverlap))
+	}
+	cs = append(cs, result.IORealSynch, result.IOVary)
+	return cs
+}()
+
+// derive computes the totals and efficiency from the summed counters.
+func derive(v *result.Values, L float64) {
+	v[result.TotalTime] = v[result.ExecutionTime] * L
+	v[result.ProductiveCPUTime] = v[result.CPUTimeUsr] - v[result.InsuffParallelismUsr]
+	v[result.ProductiveSYSTime] = v[result.CPUTimeSys] - v[result.InsuffParallelismSys]
+	v[result.ProductiveTime] = v[result.ProductiveCPUTime] + v[result.ProductiveSYSTime] + v[result.IOTime]
+	switch {
+	case v[result.ProductiveTime] == 0 && v[result.TotalTime] == 0:
+		v[result.Efficiency] = 1
+	case v[result.TotalTime] == 0:
+		v[result.Efficiency] = math.MaxFloat64
+	default:
+		v[result.Efficiency] = v[result.ProductiveTime] / v[result.TotalTime]
+	}
+}

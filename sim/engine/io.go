@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+func enterInterval(e *Engine) error {
+	e.regular()
+	var expr *int64
+	switch e.call.Func {
+	case "binter_":
+		x, ok, err := e.optDec(in, "index")
+		if err != nil {
+			return err
+		}
+		if ok {
+			expr = &x
+		}
+		e.enter(result.User, e.call.Line, e.call.File, expr)
+	case "bsloop_":
+		e.enter(result.Seq, e.call.Line, e.call.File, nil)
+	default:
+		e.enter(result.Par, e.call.Line, e.call.File, nil)
+	}
+	return nil
+}
+
+func leaveInterval(e *Engine) error {
+	if _, err := e.dec(in, "nline"); err != nil {
+		return err
+	}
+	e.regular()
+	if !e.leave() {
+		return e.errorf("interval closed that was never opened (the current interval is Main)")
+	}
+	return nil
+}
+
+func biof(e *Engine) error {
+	e.cur.io = true
+	e.cur.nop[result.OpIO]++
+	e.regular()
+	return nil
+}
+
+func eiof(e *Engine) error {
+	e.cur.io = false
+	e.regular()
+	return nil
+}
+
+func srmem(e *Engine) error {
+	if _, err := e.dec(in, "MemoryCount"); err != nil {
+		return err
+	}
+	e.mpsSync(KIOComm)
+	return nil
+}
+
+// ioCall is every other I/O function: processor 0 is charged its ret time as
+// I/O time, then the call runs as regular code.
+func ioCall(e *Engine) error {
+	e.add(KIOTime, 0, e.retT/e.pow[0])
+	e.cur.nop[result.OpIO]++
+	e.regular()
+	return nil
+}

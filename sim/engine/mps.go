@@ -1,0 +1,301 @@
+package engine
+
+import "github.com/presage-dvm/presage/sim/layout"
+
+// am is an abstract machine: the processor system it is mapped on.
+type am struct {
+	vm *layout.VM
+}
+
+type amFrame struct {
+	am *am
+	vm *layout.VM
+}
+
+// psRef resolves a PSRef: 0 or unknown means the current VM.
+func (e *Engine) psRef(s side, name string) (*layout.VM, error) {
+	ref, err := e.handle(s, name)
+	if err != nil {
+		return nil, err
+	}
+	if vm, ok := e.vms[ref]; ok && ref != 0 {
+		return vm, nil
+	}
+	return e.vm, nil
+}
+
+func getam(e *Engine) error {
+	ref, err := e.handle(out, "AMRef")
+	if err != nil {
+		return err
+	}
+	if _, ok := e.ams[ref]; !ok {
+		e.ams[ref] = e.curAM
+	}
+	return nil
+}
+
+func getamr(e *Engine) error {
+	if _, err := e.handle(in, "AMViewRef"); err != nil {
+		return err
+	}
+	if _, err := e.decArray(in, "IndexArray"); err != nil {
+		return err
+	}
+	ref, err := e.handle(out, "AMRef")
+	if err != nil {
+		return err
+	}
+	if _, ok := e.ams[ref]; !ok {
+		e.ams[ref] = &am{}
+	}
+	return nil
+}
+
+func getps(e *Engine) error {
+	ref, err := e.handle(in, "AMRef")
+	if err != nil {
+		return err
+	}
+	ps, err := e.handle(out, "PSRef")
+	if err != nil {
+		return err
+	}
+	vm := e.vm
+	if a, ok := e.ams[ref]; ok && ref != 0 && a.vm != nil {
+		vm = a.vm
+	}
+	e.vms[ps] = vm
+	return nil
+}
+
+func crtps(e *Engine) error {
+	parent, err := e.psRef(in, "PSRef")
+	if err != nil {
+		return err
+	}
+	if _, err := e.dec(in, "StaticSign"); err != nil {
+		return err
+	}
+	init, err := e.decArray(in, "InitIndexArray")
+	if err != nil {
+		return err
+	}
+	last, err := e.decArray(in, "LastIndexArray")
+	if err != nil {
+		return err
+	}
+	ref, err := e.handle(out, "PSRef")
+	if err != nil {
+		return err
+	}
+	sizes := make([]int, len(init))
+	for i := range init {
+		sizes[i] = int(at(last, i) - init[i] + 1)
+		if sizes[i] < 1 {
+			return e.errorf("processor subsystem dimension %d is empty (%d..%d)", i, init[i], at(last, i))
+		}
+	}
+	e.vms[ref] = parent.Child(ints(init), sizes, e.pow)
+	return nil
+}
+
+func psview(e *Engine) error {
+	if _, err := e.handle(in, "PSRef"); err != nil {
+		return err
+	}
+	if _, err := e.dec(in, "Rank"); err != nil {
+		return err
+	}
+	if _, err := e.dec(in, "StaticSign"); err != nil {
+		return err
+	}
+	sizes, err := e.decArray(in, "SizeArray")
+	if err != nil {
+		return err
+	}
+	ref, err := e.handle(out, "PSRef")
+	if err != nil {
+		return err
+	}
+	for i, s := range sizes {
+		if s < 1 {
+			return e.errorf("SizeArray[%d]=%d is not a positive size", i, s)
+		}
+	}
+	if len(sizes) > 4 {
+		return e.errorf("processor system of rank %d: at most 4", len(sizes))
+	}
+	// The original overwrites the current VM object in place.
+	e.vm.Reshape(ints(sizes))
+	e.vms[ref] = e.vm
+	e.epoch++
+	return nil
+}
+
+func (e *Engine) amRef() (*am, error) {
+	ref, err := e.handle(in, "AMRef")
+	if err != nil {
+		return nil, err
+	}
+	a, ok := e.ams[ref]
+	if !ok {
+		return nil, e.errorf("abstract machine AMRef=%x was never created (getam_/getamr_)", ref)
+	}
+	return a, nil
+}
+
+func mapam(e *Engine) error {
+	a, err := e.amRef()
+	if err != nil {
+		return err
+	}
+	vm, err := e.psRef(in, "PSRef")
+	if err != nil {
+		return err
+	}
+	a.vm = vm
+	return nil
+}
+
+func runam(e *Engine) error {
+	a, err := e.amRef()
+	if err != nil {
+		return err
+	}
+	e.amStack = append(e.amStack, amFrame{e.curAM, e.vm})
+	e.curAM = a
+	if a.vm != nil {
+		e.vm = a.vm
+	}
+	return nil
+}
+
+func stopam(e *Engine) error {
+	n := len(e.amStack)
+	if n == 0 {
+		e.warn("stopam_ without runam_: ignored")
+		return nil
+	}
+	f := e.amStack[n-1]
+	e.amStack = e.amStack[:n-1]
+	e.curAM, e.vm = f.am, f.vm
+	return nil
+}
+
+func crtamv(e *Engine) error {
+	if _, err := e.handle(in, "AMRef"); err != nil {
+		return err
+	}
+	ref, err := e.handle(out, "AMViewRef")
+	if err != nil {
+		return err
+	}
+	sizes, err := e.decArray(in, "SizeArray")
+	if err != nil {
+		return err
+	}
+	if rank, ok, err := e.optDec(in, "Rank"); err != nil {
+		return err
+	} else if ok && int(rank) < len(sizes) {
+		sizes = sizes[:rank]
+	}
+	e.templates[ref] = &layout.Template{Sizes: sizes}
+	return nil
+}
+
+func (e *Engine) template() (*layout.Template, error) {
+	ref, err := e.handle(in, "AMViewRef")
+	if err != nil {
+		return nil, err
+	}
+	t, ok := e.templates[ref]
+	if !ok {
+		return nil, e.errorf("template AMViewRef=%x was never created (crtamv_)", ref)
+	}
+	return t, nil
+}
+
+func blkdiv(e *Engine) error {
+	t, err := e.template()
+	if err != nil {
+		return err
+	}
+	n, err := e.dec(in, "AMVAxisCount")
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bm, err := e.decArray(in, "AMVAxisDiv")
+		if err != nil {
+			return err
+		}
+		t.Bm = bm
+	}
+	e.epoch++
+	return nil
+}
+
+func distr(e *Engine) error {
+	t, err := e.template()
+	if err != nil {
+		return err
+	}
+	vm, err := e.psRef(in, "PSRef")
+	if err != nil {
+		return err
+	}
+	n, err := e.dec(in, "ParamCount")
+	if err != nil {
+		return err
+	}
+	var axis []int64
+	if n > 0 {
+		if axis, err = e.decArray(in, "AxisArray"); err != nil {
+			return err
+		}
+		if int(n) < len(axis) {
+			axis = axis[:n]
+		}
+	}
+	if err := t.Distribute(vm, ints(axis)); err != nil {
+		return e.errorf("%v", err)
+	}
+	e.epoch++
+	return nil
+}
+
+func setelw(e *Engine) error {
+	vm, err := e.psRef(in, "PSRef")
+	if err != nil {
+		return err
+	}
+	t, err := e.template()
+	if err != nil {
+		return err
+	}
+	if _, err := e.dec(in, "AddrNumber"); err != nil {
+		return err
+	}
+	wn, err := e.decArray(in, "WeightNumber")
+	if err != nil {
+		e.warn("setelw_ without WeightNumber/LoadWeight: default weights")
+		return nil
+	}
+	lw, err := e.realArray(in, "LoadWeight")
+	if err != nil {
+		e.warn("setelw_ without WeightNumber/LoadWeight: default weights")
+		return nil
+	}
+	if t.Distributed() {
+		return nil
+	}
+	cw := make([][]float64, vm.Rank())
+	for i := range cw {
+		if i < len(wn) && wn[i] >= int64(vm.Sizes[i]) && len(lw) >= vm.Sizes[i] {
+			cw[i] = lw[:vm.Sizes[i]]
+		}
+	}
+	t.SetWeights(vm, cw)
+	return nil
+}

@@ -1,0 +1,545 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/presage-dvm/presage/sim/section"
+)
+
+// pipe holds the quantities of the ACROSS pipeline model (MODEL.md
+// Appendix A.3) for one loop end.
+type pipe struct {
+	e      *Engine
+	blocks []section.Block
+	p      [4]int // grid sizes, 1 beyond the grid rank
+	P      int
+	rm     int
+	sw     [4]int64
+	invers [4]bool
+	s      [4]int64 // tile sizes
+	tc     float64
+	first  int
+	// done[i] holds processor i's tile completion times (Tc units) by tile
+	// position, once simulated.
+	done map[int]*[4][4][4][4]float64
+}
+
+// pipeline is the ACROSS pipeline model (MODEL.md Appendix A.3): it charges
+// the waits of the wavefront over the processors.
+func (e *Engine) pipeline(lp *loop, tc float64) {
+	// The probe messages 0→1 are undone by the channel restore, which
+	// permutes the channel state as the original does.
+	e.net.Restore(e.net.Snapshot())
+	ts, tb := e.net.Link(0, 1)
+	m := lp.m
+	vm := m.Tmpl.VM
+	if e.acr != nil && e.acr.newG != nil && e.acr.newG.tmpl != nil && e.acr.newG.tmpl.VM != nil {
+		vm = e.acr.newG.tmpl.VM
+	}
+	if vm == nil || len(m.Blocks) != vm.P() {
+		return
+	}
+	pp := &pipe{e: e, P: vm.P(), tc: tc, done: map[int]*[4][4][4][4]float64{}}
+	pp.blocks = make([]section.Block, len(m.Blocks))
+	for k, b := range m.Blocks {
+		if b == nil {
+			continue
+		}
+		nb := b.Clone()
+		for d := range nb {
+			if d < len(m.Inverted) && m.Inverted[d] {
+				pp.invers[min(d, 3)] = true
+			}
+			if nb[d].Step < 0 {
+				nb[d].Step = -nb[d].Step
+			}
+		}
+		pp.blocks[k] = nb
+		pp.rm = max(pp.rm, len(nb))
+	}
+	if pp.rm > 4 || pp.rm == 0 {
+		return
+	}
+	for d := 0; d < vm.Rank(); d++ {
+		if d >= pp.rm && vm.Sizes[d] != 1 {
+			e.warn("ACROSS loop: processor grid rank exceeds the loop rank: no pipeline modelled")
+			return
+		}
+	}
+	for d := 0; d < 4; d++ {
+		pp.p[d] = 1
+		if d < pp.rm && d < vm.Rank() {
+			pp.p[d] = vm.Sizes[d]
+		}
+	}
+	pp.setWidths(lp)
+	pp.first = -1
+	for k, b := range pp.blocks {
+		if b != nil && layoutSize(b) > 0 {
+			pp.first = k
+			break
+		}
+	}
+	if pp.first < 0 {
+		return
+	}
+	if pp.rm == 1 {
+		pp.linear(vm.Map)
+		return
+	}
+	pp.wavefront(vm.Map, ts, tb)
+}
+
+func layoutSize(b section.Block) int64 {
+	n := int64(1)
+	for _, s := range b {
+		st := s.Step
+		if st == 0 {
+			st = 1
+		}
+		n *= (s.Upper - s.Lower + st) / st
+	}
+	return n
+}
+
+// setWidths fills SW[d]: the new group's low width for a non-inverted
+// dimension, the old group's high width for an inverted one (1 if none).
+func (pp *pipe) setWidths(lp *loop) {
+	e := pp.e
+	for d := 0; d < pp.rm; d++ {
+		if pp.invers[d] {
+			pp.sw[d] = 1
+			if e.acr != nil && e.acr.oldG != nil && d < len(e.acr.oldG.entries) {
+				pp.sw[d] = e.acr.oldG.entries[d].hw
+			}
+		} else if e.acr != nil && e.acr.newG != nil && d < len(e.acr.newG.entries) {
+			pp.sw[d] = e.acr.newG.entries[d].lw
+		}
+	}
+}
+
+// msz is msize(k,d): (Upper−Lower+1) div Step, 1 beyond the block rank.
+func (pp *pipe) msz(k, d int) int64 {
+	b := pp.blocks[k]
+	if b == nil || d >= len(b) {
+		return 1
+	}
+	st := b[d].Step
+	if st == 0 {
+		st = 1
+	}
+	return (b[d].Upper - b[d].Lower + 1) / st
+}
+
+// stride is the linear distance along grid dimension d.
+func (pp *pipe) stride(d int) int {
+	s := 1
+	for e := d + 1; e < 4; e++ {
+		s *= pp.p[e]
+	}
+	return s
+}
+
+func (pp *pipe) coord(k, d int) int { return k / pp.stride(d) % pp.p[d] }
+
+func (pp *pipe) nonEmpty(k int) bool {
+	return k >= 0 && k < len(pp.blocks) && pp.blocks[k] != nil && layoutSize(pp.blocks[k]) > 0
+}
+
+// linear is A.3 step 7 (one-dimensional loop): a chain of boundary sends.
+func (pp *pipe) linear(mp []int) {
+	e := pp.e
+	for i := 1; i < pp.p[0] && i < len(mp); i++ {
+		_, begin, end := e.net.Send(i-1, i, pp.sw[0], e.clock(mp[i-1]))
+		c := e.clock(mp[i])
+		if c < end {
+			e.add(KWaitShadow, mp[i], end-c)
+			if c > begin {
+				e.add(KShadowOverlap, mp[i], c-begin)
+			}
+		}
+	}
+}
+
+// wavefront is A.3 step 8 and 9 for loops of rank ≥ 2.
+func (pp *pipe) wavefront(mp []int, ts, tb float64) {
+	rm, first := pp.rm, pp.first
+	var dmax [4]int64
+	for k := range pp.blocks {
+		if !pp.nonEmpty(k) {
+			continue
+		}
+		for d := 0; d < rm; d++ {
+			dmax[d] = max(dmax[d], pp.msz(k, d))
+		}
+	}
+	// mult_is: dimensions carrying independent pipelines.
+	var multIs [4]int
+	for d := 0; d < 4; d++ {
+		st := 1
+		for e := d + 1; e < rm; e++ {
+			st *= pp.p[e]
+		}
+		if pp.p[d] > 1 && first+st < pp.P {
+			multIs[d] = pp.compare(first+st, first)
+		}
+	}
+	// mm: dimensions not split over the processors.
+	var mm [4]bool
+	for d := 0; d < rm; d++ {
+		mm[d] = true
+		for k := range pp.blocks {
+			if pp.nonEmpty(k) {
+				a, b := pp.blocks[k][d], pp.blocks[first][d]
+				if a.Lower != b.Lower || a.Upper != b.Upper {
+					mm[d] = false
+				}
+			}
+		}
+	}
+	var beg, end, pip [4]int
+	var dim [4]int64
+	for x := 0; x < 4; x++ {
+		beg[x] = pp.coord(first, x)
+		end[x] = beg[x]
+		st := pp.stride(x)
+		cur := first
+		for end[x]+1 < pp.p[x] {
+			next := cur + st
+			if !pp.nonEmpty(next) || pp.blocks[next].Equal(pp.blocks[cur]) {
+				break
+			}
+			end[x]++
+			cur = next
+		}
+		pip[x] = end[x] - beg[x] + 1
+	}
+	for d := 0; d < 4; d++ {
+		dim[d] = 1
+		if d >= rm {
+			continue
+		}
+		st := pp.stride(d)
+		be, bb := pp.blocks[end[d]*st], pp.blocks[beg[d]*st]
+		if be != nil && bb != nil && d < len(be) && d < len(bb) {
+			dim[d] = be[d].Upper - bb[d].Lower + 1
+		}
+	}
+	M, N, Pp, DD := int64(1), int64(1), int64(1), int64(1)
+	for d := 0; d < rm; d++ {
+		if !mm[d] && pp.sw[d] != 0 {
+			M *= dim[d]
+		} else {
+			N *= dim[d]
+		}
+		Pp *= int64(pip[d])
+		DD *= dmax[d]
+	}
+	sum := 0.0
+	for d := 0; d < rm; d++ {
+		if !mm[d] && dmax[d] != 0 {
+			sum += float64(DD/dmax[d]) * float64(pp.sw[d])
+		}
+	}
+	W := math.Ceil(sum / float64(N))
+	Mf, Nf, Pf := float64(M), float64(N), float64(Pp)
+	tm := 3 * W * tb / Mf
+	const tl = 8.0
+	tc := pp.tc
+	var Q int64
+	switch {
+	case ts <= 0:
+		Q = -1
+	case W*tm > 1e-10 && Pf > Mf*tc/(W*tm*tl):
+		Q = int64(math.Sqrt(Nf * (Pf*(tc*Mf+Pf*tm*W*tl) - 2*tc*Mf) / (2 * Pf * ts)))
+	default:
+		Q = int64(math.Sqrt(Nf * (Pf - 1) * (Mf*tc + Pf*tm*W*tl) / (2 * Pf * ts)))
+	}
+	Q = min(max(Q, 1), N)
+	for d := 0; d < 4; d++ {
+		pp.s[d] = 1
+		if d < rm {
+			pp.s[d] = max(dmax[d], 1)
+		}
+	}
+	n2 := min(Q, N)
+	for d := 0; d < rm; d++ {
+		if !(mm[d] || pp.sw[d] == 0) {
+			continue
+		}
+		if n2 >= dim[d] {
+			pp.s[d] = 1
+			n2 /= max(dim[d], 1)
+		} else {
+			pp.s[d] = max(dim[d]/max(n2, 1), 1)
+			break
+		}
+	}
+	// One pipe per combination of coordinates of the independent
+	// dimensions.
+	pp.pipes(0, beg, end, multIs, mp)
+}
+
+// compare is mult_is: 1 for identical blocks, 2 when they differ only in
+// dimensions without shadow width, 0 otherwise.
+func (pp *pipe) compare(a, b int) int {
+	ba, bb := pp.blocks[a], pp.blocks[b]
+	if ba == nil || bb == nil {
+		return 0
+	}
+	if ba.Equal(bb) {
+		return 1
+	}
+	for d := range ba {
+		if d < len(bb) && ba[d] != bb[d] && d < 4 && pp.sw[d] != 0 {
+			return 0
+		}
+	}
+	return 2
+}
+
+func (pp *pipe) pipes(d int, beg, end [4]int, multIs [4]int, mp []int) {
+	if d == 4 {
+		pp.simulate(beg, end, mp)
+		return
+	}
+	if multIs[d] == 0 {
+		pp.pipes(d+1, beg, end, multIs, mp)
+		return
+	}
+	for x := beg[d]; x <= end[d]; x++ {
+		b, e := beg, end
+		b[d], e[d] = x, x
+		pp.pipes(d+1, b, e, multIs, mp)
+	}
+}
+
+// order lists the processors of a pipe in pipeline order.
+func (pp *pipe) order(beg, end [4]int) []int {
+	var out []int
+	var c [4]int
+	var walk func(d int)
+	walk = func(d int) {
+		if d == 4 {
+			k := 0
+			for x := 0; x < 4; x++ {
+				k += c[x] * pp.stride(x)
+			}
+			out = append(out, k)
+			return
+		}
+		if pp.invers[d] {
+			for x := end[d]; x >= beg[d]; x-- {
+				c[d] = x
+				walk(d + 1)
+			}
+			return
+		}
+		for x := beg[d]; x <= end[d]; x++ {
+			c[d] = x
+			walk(d + 1)
+		}
+	}
+	walk(0)
+	return out
+}
+
+// simulate runs one pipe (A.3 step 9).
+func (pp *pipe) simulate(beg, end [4]int, mp []int) {
+	e := pp.e
+	procs := pp.order(beg, end)
+	if len(procs) == 0 {
+		return
+	}
+	f := procs[0]
+	if !pp.nonEmpty(f) {
+		return
+	}
+	// Grid dimension → array dimension in which f's block differs from
+	// its successor's along that grid dimension.
+	var label [4]int
+	for g := 0; g < 4; g++ {
+		label[g] = g
+		st := pp.stride(g)
+		dir := 1
+		if pp.invers[g] {
+			dir = -1
+		}
+		q := f + dir*st
+		if pp.p[g] > 1 && pp.nonEmpty(q) {
+			bf, bq := pp.blocks[f], pp.blocks[q]
+			for d := range bf {
+				if d < len(bq) && bf[d] != bq[d] {
+					label[g] = d
+					break
+				}
+			}
+		}
+	}
+	inRange := func(k int) bool {
+		for x := 0; x < 4; x++ {
+			c := pp.coord(k, x)
+			if c < beg[x] || c > end[x] {
+				return false
+			}
+		}
+		return true
+	}
+	clock0 := e.clock(mp[f])
+	tc := pp.tc
+	for _, i := range procs {
+		if !pp.nonEmpty(i) || i >= len(mp) {
+			continue
+		}
+		// Predecessor per array dimension.
+		pred := [4]int{-1, -1, -1, -1}
+		for g := 0; g < 4; g++ {
+			if pp.p[g] <= 1 {
+				continue
+			}
+			dir := -1
+			if pp.invers[g] {
+				dir = 1
+			}
+			c := pp.coord(i, g) + dir
+			if c < 0 || c >= pp.p[g] {
+				continue
+			}
+			q := i + dir*pp.stride(g)
+			if pp.nonEmpty(q) && inRange(q) && pp.done[q] != nil {
+				pred[label[g]] = q
+			}
+		}
+		var bs [4]int
+		for d := 0; d < 4; d++ {
+			bs[d] = int((pp.msz(i, d) + pp.s[d] - 1) / pp.s[d])
+			if bs[d] < 1 {
+				bs[d] = 1
+			}
+		}
+		comp := new([4][4][4][4]float64)
+		pp.done[i] = comp
+		cur := (e.clock(mp[i]) - clock0) / tc
+		var comm [4]float64
+		var com, last, realWait float64
+		size := func(k int, b [4]int) float64 {
+			a := 1.0
+			for d := 0; d < 4; d++ {
+				n := pp.msz(k, d)
+				bsd := int((n + pp.s[d] - 1) / pp.s[d])
+				if b[d] < min(3, bsd-1) {
+					a *= float64(pp.s[d])
+				} else if r := n % pp.s[d]; r != 0 {
+					a *= float64(r)
+				} else {
+					a *= float64(pp.s[d])
+				}
+			}
+			return a
+		}
+		positions := func(d int) []int {
+			n := min(bs[d], 4)
+			out := make([]int, 0, n)
+			for x := 0; x < n; x++ {
+				pos := x
+				if x == n-1 && bs[d] > 3 {
+					pos = 3
+				}
+				out = append(out, pos)
+			}
+			if pp.invers[d] {
+				for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
+					out[l], out[r] = out[r], out[l]
+				}
+			}
+			return out
+		}
+		lastPos := func(k, d int) int {
+			n := int((pp.msz(k, d) + pp.s[d] - 1) / pp.s[d])
+			if n > 3 {
+				return 3
+			}
+			return max(n-1, 0)
+		}
+		var b [4]int
+		for _, b3 := range positions(3) {
+			for _, b2 := range positions(2) {
+				for _, b0 := range positions(0) {
+					for _, b1 := range positions(1) {
+						b = [4]int{b0, b1, b2, b3}
+						ai := size(i, b)
+						if x, ok := pp.extrapolated(b, bs, comp); ok {
+							comp[b[0]][b[1]][b[2]][b[3]] = x - size(i, mid(b, bs)) + ai
+							cur = comp[b[0]][b[1]][b[2]][b[3]]
+							continue
+						}
+						m := cur
+						for d := 0; d < pp.rm; d++ {
+							q := pred[d]
+							entry := 0
+							if pp.invers[d] {
+								entry = lastPos(i, d)
+							}
+							if q < 0 || b[d] != entry {
+								continue
+							}
+							qc := pp.done[q]
+							aq := qc[b[0]][b[1]][b[2]][b[3]]
+							bytes := int64(ai / float64(min(pp.s[d], max(pp.msz(i, d), 1))) * float64(pp.sw[d]))
+							_, begin, en := e.net.Send(q, i, bytes, aq*tc+e.clock(0))
+							trans := en - begin
+							realWait += max(0, en-e.clock(0)-m*tc)
+							bq := b
+							if pp.invers[d] {
+								bq[d] = 0
+							} else {
+								bq[d] = lastPos(q, d)
+							}
+							comm[d] = max(comm[d], qc[bq[0]][bq[1]][bq[2]][bq[3]]) + trans/tc
+							last = max(last, trans)
+						}
+						for d := 0; d < pp.rm; d++ {
+							m = max(m, comm[d])
+						}
+						com += (m - cur) * tc
+						if com > last {
+							e.add(KSys, mp[i], com-last)
+							e.add(KInsSys, mp[i], com-last)
+							com = last
+						}
+						comp[b[0]][b[1]][b[2]][b[3]] = ai + m
+						cur = ai + m
+					}
+				}
+			}
+		}
+		e.add(KWaitShadow, mp[i], realWait)
+		e.add(KWaitShadow, mp[i], com)
+	}
+}
+
+// extrapolated returns the completion of a last tile (position 3) of a
+// dimension with more than 4 tiles, extrapolated from positions 1 and 2.
+func (pp *pipe) extrapolated(b, bs [4]int, comp *[4][4][4][4]float64) (float64, bool) {
+	for e := 0; e < 4; e++ {
+		if b[e] == 3 && bs[e] > 4 {
+			p1, p2 := b, b
+			p1[e], p2[e] = 1, 2
+			c1 := comp[p1[0]][p1[1]][p1[2]][p1[3]]
+			c2 := comp[p2[0]][p2[1]][p2[2]][p2[3]]
+			return c1 + float64(bs[e]-2)*(c2-c1), true
+		}
+	}
+	return 0, false
+}
+
+// mid is the tile at position 2 of the extrapolated dimension.
+func mid(b, bs [4]int) [4]int {
+	for e := 0; e < 4; e++ {
+		if b[e] == 3 && bs[e] > 4 {
+			b[e] = 2
+			return b
+		}
+	}
+	return b
+}

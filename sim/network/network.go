@@ -1,0 +1,189 @@
+// Package network owns the message-time model of the Predictor (MODEL.md
+// §2): every composite cluster instance of the machine has its own channels,
+// each busy until some absolute simulated time, and a message between two
+// processors occupies the first least-busy channel of their lowest common
+// cluster for TStart + bytes*TByte seconds.
+//
+// The channel state is global for a simulation run; Snapshot and Restore
+// reproduce the original's save/restore, including its permutation quirk.
+package network
+
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/ingest/machine"
+)
+
+// Net is the channel state of one machine. Processors are the machine's
+// leaves numbered depth-first, left to right (physical ids).
+//
+// The tree is flattened into arrays indexed by composite node (pre-order):
+// each node covers a contiguous range [lo, hi) of leaf ids, so the lowest
+// common cluster of a and b is found by walking up from a's parent until the
+// range holds b, in at most depth steps and without allocation.
+type Net struct {
+	leafParent []int32 // composite node holding each leaf
+
+	parent   []int32 // -1 for the root
+	lo, hi   []int32 // leaf range of each node
+	chOff    []int32 // first channel of each node in busy
+	chN      []int32 // channels of each node
+	tstart   []float64
+	tbyte    []float64
+	busy     []float64 // busy-until time of every channel, nodes in pre-order
+	restorer []int32   // Restore: busy[restorer[k]] = snapshot[len-1-k]
+}
+
+// New builds the channel state of m with every channel free at time 0.
+func New(m *machine.Machine) *Net {
+	n := &Net{}
+	if m.Root == nil {
+		return n
+	}
+	if m.Root.IsLeaf() {
+		// A machine of one processor has no channel; every node array stays
+		// empty and every Send is a send to self.
+		n.leafParent = []int32{-1}
+		return n
+	}
+	n.add(m.Root, -1)
+	n.restorer = make([]int32, 0, len(n.busy))
+	n.postOrder(m.Root, 0)
+	return n
+}
+
+// add appends node x (composite) below parent p and returns its index.
+func (n *Net) add(x *machine.Node, p int32) int32 {
+	id := int32(len(n.parent))
+	ch := x.Channels
+	if ch < 1 {
+		ch = 1 // machine.Parse never yields 0; a hand-made tree might
+	}
+	n.parent = append(n.parent, p)
+	n.lo = append(n.lo, int32(len(n.leafParent)))
+	n.hi = append(n.hi, 0)
+	n.chOff = append(n.chOff, int32(len(n.busy)))
+	n.chN = append(n.chN, int32(ch))
+	n.tstart = append(n.tstart, x.TStart)
+	n.tbyte = append(n.tbyte, x.TByte)
+	n.busy = append(n.busy, make([]float64, ch)...)
+	for _, c := range x.Children {
+		if c.IsLeaf() {
+			n.leafParent = append(n.leafParent, id)
+		} else {
+			n.add(c, id)
+		}
+	}
+	n.hi[id] = int32(len(n.leafParent))
+	return id
+}
+
+// postOrder lists the channels in the order the original's restore assigns
+// them: sub-clusters first (left to right), then the node's own channels in
+// index order. id is x's pre-order index; it returns the next free index.
+func (n *Net) postOrder(x *machine.Node, id int32) int32 {
+	next := id + 1
+	for _, c := range x.Children {
+		if !c.IsLeaf() {
+			next = n.postOrder(c, next)
+		}
+	}
+	for k := int32(0); k < n.chN[id]; k++ {
+		n.restorer = append(n.restorer, n.chOff[id]+k)
+	}
+	return next
+}
+
+// Processors returns the number of processors (leaves).
+func (n *Net) Processors() int { return len(n.leafParent) }
+
+// common returns the lowest common cluster of leaves a != b.
+func (n *Net) common(a, b int) int32 {
+	if uint(a) >= uint(len(n.leafParent)) || uint(b) >= uint(len(n.leafParent)) {
+		panic(fmt.Sprintf("network: processor pair %d, %d out of range [0, %d)", a, b, len(n.leafParent)))
+	}
+	c := n.leafParent[a]
+	b32 := int32(b)
+	for b32 < n.lo[c] || b32 >= n.hi[c] {
+		c = n.parent[c]
+	}
+	return c
+}
+
+// Send models one message of bytes bytes from processor a to b, issued when
+// the sender's clock is ts. It returns the send time as the original uses it
+// (ts rounded to single precision), when the transfer begins (after
+// waiting for a free channel) and when it ends, and marks the channel busy
+// until the end.
+//
+// A processor never sends to itself in the model (the original dies with a
+// channel error); Send(a, a, ...) returns (ts, ts, ts) and changes nothing.
+// Processor ids outside [0, Processors()) are a programming error and panic.
+func (n *Net) Send(a, b int, bytes int64, ts float64) (t0, begin, end float64) {
+	if a == b {
+		return ts, ts, ts
+	}
+	c := n.common(a, b)
+	t0 = float64(float32(ts))
+	off, nch := n.chOff[c], n.chN[c]
+	k := off
+	m := n.busy[off]
+	for j := off + 1; j < off+nch; j++ {
+		if n.busy[j] < m {
+			m, k = n.busy[j], j
+		}
+	}
+	begin = max(t0, m)
+	// The explicit conversion forbids fusing into an FMA, which would round
+	// differently from the original's begin + TStart + n*TByte.
+	end = begin + n.tstart[c] + float64(float64(bytes)*n.tbyte[c])
+	n.busy[k] = end
+	return t0, begin, end
+}
+
+// Link returns the TStart and TByte (seconds) of the lowest common cluster
+// of processors a and b, or zeros when a == b.
+func (n *Net) Link(a, b int) (tstart, tbyte float64) {
+	if a == b {
+		return 0, 0
+	}
+	c := n.common(a, b)
+	return n.tstart[c], n.tbyte[c]
+}
+
+// Snapshot returns the busy-until times of all channels in pre-order: a
+// cluster's channels in index order, then those of its sub-clusters.
+func (n *Net) Snapshot() []float64 {
+	return append([]float64(nil), n.busy...)
+}
+
+// Restore sets the channel state from a Snapshot the way the original does:
+// it walks sub-clusters first and assigns each cluster's channels in index
+// order, taking values from the end of the snapshot. Except on a machine
+// with a single one-channel cluster this permutes the busy times between
+// sibling clusters and between the channels of a cluster [QUIRK, MODEL.md
+// §2]; it is exact when all values are equal (e.g. all 0 between search
+// runs). A snapshot of another machine (wrong length) panics.
+func (n *Net) Restore(snap []float64) {
+	if len(snap) != len(n.busy) {
+		panic(fmt.Sprintf("network: snapshot of %d channels restored into a machine of %d", len(snap), len(n.busy)))
+	}
+	last := len(snap) - 1
+	for k, dst := range n.restorer {
+		n.busy[dst] = snap[last-k]
+	}
+}
+
+// Clone returns an independent channel state of the same machine with the
+// same busy times; the machine's structure is shared (it never changes), so
+// concurrent simulations each take a Clone cheaply.
+func (n *Net) Clone() *Net {
+	c := *n
+	c.busy = append([]float64(nil), n.busy...)
+	return &c
+}
+
+// Reset frees every channel (busy until time 0).
+func (n *Net) Reset() {
+	clear(n.busy)
+}
