@@ -1,8 +1,10 @@
 // Command presage-fixture writes a synthetic Presage store (exports/fixture)
 // and, optionally, exports it in every format, for checking the exports
-// with real clients (.ci/clients.sh) and for measuring them.
+// with real clients (.ci/clients.sh) and for measuring them. Given an
+// existing store and -export, it only exports that store.
 //
 //	presage-fixture -store s.db -export out -runs 12 -intervals 20 -procs 8 -sweeps 2
+//	presage-fixture -store existing.db -export out
 package main
 
 import (
@@ -41,8 +43,10 @@ func run() error {
 	if *store == "" {
 		return fmt.Errorf("-store is required")
 	}
-	if _, err := os.Stat(*store); err == nil {
-		return fmt.Errorf("store %s exists: give a new path", *store)
+	_, err := os.Stat(*store)
+	exists := err == nil
+	if exists && *out == "" {
+		return fmt.Errorf("store %s exists: give a new path to build one, or -export to export it", *store)
 	}
 	ctx := context.Background()
 	db, err := schema.Open(*store)
@@ -50,11 +54,13 @@ func run() error {
 		return err
 	}
 	defer db.Close()
-	start := time.Now()
-	if _, err := fixture.Build(ctx, db, spec, false); err != nil {
-		return err
+	if !exists {
+		start := time.Now()
+		if _, err := fixture.Build(ctx, db, spec, false); err != nil {
+			return err
+		}
+		fmt.Printf("store %s: %+v built in %s\n", *store, spec, time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Printf("store %s: %+v built in %s\n", *store, spec, time.Since(start).Round(time.Millisecond))
 	if *out == "" {
 		return nil
 	}

@@ -64,7 +64,7 @@ func containsProcTimes(path string) bool {
 
 func TestGoldenJSON(t *testing.T) {
 	db := openStore(t)
-	got := render(t, db, golden.Path(t, "sts", "jac_e4.2x2.sts.gz+"), textreport.Options{MaxLevel: -1, Format: "json"})
+	got := render(t, db, golden.Path(t, "sts", "jac_e4.2x2.sts.gz+"), textreport.Options{Format: "json"})
 	want, err := os.ReadFile(golden.Path(t, "pppa-options", "jac_e4.2x2.json"))
 	if err != nil {
 		t.Fatal(err)

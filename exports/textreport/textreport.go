@@ -20,9 +20,10 @@ import (
 
 // Options select what the report shows, as the analyzer's options do.
 type Options struct {
-	// MaxLevel shows only intervals of level <= MaxLevel (-l); negative
-	// means all levels.
-	MaxLevel int
+	// LimitLevel shows only intervals of level <= MaxLevel (-l N); the
+	// zero Options show every level, as the analyzer does by default.
+	LimitLevel bool
+	MaxLevel   int
 	// Procs is the -n list: "" shows every processor, "0" none, otherwise
 	// a comma list of 1-based numbers and ranges such as "1-2,4".
 	Procs string

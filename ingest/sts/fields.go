@@ -56,13 +56,9 @@ func (f *fields) short() int {
 	return int(v)
 }
 
-func (f *fields) long() int64 {
-	v := f.raw(f.sl)
-	if f.sl >= 8 {
-		return int64(v)
-	}
-	return int64(v) // narrower: zero-extended, as the original copies bytes
-}
+// long reads a long; a narrower one is zero-extended, as the original
+// copies the bytes.
+func (f *fields) long() int64 { return int64(f.raw(f.sl)) }
 
 func (f *fields) pointer() uint64 { return f.raw(f.sv) }
 

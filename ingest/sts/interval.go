@@ -63,8 +63,7 @@ func (s *stream) decodeRecord(f *fields, iv *Interval, links *[3]uint64, h Heade
 	iv.LineEnd = f.long()
 	iv.Expr = f.long()
 	iv.QProc = f.long()
-	ninter := f.long()
-	_ = ninter // records are numbered by position; the writer's number is the same
+	f.long() // ninter: records are numbered by position, which the writer's number equals
 	iv.SendCalls = f.long()
 	iv.RecvCalls = f.long()
 	links[0], links[1], links[2] = f.pointer(), f.pointer(), f.pointer()

@@ -30,7 +30,7 @@ func (s *stream) read(n int, what string) ([]byte, error) {
 	start := s.off
 	s.off += m
 	if err != nil {
-		return nil, s.readError(start, m, n, what, err)
+		return nil, s.readError(start+m, what, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -47,7 +47,7 @@ func (s *stream) skipTo(off int64, what string) error {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return s.readError(start, m, int(off-start), "the free space before "+what, err)
+		return s.readError(start+m, "the free space before "+what, err)
 	}
 	return nil
 }
@@ -66,15 +66,13 @@ func (s *stream) end() error {
 	return nil
 }
 
-func (s *stream) readError(start, got int64, n int, what string, err error) error {
-	msg := ""
+// readError reports a failed read at buffer offset at.
+func (s *stream) readError(at int64, what string, err error) error {
+	msg := "cannot read " + what + ": " + err.Error()
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "truncated: the buffer ends inside " + what
-	} else {
-		msg = "cannot read " + what + ": " + err.Error()
 	}
-	_ = n
-	return &Error{File: s.file, Proc: s.proc, Offset: start + got, Msg: msg, Err: err}
+	return &Error{File: s.file, Proc: s.proc, Offset: at, Msg: msg, Err: err}
 }
 
 // fields returns a value reader over b, which starts at buffer offset base.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/jmoiron/sqlx"
 
@@ -77,70 +78,125 @@ func Load(db *sqlx.DB, name string) (*Trace, error) {
 	return &Trace{Info: info, Header: h, Calls: calls}, nil
 }
 
-// CallSource streams the stored calls of one trace in order; it holds a
-// read of the store open until Close or the end.
+// CallSource streams the stored calls of one trace in order. A goroutine
+// reads the rows ahead while Next parses the parameters, so reading the
+// store, parsing and the caller's work overlap. Close it when stopping
+// before io.EOF: until then it holds a connection of the store.
 type CallSource struct {
-	rows  *sql.Rows
-	names map[string]string
-	fn    sql.RawBytes // scan buffers of the interned columns
-	file  sql.RawBytes
-	calls []ptr.Call
-	slab  ptr.ParamSlab
-	done  bool
+	batches chan callBatch
+	stop    chan struct{}
+	exited  chan struct{}
+	once    sync.Once
+	cur     []ptr.Call
+	pos     int
+	err     error // sticky: io.EOF, a read error or errClosed
+	slab    ptr.ParamSlab
 }
 
+// callBatch is a run of calls read from the store, their parameters not
+// parsed yet, or the error that ended the read.
+type callBatch struct {
+	calls []ptr.Call
+	err   error
+}
+
+const (
+	batchCalls   = 1024
+	batchesAhead = 4
+)
+
+var errClosed = errors.New("call source closed")
+
 // Calls returns the calls of the trace with the given id as a ptr.Source.
-// Close it when stopping before io.EOF.
 func Calls(db *sqlx.DB, id int64) (*CallSource, error) {
 	rows, err := db.Query(`SELECT func, call_time, ret_time, line, file, trace_line, call_params, ret_params
 		FROM calls WHERE trace_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("load calls of trace %d: %w", id, err)
 	}
-	return &CallSource{rows: rows, names: make(map[string]string)}, nil
+	s := &CallSource{
+		batches: make(chan callBatch, batchesAhead),
+		stop:    make(chan struct{}),
+		exited:  make(chan struct{}),
+	}
+	go s.read(rows, id)
+	return s, nil
+}
+
+// read sends the rows in batches until the end, an error or Close.
+func (s *CallSource) read(rows *sql.Rows, id int64) {
+	defer close(s.exited)
+	defer close(s.batches)
+	defer rows.Close()
+	send := func(b callBatch) bool {
+		select {
+		case s.batches <- b:
+			return true
+		case <-s.stop:
+			return false
+		}
+	}
+	names := make(map[string]string)
+	intern := func(b []byte) string {
+		if v, ok := names[string(b)]; ok {
+			return v
+		}
+		v := string(b)
+		names[v] = v
+		return v
+	}
+	var fn, file sql.RawBytes
+	calls := make([]ptr.Call, 0, batchCalls)
+	for rows.Next() {
+		calls = calls[:len(calls)+1]
+		c := &calls[len(calls)-1]
+		if err := rows.Scan(&fn, &c.CallTime, &c.RetTime, &c.Line, &file, &c.TraceLine, &c.InText, &c.OutText); err != nil {
+			send(callBatch{err: fmt.Errorf("load calls of trace %d: %w", id, err)})
+			return
+		}
+		c.Func, c.File = intern(fn), intern(file)
+		if len(calls) == cap(calls) {
+			if !send(callBatch{calls: calls}) {
+				return
+			}
+			calls = make([]ptr.Call, 0, batchCalls)
+		}
+	}
+	b := callBatch{calls: calls}
+	if err := rows.Err(); err != nil {
+		b.err = fmt.Errorf("load calls of trace %d: %w", id, err)
+	}
+	send(b)
 }
 
 // Next returns the next call, or io.EOF after the last one.
 func (s *CallSource) Next() (*ptr.Call, error) {
-	if s.done {
-		return nil, io.EOF
-	}
-	if !s.rows.Next() {
-		s.done = true
-		err := s.rows.Err()
-		s.rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("load calls: %w", err)
+	for s.pos >= len(s.cur) {
+		if s.err != nil {
+			return nil, s.err
 		}
-		return nil, io.EOF
+		b, ok := <-s.batches
+		if !ok {
+			s.err = io.EOF
+			continue
+		}
+		s.cur, s.pos, s.err = b.calls, 0, b.err
 	}
-	if len(s.calls) == cap(s.calls) {
-		s.calls = make([]ptr.Call, 0, 256)
-	}
-	s.calls = s.calls[:len(s.calls)+1]
-	c := &s.calls[len(s.calls)-1]
-	if err := s.rows.Scan(&s.fn, &c.CallTime, &c.RetTime, &c.Line, &s.file, &c.TraceLine, &c.InText, &c.OutText); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("load calls: %w", err)
-	}
-	c.Func, c.File = s.intern(s.fn), s.intern(s.file)
+	c := &s.cur[s.pos]
+	s.pos++
 	c.In, c.Pattern = s.slab.Parse(c.InText)
 	c.Out, _ = s.slab.Parse(c.OutText)
 	return c, nil
 }
 
-// Close ends the read early.
+// Close stops the read and releases the store's connection; Next then
+// fails.
 func (s *CallSource) Close() error {
-	s.done = true
-	return s.rows.Close()
-}
-
-// intern shares the few distinct function and file names among calls.
-func (s *CallSource) intern(b []byte) string {
-	if v, ok := s.names[string(b)]; ok {
-		return v
+	s.once.Do(func() { close(s.stop) })
+	<-s.exited
+	s.cur, s.pos = nil, 0
+	if s.err == nil || s.err == io.EOF {
+		s.err = errClosed
 	}
-	v := string(b)
-	s.names[v] = v
-	return v
+	return nil
 }

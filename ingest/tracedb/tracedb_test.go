@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -268,5 +269,36 @@ func TestTraceName(t *testing.T) {
 		if got := TraceName(tt.path); got != tt.want {
 			t.Errorf("TraceName(%q) = %q, want %q", tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestCallsClose stops a CallSource early: the store's only connection
+// must be free again.
+func TestCallsClose(t *testing.T) {
+	db := openDB(t)
+	info, err := Ingest(context.Background(), db, golden.Path(t, "traces", "jac1d_x1000.ptr.gz"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	src, err := Calls(db, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		c, err := src.Next()
+		if err != nil || c.Func != "getam_" && i == 0 {
+			t.Fatalf("call %d: %+v, %v", i, c, err)
+		}
+	}
+	src.Close()
+	if c, err := src.Next(); c != nil || err == nil {
+		t.Errorf("Next after Close = %v, %v", c, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var n int
+	if err := db.GetContext(ctx, &n, `SELECT count(*) FROM calls WHERE trace_id = ?`, info.ID); err != nil || n != 22236 {
+		t.Errorf("after Close: %d calls, %v", n, err)
 	}
 }

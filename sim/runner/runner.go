@@ -6,6 +6,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/jmoiron/sqlx"
 
@@ -47,7 +48,12 @@ func Predict(ctx context.Context, db *sqlx.DB, req Request) (*result.Run, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	run, err := sim.Predict(tr.Header, tr.Source(), m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power), cfg, req.Options)
+	opt := req.Options
+	if opt.Trace == "" {
+		// Errors name the trace file the user ingested.
+		opt.Trace = filepath.Base(tr.Path)
+	}
+	run, err := sim.Predict(tr.Header, tr.Source(), m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power), cfg, opt)
 	if err != nil {
 		return nil, err
 	}

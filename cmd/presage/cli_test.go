@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/schema"
+)
+
+// binary is the presage command built once for all tests of this package.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "presage-cli")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "presage")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build presage: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// presage runs the binary in dir with the store dir/presage.db.
+func presage(t *testing.T, dir string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, "presage.db")}, args...)...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run presage %v: %v", args, err)
+	}
+	return cliResult{stdout.String(), stderr.String(), code}
+}
+
+func mustSucceed(t *testing.T, r cliResult) cliResult {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// storeCounts summarises what the store holds, to check that a failed
+// command left it as it was.
+func storeCounts(t *testing.T, dir string) string {
+	t.Helper()
+	db, err := schema.Open(filepath.Join(dir, "presage.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var parts []string
+	for _, table := range []string{"traces", "calls", "machines", "runs", "intervals", "interval_values", "interval_proc_values"} {
+		var n int
+		if err := db.Get(&n, "SELECT count(*) FROM "+table); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, fmt.Sprintf("%s=%d", table, n))
+	}
+	return strings.Join(parts, " ")
+}
+
+// generatedTrace is a small valid trace with intervals.
+func generatedTrace(t *testing.T) string {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := tracegen.Write(&b, tracegen.Options{Program: tracegen.Jacobi, N: 8, Iterations: 1, Intervals: true, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// replaceFirst replaces the first occurrence of old, failing if there is none.
+func replaceFirst(t *testing.T, s, old, new string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("generated trace lacks %q", old)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// TestPipeline runs the documented commands end to end.
+func TestPipeline(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "jacobi.ptr")
+	os.WriteFile(trace, []byte(generatedTrace(t)), 0o644)
+	os.WriteFile(filepath.Join(dir, "demo.par"), demoMachine, 0o644)
+
+	mustSucceed(t, presage(t, dir, "ingest", "machine", "demo.par"))
+	r := mustSucceed(t, presage(t, dir, "ingest", "trace", "jacobi.ptr"))
+	if !strings.Contains(r.stderr, "trace jacobi:") {
+		t.Errorf("ingest said %q", r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "ingest", "trace", "jacobi.ptr"))
+	if !strings.Contains(r.stderr, "already stored") {
+		t.Errorf("second ingest said %q, want 'already stored'", r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "predict", "--trace", "jacobi", "--machine", "demo", "--grid", "2x2"))
+	if !strings.HasPrefix(r.stdout, "run 1: jacobi on demo, grid 2x2") {
+		t.Errorf("predict printed %q", r.stdout)
+	}
+	mustSucceed(t, presage(t, dir, "report", "html", "--run", "latest", "--out", "r.html"))
+	html, err := os.ReadFile(filepath.Join(dir, "r.html"))
+	if err != nil || !bytes.Contains(html, []byte("jacobi")) {
+		t.Fatalf("report html: %v, %d bytes", err, len(html))
+	}
+	r = mustSucceed(t, presage(t, dir, "report", "json", "--run", "1"))
+	if !strings.Contains(r.stdout, `"Execution_time"`) {
+		t.Errorf("report json lacks Execution_time: %.200s", r.stdout)
+	}
+	r = mustSucceed(t, presage(t, dir, "--quiet", "list", "runs"))
+	if !strings.Contains(r.stdout, "predicted") {
+		t.Errorf("list runs printed %q", r.stdout)
+	}
+}
+
+// TestBadInput checks that every kind of bad input gives an error naming the
+// file and line, a non-zero exit, and a store left as it was.
+func TestBadInput(t *testing.T) {
+	good := generatedTrace(t)
+	tests := []struct {
+		name  string
+		trace string // trace text; the trace is ingested, then predicted
+		grid  string
+		want  []string // substrings of the error
+	}{
+		{"empty file", "", "2x2", []string{"bad.ptr", "empty"}},
+		{"truncated mid-call", good[:strings.Index(good, "ret_crtpl_")], "2x2", []string{"bad.ptr:", "truncated"}},
+		{"non-numeric TIME", replaceFirst(t, good, "TIME=0.00000352", "TIME=0.0000x352"), "2x2", []string{"bad.ptr:41:", "TIME"}},
+		{"required parameter missing", replaceFirst(t, good, "SizeArray[0]=8; SizeArray[1]=8;  \nLowShd", "LowShd"), "2x2",
+			[]string{"bad.ptr:", "crtda_", "SizeArray"}},
+		{"object never created", replaceFirst(t, good, "ArrayHeader=55e7c4406dc0; ArrayHandlePtr", "ArrayHeader=deadbeef; ArrayHandlePtr"), "2x2",
+			[]string{"bad.ptr:", "align_", "deadbeef"}},
+		{"interval closed never opened", replaceFirst(t, good, "call_bsloop_",
+			"call_enloop_               TIME=0.00000100 LINE=8      FILE=jacobi.fdv\nnline=8;\n\nret_enloop_                TIME=0.00000100 LINE=8      FILE=jacobi.fdv\n\ncall_bsloop_"),
+			"2x2", []string{"bad.ptr:", "enloop_"}},
+		{"grid larger than the machine", good, "16x16", []string{"16x16", "256", "64"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "demo.par"), demoMachine, 0o644)
+			os.WriteFile(filepath.Join(dir, "bad.ptr"), []byte(tt.trace), 0o644)
+			mustSucceed(t, presage(t, dir, "ingest", "machine", "demo.par"))
+			before := storeCounts(t, dir)
+			r := presage(t, dir, "ingest", "trace", "bad.ptr")
+			if r.code == 0 {
+				r = presage(t, dir, "predict", "--trace", "bad", "--machine", "demo", "--grid", tt.grid)
+				before = storeCounts(t, dir) // the ingest itself was fine
+			}
+			if r.code == 0 {
+				t.Fatalf("bad input accepted\nstdout: %s", r.stdout)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("error %q lacks %q", strings.TrimSpace(r.stderr), w)
+				}
+			}
+			if after := storeCounts(t, dir); after != before {
+				t.Errorf("store changed:\n before %s\n after  %s", before, after)
+			}
+		})
+	}
+}
+
+func TestBadMachineFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.par"), []byte("cluster = c;\nc = {2 x p}\np = 1.00;\n"), 0o644)
+	before := storeCounts(t, dir)
+	r := presage(t, dir, "ingest", "machine", "bad.par")
+	if r.code == 0 {
+		t.Fatal("machine file with a syntax error accepted")
+	}
+	if !strings.Contains(r.stderr, "bad.par:") {
+		t.Errorf("error %q does not name the file and line", r.stderr)
+	}
+	if after := storeCounts(t, dir); after != before {
+		t.Errorf("store changed:\n before %s\n after  %s", before, after)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	r := mustSucceed(t, presage(t, dir, "demo", "--dir", "out", "--grids", "1,2x2"))
+	if !strings.Contains(r.stdout, "HTML report of run 2:") {
+		t.Fatalf("demo printed %q", r.stdout)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "out", "*.html"))
+	if len(matches) != 1 {
+		t.Fatalf("demo wrote %v, want one HTML report", matches)
+	}
+}
+
+// TestOriginalExample runs the commands of the issue on the real jac1d
+// trace and machine file and checks the report against the original's
+// numbers (FORMATS-observed.md (e): efficiency 0.2415, execution time 0.0085).
+func TestOriginalExample(t *testing.T) {
+	trace := golden.Path(t, "traces", "jac1d.ptr")
+	machine := golden.Path(t, "machines", "Predictor.par")
+	dir := t.TempDir()
+	mustSucceed(t, presage(t, dir, "ingest", "trace", trace))
+	mustSucceed(t, presage(t, dir, "ingest", "machine", machine))
+	r := mustSucceed(t, presage(t, dir, "predict", "--trace", "jac1d", "--machine", "Predictor", "--grid", "2x2"))
+	if !strings.Contains(r.stdout, "execution time 0.0085 s, efficiency 0.2415") {
+		t.Errorf("predict printed %q", r.stdout)
+	}
+	mustSucceed(t, presage(t, dir, "report", "html", "--run", "latest"))
+	html, err := os.ReadFile(filepath.Join(dir, "jac1d.Predictor.2x2.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"0.2415", "0.0085", "0.0341"} {
+		if !bytes.Contains(html, []byte(v)) {
+			t.Errorf("report lacks %s", v)
+		}
+	}
+}
