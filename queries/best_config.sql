@@ -4,14 +4,17 @@
 --   cost (execution time x processors), from the root interval of each run.
 -- param: sweep int = 0 : sweep id; 0 for every run
 -- param: program text = '' : program name; '' for every program
-WITH c AS (
+WITH k AS (
+    SELECT (SELECT id FROM characteristics WHERE name = 'Execution_time') AS time_id,
+           (SELECT id FROM characteristics WHERE name = 'Efficiency') AS eff_id
+), c AS (
     SELECT r.run_id, r.program, r.machine, r.grid, r.procs, r.network,
            r.tstart, r.tbyte, r.power,
-           w."Execution_time" AS time,
-           w."Efficiency" AS efficiency,
-           w."Execution_time" * r.procs AS cost
-    FROM v_runs r
-    JOIN v_intervals_wide w ON w.run_id = r.run_id AND w.parent IS NULL
+           t.value AS time, e.value AS efficiency, t.value * r.procs AS cost
+    FROM k, v_runs r
+    JOIN intervals i ON i.run_id = r.run_id AND i.parent IS NULL
+    JOIN interval_values t ON t.run_id = i.run_id AND t.interval_id = i.id AND t.char_id = k.time_id
+    JOIN interval_values e ON e.run_id = i.run_id AND e.interval_id = i.id AND e.char_id = k.eff_id
     WHERE (:sweep = 0 OR r.sweep_id = :sweep)
       AND (:program = '' OR r.program = :program)
 ), ranked AS (

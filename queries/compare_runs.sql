@@ -5,10 +5,10 @@
 -- param: run_a int : first run id
 -- param: run_b int : second run id
 -- param: characteristic text = 'Execution_time' : characteristic; '' for all
-WITH a AS (
+WITH a AS MATERIALIZED (
     SELECT path, characteristic, value FROM v_values_long
     WHERE run_id = :run_a AND proc IS NULL AND (:characteristic = '' OR characteristic = :characteristic)
-), b AS (
+), b AS MATERIALIZED (
     SELECT path, characteristic, value FROM v_values_long
     WHERE run_id = :run_b AND proc IS NULL AND (:characteristic = '' OR characteristic = :characteristic)
 )

@@ -14,7 +14,7 @@ import (
 )
 
 func TestList(t *testing.T) {
-	want := []string{"best_config", "compare_runs", "func_profile", "scaling", "top_lost"}
+	want := []string{"best_config", "compare_runs", "func_profile", "measured_vs_predicted", "scaling", "top_lost"}
 	var got []string
 	for _, q := range queries.List() {
 		got = append(got, q.Name)

@@ -7,17 +7,24 @@
 -- param: sweep int = 0 : sweep id; 0 for every run
 -- param: program text = '' : program name; '' for every program
 -- param: path text = '' : interval path, e.g. Main; '' for every interval
-SELECT program, path, procs, grid, run_id,
-       time, efficiency,
+-- Two values per interval are looked up by key instead of pivoting all
+-- values through v_intervals_wide.
+WITH k AS (
+    SELECT (SELECT id FROM characteristics WHERE name = 'Execution_time') AS time_id,
+           (SELECT id FROM characteristics WHERE name = 'Efficiency') AS eff_id
+)
+SELECT program, path, procs, grid, run_id, time, efficiency,
        first_value(procs) OVER w AS base_procs,
        first_value(time) OVER w / nullif(time, 0) AS speedup
 FROM (
-    SELECT program, path, procs, grid, run_id,
-           "Execution_time" AS time, "Efficiency" AS efficiency
-    FROM v_intervals_wide
-    WHERE (:sweep = 0 OR sweep_id = :sweep)
-      AND (:program = '' OR program = :program)
-      AND (:path = '' OR path = :path)
+    SELECT r.program, i.path, r.procs, r.grid, r.run_id, t.value AS time, e.value AS efficiency
+    FROM k, v_runs r
+    JOIN v_intervals i ON i.run_id = r.run_id
+    LEFT JOIN interval_values t ON t.run_id = i.run_id AND t.interval_id = i.interval_id AND t.char_id = k.time_id
+    LEFT JOIN interval_values e ON e.run_id = i.run_id AND e.interval_id = i.interval_id AND e.char_id = k.eff_id
+    WHERE (:sweep = 0 OR r.sweep_id = :sweep)
+      AND (:program = '' OR r.program = :program)
+      AND (:path = '' OR i.path = :path)
 )
 WINDOW w AS (PARTITION BY program, path ORDER BY procs, time, run_id)
 ORDER BY program, path, procs, run_id;

@@ -1,10 +1,7 @@
--- Presage store: views for analysis tools (pandas, DuckDB, the sqlite3
--- shell) and for the exporters, which read these views and nothing else.
+-- Presage store, version 3: views for analysis tools (pandas, DuckDB, the sqlite3
+-- shell) and for the exporters, whose tables are defined by these views.
 -- sweep_id is 0 for a run that belongs to no sweep, as in the exported
 -- partitions (sweep_id=0).
-
--- Children of an interval are looked up when interval paths are built.
-CREATE INDEX intervals_parent ON intervals(run_id, parent);
 
 -- The configurations: one row per run.
 CREATE VIEW v_runs AS
@@ -19,18 +16,23 @@ SELECT r.id                      AS run_id,
 FROM runs r;
 
 -- The interval trees, each interval with its path from the root:
--- "Main->Seq@jac.fdv:12->Par@jac.fdv:14".
+-- "Main->Seq@jac.fdv:12->Par@jac.fdv:14". The path is built upwards, from
+-- each interval through its ancestors, so that every step is a primary
+-- key lookup.
 CREATE VIEW v_intervals AS
-WITH RECURSIVE tree(run_id, id, path) AS (
-    SELECT run_id, id, type FROM intervals WHERE parent IS NULL
+WITH RECURSIVE up(run_id, id, parent, path) AS (
+    SELECT run_id, id, parent,
+           CASE WHEN parent IS NULL THEN type ELSE type || '@' || file || ':' || line END
+    FROM intervals
     UNION ALL
-    SELECT c.run_id, c.id, t.path || '->' || c.type || '@' || c.file || ':' || c.line
-    FROM tree t JOIN intervals c ON c.run_id = t.run_id AND c.parent = t.id
+    SELECT u.run_id, u.id, p.parent,
+           CASE WHEN p.parent IS NULL THEN p.type ELSE p.type || '@' || p.file || ':' || p.line END || '->' || u.path
+    FROM up u JOIN intervals p ON p.run_id = u.run_id AND p.id = u.parent
 )
 SELECT r.sweep_id, i.run_id, i.id AS interval_id, i.parent, i.ord, i.level,
-       i.type, i.file, i.line, i.expr, i.count, t.path
+       i.type, i.file, i.line, i.expr, i.count, u.path
 FROM intervals i
-JOIN tree t   ON t.run_id = i.run_id AND t.id = i.id
+JOIN up u     ON u.run_id = i.run_id AND u.id = i.id AND u.parent IS NULL
 JOIN v_runs r ON r.run_id = i.run_id;
 
 -- The tidy (long) table: one row per run x interval x characteristic, and
@@ -134,5 +136,5 @@ SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,
 FROM v_intervals i
 JOIN v_runs r ON r.run_id = i.run_id
 JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.interval_id
-GROUP BY i.run_id, i.interval_id;
+GROUP BY r.sweep_id, r.run_id, i.interval_id;
 -- END GENERATED v_intervals_wide

@@ -2,38 +2,103 @@ package sim
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// BenchmarkPredict simulates large traces held in memory (reading is not
-// timed) and reports calls per second.
-func BenchmarkPredict(b *testing.B) {
+// benchTrace is a large trace held in memory, so that reading is not timed.
+type benchTrace struct {
+	name   string
+	header *ptr.Header
+	calls  []*ptr.Call
+}
+
+func readTrace(b *testing.B, path string) benchTrace {
+	r, err := ptr.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	calls, err := ptr.ReadAll(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return benchTrace{filepath.Base(path), r.Header(), calls}
+}
+
+// benchTraces are the 880K-call jac1d_x40000 and a 1M-call Jacobi trace of
+// tracegen (N = 500), written to a temporary directory.
+func benchTraces(b *testing.B) []benchTrace {
+	gen := filepath.Join(b.TempDir(), "jacobi_1M.ptr.gz")
+	if _, err := tracegen.WriteFile(gen, tracegen.Options{Program: tracegen.Jacobi, N: 500, Calls: 1_000_000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	return []benchTrace{readTrace(b, golden.Path(b, "traces", "jac1d_x40000.ptr.gz")), readTrace(b, gen)}
+}
+
+var benchGrids = [][]int{{2, 2}, {4, 4}, {8, 8}, {16, 16}}
+
+func reportCalls(b *testing.B, calls int) {
+	b.ReportMetric(float64(calls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// BenchmarkCompile compiles traces held in memory.
+func BenchmarkCompile(b *testing.B) {
+	for _, tr := range benchTraces(b) {
+		b.Run(tr.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Compile(tr.header, ptr.NewSliceSource(tr.calls)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCalls(b, len(tr.calls))
+		})
+	}
+}
+
+// BenchmarkRun simulates compiled traces, as a sweep does for every
+// configuration.
+func BenchmarkRun(b *testing.B) {
 	m := loadMachine(b, "Predictor")
-	for _, tr := range []string{"jac1d_x40000.ptr.gz", "jac_e4_L500_it4000.ptr.gz"} {
-		r, err := ptr.OpenFile(golden.Path(b, "traces", tr))
+	for _, tr := range benchTraces(b) {
+		prog, err := Compile(tr.header, ptr.NewSliceSource(tr.calls))
 		if err != nil {
 			b.Fatal(err)
 		}
-		calls, err := ptr.ReadAll(r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := r.Header()
-		r.Close()
-		for _, g := range [][]int{{2, 2}, {8, 8}} {
-			b.Run(fmt.Sprintf("%s/%s", tr, result.GridString(g)), func(b *testing.B) {
+		for _, g := range benchGrids {
+			b.Run(fmt.Sprintf("%s/%s", tr.name, result.GridString(g)), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := Predict(h, ptr.NewSliceSource(calls), m, result.Config{Grid: g}, Options{}); err != nil {
+					if _, err := Run(prog, m, result.Config{Grid: g}, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(len(calls))*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+				reportCalls(b, prog.Calls())
 			})
 		}
+	}
+}
+
+// BenchmarkPredict is one prediction from calls in memory: compile and
+// simulate call by call.
+func BenchmarkPredict(b *testing.B) {
+	m := loadMachine(b, "Predictor")
+	tr := readTrace(b, golden.Path(b, "traces", "jac1d_x40000.ptr.gz"))
+	for _, g := range [][]int{{2, 2}, {8, 8}} {
+		b.Run(fmt.Sprintf("%s/%s", tr.name, result.GridString(g)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Predict(tr.header, ptr.NewSliceSource(tr.calls), m, result.Config{Grid: g}, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCalls(b, len(tr.calls))
+		})
 	}
 }

@@ -133,9 +133,43 @@ func TestPipeline(t *testing.T) {
 	if !strings.Contains(r.stdout, `"Execution_time"`) {
 		t.Errorf("report json lacks Execution_time: %.200s", r.stdout)
 	}
+	for _, format := range []string{"parquet", "arrow", "csv", "extrap"} {
+		mustSucceed(t, presage(t, dir, "export", format, "--out", "exp-"+format))
+		files, _ := filepath.Glob(filepath.Join(dir, "exp-"+format, "*", "sweep_id=0", "*"))
+		if format == "extrap" {
+			files, _ = filepath.Glob(filepath.Join(dir, "exp-"+format, "sweep_id=0", "*.jsonl"))
+		}
+		if len(files) == 0 {
+			t.Errorf("export %s wrote no partition files", format)
+		}
+	}
+	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT count(*) AS n FROM runs"))
+	if r.stdout != "n\n1\n" {
+		t.Errorf("query printed %q", r.stdout)
+	}
+	r = mustSucceed(t, presage(t, dir, "query", "--name", "top_lost", "--param", "run=1"))
+	if !strings.Contains(r.stdout, "Main") {
+		t.Errorf("named query top_lost printed %q", r.stdout)
+	}
+	before := storeCounts(t, dir)
+	if r = presage(t, dir, "query", "DELETE FROM runs"); r.code == 0 {
+		t.Error("query accepted a DELETE")
+	}
+	if after := storeCounts(t, dir); after != before {
+		t.Errorf("a refused query changed the store:\n before %s\n after  %s", before, after)
+	}
 	r = mustSucceed(t, presage(t, dir, "--quiet", "list", "runs"))
 	if !strings.Contains(r.stdout, "predicted") {
 		t.Errorf("list runs printed %q", r.stdout)
+	}
+	mustSucceed(t, presage(t, dir, "sweep", "--trace", "jacobi", "--machine", "demo", "--grids", "1,2,2x2", "--network", "cluster,bus"))
+	mustSucceed(t, presage(t, dir, "report", "html", "--sweep", "1", "--out", "sweep.html"))
+	page, err := os.ReadFile(filepath.Join(dir, "sweep.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(page, []byte("<svg")); n != 4 {
+		t.Errorf("sweep report has %d charts, want 4", n)
 	}
 }
 
@@ -238,5 +272,49 @@ func TestOriginalExample(t *testing.T) {
 		if !bytes.Contains(html, []byte(v)) {
 			t.Errorf("report lacks %s", v)
 		}
+	}
+}
+
+// TestMeasuredAndCompare ingests real statistics, prints the analyzer's
+// report and compares the measured run with a prediction of the same
+// program and grid.
+func TestMeasuredAndCompare(t *testing.T) {
+	sts := golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")
+	want, err := os.ReadFile(golden.Path(t, "pppa", "jac_e4.2x2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mustSucceed(t, presage(t, dir, "ingest", "sts", sts))
+	r := mustSucceed(t, presage(t, dir, "report", "text", "--run", "1"))
+	// The report equals the analyzer's but for the line naming the analyzer.
+	withoutAnalyzer := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "Analyzer is executing on") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if withoutAnalyzer(r.stdout) != withoutAnalyzer(string(want)) {
+		t.Errorf("report text differs from the analyzer's report of %s", sts)
+	}
+
+	mustSucceed(t, presage(t, dir, "ingest", "trace", golden.Path(t, "traces", "jac_e4.ptr")))
+	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac_e4", "--machine", "Predictor", "--grid", "2x2"))
+	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "1", "--predicted", "2"))
+	if !strings.Contains(r.stdout, "Summary: 5 matched, 0 unmatched measured, 0 unmatched predicted") {
+		t.Errorf("compare printed:\n%s", r.stdout)
+	}
+	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "--name", "measured_vs_predicted",
+		"--param", "measured=1", "--param", "predicted=2"))
+	if n := strings.Count(r.stdout, "\n"); n != 6 { // a header and the 5 intervals of the report tree
+		t.Errorf("measured_vs_predicted gave %d lines:\n%s", n, r.stdout)
+	}
+	r = presage(t, dir, "compare", "--measured", "2", "--predicted", "1")
+	if r.code == 0 || !strings.Contains(r.stderr, "expected a measured run") {
+		t.Errorf("swapped runs: exit %d, %q", r.code, r.stderr)
 	}
 }

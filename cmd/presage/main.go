@@ -41,9 +41,15 @@ type cli struct {
 	Ingest  ingestCmd  `cmd:"" help:"Ingest traces, machine files or statistics files into the store."`
 	Predict predictCmd `cmd:"" help:"Predict a stored trace on one machine configuration."`
 	Report  reportCmd  `cmd:"" help:"Write the report of a stored run."`
+	Compare compareCmd `cmd:"" help:"Compare a measured run with a prediction of the same program, interval by interval."`
+	Export  exportCmd  `cmd:"" help:"Export the stored results for pandas, DuckDB or Extra-P."`
+	Query   queryCmd   `cmd:"" help:"Run an ad hoc or a named SQL query on the store (read-only)."`
 	List    listCmd    `cmd:"" help:"List what the store holds."`
 	Gen     genCmd     `cmd:"" help:"Generate synthetic inputs."`
 	Demo    demoCmd    `cmd:"" help:"Run the whole pipeline on a generated trace and write an HTML report."`
+	Sweep   sweepCmd   `cmd:"" help:"Predict a stored trace on every configuration of a cartesian product, concurrently."`
+	Search  searchCmd  `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
+	Merge   mergeCmd   `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
 }
 
 func main() {

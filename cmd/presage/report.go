@@ -11,6 +11,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/htmlreport"
 	"github.com/presage-dvm/presage/exports/jsonreport"
+	"github.com/presage-dvm/presage/exports/sweepreport"
 	"github.com/presage-dvm/presage/exports/textreport"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -36,8 +37,9 @@ func (r runRef) load(db *sqlx.DB) (*result.Run, error) {
 
 type htmlCmd struct {
 	runRef
-	Out string `help:"Output file (default: PROGRAM.MACHINE.GRID.html)." type:"path"`
-	All bool   `help:"Start from Main rather than from the interval the original starts from."`
+	Sweep int64  `help:"Report a sweep (charts of time, efficiency and speedup vs processors) instead of one run."`
+	Out   string `help:"Output file (default: PROGRAM.MACHINE.GRID.html, or sweep-ID.html)." type:"path"`
+	All   bool   `help:"Start from Main rather than from the interval the original starts from."`
 }
 
 func (c *htmlCmd) Run(g *Globals) error {
@@ -46,6 +48,9 @@ func (c *htmlCmd) Run(g *Globals) error {
 		return err
 	}
 	defer db.Close()
+	if c.Sweep != 0 {
+		return c.sweepReport(g, db)
+	}
 	run, err := c.load(db)
 	if err != nil {
 		return err
@@ -60,6 +65,20 @@ func (c *htmlCmd) Run(g *Globals) error {
 		return err
 	}
 	g.infof("report of run %d written to %s", run.ID, out)
+	return nil
+}
+
+func (c *htmlCmd) sweepReport(g *Globals, db *sqlx.DB) error {
+	out := c.Out
+	if out == "" {
+		out = fmt.Sprintf("sweep-%d.html", c.Sweep)
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error {
+		return sweepreport.Write(w, db, c.Sweep, sweepreport.Options{AllIntervals: c.All})
+	}); err != nil {
+		return err
+	}
+	g.infof("report of sweep %d written to %s", c.Sweep, out)
 	return nil
 }
 

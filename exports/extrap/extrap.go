@@ -164,37 +164,23 @@ func runParams(ctx context.Context, db *sqlx.DB, sweepID int64, program string) 
 // ones) as JSON lines. Non-finite values, which JSON cannot carry, are
 // left out.
 func writeLines(ctx context.Context, db *sqlx.DB, w io.Writer, sweepID int64, program string, params map[int64]string) (int64, error) {
-	rows, err := db.QueryContext(ctx, `SELECT run_id, path, characteristic, value FROM v_values_long
-		WHERE sweep_id = ? AND program = ? AND proc IS NULL`, sweepID, program)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	bw := newLineWriter(w)
+	lw := newLineWriter(w)
 	var n int64
-	for rows.Next() {
-		var run int64
-		var path, metric string
-		var v float64
-		if err := rows.Scan(&run, &path, &metric, &v); err != nil {
-			return n, err
+	err := table.ForEachIntervalValue(ctx, db, sweepID, program, func(v table.IntervalValue) error {
+		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
+			return nil
 		}
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			continue
-		}
-		p, ok := params[run]
+		p, ok := params[v.RunID]
 		if !ok {
-			return n, fmt.Errorf("run %d: no configuration", run)
-		}
-		if err := bw.line(p, path, metric, v); err != nil {
-			return n, err
+			return fmt.Errorf("run %d: no configuration", v.RunID)
 		}
 		n++
-	}
-	if err := rows.Err(); err != nil {
+		return lw.line(p, v.Path, v.Characteristic, v.Value)
+	})
+	if err != nil {
 		return n, err
 	}
-	return n, bw.flush()
+	return n, lw.flush()
 }
 
 type lineWriter struct {

@@ -60,7 +60,9 @@ type Format struct {
 
 // Export writes every table of tables for the sweeps selected by sweepID
 // (0 = all) into dir, one file per table and sweep at PartPath, streaming
-// batchRows rows at a time.
+// batchRows rows at a time. Files of an earlier export at the same paths
+// are replaced; other files are left alone, so a directory that readers
+// glob should be new or emptied first.
 func Export(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, tables []Table, batchRows int, f Format) (Summary, error) {
 	var sum Summary
 	sweeps, err := Sweeps(ctx, db, sweepID)

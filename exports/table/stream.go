@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -38,51 +37,34 @@ func streamView(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batchR
 	}
 	defer rows.Close()
 
-	b := array.NewRecordBuilder(memory.DefaultAllocator, t.ArrowSchema(sweepID))
-	defer b.Release()
-	s := newScanner(t, b)
-	var total int64
-	pending := 0
-	flush := func() error {
-		rec := b.NewRecordBatch()
-		defer rec.Release()
-		pending = 0
-		return fn(rec)
-	}
+	bt := newBatcher(t, sweepID, batchRows, fn)
+	defer bt.release()
+	s := newScanner(t, bt.b)
 	for rows.Next() {
 		if err := rows.Scan(s.dest...); err != nil {
-			return total, fmt.Errorf("table %s: row %d: %w", t.Name, total+1, err)
+			return bt.total, fmt.Errorf("table %s: row %d: %w", t.Name, bt.total+1, err)
 		}
 		if err := s.append(); err != nil {
-			return total, fmt.Errorf("table %s: row %d: %w", t.Name, total+1, err)
+			return bt.total, fmt.Errorf("table %s: row %d: %w", t.Name, bt.total+1, err)
 		}
-		total++
-		if pending++; pending == batchRows {
-			if err := flush(); err != nil {
-				return total, err
-			}
+		if err := bt.added(); err != nil {
+			return bt.total, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return total, fmt.Errorf("table %s: %w", t.Name, err)
+		return bt.total, fmt.Errorf("table %s: %w", t.Name, err)
 	}
-	if pending > 0 {
-		if err := flush(); err != nil {
-			return total, err
-		}
-	}
-	return total, nil
+	return bt.total, bt.flush()
 }
 
 // scanner moves one SQL row into the record builder's columns.
 type scanner struct {
-	t       Table
 	dest    []any
 	appends []func() error
 }
 
 func newScanner(t Table, b *array.RecordBuilder) *scanner {
-	s := &scanner{t: t, dest: make([]any, len(t.Columns)), appends: make([]func() error, len(t.Columns))}
+	s := &scanner{dest: make([]any, len(t.Columns)), appends: make([]func() error, len(t.Columns))}
 	for i, c := range t.Columns {
 		c := c
 		null := func() error {

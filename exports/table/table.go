@@ -103,6 +103,7 @@ var Values = Table{
 var Wide = Table{
 	Name: "intervals_wide", View: "v_intervals_wide",
 	Columns: concat(runColumns, wideIntervalColumns, charColumns()),
+	fast:    streamWide,
 }
 
 var wideIntervalColumns = []Column{

@@ -39,7 +39,17 @@ func wantPath(run *result.Run, iv *result.Interval) string {
 }
 
 func TestViews(t *testing.T) {
-	db, _, built := fixture.NewStore(t, fixture.Small)
+	for _, spec := range []fixture.Spec{
+		fixture.Small,
+		{Runs: 3, Intervals: 40, Procs: 2, Sweeps: 0, Seed: 7}, // deeper trees, no sweeps
+	} {
+		testViews(t, spec)
+	}
+}
+
+func testViews(t *testing.T, spec fixture.Spec) {
+	db, _, built := fixture.NewStore(t, spec)
+	maxLevel := 0
 	for _, run := range built.Runs {
 		for _, iv := range run.Intervals {
 			var path string
@@ -49,6 +59,7 @@ func TestViews(t *testing.T) {
 			if err != nil {
 				t.Fatalf("run %d interval %d: %v", run.ID, iv.ID, err)
 			}
+			maxLevel = max(maxLevel, iv.Level)
 			if want := wantPath(run, iv); path != want {
 				t.Errorf("run %d interval %d: path %q, want %q", run.ID, iv.ID, path, want)
 			}
@@ -74,14 +85,22 @@ func TestViews(t *testing.T) {
 	if nullProcs != intervalRows {
 		t.Errorf("v_values_long: %d interval rows (proc NULL), store has %d", nullProcs, intervalRows)
 	}
+	var stats, statRows int
+	if err := db.QueryRow(`SELECT (SELECT count(*) FROM v_stats_long), (SELECT count(*) FROM interval_stats)`).Scan(&stats, &statRows); err != nil {
+		t.Fatal(err)
+	}
+	if stats != statRows || stats == 0 {
+		t.Errorf("v_stats_long: %d rows, store has %d comparative values", stats, statRows)
+	}
 	// The sweep of a run outside any sweep is 0.
 	var zero int
 	if err := db.QueryRow(`SELECT count(*) FROM v_runs WHERE sweep_id = 0`).Scan(&zero); err != nil {
 		t.Fatal(err)
 	}
-	if want := (fixture.Small.Runs + fixture.Small.Sweeps) / (fixture.Small.Sweeps + 1); zero != want {
+	if want := (spec.Runs + spec.Sweeps) / (spec.Sweeps + 1); zero != want {
 		t.Errorf("v_runs: %d runs in sweep 0, want %d", zero, want)
 	}
+	t.Logf("%+v: paths checked down to level %d", spec, maxLevel)
 }
 
 func TestStream(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -38,8 +37,9 @@ type runDim struct {
 }
 
 type intervalDim struct {
-	id, level, line int64
-	path, typ       string
+	id, level, line, count int64
+	parent                 sql.NullInt64
+	path, typ, file        string
 }
 
 type charDim struct{ name, unit, family string }
@@ -118,14 +118,15 @@ func loadValueDims(ctx context.Context, db *sqlx.DB, sweepID int64) (*valueDims,
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = db.QueryContext(ctx, `SELECT run_id, interval_id, path, type, level, line FROM v_intervals WHERE sweep_id = ?`, sweepID)
+	rows, err = db.QueryContext(ctx, `SELECT run_id, interval_id, parent, path, type, level, file, line, count
+		FROM v_intervals WHERE sweep_id = ?`, sweepID)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		iv := &intervalDim{}
 		var run int64
-		if err := rows.Scan(&run, &iv.id, &iv.path, &iv.typ, &iv.level, &iv.line); err != nil {
+		if err := rows.Scan(&run, &iv.id, &iv.parent, &iv.path, &iv.typ, &iv.level, &iv.file, &iv.line, &iv.count); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -158,31 +159,19 @@ func streamValues(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batc
 	if err != nil {
 		return 0, fmt.Errorf("table %s: %w", t.Name, err)
 	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, t.ArrowSchema(sweepID))
-	defer b.Release()
+	bt := newBatcher(t, sweepID, batchRows, fn)
+	defer bt.release()
 	appends := make([]func(array.Builder, *valueRow), len(t.Columns))
 	for i, c := range t.Columns {
 		if appends[i] = valueColumns[c.Name]; appends[i] == nil {
 			return 0, fmt.Errorf("table %s: no source for column %s", t.Name, c.Name)
 		}
 	}
-	var total int64
-	pending := 0
-	flush := func() error {
-		rec := b.NewRecordBatch()
-		defer rec.Release()
-		pending = 0
-		return fn(rec)
-	}
 	emit := func(r *valueRow) error {
 		for i, f := range appends {
-			f(b.Field(i), r)
+			f(bt.b.Field(i), r)
 		}
-		total++
-		if pending++; pending == batchRows {
-			return flush()
-		}
-		return nil
+		return bt.added()
 	}
 	for _, run := range dims.runs {
 		for _, q := range []string{
@@ -190,16 +179,11 @@ func streamValues(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batc
 			`SELECT interval_id, proc, char_id, value FROM interval_proc_values WHERE run_id = ? ORDER BY interval_id, proc, char_id`,
 		} {
 			if err := scanRun(ctx, db, q, run, dims, emit); err != nil {
-				return total, fmt.Errorf("table %s: run %d: %w", t.Name, run.id, err)
+				return bt.total, fmt.Errorf("table %s: run %d: %w", t.Name, run.id, err)
 			}
 		}
 	}
-	if pending > 0 {
-		if err := flush(); err != nil {
-			return total, err
-		}
-	}
-	return total, nil
+	return bt.total, bt.flush()
 }
 
 func scanRun(ctx context.Context, db *sqlx.DB, q string, run *runDim, dims *valueDims, emit func(*valueRow) error) error {

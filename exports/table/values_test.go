@@ -34,20 +34,30 @@ func rowStrings(t *testing.T, db *sqlx.DB, stream streamFunc, tb Table, sweep in
 	return out
 }
 
-// TestValuesFastPath checks that the tidy table streamed from the value
-// tables holds exactly the rows of v_values_long.
-func TestValuesFastPath(t *testing.T) {
+// TestFastPaths checks that the tidy and wide tables streamed from the
+// value tables hold exactly the rows of their views.
+func TestFastPaths(t *testing.T) {
 	db, _, built := fixture.NewStore(t, fixture.Small)
-	for _, sweep := range append([]int64{0}, built.Sweeps...) {
-		fast := rowStrings(t, db, streamValues, Values, sweep)
-		view := rowStrings(t, db, streamView, Values, sweep)
-		if len(fast) == 0 || len(fast) != len(view) {
-			t.Fatalf("sweep %d: %d rows streamed, view has %d", sweep, len(fast), len(view))
+	for _, c := range []struct {
+		table Table
+		fast  streamFunc
+	}{{Values, streamValues}, {Wide, streamWide}} {
+		for _, sweep := range append([]int64{0}, built.Sweeps...) {
+			compareStreams(t, db, c.table, c.fast, sweep)
 		}
-		for i := range fast {
-			if fast[i] != view[i] {
-				t.Fatalf("sweep %d: row %d differs:\nfast %s\nview %s", sweep, i, fast[i], view[i])
-			}
+	}
+}
+
+func compareStreams(t *testing.T, db *sqlx.DB, tb Table, stream streamFunc, sweep int64) {
+	t.Helper()
+	fast := rowStrings(t, db, stream, tb, sweep)
+	view := rowStrings(t, db, streamView, tb, sweep)
+	if len(fast) == 0 || len(fast) != len(view) {
+		t.Fatalf("%s sweep %d: %d rows streamed, view has %d", tb.Name, sweep, len(fast), len(view))
+	}
+	for i := range fast {
+		if fast[i] != view[i] {
+			t.Fatalf("%s sweep %d: row %d differs:\nfast %s\nview %s", tb.Name, sweep, i, fast[i], view[i])
 		}
 	}
 }

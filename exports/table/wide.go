@@ -39,6 +39,6 @@ func WideViewSQL() string {
 	b.WriteString("\nFROM v_intervals i\n")
 	b.WriteString("JOIN v_runs r ON r.run_id = i.run_id\n")
 	b.WriteString("JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.interval_id\n")
-	b.WriteString("GROUP BY i.run_id, i.interval_id;\n")
+	b.WriteString("GROUP BY r.sweep_id, r.run_id, i.interval_id;\n")
 	return b.String()
 }

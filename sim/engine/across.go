@@ -8,14 +8,14 @@ type acrossState struct {
 }
 
 func across(e *Engine) error {
-	if _, err := e.dec(in, "AcrossType"); err != nil {
+	if _, err := e.dec(in, kAcrossType); err != nil {
 		return err
 	}
-	oldG, oldRef, err := e.shadowGroup("OldShadowGroupRef")
+	oldG, oldRef, err := e.shadowGroup(kOldShadowGroupRef)
 	if err != nil {
 		return err
 	}
-	newG, newRef, err := e.shadowGroup("NewShadowGroupRef")
+	newG, newRef, err := e.shadowGroup(kNewShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,9 @@ func msize(m *loopMapping, k, d int) int64 {
 }
 
 // acrossPortion is A.1: before each portion every processor sends its
-// boundary to its successors along the VM dimensions.
+// boundary to its successors along the VM dimensions. With at most 4
+// processors (rm = 0) every msize is 1 and the coordinates stay 0: this
+// reproduces the original's synchronisation numbers on every machine.
 func (e *Engine) acrossPortion(lp *loop) {
 	m := lp.m
 	vm := e.vm
@@ -73,7 +75,13 @@ func (e *Engine) acrossPortion(lp *loop) {
 		}
 		for d := 0; d < R; d++ {
 			st := vm.Stride(d)
-			n := vm.Coord(i, d)
+			// With rm = 0 the original never fills in the grid coordinates:
+			// every processor looks like processor 0, so the edge test only
+			// checks the linear range (and i sends to i+1 across rows).
+			n := 0
+			if rm > 0 {
+				n = vm.Coord(i, d)
+			}
 			inv := d < len(m.Inverted) && m.Inverted[d]
 			q := -1
 			if !inv && n != vm.Sizes[d]-1 && i+st < P {
@@ -105,20 +113,14 @@ func (e *Engine) acrossPortion(lp *loop) {
 func (e *Engine) acrossEnd(lp *loop) error {
 	m := lp.m
 	vm := e.vm
-	T := 0.0
-	for i := 0; i < vm.P(); i++ {
-		T = max(T, e.clock(vm.Map[i]))
-	}
+	T := e.maxClock(vm)
 	for i := 0; i < vm.P(); i++ {
 		p := vm.Map[i]
 		e.addSynch(KWaitShadow, p, T-e.clock(p))
 	}
 	tc := e.callT / vm.Power[0] / float64(m.Size)
 	e.pipeline(lp, tc)
-	T2 := 0.0
-	for i := 0; i < vm.P(); i++ {
-		T2 = max(T2, e.clock(vm.Map[i]))
-	}
+	T2 := e.maxClock(vm)
 	for i := 0; i < vm.P(); i++ {
 		p := vm.Map[i]
 		e.addVary(KWaitShadow, p, T2-e.clock(p))

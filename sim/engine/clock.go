@@ -16,11 +16,13 @@ func (e *Engine) add(k Kind, p int, d float64) {
 		k = KIOTime
 	}
 	r := iv.row(p, e.L)
-	for _, c := range kindInfo[k].cs {
+	ki := &kindInfo[k]
+	for _, c := range ki.counters() {
 		r[c] += d
 	}
-	if kindInfo[k].clock && d != 0 {
+	if ki.clock && d != 0 {
 		e.clk[p] += d
+		e.skewed = true
 	}
 }
 
@@ -28,7 +30,7 @@ func (e *Engine) add(k Kind, p int, d float64) {
 // I/O block the charge is kept once for all processors.
 func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
 	if vm.Uniform && (!e.cur.io || k == KIOComm) {
-		for _, c := range kindInfo[k].cs {
+		for _, c := range kindInfo[k].counters() {
 			e.cur.uni[c] += d
 		}
 		if kindInfo[k].clock {
@@ -90,10 +92,14 @@ func (e *Engine) regular() {
 // VM waits for the latest one; the wait counts as synchronisation and as
 // communication of the given kind.
 func (e *Engine) mpsSync(k Kind) {
+	if !e.skewed && e.clkU >= 0 {
+		return // every clock is clkU already: nobody waits
+	}
 	vm := e.vm
-	T := 0.0
-	for _, p := range vm.Map {
-		T = max(T, e.clock(p))
+	T := e.maxClock(vm)
+	if vm.Uniform && (!e.cur.io || k == KIOComm) {
+		e.syncAll(k, T)
+		return
 	}
 	for _, p := range vm.Map {
 		d := T - e.clock(p)
@@ -108,14 +114,47 @@ func (e *Engine) mpsSync(k Kind) {
 		// the uniform clock.
 		e.clkU = T
 		clear(e.clk)
+		e.skewed = false
 	}
+}
+
+// syncAll is mpsSync on a VM of every root processor outside an I/O
+// block: the same charges as addSynch and add, straight into the counters,
+// then every clock is T.
+func (e *Engine) syncAll(k Kind, T float64) {
+	ki := &kindInfo[k]
+	synch := cClassSynch + cnt(kindClass(k))
+	for p, c := range e.clk {
+		d := T - (e.clkU + c)
+		if d == 0 {
+			continue
+		}
+		r := e.cur.row(p, e.L)
+		r[cSynch] += d
+		r[synch] += d
+		for _, c := range ki.counters() {
+			r[c] += d
+		}
+	}
+	e.clkU = T
+	clear(e.clk)
+	e.skewed = false
 }
 
 // maxClock is max over the VM's processors of their clocks.
 func (e *Engine) maxClock(vm *layout.VM) float64 {
 	T := 0.0
 	for _, p := range vm.Map {
-		T = max(T, e.clock(p))
+		T = later(T, e.clock(p))
 	}
 	return T
+}
+
+// later is max(a, b) for times, which are never NaN nor −0: a plain
+// comparison, much shorter in the hot loops than the builtin max.
+func later(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
 }

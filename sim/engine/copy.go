@@ -10,22 +10,30 @@ type copySide struct {
 	init, last, step []int64
 }
 
-func (e *Engine) copySide(prefix string) (copySide, error) {
-	if _, ok := e.params(in).Get(prefix + "BufferPtr"); ok {
+// copyKeys are the parameters of one side of a copy.
+type copyKeys struct{ buffer, header, init, last, step key }
+
+var (
+	fromKeys = copyKeys{kFromBufferPtr, kFromArrayHeader, kFromInitIndexArray, kFromLastIndexArray, kFromStepArray}
+	toKeys   = copyKeys{kToBufferPtr, kToArrayHeader, kToInitIndexArray, kToLastIndexArray, kToStepArray}
+)
+
+func (e *Engine) copySide(k copyKeys) (copySide, error) {
+	if e.has(in, k.buffer) {
 		return copySide{}, nil
 	}
-	a, err := e.arrayByHeader(prefix + "ArrayHeader")
+	a, err := e.arrayByHeader(k.header)
 	if err != nil {
 		return copySide{}, err
 	}
 	s := copySide{arr: a}
-	if s.init, err = e.decArray(in, prefix+"InitIndexArray"); err != nil {
+	if s.init, err = e.decArray(in, k.init); err != nil {
 		return s, err
 	}
-	if s.last, err = e.decArray(in, prefix+"LastIndexArray"); err != nil {
+	if s.last, err = e.decArray(in, k.last); err != nil {
 		return s, err
 	}
-	if s.step, err = e.decArray(in, prefix+"StepArray"); err != nil {
+	if s.step, err = e.decArray(in, k.step); err != nil {
 		return s, err
 	}
 	return s, nil
@@ -260,11 +268,11 @@ func (e *Engine) copyCPU(from, to copySide) {
 }
 
 func arrcpy(e *Engine) error {
-	from, err := e.copySide("From")
+	from, err := e.copySide(fromKeys)
 	if err != nil {
 		return err
 	}
-	to, err := e.copySide("To")
+	to, err := e.copySide(toKeys)
 	if err != nil {
 		return err
 	}
@@ -285,15 +293,15 @@ func arrcpy(e *Engine) error {
 }
 
 func aarrcp(e *Engine) error {
-	from, err := e.copySide("From")
+	from, err := e.copySide(fromKeys)
 	if err != nil {
 		return err
 	}
-	to, err := e.copySide("To")
+	to, err := e.copySide(toKeys)
 	if err != nil {
 		return err
 	}
-	ref, err := e.handle(in, "CopyFlagPtr")
+	ref, err := e.handle(in, kCopyFlagPtr)
 	if err != nil {
 		return err
 	}
@@ -310,7 +318,7 @@ func aarrcp(e *Engine) error {
 }
 
 func waitcp(e *Engine) error {
-	ref, err := e.handle(in, "CopyFlagPtr")
+	ref, err := e.handle(in, kCopyFlagPtr)
 	if err != nil {
 		return err
 	}

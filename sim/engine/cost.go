@@ -1,21 +1,21 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/presage-dvm/presage/sim/network"
+)
 
 // transfers is a CommCost matrix T[p1][p2] (bytes from absolute processor p1
 // to p2), kept sparse and sent in row-major order.
 type transfers struct {
 	L      int
 	m      map[int64]int64
-	sorted []xfer
+	sorted []network.Msg
+	plan   *sendPlan // of the cluster network, made on first use
 }
 
-type xfer struct {
-	from, to int
-	bytes    int64
-}
-
-func newTransfers(L int) *transfers { return &transfers{L: L, m: map[int64]int64{}} }
+func newTransfers(L int) *transfers { return &transfers{L: L} }
 
 // clone returns an independent copy of t.
 func (t *transfers) clone() *transfers {
@@ -31,12 +31,15 @@ func (t *transfers) add(p1, p2 int, n int64) {
 	if n == 0 {
 		return
 	}
+	if t.m == nil {
+		t.m = map[int64]int64{}
+	}
 	t.m[int64(p1)*int64(t.L)+int64(p2)] += n
-	t.sorted = nil
+	t.sorted, t.plan = nil, nil
 }
 
 // list returns the non-zero entries with p1 ≠ p2 in row-major order.
-func (t *transfers) list() []xfer {
+func (t *transfers) list() []network.Msg {
 	if t.sorted != nil || len(t.m) == 0 {
 		return t.sorted
 	}
@@ -47,11 +50,11 @@ func (t *transfers) list() []xfer {
 		}
 	}
 	slices.Sort(keys)
-	out := make([]xfer, 0, len(keys))
+	out := make([]network.Msg, 0, len(keys))
 	for _, k := range keys {
 		p1, p2 := int(k/int64(t.L)), int(k%int64(t.L))
 		if p1 != p2 {
-			out = append(out, xfer{p1, p2, t.m[k]})
+			out = append(out, network.Msg{From: p1, To: p2, Bytes: t.m[k]})
 		}
 	}
 	t.sorted = out
@@ -70,32 +73,131 @@ type flagRec struct {
 // from the first send to the last arrival (MODEL.md §3); 0 when nothing is
 // sent.
 func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
-	var minStart, maxEnd float64
-	first := true
-	for _, x := range t.list() {
-		if x.from >= e.L || x.to >= e.L {
-			continue
-		}
-		cf := e.clock(x.from)
-		t0, begin, end := e.net.Send(x.from, x.to, x.bytes, cf)
-		if first {
-			minStart, maxEnd, first = t0, end, false
-		} else {
-			if begin < minStart {
-				minStart = t0
-			}
-			maxEnd = max(maxEnd, end)
-		}
-		if f != nil {
-			f.stamp[x.from] = max(f.stamp[x.from], end-cf)
-			f.stamp[x.to] = max(f.stamp[x.to], end-e.clock(x.to))
-		}
+	if e.net.Kind() != network.Cluster {
+		return e.formulaCost(t, f)
 	}
-	if first {
+	pl := e.plan(t)
+	n := pl.batch.Len()
+	if n == 0 {
 		return 0
 	}
+	s := e.sends(n)
+	for i, p := range pl.from {
+		s.at[i] = e.clock(p)
+	}
+	e.net.SendBatch(pl.batch, pl.bytes, s.at, s.t0, s.begin, s.end)
+	minStart, maxEnd := s.t0[0], s.end[0]
+	for i := 1; i < n; i++ {
+		if s.begin[i] < minStart {
+			minStart = s.t0[i]
+		}
+		maxEnd = later(maxEnd, s.end[i])
+	}
 	if f != nil {
+		for i, p := range pl.from {
+			q := pl.to[i]
+			f.stamp[p] = max(f.stamp[p], s.end[i]-s.at[i])
+			f.stamp[q] = max(f.stamp[q], s.end[i]-e.clock(q))
+		}
 		f.timeStart = minStart
 	}
 	return maxEnd - minStart
+}
+
+// sendPlan is the routed message sequence of a transfer matrix: its
+// messages between processors of the root VM in row-major order.
+type sendPlan struct {
+	from, to []int
+	bytes    []int64
+	batch    *network.Batch
+}
+
+// plan returns t's send plan, made once.
+func (e *Engine) plan(t *transfers) *sendPlan {
+	if t.plan != nil {
+		return t.plan
+	}
+	pl := &sendPlan{}
+	for _, x := range t.list() {
+		if x.From < e.L && x.To < e.L {
+			pl.from = append(pl.from, x.From)
+			pl.to = append(pl.to, x.To)
+			pl.bytes = append(pl.bytes, x.Bytes)
+		}
+	}
+	pl.batch = e.net.NewBatch(pl.from, pl.to)
+	t.plan = pl
+	return pl
+}
+
+// sendTimes are scratch arrays of a batch send: when each message is
+// issued and its send time, begin and end.
+type sendTimes struct {
+	at, t0, begin, end []float64
+	bytes              []int64
+}
+
+// sends returns the engine's scratch arrays sized n.
+func (e *Engine) sends(n int) *sendTimes {
+	s := &e.scratch
+	if cap(s.at) < n {
+		c := max(n, 2*cap(s.at))
+		s.at, s.t0 = make([]float64, c), make([]float64, c)
+		s.begin, s.end = make([]float64, c), make([]float64, c)
+		s.bytes = make([]int64, c)
+	}
+	s.at, s.t0, s.begin, s.end, s.bytes = s.at[:n], s.t0[:n], s.begin[:n], s.end[:n], s.bytes[:n]
+	return s
+}
+
+// formulaCost is GetCost on a bus or mesh: the exchange starts when its
+// earliest sender does (its clock rounded as the cluster model rounds send
+// times) and lasts the network's Exchange time; every participant is done
+// when the whole exchange is (copy-flag stamps). The bus stays busy until
+// then.
+func (e *Engine) formulaCost(t *transfers, f *flagRec) float64 {
+	msgs := t.list()
+	start, any := 0.0, false
+	for _, x := range msgs {
+		if x.From >= e.L || x.To >= e.L {
+			continue
+		}
+		t0 := float64(float32(e.clock(x.From)))
+		if !any || t0 < start {
+			start, any = t0, true
+		}
+	}
+	if !any {
+		return 0
+	}
+	cost := e.net.Exchange(inRange(msgs, e.L))
+	end := start + cost
+	e.net.Occupy(end)
+	if f != nil {
+		f.timeStart = start
+		for _, x := range msgs {
+			if x.From < e.L && x.To < e.L {
+				f.stamp[x.From] = max(f.stamp[x.From], end-e.clock(x.From))
+				f.stamp[x.To] = max(f.stamp[x.To], end-e.clock(x.To))
+			}
+		}
+	}
+	return cost
+}
+
+// inRange drops the messages of processors outside the root VM (msgs is
+// returned as is when there are none).
+func inRange(msgs []network.Msg, L int) []network.Msg {
+	for i, x := range msgs {
+		if x.From >= L || x.To >= L {
+			out := append([]network.Msg(nil), msgs[:i]...)
+			for _, y := range msgs[i+1:] {
+				if y.From < L && y.To < L {
+					out = append(out, y)
+				}
+			}
+			return out
+		}
+	}
+	return msgs
 }

@@ -52,26 +52,39 @@ const (
 	nKinds
 )
 
-// kindInfo lists the counters a kind increases and whether it advances the
-// processor's clock.
-var kindInfo = [nKinds]struct {
-	cs    []cnt
+// kindSpec lists the counters a kind increases (cs[:n]) and whether it
+// advances the processor's clock.
+type kindSpec struct {
+	cs    [4]cnt
+	n     uint8
 	clock bool
-}{
-	KIOTime:        {[]cnt{cIO, cExec}, true},
-	KUsr:           {[]cnt{cUsr, cCPU, cExec}, true},
-	KSys:           {[]cnt{cSys, cCPU, cExec}, true},
-	KWaitReduct:    {[]cnt{cClassComm + cnt(result.OpReduction), cComm, cLost, cExec}, true},
-	KWaitShadow:    {[]cnt{cClassComm + cnt(result.OpShadow), cComm, cLost, cExec}, true},
-	KRemote:        {[]cnt{cClassComm + cnt(result.OpRemote), cComm, cLost, cExec}, true},
-	KRedist:        {[]cnt{cClassComm + cnt(result.OpRedistribution), cComm, cLost, cExec}, true},
-	KIOComm:        {[]cnt{cClassComm + cnt(result.OpIO), cComm, cLost, cExec}, true},
-	KInsUsr:        {[]cnt{cInsU, cIns, cLost}, false},
-	KInsSys:        {[]cnt{cInsS, cIns, cLost}, false},
-	KShadowOverlap: {[]cnt{cClassOver + cnt(result.OpShadow), cOver}, false},
-	KReductOverlap: {[]cnt{cClassOver + cnt(result.OpReduction), cOver}, false},
-	KRemoteOverlap: {[]cnt{cClassOver + cnt(result.OpRemote), cOver}, false},
 }
+
+func spec(clock bool, cs ...cnt) kindSpec {
+	k := kindSpec{n: uint8(len(cs)), clock: clock}
+	copy(k.cs[:], cs)
+	return k
+}
+
+// kindInfo is the AddTime table of MODEL.md §6.1.
+var kindInfo = [nKinds]kindSpec{
+	KIOTime:        spec(true, cIO, cExec),
+	KUsr:           spec(true, cUsr, cCPU, cExec),
+	KSys:           spec(true, cSys, cCPU, cExec),
+	KWaitReduct:    spec(true, cClassComm+cnt(result.OpReduction), cComm, cLost, cExec),
+	KWaitShadow:    spec(true, cClassComm+cnt(result.OpShadow), cComm, cLost, cExec),
+	KRemote:        spec(true, cClassComm+cnt(result.OpRemote), cComm, cLost, cExec),
+	KRedist:        spec(true, cClassComm+cnt(result.OpRedistribution), cComm, cLost, cExec),
+	KIOComm:        spec(true, cClassComm+cnt(result.OpIO), cComm, cLost, cExec),
+	KInsUsr:        spec(false, cInsU, cIns, cLost),
+	KInsSys:        spec(false, cInsS, cIns, cLost),
+	KShadowOverlap: spec(false, cClassOver+cnt(result.OpShadow), cOver),
+	KReductOverlap: spec(false, cClassOver+cnt(result.OpReduction), cOver),
+	KRemoteOverlap: spec(false, cClassOver+cnt(result.OpRemote), cOver),
+}
+
+// counters returns the counters of the kind.
+func (k *kindSpec) counters() []cnt { return k.cs[:k.n] }
 
 // kindClass is the operation class of a communication kind (for the
 // synchronisation counters).

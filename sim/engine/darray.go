@@ -5,32 +5,32 @@ import (
 )
 
 func crtda(e *Engine) error {
-	handle, err := e.handle(out, "ArrayHandlePtr")
+	handle, err := e.handle(out, kArrayHandlePtr)
 	if err != nil {
 		return err
 	}
-	header, err := e.handle(in, "ArrayHeader")
+	header, err := e.handle(in, kArrayHeader)
 	if err != nil {
 		return err
 	}
-	ts, err := e.dec(in, "TypeSize")
+	ts, err := e.dec(in, kTypeSize)
 	if err != nil {
 		return err
 	}
-	sizes, err := e.decArray(in, "SizeArray")
+	sizes, err := e.decArray(in, kSizeArray)
 	if err != nil {
 		return err
 	}
-	if rank, ok, err := e.optDec(in, "Rank"); err != nil {
+	if rank, ok, err := e.optDec(in, kRank); err != nil {
 		return err
 	} else if ok && int(rank) < len(sizes) {
 		sizes = sizes[:rank]
 	}
-	low, err := e.optDecArray(in, "LowShdWidthArray")
+	low, err := e.optDecArray(in, kLowShdWidthArray)
 	if err != nil {
 		return err
 	}
-	high, err := e.optDecArray(in, "HiShdWidthArray")
+	high, err := e.optDecArray(in, kHiShdWidthArray)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func crtda(e *Engine) error {
 }
 
 func delda(e *Engine) error {
-	if _, err := e.handle(in, "ArrayHeader"); err != nil {
+	if _, err := e.handle(in, kArrayHeader); err != nil {
 		return err
 	}
 	return nil
@@ -54,16 +54,16 @@ func delda(e *Engine) error {
 // and the rules of the array aligned on it.
 func (e *Engine) alignTarget(a *array) (*layout.Template, []layout.Rule, *layout.Array, error) {
 	var arrs [3][]int64
-	for i, name := range []string{"AxisArray", "CoeffArray", "ConstArray"} {
+	for i, name := range alignArrays {
 		v, err := e.decArray(in, name)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		arrs[i] = v
 	}
-	switch e.call.Pattern {
+	switch e.op.p.site.pattern {
 	case "AMView":
-		ref, err := e.handle(in, "PatternRef")
+		ref, err := e.handle(in, kPatternRef)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -84,7 +84,7 @@ func (e *Engine) alignTarget(a *array) (*layout.Template, []layout.Rule, *layout
 }
 
 func align(e *Engine) error {
-	a, err := e.arrayByHeader("ArrayHeader")
+	a, err := e.arrayByHeader(kArrayHeader)
 	if err != nil {
 		return err
 	}
@@ -99,11 +99,11 @@ func align(e *Engine) error {
 
 // realn re-aligns an array and charges the redistribution (MODEL.md §4.4).
 func realn(e *Engine) error {
-	a, err := e.arrayByHeader("ArrayHeader")
+	a, err := e.arrayByHeader(kArrayHeader)
 	if err != nil {
 		return err
 	}
-	newSign, err := e.dec(in, "NewSign")
+	newSign, err := e.dec(in, kNewSign)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,10 @@
 // arrays, loops, reduction and shadow groups, buffers, processor systems),
 // the handler of every traced run-time function and the final integration
 // of the interval tree (MODEL.md §3-§7, Appendix A).
+//
+// Traced calls are first compiled (Compiler, Op): the handler and the
+// parameters the handlers read are resolved and parsed once, and calls
+// that differ only in their times share them. An Engine executes Ops.
 package engine
 
 import (
@@ -15,11 +19,18 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// Options are deliberate deviations from the original, all off by default.
+// Options are deliberate deviations from the original, all off by default,
+// and the network model.
 type Options struct {
 	// CloseOpenIntervals closes the intervals left open at the end of the
 	// trace, so the report starts from Main.
 	CloseOpenIntervals bool
+	// LoadWeights installs the load weights of setelw_ as coordinate
+	// weights of the template (MODEL.md §5.9); the original's results
+	// are those of default weights.
+	LoadWeights bool
+	// Network is the message-time model (network.Cluster by default).
+	Network network.Kind
 }
 
 // Engine simulates one trace on one machine configuration.
@@ -34,12 +45,15 @@ type Engine struct {
 
 	clkU float64   // clock part common to every processor
 	clk  []float64 // per-processor clock part
+	// skewed is false while every clk[p] is 0, so that all clocks are clkU.
+	skewed bool
 
 	ivs   []*interval // creation order; ivs[0] = Main
 	cur   *interval
 	level int
 
-	call         *ptr.Call
+	op           *Op
+	comp         *Compiler // of Step
 	callT, retT  float64
 	warnings     map[string]int
 	warningOrder []string
@@ -53,9 +67,9 @@ type Engine struct {
 	acr        *acrossState
 	redGroups  map[uint64]*redGroup
 	reds       map[uint64]int64 // RedRef -> variable size
-	pendRed    map[uint64]*pending
+	pendRed    map[uint64]pending
 	shGroups   map[uint64]*shadowGroup
-	pendSh     map[uint64]*pending
+	pendSh     map[uint64]pending
 	lastTS     int64 // TypeSize of the last array inserted in a shadow group
 	buffers    map[uint64]*buffer
 	flags      map[uint64]*flagRec
@@ -66,6 +80,9 @@ type Engine struct {
 	loopCache  map[string]*loopMapping
 	boundCache map[string]*boundResult
 	epoch      int // changes whenever a layout changes (invalidates loopCache)
+	ownCache   reductionOwners
+	scratch    sendTimes
+	keyBuf     []byte
 }
 
 // array is a distributed array or its remote buffer.
@@ -91,6 +108,10 @@ func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options
 	if n > len(leaves) {
 		return nil, fmt.Errorf("grid %s needs %d processors, machine %s has %d", result.GridString(grid), n, m.Name, len(leaves))
 	}
+	net, err := network.NewModel(m, opt.Network, grid)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
 	pow := make([]float64, n)
 	for k := range pow {
 		pow[k] = leaves[k].Power
@@ -99,7 +120,7 @@ func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options
 		}
 	}
 	e := &Engine{
-		name: name, opt: opt, net: network.New(m), L: n, pow: pow,
+		name: name, opt: opt, net: net, L: n, pow: pow,
 		clk:        make([]float64, n),
 		warnings:   map[string]int{},
 		templates:  map[uint64]*layout.Template{},
@@ -108,9 +129,9 @@ func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options
 		loops:      map[uint64]*loop{},
 		redGroups:  map[uint64]*redGroup{},
 		reds:       map[uint64]int64{},
-		pendRed:    map[uint64]*pending{},
+		pendRed:    map[uint64]pending{},
 		shGroups:   map[uint64]*shadowGroup{},
-		pendSh:     map[uint64]*pending{},
+		pendSh:     map[uint64]pending{},
 		buffers:    map[uint64]*buffer{},
 		flags:      map[uint64]*flagRec{},
 		vms:        map[uint64]*layout.VM{},
@@ -133,23 +154,4 @@ func (e *Engine) warn(msg string) {
 		e.warningOrder = append(e.warningOrder, msg)
 	}
 	e.warnings[msg]++
-}
-
-// Step simulates one traced call.
-func (e *Engine) Step(c *ptr.Call) error {
-	e.call = c
-	e.callT, e.retT = c.CallTime, c.RetTime
-	h := handlerOf(c.Func)
-	if h.h == nil {
-		e.warn("unknown function " + c.Func + ": base algorithm")
-		e.regular()
-		return nil
-	}
-	if err := h.h(e); err != nil {
-		return err
-	}
-	if h.rt {
-		e.regular()
-	}
-	return nil
 }

@@ -23,10 +23,15 @@ type interval struct {
 }
 
 func (iv *interval) row(p, L int) *counters {
+	return &iv.rows(L)[p]
+}
+
+// rows returns the per-processor counters, allocating them on first use.
+func (iv *interval) rows(L int) []counters {
 	if iv.own == nil {
 		iv.own = make([]counters, L)
 	}
-	return &iv.own[p]
+	return iv.own
 }
 
 // value is counter c of processor p.

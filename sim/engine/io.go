@@ -7,26 +7,26 @@ import (
 func enterInterval(e *Engine) error {
 	e.regular()
 	var expr *int64
-	switch e.call.Func {
+	switch e.op.p.site.fn {
 	case "binter_":
-		x, ok, err := e.optDec(in, "index")
+		x, ok, err := e.optDec(in, kIndex)
 		if err != nil {
 			return err
 		}
 		if ok {
 			expr = &x
 		}
-		e.enter(result.User, e.call.Line, e.call.File, expr)
+		e.enter(result.User, e.op.p.site.line, e.op.p.site.file, expr)
 	case "bsloop_":
-		e.enter(result.Seq, e.call.Line, e.call.File, nil)
+		e.enter(result.Seq, e.op.p.site.line, e.op.p.site.file, nil)
 	default:
-		e.enter(result.Par, e.call.Line, e.call.File, nil)
+		e.enter(result.Par, e.op.p.site.line, e.op.p.site.file, nil)
 	}
 	return nil
 }
 
 func leaveInterval(e *Engine) error {
-	if _, err := e.dec(in, "nline"); err != nil {
+	if _, err := e.dec(in, kNline); err != nil {
 		return err
 	}
 	e.regular()
@@ -38,7 +38,7 @@ func leaveInterval(e *Engine) error {
 
 func biof(e *Engine) error {
 	e.cur.io = true
-	e.cur.nop[result.OpIO]++
+	e.cur.nop[classIO]++
 	e.regular()
 	return nil
 }
@@ -50,7 +50,7 @@ func eiof(e *Engine) error {
 }
 
 func srmem(e *Engine) error {
-	if _, err := e.dec(in, "MemoryCount"); err != nil {
+	if _, err := e.dec(in, kMemoryCount); err != nil {
 		return err
 	}
 	e.mpsSync(KIOComm)
@@ -61,7 +61,7 @@ func srmem(e *Engine) error {
 // I/O time, then the call runs as regular code.
 func ioCall(e *Engine) error {
 	e.add(KIOTime, 0, e.retT/e.pow[0])
-	e.cur.nop[result.OpIO]++
+	e.cur.nop[classIO]++
 	e.regular()
 	return nil
 }

@@ -34,11 +34,11 @@ type loopMapping struct {
 // OnArray etc. are reached through the embedded layout.Loop.
 
 func crtpl(e *Engine) error {
-	ref, err := e.handle(out, "LoopRef")
+	ref, err := e.handle(out, kLoopRef)
 	if err != nil {
 		return err
 	}
-	rank, err := e.dec(in, "Rank")
+	rank, err := e.dec(in, kRank)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func crtpl(e *Engine) error {
 }
 
 func (e *Engine) loopRef() (*loop, error) {
-	ref, err := e.handle(in, "LoopRef")
+	ref, err := e.handle(in, kLoopRef)
 	if err != nil {
 		return nil, err
 	}
@@ -60,24 +60,27 @@ func (e *Engine) loopRef() (*loop, error) {
 	return lp, nil
 }
 
+var mapplArrays = [6]key{kAxisArray, kCoeffArray, kConstArray, kInInitIndexArray, kInLastIndexArray, kInStepArray}
+
 func mappl(e *Engine) error {
 	lp, err := e.loopRef()
 	if err != nil {
 		return err
 	}
-	kind := e.call.Pattern
+	kind := e.op.p.site.pattern
 	var arrs [6][]int64
-	for i, name := range []string{"AxisArray", "CoeffArray", "ConstArray", "InInitIndexArray", "InLastIndexArray", "InStepArray"} {
-		if arrs[i], err = e.decArray(in, name); err != nil {
+	for i, k := range mapplArrays {
+		if arrs[i], err = e.decArray(in, k); err != nil {
 			return err
 		}
 	}
 	var tmpl *layout.Template
 	var on *array
-	var key []byte
+	key := e.keyBuf[:0]
+	defer func() { e.keyBuf = key[:0] }()
 	switch kind {
 	case "AMView":
-		ref, err := e.handle(in, "PatternRef")
+		ref, err := e.handle(in, kPatternRef)
 		if err != nil {
 			return err
 		}
@@ -125,14 +128,14 @@ func mappl(e *Engine) error {
 // ArrayHeader), falling back to PatternRef as an ArrayHandlePtr (C-DVMH
 // traces, where PatternRefPtr is a stack temporary).
 func (e *Engine) patternArray() (*array, error) {
-	ptrRef, err := e.handle(in, "PatternRefPtr")
+	ptrRef, err := e.handle(in, kPatternRefPtr)
 	if err != nil {
 		return nil, err
 	}
 	if a, ok := e.arrays[ptrRef]; ok && a.Aligned() {
 		return a, nil
 	}
-	ref, err := e.handle(in, "PatternRef")
+	ref, err := e.handle(in, kPatternRef)
 	if err != nil {
 		return nil, err
 	}
@@ -177,137 +180,6 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 		m.cnt[k] = groups[keys[k]]
 	}
 	return m, nil
-}
-
-// dopl distributes the loop's time over the processors by their iteration
-// blocks (MODEL.md §5.8); it never runs RegularTime.
-func dopl(e *Engine) error {
-	lp, err := e.loopRef()
-	if err != nil {
-		return err
-	}
-	doPL, err := e.dec(out, "DoPL")
-	if err != nil {
-		return err
-	}
-	portion, hasPortion, err := e.portion()
-	if err != nil {
-		return err
-	}
-	m := lp.m
-	if e.callT == 0 || m == nil || m.Size == 0 {
-		return nil
-	}
-	if lp.across && doPL == 1 {
-		e.acrossPortion(lp)
-	}
-	if lp.across && doPL == 0 {
-		return e.acrossEnd(lp)
-	}
-	e.distributeLoopTime(lp, portion, hasPortion)
-	e.loopSys()
-	return nil
-}
-
-// portion reads the optional Dim/Lower/Upper/Step arrays of dopl_.
-func (e *Engine) portion() (section.Block, bool, error) {
-	dims, err := e.optDecArray(out, "Dim")
-	if err != nil || dims == nil {
-		return nil, false, err
-	}
-	lo, err := e.decArray(out, "Lower")
-	if err != nil {
-		return nil, false, err
-	}
-	hi, err := e.decArray(out, "Upper")
-	if err != nil {
-		return nil, false, err
-	}
-	st, err := e.decArray(out, "Step")
-	if err != nil {
-		return nil, false, err
-	}
-	b := make(section.Block, len(dims))
-	for i := range b {
-		b[i] = section.Section{Lower: at(lo, i), Upper: at(hi, i), Step: at(st, i)}
-	}
-	return b, true, nil
-}
-
-// distributeLoopTime charges the loop's user time to the processors by their
-// share of the iterations, with insufficient parallelism where several
-// processors execute the same block.
-func (e *Engine) distributeLoopTime(lp *loop, portion section.Block, hasPortion bool) {
-	m := lp.m
-	vm := m.Tmpl.VM
-	if vm == nil {
-		return
-	}
-	prev, hadPrev := lp.portion, lp.hasPortion
-	if hasPortion {
-		lp.portion, lp.hasPortion = portion, true
-	}
-	for k, b := range m.Blocks {
-		if m.sizes[k] == 0 || k >= vm.P() {
-			continue
-		}
-		c := e.callT / vm.Power[k]
-		var t float64
-		if hadPrev {
-			ps := portionSize(prev)
-			if ps == 0 {
-				continue
-			}
-			t = c * float64(common(prev, b)) / float64(ps)
-		} else {
-			t = c * float64(m.sizes[k]) / float64(m.Size)
-		}
-		p := vm.Map[k]
-		e.add(KUsr, p, t)
-		if n := m.cnt[k]; n > 1 {
-			e.add(KInsUsr, p, t*float64(n-1)/float64(n))
-		}
-	}
-}
-
-// loopSys charges dopl_'s ret time: CPU_time_sys on every processor and the
-// unscaled insufficient parallelism.
-func (e *Engine) loopSys() {
-	vm := e.vm
-	P := float64(vm.P())
-	ins := e.retT * (P - 1) / P
-	if vm.Uniform && !e.cur.io {
-		e.addAll(vm, KSys, e.retT/vm.Power[0])
-		e.addAll(vm, KInsSys, ins)
-		return
-	}
-	for k, p := range vm.Map {
-		e.add(KSys, p, e.retT/vm.Power[k])
-		e.add(KInsSys, p, ins)
-	}
-}
-
-func portionSize(b section.Block) int64 {
-	n := int64(1)
-	for _, s := range b {
-		if s.Lower < 0 || s.Step <= 0 {
-			return 0
-		}
-		n *= (s.Upper-s.Lower)/s.Step + 1
-	}
-	return n
-}
-
-// common is Π_d the number of equal index pairs of the portion and the block.
-func common(p, b section.Block) int64 {
-	if len(p) != len(b) {
-		return 0
-	}
-	n := int64(1)
-	for d := range p {
-		n *= section.Intersect(p[d], b[d]).Size()
-	}
-	return n
 }
 
 func endpl(e *Engine) error {

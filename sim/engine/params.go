@@ -1,12 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/presage-dvm/presage/ingest/ptr"
-)
+import "fmt"
 
 // Error is a defect of the trace found while simulating it: the trace file,
 // the line of the call, the function and what was expected.
@@ -22,12 +16,11 @@ func (e *Error) Error() string {
 }
 
 func (e *Engine) errorf(format string, args ...any) error {
-	c := e.call
-	return &Error{File: e.name, Line: c.TraceLine, Func: c.Func, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: e.name, Line: int(e.op.traceLine), Func: e.op.p.site.fn, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (e *Engine) missing(name string) error {
-	return e.errorf("required parameter '%s' missing", name)
+func (e *Engine) missing(k key) error {
+	return e.errorf("required parameter '%s' missing", k)
 }
 
 // side selects the call's input (call lines) or output (ret lines).
@@ -38,127 +31,105 @@ const (
 	out side = true
 )
 
-func (e *Engine) params(s side) ptr.Params {
+func (e *Engine) args(s side) *args {
 	if s == out {
-		return e.call.Out
+		return e.op.p.out
 	}
-	return e.call.In
+	return e.op.p.in
 }
 
+// has reports whether the scalar parameter k is present.
+func (e *Engine) has(s side, k key) bool { return e.args(s).scalar(k) != nil }
+
 // handle reads a required hexadecimal handle.
-func (e *Engine) handle(s side, name string) (uint64, error) {
-	v, ok := e.params(s).Get(name)
-	if !ok {
-		return 0, e.missing(name)
+func (e *Engine) handle(s side, k key) (uint64, error) {
+	a := e.args(s).scalar(k)
+	if a == nil {
+		return 0, e.missing(k)
 	}
-	return e.parseHex(name, v)
+	return e.hexOf(a)
 }
 
 // optHandle reads a hexadecimal handle that may be absent.
-func (e *Engine) optHandle(s side, name string) (uint64, bool, error) {
-	v, ok := e.params(s).Get(name)
-	if !ok {
+func (e *Engine) optHandle(s side, k key) (uint64, bool, error) {
+	a := e.args(s).scalar(k)
+	if a == nil {
 		return 0, false, nil
 	}
-	h, err := e.parseHex(name, v)
+	h, err := e.hexOf(a)
 	return h, true, err
 }
 
-func (e *Engine) parseHex(name, v string) (uint64, error) {
-	if v == "NULL" || v == "" {
-		return 0, nil
+func (e *Engine) hexOf(a *scalarArg) (uint64, error) {
+	if a.hexBad {
+		return 0, e.errorf("parameter '%s'=%q is not a hexadecimal handle", a.k, hexDigits(a.val))
 	}
-	v = strings.TrimPrefix(strings.TrimPrefix(v, "0x"), "0X")
-	if len(v) > 16 {
-		v = v[len(v)-16:]
-	}
-	h, err := strconv.ParseUint(v, 16, 64)
-	if err != nil {
-		return 0, e.errorf("parameter '%s'=%q is not a hexadecimal handle", name, v)
-	}
-	return h, nil
+	return a.hex, nil
 }
 
 // dec reads a required decimal integer.
-func (e *Engine) dec(s side, name string) (int64, error) {
-	v, ok := e.params(s).Get(name)
-	if !ok {
-		return 0, e.missing(name)
+func (e *Engine) dec(s side, k key) (int64, error) {
+	a := e.args(s).scalar(k)
+	if a == nil {
+		return 0, e.missing(k)
 	}
-	return e.parseDec(name, v)
+	return e.decOf(a)
 }
 
 // optDec reads a decimal integer that may be absent.
-func (e *Engine) optDec(s side, name string) (int64, bool, error) {
-	v, ok := e.params(s).Get(name)
-	if !ok {
+func (e *Engine) optDec(s side, k key) (int64, bool, error) {
+	a := e.args(s).scalar(k)
+	if a == nil {
 		return 0, false, nil
 	}
-	n, err := e.parseDec(name, v)
+	n, err := e.decOf(a)
 	return n, true, err
 }
 
-// parseDec reads a leading decimal integer the way atoi does, but rejects
-// values without any digit.
-func (e *Engine) parseDec(name, v string) (int64, error) {
-	i := 0
-	if i < len(v) && (v[i] == '-' || v[i] == '+') {
-		i++
+func (e *Engine) decOf(a *scalarArg) (int64, error) {
+	switch a.dec {
+	case decNaN:
+		return 0, e.errorf("parameter '%s'=%q is not a number", a.k, a.val)
+	case decRange:
+		return 0, e.errorf("parameter '%s'=%q is out of range", a.k, a.val)
 	}
-	j := i
-	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-		j++
-	}
-	if j == i {
-		return 0, e.errorf("parameter '%s'=%q is not a number", name, v)
-	}
-	n, err := strconv.ParseInt(v[:j], 10, 64)
-	if err != nil {
-		return 0, e.errorf("parameter '%s'=%q is out of range", name, v)
-	}
-	return n, nil
+	return a.n, nil
 }
 
-// decArray reads a required array name[0], name[1], ... of decimals.
-func (e *Engine) decArray(s side, name string) ([]int64, error) {
-	vs := e.params(s).Array(name)
-	if len(vs) == 0 {
-		return nil, e.missing(name)
+// decArray reads a required array k[0], k[1], ... of decimals. The result
+// belongs to the compiled program: read it, never change it.
+func (e *Engine) decArray(s side, k key) ([]int64, error) {
+	a := e.args(s).array(k)
+	if a == nil {
+		return nil, e.missing(k)
 	}
-	out := make([]int64, len(vs))
-	for i, v := range vs {
-		n, err := e.parseDec(name, v)
-		if err != nil {
-			return nil, e.errorf("parameter '%s[%d]'=%q is not a number", name, i, v)
-		}
-		out[i] = n
+	if a.bad >= 0 {
+		return nil, e.errorf("parameter '%s[%d]'=%q is not a number", k, a.bad, a.badVal)
 	}
-	return out, nil
+	if len(a.ints) == 0 {
+		return nil, e.missing(k)
+	}
+	return a.ints, nil
 }
 
 // optDecArray reads an array that may be absent (nil).
-func (e *Engine) optDecArray(s side, name string) ([]int64, error) {
-	if _, ok := e.params(s).Elem(name, 0); !ok {
+func (e *Engine) optDecArray(s side, k key) ([]int64, error) {
+	if a := e.args(s).array(k); a == nil || (len(a.ints) == 0 && a.bad != 0) {
 		return nil, nil
 	}
-	return e.decArray(s, name)
+	return e.decArray(s, k)
 }
 
-// realArray reads a required array of reals.
-func (e *Engine) realArray(s side, name string) ([]float64, error) {
-	vs := e.params(s).Array(name)
-	if len(vs) == 0 {
-		return nil, e.missing(name)
+// realArray reads a required array of reals (read-only, as decArray).
+func (e *Engine) realArray(s side, k key) ([]float64, error) {
+	a := e.args(s).array(k)
+	if a == nil || (len(a.reals) == 0 && a.rbad != 0) {
+		return nil, e.missing(k)
 	}
-	out := make([]float64, len(vs))
-	for i, v := range vs {
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, e.errorf("parameter '%s[%d]'=%q is not a number", name, i, v)
-		}
-		out[i] = x
+	if a.rbad >= 0 {
+		return nil, e.errorf("parameter '%s[%d]'=%q is not a number", k, a.rbad, a.rbadV)
 	}
-	return out, nil
+	return a.reals, nil
 }
 
 func ints(v []int64) []int {

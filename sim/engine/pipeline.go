@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 
+	"github.com/presage-dvm/presage/sim/layout"
+
 	"github.com/presage-dvm/presage/sim/section"
 )
 
@@ -75,7 +77,7 @@ func (e *Engine) pipeline(lp *loop, tc float64) {
 	pp.setWidths(lp)
 	pp.first = -1
 	for k, b := range pp.blocks {
-		if b != nil && layoutSize(b) > 0 {
+		if b != nil && layout.BlockSize(b) > 0 {
 			pp.first = k
 			break
 		}
@@ -88,18 +90,6 @@ func (e *Engine) pipeline(lp *loop, tc float64) {
 		return
 	}
 	pp.wavefront(vm.Map, ts, tb)
-}
-
-func layoutSize(b section.Block) int64 {
-	n := int64(1)
-	for _, s := range b {
-		st := s.Step
-		if st == 0 {
-			st = 1
-		}
-		n *= (s.Upper - s.Lower + st) / st
-	}
-	return n
 }
 
 // setWidths fills SW[d]: the new group's low width for a non-inverted
@@ -143,7 +133,7 @@ func (pp *pipe) stride(d int) int {
 func (pp *pipe) coord(k, d int) int { return k / pp.stride(d) % pp.p[d] }
 
 func (pp *pipe) nonEmpty(k int) bool {
-	return k >= 0 && k < len(pp.blocks) && pp.blocks[k] != nil && layoutSize(pp.blocks[k]) > 0
+	return k >= 0 && k < len(pp.blocks) && pp.blocks[k] != nil && layout.BlockSize(pp.blocks[k]) > 0
 }
 
 // linear is A.3 step 7 (one-dimensional loop): a chain of boundary sends.

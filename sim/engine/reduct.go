@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/layout"
+import (
+	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/network"
+)
 
 // redGroup is a reduction group (crtrg_/insred_).
 type redGroup struct {
@@ -14,19 +17,19 @@ type pending struct {
 }
 
 func crtred(e *Engine) error {
-	ref, err := e.handle(out, "RedRef")
+	ref, err := e.handle(out, kRedRef)
 	if err != nil {
 		return err
 	}
-	typ, err := e.dec(in, "RedArrayType")
+	typ, err := e.dec(in, kRedArrayType)
 	if err != nil {
 		return err
 	}
-	n, err := e.dec(in, "RedArrayLength")
+	n, err := e.dec(in, kRedArrayLength)
 	if err != nil {
 		return err
 	}
-	loc, err := e.dec(in, "LocElmLength")
+	loc, err := e.dec(in, kLocElmLength)
 	if err != nil {
 		return err
 	}
@@ -42,7 +45,7 @@ func crtred(e *Engine) error {
 }
 
 func crtrg(e *Engine) error {
-	ref, err := e.handle(out, "RedGroupRef")
+	ref, err := e.handle(out, kRedGroupRef)
 	if err != nil {
 		return err
 	}
@@ -55,7 +58,7 @@ func insred(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	ref, err := e.handle(in, "RedRef")
+	ref, err := e.handle(in, kRedRef)
 	if err != nil {
 		return err
 	}
@@ -68,7 +71,7 @@ func insred(e *Engine) error {
 }
 
 func (e *Engine) redGroup() (*redGroup, error) {
-	ref, err := e.handle(in, "RedGroupRef")
+	ref, err := e.handle(in, kRedGroupRef)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +83,7 @@ func (e *Engine) redGroup() (*redGroup, error) {
 }
 
 func strtrd(e *Engine) error {
-	ref, err := e.handle(in, "RedGroupRef")
+	ref, err := e.handle(in, kRedGroupRef)
 	if err != nil {
 		return err
 	}
@@ -88,13 +91,13 @@ func strtrd(e *Engine) error {
 		return e.errorf("reduction group RedGroupRef=%x was never created (crtrg_)", ref)
 	}
 	e.mpsSync(KWaitReduct)
-	e.pendRed[ref] = &pending{timeStart: e.clock(0)}
+	e.pendRed[ref] = pending{timeStart: e.clock(0)}
 	e.cur.nop[classReduction]++
 	return nil
 }
 
 func waitrd(e *Engine) error {
-	ref, err := e.handle(in, "RedGroupRef")
+	ref, err := e.handle(in, kRedGroupRef)
 	if err != nil {
 		return err
 	}
@@ -108,9 +111,13 @@ func waitrd(e *Engine) error {
 		return nil
 	}
 	delete(e.pendRed, ref)
-	end, err := e.reductionEnd(g)
-	if err != nil {
-		return err
+	var end float64
+	if e.net.Kind() == network.Cluster {
+		if end, err = e.reductionEnd(g); err != nil {
+			return err
+		}
+	} else {
+		end = rec.timeStart + e.reductionTime(g)
 	}
 	e.waitRule(rec.timeStart, end, KWaitReduct, KReductOverlap)
 	return nil
@@ -124,30 +131,91 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 	if lp == nil || lp.OnArray == nil {
 		return 0, nil
 	}
-	a := lp.OnArray
-	P := e.vm.P()
-	owner := func(i int) (bool, error) {
-		b, err := a.Loc(i)
-		if err != nil {
-			return false, e.errorf("%v", err)
-		}
-		return b != nil, nil
+	o, err := e.owners(lp.OnArray)
+	if err != nil {
+		return 0, err
 	}
-	for i := 1; i < P; i++ {
-		if ok, err := owner(i); err != nil {
-			return 0, err
-		} else if ok {
-			e.net.Send(i, 0, g.totalSize, e.clock(e.vm.Map[i]))
-		}
+	n := len(o.ks)
+	if n == 0 {
+		return 0, nil
 	}
+	s := e.sends(n)
+	for j, k := range o.ks {
+		s.at[j] = e.clock(e.vm.Map[k])
+		s.bytes[j] = g.totalSize
+	}
+	e.net.SendBatch(o.up, s.bytes, s.at, s.t0, s.begin, s.end)
+	c0 := e.clock(e.vm.Map[0])
+	for j := range s.at {
+		s.at[j] = c0
+	}
+	e.net.SendBatch(o.down, s.bytes, s.at, s.t0, s.begin, s.end)
 	end := 0.0
-	for i := 1; i < P; i++ {
-		if ok, _ := owner(i); ok {
-			_, _, en := e.net.Send(0, i, g.totalSize, e.clock(e.vm.Map[0]))
-			end = max(end, en)
-		}
+	for _, en := range s.end {
+		end = later(end, en)
 	}
 	return end, nil
+}
+
+// reductionOwners are the VM processors 1..P−1 owning part of an array,
+// with the routes of their messages to and from processor 0 (VM indices
+// taken as physical processors, as the original does), valid while the
+// layout epoch and the current VM stay the same.
+type reductionOwners struct {
+	a        *layout.Array
+	vm       *layout.VM
+	p, epoch int
+	ks       []int
+	up, down *network.Batch
+}
+
+func (e *Engine) owners(a *layout.Array) (*reductionOwners, error) {
+	o := &e.ownCache
+	if o.a == a && o.vm == e.vm && o.p == e.vm.P() && o.epoch == e.epoch {
+		return o, nil
+	}
+	var ks, zeros []int
+	for i := 1; i < e.vm.P(); i++ {
+		b, err := a.Loc(i)
+		if err != nil {
+			o.a = nil
+			return nil, e.errorf("%v", err)
+		}
+		if b != nil {
+			ks = append(ks, i)
+			zeros = append(zeros, 0)
+		}
+	}
+	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks,
+		up: e.net.NewBatch(ks, zeros), down: e.net.NewBatch(zeros, ks)}
+	return o, nil
+}
+
+// reductionTime is StartR on a bus or mesh (seed 000 §4.4): the network's
+// reduction time over the grid dimensions the last mapped loop is
+// distributed on. As in the cluster model it is 0 when the loop is not
+// mapped on an array, and, as the seed says, when that array is fully
+// replicated.
+func (e *Engine) reductionTime(g *redGroup) float64 {
+	lp := e.lastLoop
+	if lp == nil || lp.OnArray == nil || lp.OnArray.Replicated() || lp.Tmpl == nil || lp.Tmpl.VM == nil {
+		return 0
+	}
+	t := lp.Tmpl
+	dist := make([]bool, t.VM.Rank())
+	any := false
+	for i, ax := range t.Axis {
+		if ax == 0 || ax-1 >= len(lp.Rules) || i >= len(dist) {
+			continue
+		}
+		if r := lp.Rules[ax-1]; r.Kind == layout.Normal && r.Dim < lp.Rank {
+			dist[i], any = true, true
+		}
+	}
+	if !any {
+		return 0
+	}
+	return e.net.Reduction(g.totalSize, dist)
 }
 
 // waitRule charges the wait of a started operation on every processor of
@@ -155,6 +223,15 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 // and overlapped from timeStart to its arrival; a later one overlapped
 // from timeStart to its arrival (MODEL.md §4.1, §4.2).
 func (e *Engine) waitRule(timeStart, timeEnd float64, wait, overlap Kind) {
+	if vm := e.vm; !e.skewed && vm.Uniform && !e.cur.io {
+		// Every processor has the same clock: one uniform charge.
+		c := e.clkU
+		e.addAll(vm, overlap, c-timeStart)
+		if c < timeEnd {
+			e.addAll(vm, wait, timeEnd-c)
+		}
+		return
+	}
 	for _, p := range e.vm.Map {
 		c := e.clock(p)
 		e.add(overlap, p, c-timeStart)
@@ -167,7 +244,7 @@ func (e *Engine) waitRule(timeStart, timeEnd float64, wait, overlap Kind) {
 // delred and delrg forget the objects (the run-time system reuses their
 // handles).
 func delred(e *Engine) error {
-	ref, err := e.handle(in, "RedRef")
+	ref, err := e.handle(in, kRedRef)
 	if err != nil {
 		return err
 	}
@@ -176,7 +253,7 @@ func delred(e *Engine) error {
 }
 
 func delrg(e *Engine) error {
-	ref, err := e.handle(in, "RedGroupRef")
+	ref, err := e.handle(in, kRedGroupRef)
 	if err != nil {
 		return err
 	}

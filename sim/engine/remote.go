@@ -9,7 +9,7 @@ type buffer struct {
 }
 
 func (e *Engine) bufferRef() (*buffer, error) {
-	ref, err := e.handle(in, "BufferHeader")
+	ref, err := e.handle(in, kBufferHeader)
 	if err != nil {
 		return nil, err
 	}
@@ -21,11 +21,11 @@ func (e *Engine) bufferRef() (*buffer, error) {
 }
 
 func crtrbl(e *Engine) error {
-	r, err := e.arrayByHeader("RemArrayHeader")
+	r, err := e.arrayByHeader(kRemArrayHeader)
 	if err != nil {
 		return err
 	}
-	ref, err := e.handle(in, "BufferHeader")
+	ref, err := e.handle(in, kBufferHeader)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func crtrbl(e *Engine) error {
 		return err
 	}
 	var arrs [3][]int64
-	for i, name := range []string{"AxisArray", "CoeffArray", "ConstArray"} {
+	for i, name := range alignArrays {
 		if arrs[i], err = e.decArray(in, name); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func crtrbl(e *Engine) error {
 	rvm := r.VM()
 	tr := newTransfers(e.L)
 	for k, b := range lp.m.Blocks {
-		if lp.m.sizes[k] == 0 || b == nil {
+		if lp.m.sizes[k] == 0 || b == nil || k >= vm.P() {
 			continue
 		}
 		for q := 0; rvm != nil && q < rvm.P(); q++ {
@@ -82,10 +82,10 @@ func crtrbl(e *Engine) error {
 }
 
 func crtrbp(e *Engine) error {
-	if _, err := e.handle(in, "RemArrayHeader"); err != nil {
+	if _, err := e.handle(in, kRemArrayHeader); err != nil {
 		return err
 	}
-	ref, err := e.handle(in, "BufferHeader")
+	ref, err := e.handle(in, kBufferHeader)
 	if err != nil {
 		return err
 	}

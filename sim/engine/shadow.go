@@ -30,7 +30,7 @@ type shEntry struct {
 }
 
 func crtshg(e *Engine) error {
-	ref, err := e.handle(out, "ShadowGroupRef")
+	ref, err := e.handle(out, kShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func crtshg(e *Engine) error {
 	return nil
 }
 
-func (e *Engine) shadowGroup(name string) (*shadowGroup, uint64, error) {
+func (e *Engine) shadowGroup(name key) (*shadowGroup, uint64, error) {
 	ref, err := e.handle(in, name)
 	if err != nil {
 		return nil, 0, err
@@ -50,7 +50,7 @@ func (e *Engine) shadowGroup(name string) (*shadowGroup, uint64, error) {
 	return g, ref, nil
 }
 
-func (e *Engine) arrayByHeader(name string) (*array, error) {
+func (e *Engine) arrayByHeader(name key) (*array, error) {
 	h, err := e.handle(in, name)
 	if err != nil {
 		return nil, err
@@ -64,18 +64,18 @@ func (e *Engine) arrayByHeader(name string) (*array, error) {
 
 // inssh handles inssh_, insshd_, incsh_ and incshd_ (AddBound).
 func inssh(e *Engine) error {
-	g, _, err := e.shadowGroup("ShadowGroupRef")
+	g, _, err := e.shadowGroup(kShadowGroupRef)
 	if err != nil {
 		return err
 	}
-	a, err := e.arrayByHeader("ArrayHeader")
+	a, err := e.arrayByHeader(kArrayHeader)
 	if err != nil {
 		return err
 	}
-	fn := e.call.Func
+	fn := e.op.p.site.fn
 	corner := false
 	if fn == "inssh_" || fn == "incsh_" {
-		full, err := e.dec(in, "FullShdSign")
+		full, err := e.dec(in, kFullShdSign)
 		if err != nil {
 			return err
 		}
@@ -83,10 +83,10 @@ func inssh(e *Engine) error {
 	}
 	var lw, hw []int64
 	if fn == "inssh_" || fn == "insshd_" {
-		if lw, err = e.decArray(in, "LowShdWidthArray"); err != nil {
+		if lw, err = e.decArray(in, kLowShdWidthArray); err != nil {
 			return err
 		}
-		if hw, err = e.decArray(in, "HiShdWidthArray"); err != nil {
+		if hw, err = e.decArray(in, kHiShdWidthArray); err != nil {
 			return err
 		}
 	} else {
@@ -99,8 +99,9 @@ func inssh(e *Engine) error {
 		return e.addBound(g, a, lw, hw, corner)
 	}
 	key := e.boundKey(a, lw, hw, corner)
-	if r, ok := e.boundCache[key]; ok {
-		g.entries = append(g.entries[:0], r.entries...)
+	if r, ok := e.boundCache[string(key)]; ok {
+		// The cached entries are shared: appending to the full slice copies.
+		g.entries = r.entries[:len(r.entries):len(r.entries)]
 		g.t, g.tmpl, g.shared = r.t, r.tmpl, true
 		return nil
 	}
@@ -111,13 +112,15 @@ func inssh(e *Engine) error {
 		clear(e.boundCache)
 	}
 	g.t.list()
-	e.boundCache[key] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
+	e.boundCache[string(key)] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
 	g.shared = true
 	return nil
 }
 
-func (e *Engine) boundKey(a *array, lw, hw []int64, corner bool) string {
-	k := make([]byte, 0, 64)
+// boundKey identifies an insertion into an empty group for the bound
+// cache; it is built in e.keyBuf (valid until the next key).
+func (e *Engine) boundKey(a *array, lw, hw []int64, corner bool) []byte {
+	k := e.keyBuf[:0]
 	k = strconv.AppendUint(k, a.header, 16)
 	k = strconv.AppendInt(append(k, '/'), int64(e.epoch), 10)
 	for i := range lw {
@@ -129,16 +132,17 @@ func (e *Engine) boundKey(a *array, lw, hw []int64, corner bool) string {
 	if corner {
 		k = append(k, 'c')
 	}
-	return string(k)
+	e.keyBuf = k
+	return k
 }
 
 // rangeWidths derives the widths of incsh_/incshd_ from index ranges.
 func (e *Engine) rangeWidths(a *array) (lw, hw []int64, err error) {
 	var il, ll, ih, lh []int64
 	for _, p := range []struct {
-		name string
+		name key
 		dst  *[]int64
-	}{{"InitLowShdIndex", &il}, {"LastLowShdIndex", &ll}, {"InitHiShdIndex", &ih}, {"LastHiShdIndex", &lh}} {
+	}{{kInitLowShdIndex, &il}, {kLastLowShdIndex, &ll}, {kInitHiShdIndex, &ih}, {kLastHiShdIndex, &lh}} {
 		if *p.dst, err = e.decArray(in, p.name); err != nil {
 			return nil, nil, err
 		}
@@ -283,7 +287,7 @@ func (e *Engine) corners(g *shadowGroup, a *array, vm *layout.VM, k int, b secti
 }
 
 func strtsh(e *Engine) error {
-	g, ref, err := e.shadowGroup("ShadowGroupRef")
+	g, ref, err := e.shadowGroup(kShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -299,12 +303,12 @@ func (e *Engine) startShadow(g *shadowGroup, ref uint64, divide bool) {
 	if divide {
 		cost /= float64(e.vm.P())
 	}
-	e.pendSh[ref] = &pending{timeStart: start, timeEnd: start + cost}
+	e.pendSh[ref] = pending{timeStart: start, timeEnd: start + cost}
 	e.cur.nop[classShadow]++
 }
 
 func waitsh(e *Engine) error {
-	ref, err := e.handle(in, "ShadowGroupRef")
+	ref, err := e.handle(in, kShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -323,7 +327,7 @@ func (e *Engine) waitShadow(ref uint64) {
 }
 
 func sendsh(e *Engine) error {
-	if _, err := e.handle(in, "ShadowGroupRef"); err != nil {
+	if _, err := e.handle(in, kShadowGroupRef); err != nil {
 		return err
 	}
 	e.cur.nop[classShadow]++
@@ -335,7 +339,7 @@ func exfrst(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	g, ref, err := e.shadowGroup("ShadowGroupRef")
+	g, ref, err := e.shadowGroup(kShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -349,7 +353,7 @@ func imlast(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	ref, err := e.handle(in, "ShadowGroupRef")
+	ref, err := e.handle(in, kShadowGroupRef)
 	if err != nil {
 		return err
 	}
@@ -358,7 +362,7 @@ func imlast(e *Engine) error {
 }
 
 func delshg(e *Engine) error {
-	ref, err := e.handle(in, "ShadowGroupRef")
+	ref, err := e.handle(in, kShadowGroupRef)
 	if err != nil {
 		return err
 	}

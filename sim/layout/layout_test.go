@@ -6,6 +6,8 @@ import (
 	"github.com/presage-dvm/presage/sim/section"
 )
 
+func sec(l, u int64) section.Section { return section.Section{Lower: l, Upper: u, Step: 1} }
+
 func ones(n int) []float64 {
 	p := make([]float64, n)
 	for i := range p {
@@ -74,7 +76,7 @@ func TestArrayAndLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !b.Equal(section.Block{{4, 7, 1}, {4, 7, 1}}) {
+	if !b.Equal(section.Block{sec(4, 7), sec(4, 7)}) {
 		t.Errorf("Loc(3) = %v", b)
 	}
 	l := &Loop{Rank: 2}
@@ -89,7 +91,7 @@ func TestArrayAndLoop(t *testing.T) {
 	}
 	// B = Const + Coeff·L = 1: template [0,3] maps to relative iterations
 	// [0,2], shifted back by B to [1,3]; [4,7] to [3,5] → [4,6].
-	want := []section.Block{{{1, 3, 1}, {1, 3, 1}}, {{1, 3, 1}, {4, 6, 1}}, {{4, 6, 1}, {1, 3, 1}}, {{4, 6, 1}, {4, 6, 1}}}
+	want := []section.Block{{sec(1, 3), sec(1, 3)}, {sec(1, 3), sec(4, 6)}, {sec(4, 6), sec(1, 3)}, {sec(4, 6), sec(4, 6)}}
 	for k, w := range want {
 		if !l.Blocks[k].Equal(w) {
 			t.Errorf("loop block %d = %v, want %v", k, l.Blocks[k], w)

@@ -66,7 +66,6 @@ func (t *Template) Distribute(vm *VM, axis []int) error {
 // = all 1). Processor powers make heterogeneous coordinates heavier.
 func (t *Template) SetWeights(vm *VM, cw [][]float64) {
 	r := vm.Rank()
-	off := 0
 	w := make([]float64, 0, 8)
 	m := 100000.0
 	for _, pw := range vm.Power {
@@ -92,7 +91,6 @@ func (t *Template) SetWeights(vm *VM, cw [][]float64) {
 			sw := sum / float64(vm.P()/pi)
 			w = append(w, sw*weightAt(c, j)/mn)
 		}
-		off += pi
 	}
 	t.Weights = w
 }
@@ -193,4 +191,3 @@ func (t *Template) LoopRange(i, c int) (lo, hi int64, ok bool, err error) {
 	hi = int64(s + v*x - 1)
 	return lo, hi, lo <= hi, nil
 }
-

@@ -1,11 +1,17 @@
-// Package network owns the message-time model of the Predictor (MODEL.md
-// §2): every composite cluster instance of the machine has its own channels,
-// each busy until some absolute simulated time, and a message between two
-// processors occupies the first least-busy channel of their lowest common
-// cluster for TStart + bytes*TByte seconds.
+// Package network owns the message-time models of the simulator.
 //
-// The channel state is global for a simulation run; Snapshot and Restore
-// reproduce the original's save/restore, including its permutation quirk.
+// Cluster is the original Predictor's model (MODEL.md §2): every composite
+// cluster instance of the machine has its own channels, each busy until
+// some absolute simulated time, and a message between two processors
+// occupies the first least-busy channel of their lowest common cluster for
+// TStart + bytes*TByte seconds. The channel state is global for a
+// simulation run; Snapshot and Restore reproduce the original's
+// save/restore, including its permutation quirk.
+//
+// Bus and Mesh are the network models of the 2000 design (seed 000
+// §4.2-§4.4), with the root cluster's TStart and TByte: Exchange and
+// Reduction give the duration of a whole exchange or reduction from the
+// design's formulas (formula.go; docs/networks.md derives them).
 package network
 
 import (
@@ -22,6 +28,12 @@ import (
 // common cluster of a and b is found by walking up from a's parent until the
 // range holds b, in at most depth steps and without allocation.
 type Net struct {
+	kind Kind
+	// Bus and mesh: the root cluster's start-up time and time per byte,
+	// and the processor grid (for mesh distances).
+	ts, tb float64
+	grid   []int
+
 	leafParent []int32 // composite node holding each leaf
 
 	parent   []int32 // -1 for the root
@@ -123,9 +135,22 @@ func (n *Net) Send(a, b int, bytes int64, ts float64) (t0, begin, end float64) {
 	if a == b {
 		return ts, ts, ts
 	}
-	c := n.common(a, b)
+	if n.kind != Cluster {
+		return n.sendModel(a, b, bytes, ts)
+	}
+	return n.SendVia(n.common(a, b), bytes, ts)
+}
+
+// Route returns the lowest common cluster of processors a != b of a
+// cluster network, for SendVia: the engine caches the routes of the
+// messages it sends again and again.
+func (n *Net) Route(a, b int) int32 { return n.common(a, b) }
+
+// SendVia is Send(a, b, bytes, ts) of a cluster network given r =
+// Route(a, b).
+func (n *Net) SendVia(r int32, bytes int64, ts float64) (t0, begin, end float64) {
 	t0 = float64(float32(ts))
-	off, nch := n.chOff[c], n.chN[c]
+	off, nch := n.chOff[r], n.chN[r]
 	k := off
 	m := n.busy[off]
 	for j := off + 1; j < off+nch; j++ {
@@ -133,19 +158,23 @@ func (n *Net) Send(a, b int, bytes int64, ts float64) (t0, begin, end float64) {
 			m, k = n.busy[j], j
 		}
 	}
-	begin = max(t0, m)
+	begin = later(t0, m)
 	// The explicit conversion forbids fusing into an FMA, which would round
 	// differently from the original's begin + TStart + n*TByte.
-	end = begin + n.tstart[c] + float64(float64(bytes)*n.tbyte[c])
+	end = begin + n.tstart[r] + float64(float64(bytes)*n.tbyte[r])
 	n.busy[k] = end
 	return t0, begin, end
 }
 
 // Link returns the TStart and TByte (seconds) of the lowest common cluster
-// of processors a and b, or zeros when a == b.
+// of processors a and b (of the root cluster for a bus or mesh), or zeros
+// when a == b.
 func (n *Net) Link(a, b int) (tstart, tbyte float64) {
 	if a == b {
 		return 0, 0
+	}
+	if n.kind != Cluster {
+		return n.ts, n.tb
 	}
 	c := n.common(a, b)
 	return n.tstart[c], n.tbyte[c]

@@ -51,16 +51,25 @@ func Save(tx *sqlx.Tx, run *Run, opt SaveOptions) error {
 	if run.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
-	ins, err := newInserter(tx)
-	if err != nil {
-		return err
-	}
+	ins := newInserter(tx)
 	defer ins.close()
 	perProc := opt.PerProcMax == 0 || c.Procs() <= opt.PerProcMax
+	// The intervals go first: the value rows refer to them.
 	for ord, iv := range run.Intervals {
-		if err := ins.interval(run.ID, ord, iv, perProc); err != nil {
+		if err := ins.interval(run.ID, ord, iv); err != nil {
 			return fmt.Errorf("save run: interval %d: %w", iv.ID, err)
 		}
+	}
+	if err := ins.iv.flush(); err != nil {
+		return fmt.Errorf("save run: %w", err)
+	}
+	for _, iv := range run.Intervals {
+		if err := ins.values(run.ID, iv, perProc); err != nil {
+			return fmt.Errorf("save run: values of interval %d: %w", iv.ID, err)
+		}
+	}
+	if err := ins.flush(); err != nil {
+		return fmt.Errorf("save run: %w", err)
 	}
 	for _, w := range run.Warnings {
 		if _, err := tx.Exec(`INSERT INTO run_warnings(run_id, message, count) VALUES (?,?,?)`,
@@ -71,52 +80,52 @@ func Save(tx *sqlx.Tx, run *Run, opt SaveOptions) error {
 	return nil
 }
 
-// inserter holds the prepared statements of one Save.
+// inserter writes the rows of one Save, many rows per INSERT statement:
+// for runs with many intervals and processors the per-statement overhead
+// dominates.
 type inserter struct {
-	iv, val, proc, stat *sqlx.Stmt
+	iv, val, proc, stat *batch
 }
 
-func newInserter(tx *sqlx.Tx) (*inserter, error) {
-	var ins inserter
-	var err error
-	prep := func(q string) *sqlx.Stmt {
-		if err != nil {
-			return nil
+func newInserter(tx *sqlx.Tx) *inserter {
+	return &inserter{
+		iv:   newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count)`, 10),
+		val:  newBatch(tx, `interval_values(run_id, interval_id, char_id, value)`, 4),
+		proc: newBatch(tx, `interval_proc_values(run_id, interval_id, proc, char_id, value)`, 5),
+		stat: newBatch(tx, `interval_stats(run_id, interval_id, char_id, min, min_proc, max, max_proc, mean)`, 8),
+	}
+}
+
+// flush writes the value rows still buffered.
+func (ins *inserter) flush() error {
+	for _, b := range []*batch{ins.val, ins.stat, ins.proc} {
+		if err := b.flush(); err != nil {
+			return err
 		}
-		var s *sqlx.Stmt
-		s, err = tx.Preparex(q)
-		return s
 	}
-	ins.iv = prep(`INSERT INTO intervals(run_id, id, parent, ord, level, type, file, line, expr, count) VALUES (?,?,?,?,?,?,?,?,?,?)`)
-	ins.val = prep(`INSERT INTO interval_values(run_id, interval_id, char_id, value) VALUES (?,?,?,?)`)
-	ins.proc = prep(`INSERT INTO interval_proc_values(run_id, interval_id, proc, char_id, value) VALUES (?,?,?,?,?)`)
-	ins.stat = prep(`INSERT INTO interval_stats(run_id, interval_id, char_id, min, min_proc, max, max_proc, mean) VALUES (?,?,?,?,?,?,?,?)`)
-	if err != nil {
-		ins.close()
-		return nil, err
-	}
-	return &ins, nil
+	return nil
 }
 
 func (ins *inserter) close() {
-	for _, s := range []*sqlx.Stmt{ins.iv, ins.val, ins.proc, ins.stat} {
-		if s != nil {
-			s.Close()
-		}
+	for _, b := range []*batch{ins.iv, ins.val, ins.proc, ins.stat} {
+		b.close()
 	}
 }
 
-func (ins *inserter) interval(runID int64, ord int, iv *Interval, perProc bool) error {
+func (ins *inserter) interval(runID int64, ord int, iv *Interval) error {
 	var expr any
 	if iv.Expr != nil {
 		expr = *iv.Expr
 	}
-	if _, err := ins.iv.Exec(runID, iv.ID, nullID(int64(iv.Parent)), ord, iv.Level, string(iv.Type),
-		iv.File, iv.Line, expr, iv.Count); err != nil {
-		return err
-	}
+	return ins.iv.add(runID, iv.ID, nullID(int64(iv.Parent)), ord, iv.Level, string(iv.Type),
+		iv.File, iv.Line, expr, iv.Count)
+}
+
+// values adds the interval's values, comparative characteristics and, when
+// perProc, its per-processor values.
+func (ins *inserter) values(runID int64, iv *Interval, perProc bool) error {
 	for c, v := range iv.Values {
-		if _, err := ins.val.Exec(runID, iv.ID, c, v); err != nil {
+		if err := ins.val.add(runID, iv.ID, c, v); err != nil {
 			return err
 		}
 	}
@@ -128,7 +137,7 @@ func (ins *inserter) interval(runID int64, ord int, iv *Interval, perProc bool) 
 		if s.Min == 0 && s.Max == 0 {
 			continue
 		}
-		if _, err := ins.stat.Exec(runID, iv.ID, c, s.Min, s.MinProc, s.Max, s.MaxProc, s.Mean); err != nil {
+		if err := ins.stat.add(runID, iv.ID, c, s.Min, s.MinProc, s.Max, s.MaxProc, s.Mean); err != nil {
 			return err
 		}
 	}
@@ -142,12 +151,64 @@ func (ins *inserter) interval(runID int64, ord int, iv *Interval, perProc bool) 
 			if v == 0 && Char(c) != ExecutionTime {
 				continue
 			}
-			if _, err := ins.proc.Exec(runID, iv.ID, p.Proc, c, v); err != nil {
+			if err := ins.proc.add(runID, iv.ID, p.Proc, c, v); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// batchRows is the number of rows of one multi-row INSERT.
+const batchRows = 128
+
+// batch buffers the rows of one table and inserts them batchRows at a time.
+type batch struct {
+	tx    *sqlx.Tx
+	table string // "name(col, ...)"
+	cols  int
+	args  []any
+	full  *sqlx.Stmt // the prepared statement of a full batch, made on first use
+}
+
+func newBatch(tx *sqlx.Tx, table string, cols int) *batch {
+	return &batch{tx: tx, table: table, cols: cols, args: make([]any, 0, cols*batchRows)}
+}
+
+func (b *batch) add(row ...any) error {
+	b.args = append(b.args, row...)
+	if len(b.args) < b.cols*batchRows {
+		return nil
+	}
+	if b.full == nil {
+		var err error
+		if b.full, err = b.tx.Preparex(b.statement(batchRows)); err != nil {
+			return err
+		}
+	}
+	_, err := b.full.Exec(b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *batch) flush() error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	_, err := b.tx.Exec(b.statement(len(b.args)/b.cols), b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *batch) statement(rows int) string {
+	row := "(" + strings.Repeat("?,", b.cols-1) + "?)"
+	return "INSERT INTO " + b.table + " VALUES " + strings.Repeat(row+",", rows-1) + row
+}
+
+func (b *batch) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
 }
 
 func nullID(id int64) any {

@@ -102,7 +102,7 @@ func intersectStrided(l1, u1, s1, l2, u2, s2 int64) Section {
 	lo := max(l1, l2)
 	// Move x to the first solution not below lo.
 	if x < lo {
-		x += ((lo-x+l-1)/l) * l
+		x += ((lo - x + l - 1) / l) * l
 	} else {
 		x -= ((x - lo) / l) * l
 	}

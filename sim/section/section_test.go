@@ -38,7 +38,7 @@ func TestIntersect(t *testing.T) {
 		{Section{0, 20, 4}, Section{0, 20, 6}, Section{0, 12, 12}, false}, // 0, 12
 		{Section{1, 20, 4}, Section{0, 20, 6}, Section{0, -1, 1}, true},   // odd vs even
 		{Section{1, 30, 4}, Section{3, 30, 6}, Section{9, 21, 12}, false}, // 9, 21
-		{Section{-1, 5, 1}, Section{0, 9, 1}, Section{0, 5, 1}, false},   // phantom covers [0,5]
+		{Section{-1, 5, 1}, Section{0, 9, 1}, Section{0, 5, 1}, false},    // phantom covers [0,5]
 		{Section{0, 9, 0}, Section{4, 4, 1}, Section{4, 4, 1}, false},
 	}
 	for _, tc := range tests {
@@ -57,10 +57,10 @@ func TestTransform(t *testing.T) {
 	}{
 		{0, 3, 1, 0, 8, 0, 3, true},
 		{4, 7, 1, 0, 8, 4, 7, true},
-		{0, 4, 1, 1, 8, 0, 3, true},  // loop with B = 1: j = i - 1
-		{5, 9, 1, 1, 8, 4, 7, true},  // clipped to m-1
-		{0, 9, 2, 0, 5, 0, 4, true},  // i = 2j
-		{1, 4, 2, 0, 5, 1, 2, true},  // 1 is not 2j: lower rounds up
+		{0, 4, 1, 1, 8, 0, 3, true}, // loop with B = 1: j = i - 1
+		{5, 9, 1, 1, 8, 4, 7, true}, // clipped to m-1
+		{0, 9, 2, 0, 5, 0, 4, true}, // i = 2j
+		{1, 4, 2, 0, 5, 1, 2, true}, // 1 is not 2j: lower rounds up
 		{12, 15, 1, 0, 8, 12, 8, false},
 		{0, 1, 1, 3, 8, -3, -2, false},
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/presage-dvm/presage/exports/compare"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+type compareCmd struct {
+	Measured  string `help:"Measured run (number or 'latest')." required:""`
+	Predicted string `help:"Predicted run (number or 'latest')." required:""`
+	Format    string `help:"text, json or html." enum:"text,json,html" default:"text"`
+	Out       string `help:"Output file ('-' for standard output)." default:"-"`
+}
+
+var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
+	"text": compare.WriteText,
+	"json": compare.WriteJSON,
+	"html": compare.WriteHTML,
+}
+
+// Run puts a measured and a predicted run of the same program side by side.
+func (c *compareCmd) Run(g *Globals) error {
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	load := func(ref string, want result.Kind) (*result.Run, error) {
+		id, err := result.ResolveID(db, ref)
+		if err != nil {
+			return nil, err
+		}
+		run, err := result.Load(db, id)
+		if err != nil {
+			return nil, err
+		}
+		if run.Kind != want {
+			return nil, fmt.Errorf("run %d is %s, expected a %s run", id, run.Kind, want)
+		}
+		return run, nil
+	}
+	measured, err := load(c.Measured, result.Measured)
+	if err != nil {
+		return err
+	}
+	predicted, err := load(c.Predicted, result.Predicted)
+	if err != nil {
+		return err
+	}
+	cmp, err := compare.Compare(measured, predicted)
+	if err != nil {
+		return err
+	}
+	for _, w := range cmp.Warnings {
+		g.infof("warning: %s", w)
+	}
+	return writeOutput(c.Out, func(w io.Writer) error { return compareWriters[c.Format](w, cmp) })
+}

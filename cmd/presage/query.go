@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/presage-dvm/presage/exports/query"
+	"github.com/presage-dvm/presage/queries"
+)
+
+type queryCmd struct {
+	SQL    string            `arg:"" optional:"" help:"A SELECT statement (named parameters as :name)."`
+	Name   string            `help:"Run the named query NAME (see --list)." short:"n"`
+	Param  map[string]string `help:"Query parameter, e.g. --param run=3." short:"p"`
+	List   bool              `help:"Describe the named queries."`
+	Format string            `help:"Output format." enum:"table,csv,json" default:"table"`
+}
+
+// Run executes a query on the store, read-only: a query cannot change it.
+func (c *queryCmd) Run(ctx context.Context, g *Globals) error {
+	if c.List {
+		for _, q := range queries.List() {
+			fmt.Println(q.Describe())
+			fmt.Println()
+		}
+		return nil
+	}
+	if (c.SQL == "") == (c.Name == "") {
+		return errors.New("query: give either a SQL statement or --name NAME (--list shows the names)")
+	}
+	if _, err := os.Stat(g.DB); err != nil {
+		return fmt.Errorf("query: store %s: %w", g.DB, err)
+	}
+	db, err := query.Open(g.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	args := make(map[string]any, len(c.Param))
+	for k, v := range c.Param {
+		args[strings.TrimPrefix(k, ":")] = v
+	}
+	if c.Name != "" {
+		return query.Named(ctx, db, c.Name, args, c.Format, os.Stdout)
+	}
+	return query.Run(ctx, db, c.SQL, args, c.Format, os.Stdout)
+}

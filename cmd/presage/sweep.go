@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/presage-dvm/presage/sim/sweep"
+)
+
+type sweepCmd struct {
+	Trace      string `help:"Stored trace (name or id)." required:""`
+	Machine    string `help:"Stored machine files, comma-separated (name or id)." default:"Predictor"`
+	Procs      string `help:"Processor counts a..b: every grid of up to --max-rank dimensions whose product is in the range." xor:"grids"`
+	MaxRank    int    `name:"max-rank" help:"Largest grid rank enumerated for --procs." default:"2"`
+	Grids      string `help:"Grids, comma-separated, e.g. 2x2,4x4,8x8." xor:"grids"`
+	TStart     string `name:"tstart" help:"Start-up times (microseconds): list a,b,c or range a..b:step."`
+	TByte      string `name:"tbyte" help:"Times per byte (microseconds): list or range a..b:step."`
+	Power      string `help:"Processor powers: list or range a..b:step."`
+	Network    string `help:"Network models, comma-separated: cluster, bus, mesh." default:"cluster"`
+	PerProcMax int    `name:"per-proc-max" help:"Write interval x processor rows only for runs of at most this many processors (0: always)." default:"64"`
+	Workers    int    `help:"Configurations simulated at once (default: all cores)."`
+	DryRun     bool   `name:"dry-run" help:"Print the number of configurations and of rows to write, and stop."`
+	Shard      string `help:"Run shard I/N of the configurations (index mod N = I), e.g. 3/16."`
+}
+
+func (c *sweepCmd) request() (sweep.Request, error) {
+	req := sweep.Request{Trace: c.Trace, Machines: sweep.ParseNames(c.Machine), PerProcMax: c.PerProcMax,
+		Networks: sweep.ParseNames(c.Network)}
+	var err error
+	switch {
+	case c.Grids != "":
+		req.Grids, err = sweep.ParseGrids(c.Grids)
+	case c.Procs != "":
+		var lo, hi int
+		if lo, hi, err = sweep.ParseRange(c.Procs); err == nil {
+			req.Grids = sweep.GridsInRange(lo, hi, c.MaxRank)
+		}
+	default:
+		err = fmt.Errorf("give --procs a..b or --grids")
+	}
+	if err != nil {
+		return req, err
+	}
+	lists := []struct {
+		flag, val string
+		per       float64
+		dst       *[]float64
+	}{{"--tstart", c.TStart, 1e6, &req.TStart}, {"--tbyte", c.TByte, 1e6, &req.TByte}, {"--power", c.Power, 1, &req.Power}}
+	for _, l := range lists {
+		if l.val == "" {
+			continue
+		}
+		if *l.dst, err = sweep.ParseFloats(l.val, l.per); err != nil {
+			return req, fmt.Errorf("%s: %w", l.flag, err)
+		}
+	}
+	return req, nil
+}
+
+func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
+	req, err := c.request()
+	if err != nil {
+		return err
+	}
+	shard, shards, err := parseShard(c.Shard)
+	if err != nil {
+		return err
+	}
+	db, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	plan, err := sweep.NewPlan(ctx, db, req)
+	if err != nil {
+		return err
+	}
+	if plan.Skipped > 0 {
+		g.infof("%d configurations skipped: grid larger than the machine", plan.Skipped)
+	}
+	if c.DryRun {
+		est, err := plan.EstimateRows(ctx, shard, shards)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d configurations (%d skipped), %d call simulations, about %d rows (%d per-processor)\n",
+			est.Configs, est.Skipped, est.Calls, est.Rows, est.PerProc)
+		return nil
+	}
+	update, finish := g.sweepProgress()
+	sum, err := sweep.Run(ctx, db, plan, sweep.Options{
+		Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(),
+		Progress: update,
+	})
+	finish()
+	if err != nil {
+		if sum.Ran > 0 {
+			g.infof("sweep %d: %d configurations stored before stopping; run the same command to resume", sum.SweepID, sum.Ran)
+		}
+		return err
+	}
+	fmt.Printf("sweep %d: %d configurations (%d already stored, %d run), %d call simulations in %.1f s\n",
+		sum.SweepID, sum.Selected, sum.Existing, sum.Ran, sum.Calls, sum.Elapsed.Seconds())
+	return nil
+}
+
+// parseShard reads "I/N"; "" means no sharding.
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: expected I/N with 0 <= I < N", s)
+	}
+	return i, n, nil
+}
+
+// commandLine is the command as typed, recorded with a new sweep.
+func commandLine() string {
+	return strings.Join(os.Args, " ")
+}
+
+// sweepProgress returns a callback drawing a progress bar of configurations
+// with their rate, the rate of call simulations and the ETA on stderr when
+// it is a terminal and --quiet is off (the same rule as progress); else
+// the callback is nil.
+func (g *Globals) sweepProgress() (update func(sweep.Progress), finish func()) {
+	if g.Quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	update = func(p sweep.Progress) {
+		if bar == nil {
+			bar = progressbar.NewOptions(p.Total,
+				progressbar.OptionSetWriter(os.Stderr),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("configs"),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		if s := p.Elapsed.Seconds(); s > 0 {
+			bar.Describe(fmt.Sprintf("sweep %.3g Mcalls/s", float64(p.Calls)/s/1e6))
+		}
+		bar.Set(p.Done)
+	}
+	finish = func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
+	return update, finish
+}

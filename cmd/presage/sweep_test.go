@@ -1,0 +1,159 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/sim/sweep/sweeptest"
+)
+
+// sweepArgs: 8 grids x 3 start-up times x 2 powers = 48 configurations.
+var sweepArgs = []string{"sweep", "--trace", "gen", "--grids", "1,2,4,2x2,8,4x4,2x8,8x8",
+	"--tstart", "1,10,100", "--power", "1,2", "--workers", "1", "--per-proc-max", "16"}
+
+// sweepDir makes a directory with a store holding a generated trace of
+// 100,000 calls and the Predictor machine.
+func sweepDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "gen.ptr")
+	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 128, Calls: 100_000, Intervals: true}); err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "trace", trace))
+	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
+	return dir
+}
+
+func openStore(t *testing.T, dir string) *sqlx.DB {
+	t.Helper()
+	db, err := schema.OpenReadOnly(filepath.Join(dir, "presage.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// fingerprint of the only sweep of the store in dir.
+func fingerprint(t *testing.T, dir string) []string {
+	t.Helper()
+	db := openStore(t, dir)
+	var hash string
+	if err := db.Get(&hash, `SELECT def_hash FROM sweeps`); err != nil {
+		t.Fatal(err)
+	}
+	return sweeptest.Fingerprint(t, db, hash)
+}
+
+func countRuns(t *testing.T, dir string) int {
+	t.Helper()
+	db, err := schema.OpenReadOnly(filepath.Join(dir, "presage.db"))
+	if err != nil {
+		return 0
+	}
+	defer db.Close()
+	var n int
+	if err := db.Get(&n, `SELECT count(*) FROM runs`); err != nil {
+		return 0 // the store is being created
+	}
+	return n
+}
+
+// interruptSweep starts the sweep, waits until it has stored at least
+// after configurations and sends it sig; it returns the exit code.
+func interruptSweep(t *testing.T, dir string, after int, sig os.Signal) int {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, "presage.db"), "--quiet"}, sweepArgs...)...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for countRuns(t, dir) < after && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	return cmd.ProcessState.ExitCode()
+}
+
+// TestSweepInterruptedAndKilled interrupts a sweep with SIGINT, then kills
+// the resumed one with SIGKILL, then completes it: the store ends with
+// exactly the rows of an uninterrupted sweep.
+func TestSweepInterruptedAndKilled(t *testing.T) {
+	dir := sweepDir(t)
+	if code := interruptSweep(t, dir, 2, os.Interrupt); code != 130 {
+		t.Errorf("interrupted sweep exited with %d, want 130", code)
+	}
+	afterInt := countRuns(t, dir)
+	if code := interruptSweep(t, dir, afterInt+3, syscall.SIGKILL); code != -1 {
+		t.Errorf("killed sweep: exit code %d, want -1 (killed)", code)
+	}
+	afterKill := countRuns(t, dir)
+	if afterInt < 2 || afterKill < afterInt+3 || afterKill >= 48 {
+		t.Fatalf("stored %d after the interrupt, %d after the kill: the test did not interrupt mid-sweep", afterInt, afterKill)
+	}
+	r := mustSucceed(t, presage(t, dir, sweepArgs...))
+	if want := "(" + strconv.Itoa(afterKill) + " already stored, " + strconv.Itoa(48-afterKill) + " run)"; !strings.Contains(r.stdout, want) {
+		t.Errorf("resumed sweep printed %q, want %q", r.stdout, want)
+	}
+	ref := sweepDir(t)
+	mustSucceed(t, presage(t, ref, sweepArgs...))
+	if d := sweeptest.Diff(fingerprint(t, dir), fingerprint(t, ref)); d != "" {
+		t.Errorf("interrupted, killed and resumed vs uninterrupted: %s", d)
+	}
+}
+
+// TestSweepShardsMerge runs two shards into two stores, merges them and
+// compares with the unsharded sweep; merging a store into itself again
+// adds nothing.
+func TestSweepShardsMerge(t *testing.T) {
+	full := sweepDir(t)
+	var calls int
+	if err := openStore(t, full).Get(&calls, `SELECT calls FROM traces`); err != nil {
+		t.Fatal(err)
+	}
+	r := mustSucceed(t, presage(t, full, append(sweepArgs, "--dry-run")...))
+	if !strings.HasPrefix(r.stdout, "48 configurations (0 skipped), "+strconv.Itoa(48*calls)+" call simulations") {
+		t.Errorf("dry run printed %q", r.stdout)
+	}
+	if n := countRuns(t, full); n != 0 {
+		t.Errorf("dry run stored %d runs", n)
+	}
+	mustSucceed(t, presage(t, full, sweepArgs...))
+	var shards []string
+	for _, s := range []string{"0/2", "1/2"} {
+		dir := sweepDir(t)
+		mustSucceed(t, presage(t, dir, append(sweepArgs, "--shard", s)...))
+		if n := countRuns(t, dir); n != 24 {
+			t.Errorf("shard %s stored %d runs, want 24", s, n)
+		}
+		shards = append(shards, filepath.Join(dir, "presage.db"))
+	}
+	all := t.TempDir()
+	r = mustSucceed(t, presage(t, all, append([]string{"merge", "--into", filepath.Join(all, "presage.db")}, shards...)...))
+	if !strings.Contains(r.stdout, "48 runs added") {
+		t.Errorf("merge printed %q", r.stdout)
+	}
+	if d := sweeptest.Diff(fingerprint(t, all), fingerprint(t, full)); d != "" {
+		t.Errorf("merged shards vs unsharded sweep: %s", d)
+	}
+	bad := presage(t, all, "sweep", "--trace", "gen", "--grids", "2", "--shard", "2/2")
+	if bad.code == 0 || !strings.Contains(bad.stderr, "--shard") {
+		t.Errorf("--shard 2/2: exit %d, %q", bad.code, bad.stderr)
+	}
+}

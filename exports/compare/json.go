@@ -1,0 +1,132 @@
+package compare
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+)
+
+// The JSON document. Undefined numbers (a relative error without a
+// measured value, the MAPE without matched times) are null: JSON has no
+// NaN. Relative errors and the MAPE are fractions (0.25 is 25 %).
+
+type jsonDoc struct {
+	Measured           jsonSide    `json:"measured"`
+	Predicted          jsonSide    `json:"predicted"`
+	Characteristics    []string    `json:"characteristics"`
+	Matches            []jsonMatch `json:"matches"`
+	UnmatchedMeasured  []jsonRef   `json:"unmatched_measured"`
+	UnmatchedPredicted []jsonRef   `json:"unmatched_predicted"`
+	Summary            jsonSummary `json:"summary"`
+	Warnings           []string    `json:"warnings"`
+}
+
+type jsonSide struct {
+	RunID   int64     `json:"run_id"`
+	Kind    string    `json:"kind"`
+	Program string    `json:"program"`
+	Machine string    `json:"machine,omitempty"`
+	Grid    string    `json:"grid"`
+	Root    jsonRef   `json:"report_root"`
+	Size    int       `json:"report_intervals"`
+	Outside []jsonRef `json:"outside_report"`
+}
+
+type jsonRef struct {
+	ID            int      `json:"id"`
+	Type          string   `json:"type"`
+	File          string   `json:"file"`
+	Line          int      `json:"line"`
+	Expr          *int64   `json:"expr"`
+	Level         int      `json:"level"`
+	Depth         int      `json:"depth"`
+	Count         int64    `json:"count"`
+	ExecutionTime *float64 `json:"execution_time"`
+}
+
+type jsonMatch struct {
+	Measured  jsonRef     `json:"measured"`
+	Predicted jsonRef     `json:"predicted"`
+	By        string      `json:"matched_by"`
+	Values    []jsonValue `json:"values"`
+}
+
+type jsonValue struct {
+	Char      string   `json:"characteristic"`
+	Measured  *float64 `json:"measured"`
+	Predicted *float64 `json:"predicted"`
+	AbsErr    *float64 `json:"abs_error"`
+	RelErr    *float64 `json:"rel_error"`
+}
+
+type jsonSummary struct {
+	Matched            int      `json:"matched"`
+	UnmatchedMeasured  int      `json:"unmatched_measured"`
+	UnmatchedPredicted int      `json:"unmatched_predicted"`
+	MAPE               *float64 `json:"execution_time_mape"`
+	MAPECount          int      `json:"execution_time_mape_intervals"`
+}
+
+// WriteJSON writes c as one indented JSON document.
+func WriteJSON(w io.Writer, c *Comparison) error {
+	doc := jsonDoc{
+		Measured:           toJSONSide(c.Measured),
+		Predicted:          toJSONSide(c.Predicted),
+		Characteristics:    make([]string, len(Chars)),
+		Matches:            make([]jsonMatch, len(c.Matches)),
+		UnmatchedMeasured:  toJSONRefs(c.UnmatchedMeasured),
+		UnmatchedPredicted: toJSONRefs(c.UnmatchedPredicted),
+		Summary: jsonSummary{
+			Matched: c.Summary.Matched, UnmatchedMeasured: c.Summary.UnmatchedMeasured,
+			UnmatchedPredicted: c.Summary.UnmatchedPredicted,
+			MAPE:               finite(c.Summary.MAPE), MAPECount: c.Summary.MAPECount,
+		},
+		Warnings: append([]string{}, c.Warnings...),
+	}
+	for i, ch := range Chars {
+		doc.Characteristics[i] = ch.String()
+	}
+	for i, m := range c.Matches {
+		jm := jsonMatch{Measured: toJSONRef(m.Measured), Predicted: toJSONRef(m.Predicted), By: string(m.By)}
+		for _, v := range m.Values {
+			jm.Values = append(jm.Values, jsonValue{
+				Char: v.Char.String(), Measured: finite(v.Measured), Predicted: finite(v.Predicted),
+				AbsErr: finite(v.AbsErr), RelErr: finite(v.RelErr),
+			})
+		}
+		doc.Matches[i] = jm
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func toJSONSide(s Side) jsonSide {
+	return jsonSide{
+		RunID: s.RunID, Kind: string(s.Kind), Program: s.Program, Machine: s.Machine, Grid: s.Grid,
+		Root: toJSONRef(s.Root), Size: s.Size, Outside: toJSONRefs(s.Outside),
+	}
+}
+
+func toJSONRefs(refs []Ref) []jsonRef {
+	out := make([]jsonRef, len(refs))
+	for i, r := range refs {
+		out[i] = toJSONRef(r)
+	}
+	return out
+}
+
+func toJSONRef(r Ref) jsonRef {
+	return jsonRef{
+		ID: r.ID, Type: string(r.Type), File: r.File, Line: r.Line, Expr: r.Expr,
+		Level: r.Level, Depth: r.Depth, Count: r.Count, ExecutionTime: finite(r.Exec),
+	}
+}
+
+// finite returns v, or nil when JSON cannot hold it.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}

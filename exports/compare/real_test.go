@@ -1,0 +1,141 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/machinedb"
+	"github.com/presage-dvm/presage/ingest/stsdb"
+	"github.com/presage-dvm/presage/ingest/tracedb"
+	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/sim/runner"
+)
+
+// storedRuns ingests the trace, the machine Predictor.par and the sts file
+// of prog, predicts the 2x2 grid, and loads both runs back from the store
+// as the CLI would.
+func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := schema.Open(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := tracedb.Ingest(ctx, db, golden.Path(t, "traces", prog+".ptr"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := machinedb.Ingest(ctx, db, golden.Path(t, "machines", "Predictor.par")); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := runner.Predict(ctx, db, runner.Request{
+		Trace: prog, Machine: "Predictor", Config: result.Config{Grid: []int{2, 2}},
+	})
+	if err != nil {
+		t.Fatalf("predict %s: %v", prog, err)
+	}
+	info, err := stsdb.Ingest(ctx, db, golden.Path(t, "sts", prog+".2x2.sts.gz+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return load(t, db, info.RunID), load(t, db, pr.ID)
+}
+
+func load(t *testing.T, db *sqlx.DB, id int64) *result.Run {
+	t.Helper()
+	run, err := result.Load(db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestJacE4 compares the prediction of jac_e4 on 2x2 with its measurement
+// on 2x2: the Predictor's report tree (from the level-1 Seq interval) and
+// the analyzer's (from Main) hold the same five intervals.
+func TestJacE4(t *testing.T) {
+	measured, predicted := storedRuns(t, "jac_e4")
+	c, err := Compare(measured, predicted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, c); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", text.String())
+
+	if c.Predicted.Size != 5 || c.Measured.Size != 5 {
+		t.Errorf("report trees of %d predicted and %d measured intervals, want 5 and 5", c.Predicted.Size, c.Measured.Size)
+	}
+	if got := pairs(c); got != "2=1/root 3=2/path 4=3/path 5=4/path 6=5/path" {
+		t.Errorf("matches %s", got)
+	}
+	if len(c.UnmatchedPredicted) != 0 || len(c.UnmatchedMeasured) != 0 {
+		t.Errorf("unmatched: predicted %v, measured %v", c.UnmatchedPredicted, c.UnmatchedMeasured)
+	}
+	if o := c.Predicted.Outside; len(o) != 1 || o[0].Type != result.Main || len(c.Measured.Outside) != 0 {
+		t.Errorf("outside the report trees: predicted %v, measured %v", o, c.Measured.Outside)
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings %q for two 2x2 runs", c.Warnings)
+	}
+	for _, m := range c.Matches {
+		if m.Measured.Key() != m.Predicted.Key() && m.By != ByRoot {
+			t.Errorf("%s matched %s by %s", m.Predicted, m.Measured, m.By)
+		}
+		if m.Measured.Count != m.Predicted.Count {
+			t.Errorf("%s entered %d times measured, %d predicted", m.Predicted, m.Measured.Count, m.Predicted.Count)
+		}
+		v, _ := m.Value(result.ExecutionTime)
+		if !(v.Measured > 0) || !(v.Predicted > 0) {
+			t.Errorf("%s: execution time measured %v, predicted %v; want both positive", m.Predicted, v.Measured, v.Predicted)
+		}
+	}
+	if s := c.Summary; s.MAPECount != 5 || math.IsNaN(s.MAPE) || math.IsInf(s.MAPE, 0) || s.MAPE <= 0 {
+		t.Errorf("MAPE %v over %d intervals, want finite over 5", s.MAPE, s.MAPECount)
+	}
+}
+
+// TestRealPrograms compares the other programs that exist as a trace and
+// as statistics, on 2x2. jac was traced without intervals: its prediction
+// has Main only, and the measured loops stay unmatched.
+func TestRealPrograms(t *testing.T) {
+	tests := []struct {
+		prog    string
+		want    string // pairs, predicted=measured/method
+		wantUnM string
+	}{
+		{"jacas_e4", "2=1/root 3=2/path 4=3/path 5=4/path 6=5/path", ""},
+		{"sor_e4", "2=1/root 3=2/path 4=3/path 5=4/path", ""},
+		{"jac", "1=1/root", "2 3 4 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prog, func(t *testing.T) {
+			measured, predicted := storedRuns(t, tt.prog)
+			c, err := Compare(measured, predicted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pairs(c); got != tt.want {
+				t.Errorf("matches %s, want %s", got, tt.want)
+			}
+			if got := ids(c.UnmatchedMeasured); got != tt.wantUnM {
+				t.Errorf("unmatched measured %q, want %q", got, tt.wantUnM)
+			}
+			if len(c.UnmatchedPredicted) != 0 {
+				t.Errorf("unmatched predicted %v", c.UnmatchedPredicted)
+			}
+			if s := c.Summary; s.MAPECount != len(c.Matches) || math.IsNaN(s.MAPE) || math.IsInf(s.MAPE, 0) {
+				t.Errorf("MAPE %v over %d of %d matches", s.MAPE, s.MAPECount, len(c.Matches))
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// WriteText writes c as plain text: the two runs, the execution time of
+// every matched interval, one aligned table of characteristics per matched
+// interval, the unmatched intervals and a summary line.
+func WriteText(w io.Writer, c *Comparison) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "Predicted vs measured: %s\n", c.Predicted.Program)
+	writeAligned(b, "  ", [][]string{
+		sideLine("measured", c.Measured),
+		sideLine("predicted", c.Predicted),
+	}, 5)
+	for _, msg := range c.Warnings {
+		fmt.Fprintf(b, "warning: %s\n", msg)
+	}
+	if len(c.Matches) > 0 {
+		fmt.Fprintf(b, "\nExecution time of the matched intervals\n")
+		rows := [][]string{{"Interval", "Matched by", "Measured", "Predicted", "Rel error"}}
+		for i := range c.Matches {
+			m := &c.Matches[i]
+			v, _ := m.Value(result.ExecutionTime)
+			label := strings.Repeat("  ", max(m.Predicted.Depth, 0)) + m.Predicted.String()
+			rows = append(rows, []string{label, string(m.By), num(v.Measured), num(v.Predicted), pct(v.RelErr)})
+		}
+		writeAligned(b, "  ", rows, 2)
+	}
+	for i := range c.Matches {
+		writeMatch(b, &c.Matches[i])
+	}
+	writeRefs(b, "Unmatched measured intervals", c.UnmatchedMeasured)
+	writeRefs(b, "Unmatched predicted intervals", c.UnmatchedPredicted)
+	writeRefs(b, "Measured intervals outside the report tree (not compared)", c.Measured.Outside)
+	writeRefs(b, "Predicted intervals outside the report tree (not compared)", c.Predicted.Outside)
+	fmt.Fprintf(b, "\n%s\n", summaryLine(c))
+	return b.Flush()
+}
+
+func sideLine(what string, s Side) []string {
+	run := "run " + fmt.Sprint(s.RunID)
+	if s.RunID == 0 {
+		run = "unsaved run"
+	}
+	prog := s.Program
+	if s.Machine != "" {
+		prog += " on " + s.Machine
+	}
+	return []string{what, run, prog, "grid " + s.Grid,
+		fmt.Sprintf("report root %s (interval %d)", s.Root, s.Root.ID)}
+}
+
+func writeMatch(b *bufio.Writer, m *Match) {
+	fmt.Fprintf(b, "\n%s (predicted interval %d, count %d) = %s (measured interval %d, count %d), matched by %s\n",
+		m.Predicted, m.Predicted.ID, m.Predicted.Count, m.Measured, m.Measured.ID, m.Measured.Count, m.By)
+	rows := [][]string{{"Characteristic", "Measured", "Predicted", "Abs error", "Rel error"}}
+	for _, v := range m.Values {
+		rows = append(rows, []string{v.Char.String(), num(v.Measured), num(v.Predicted), signed(v.AbsErr), pct(v.RelErr)})
+	}
+	writeAligned(b, "  ", rows, 1)
+}
+
+func writeRefs(b *bufio.Writer, title string, refs []Ref) {
+	if len(refs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n", title)
+	rows := [][]string{{"Interval", "ID", "Level", "Count", "Execution time"}}
+	for _, r := range refs {
+		rows = append(rows, []string{r.String(), fmt.Sprint(r.ID), fmt.Sprint(r.Level), fmt.Sprint(r.Count), num(r.Exec)})
+	}
+	writeAligned(b, "  ", rows, 1)
+}
+
+// summaryLine is the last line of the text output.
+func summaryLine(c *Comparison) string {
+	s := c.Summary
+	line := fmt.Sprintf("Summary: %d matched, %d unmatched measured, %d unmatched predicted intervals; ",
+		s.Matched, s.UnmatchedMeasured, s.UnmatchedPredicted)
+	if s.MAPECount == 0 {
+		return line + "Execution_time MAPE undefined (no matched interval has a measured execution time)"
+	}
+	return line + fmt.Sprintf("Execution_time MAPE %s over %s", mape(s.MAPE), intervals(s.MAPECount))
+}
+
+// writeAligned writes rows as columns separated by two spaces, the first
+// left columns left-aligned and the others right-aligned.
+func writeAligned(b *bufio.Writer, indent string, rows [][]string, left int) {
+	var width []int
+	for _, r := range rows {
+		for i, cell := range r {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, r := range rows {
+		var line strings.Builder
+		line.WriteString(indent)
+		for i, cell := range r {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i < left {
+				line.WriteString(cell)
+				if i < len(r)-1 {
+					line.WriteString(pad)
+				}
+			} else {
+				line.WriteString(pad + cell)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+}

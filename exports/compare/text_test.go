@@ -1,0 +1,86 @@
+package compare
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// tables splits text output into its blocks (separated by blank lines).
+func blocks(s string) [][]string {
+	var out [][]string
+	for _, b := range strings.Split(strings.TrimRight(s, "\n"), "\n\n") {
+		out = append(out, strings.Split(b, "\n"))
+	}
+	return out
+}
+
+func TestWriteText(t *testing.T) {
+	c, err := Compare(jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	bs := blocks(out)
+	// Header, overview, 5 interval tables, the predicted Main outside, summary.
+	if len(bs) != 9 {
+		t.Fatalf("%d blocks, want 9:\n%s", len(bs), out)
+	}
+	for i, blk := range bs[1 : len(bs)-1] {
+		// The last column is right-aligned: every row of a table ends in
+		// the same column.
+		rows := blk[1:]
+		for _, r := range rows[1:] {
+			if len(r) != len(rows[0]) {
+				t.Errorf("block %d: row %q is %d wide, header %d", i+1, r, len(r), len(rows[0]))
+			}
+		}
+	}
+	wantLines := []string{
+		"  Seq jac.fdv:8       root        8.000000  10.000000     +25.0%",
+		"    Seq jac.fdv:22    path        0.000000   1.000000          -",
+		"Seq jac.fdv:8 (predicted interval 2, count 1) = Main jac.fdv:8 (measured interval 1, count 1), matched by root",
+		"  Execution_time           8.000000  10.000000  +2.000000     +25.0%",
+		"  Efficiency              0.000000   0.250000  +0.250000          -",
+		"  Main jac.fdv:8   1      0      1        1.000000",
+		"Summary: 5 matched, 0 unmatched measured, 0 unmatched predicted intervals; Execution_time MAPE 25.0% over 4 intervals",
+	}
+	for _, w := range wantLines {
+		if !strings.Contains(out, w+"\n") {
+			t.Errorf("no line %q in\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "NaN") {
+		t.Errorf("NaN printed:\n%s", out)
+	}
+}
+
+func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
+	m := jacMeasured(0, 0, 0, 0, 0)
+	m.Config.Grid = []int{4}
+	p := jacPredicted(1, 1, 1, 1, 1)
+	p.Intervals[2].Line = 11 // Par jac.fdv:10 becomes 11: unmatched on both sides
+	c, err := Compare(m, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, w := range []string{
+		"warning: processor grids differ: measured 4, predicted 2x2 (compared anyway)\n",
+		"Unmatched measured intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:10   2      1      1        0.000000\n",
+		"Unmatched predicted intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:11   3      2      1        1.000000\n",
+		"Summary: 4 matched, 1 unmatched measured, 1 unmatched predicted intervals; Execution_time MAPE undefined (no matched interval has a measured execution time)\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %q in\n%s", w, out)
+		}
+	}
+}

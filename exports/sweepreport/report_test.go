@@ -1,0 +1,377 @@
+package sweepreport
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// lineCharts returns the page's line charts by id.
+func lineCharts(t *testing.T, doc *elem) map[string]*elem {
+	t.Helper()
+	out := map[string]*elem{}
+	for _, svg := range doc.all(withClass("line")) {
+		if svg.Name == "svg" {
+			out[svg.Attr["id"]] = svg
+		}
+	}
+	return out
+}
+
+// TestPage: the page is well-formed, self-contained, and has the four
+// charts, each labelled for assistive technology.
+func TestPage(t *testing.T) {
+	f := newSweep(t)
+	page := f.render(t, Options{})
+	doc := parseDoc(t, page)
+	svgs := doc.all(named("svg"))
+	if len(svgs) != 4 {
+		t.Fatalf("%d <svg> charts, want 4", len(svgs))
+	}
+	ids := map[string]bool{}
+	for _, e := range doc.all(func(e *elem) bool { return e.Attr["id"] != "" }) {
+		if ids[e.Attr["id"]] {
+			t.Errorf("id %q used twice", e.Attr["id"])
+		}
+		ids[e.Attr["id"]] = true
+	}
+	for _, svg := range svgs {
+		if svg.Attr["role"] != "img" {
+			t.Errorf("svg %s: role %q, want img", svg.Attr["id"], svg.Attr["role"])
+		}
+		for _, ref := range strings.Fields(svg.Attr["aria-labelledby"]) {
+			if !ids[ref] {
+				t.Errorf("svg %s: aria-labelledby names %q, which is not in the page", svg.Attr["id"], ref)
+			}
+		}
+		title := svg.all(named("title"))
+		if len(title) == 0 || title[0].text() == "" {
+			t.Errorf("svg %s has no title", svg.Attr["id"])
+		}
+	}
+	for _, bad := range []string{"<script", "src=", "href=\"http", "url(", "@import", "@font-face"} {
+		if bytes.Contains(page, []byte(bad)) {
+			t.Errorf("page contains %q: it must be self-contained and script-free", bad)
+		}
+	}
+}
+
+// TestLines: each line chart has one polyline per series, with one point
+// per processor count in increasing x, and a legend naming every series.
+func TestLines(t *testing.T) {
+	f := newSweep(t)
+	doc := parseDoc(t, f.render(t, Options{}))
+	charts := lineCharts(t, doc)
+	labels := []string{"bus · tstart from file", "cluster · tstart 20 µs", "mesh · tstart from file"}
+	for _, id := range []string{"chart-time", "chart-efficiency", "chart-speedup"} {
+		t.Run(id, func(t *testing.T) {
+			svg := charts[id]
+			if svg == nil {
+				t.Fatalf("no line chart %s", id)
+			}
+			lines := svg.all(named("polyline"))
+			if len(lines) != len(fixtureSeries) {
+				t.Fatalf("%d polylines, want %d (one per series)", len(lines), len(fixtureSeries))
+			}
+			if paths := svg.all(named("path")); len(paths) != 0 {
+				t.Errorf("%d paths besides the polylines", len(paths))
+			}
+			for i, pl := range lines {
+				pts := points(t, pl)
+				if len(pts) != len(fixtureGrids) {
+					t.Errorf("series %d: %d points, want %d", i, len(pts), len(fixtureGrids))
+				}
+				for j := 1; j < len(pts); j++ {
+					if pts[j][0] <= pts[j-1][0] {
+						t.Errorf("series %d: x not increasing at point %d: %v", i, j, pts)
+					}
+				}
+			}
+			var legend []string
+			for _, g := range svg.all(withClass("legend")) {
+				for _, txt := range g.all(named("text")) {
+					legend = append(legend, txt.ownText())
+				}
+			}
+			for _, l := range labels {
+				if !contains(legend, l) {
+					t.Errorf("legend %q does not name series %q", legend, l)
+				}
+			}
+			if (id == "chart-speedup") != contains(legend, "ideal speedup") {
+				t.Errorf("legend %q: the ideal speedup belongs to the speedup chart only", legend)
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestKnownPixels: values of the fixture land where the axes say. The
+// processor axis is log2 over [1, 32] on x = 64..542; efficiency is linear
+// over [0, 1] on y = 254..14; the speedup of the first point is 1.
+func TestKnownPixels(t *testing.T) {
+	f := newSweep(t)
+	doc := parseDoc(t, f.render(t, Options{}))
+	charts := lineCharts(t, doc)
+	xFor := map[int]float64{1: 64, 2: 159.6, 4: 255.2, 8: 350.8, 16: 446.4, 32: 542}
+	procs := []int{1, 2, 4, 8, 16, 32}
+	for s, fs := range fixtureSeries {
+		eff := points(t, charts["chart-efficiency"].all(named("polyline"))[s])
+		for i, p := range procs {
+			if eff[i][0] != xFor[p] {
+				t.Errorf("%s: x of %d processors = %g, want %g", fs.network, p, eff[i][0], xFor[p])
+			}
+			tm := modelTime(p, fs.comm) // for bus on 16, 4x4: faster than 2x8
+			wantY := 254 - 240*(10/(tm*float64(p)))
+			if math.Abs(eff[i][1]-wantY) > 0.051 {
+				t.Errorf("%s: efficiency y at %d processors = %g, want %.2f", fs.network, p, eff[i][1], wantY)
+			}
+		}
+		sp := points(t, charts["chart-speedup"].all(named("polyline"))[s])
+		if sp[0] != [2]float64{64, 254} {
+			t.Errorf("%s: first speedup point at %v, want (64, 254): speedup 1 at the bottom of [1, 32]", fs.network, sp[0])
+		}
+	}
+}
+
+// TestSameProcessorCount: of the bus series' grids 4x4 and 2x8 the line
+// goes through the faster (4x4); 2x8 is a hollow marker at the same x.
+func TestSameProcessorCount(t *testing.T) {
+	f := newSweep(t)
+	doc := parseDoc(t, f.render(t, Options{}))
+	svg := lineCharts(t, doc)["chart-time"]
+	bus := svg.all(withClass("line"))[0]
+	if bus.Attr["data-series"] != "bus · tstart from file" {
+		t.Fatalf("first series is %q, want the bus one", bus.Attr["data-series"])
+	}
+	alts := bus.all(withClass("alt"))
+	if len(alts) != 1 {
+		t.Fatalf("%d hollow markers, want 1 (the 2x8 grid)", len(alts))
+	}
+	if tip := alts[0].text(); !strings.Contains(tip, "grid 2x8") || !strings.Contains(tip, "not the fastest") {
+		t.Errorf("hollow marker tooltip %q, want grid 2x8 named as not the fastest", tip)
+	}
+	pts := points(t, bus.all(named("polyline"))[0])
+	if x, _ := strconv.ParseFloat(alts[0].Attr["cx"], 64); x != pts[4][0] {
+		t.Errorf("hollow marker at x %g, want the line's 16-processor x %g", x, pts[4][0])
+	}
+	if y, _ := strconv.ParseFloat(alts[0].Attr["cy"], 64); y >= pts[4][1] {
+		t.Errorf("hollow marker at y %g is not above (slower than) the line's %g", y, pts[4][1])
+	}
+	var tips []string
+	for _, m := range bus.all(withClass("mark")) {
+		tips = append(tips, m.text())
+	}
+	if !strings.Contains(strings.Join(tips, "\n"), "grid 4x4 (16 processors): 1.425 s") {
+		t.Errorf("line markers %q do not give 4x4's time 1.425 s", tips)
+	}
+}
+
+// TestEscaping: markup in a program name comes out as text.
+func TestEscaping(t *testing.T) {
+	f := newSweep(t)
+	page := f.render(t, Options{})
+	if bytes.Contains(page, []byte("<script")) {
+		t.Fatal("the program name's <script> reached the page unescaped")
+	}
+	doc := parseDoc(t, page)
+	if !strings.Contains(doc.text(), fixtureProgram) {
+		t.Errorf("the program name %q is not in the page's text", fixtureProgram)
+	}
+}
+
+// TestSummary: the facts give the trace, counts and parameter ranges.
+func TestSummary(t *testing.T) {
+	f := newSweep(t)
+	doc := parseDoc(t, f.render(t, Options{}))
+	got := map[string]string{}
+	for _, d := range doc.all(named("div")) {
+		dt, dd := d.all(named("dt")), d.all(named("dd"))
+		if len(dt) == 1 && len(dd) == 1 {
+			got[dt[0].text()] = dd[0].text()
+		}
+	}
+	want := map[string]string{
+		"Trace":          "jac",
+		"Configurations": "19 stored of 20 (1 skipped: more processors than the machine has)",
+		"Series":         "3",
+		"Processors":     "1 – 32 (6 counts)",
+		"Grids":          "1, 2, 2x2, 2x4, 4x4, 4x8, 2x8",
+		"Networks":       "bus, cluster, mesh",
+		"Start-up time":  "from file, 20 µs",
+		"Machines":       "Predictor",
+		"Kind":           "sweep",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("fact %q = %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+// TestTopTables: the three rankings are sorted by their criterion and the
+// fastest configuration is the one the breakdown shows by default.
+func TestTopTables(t *testing.T) {
+	f := newSweep(t)
+	doc := parseDoc(t, f.render(t, Options{Top: 5}))
+	tables := doc.all(withClass("top"))
+	if len(tables) != 3 {
+		t.Fatalf("%d top tables, want 3", len(tables))
+	}
+	col := map[string]int{"time": 5, "efficiency": 6, "cost": 7}
+	dir := map[string]float64{"time": 1, "efficiency": -1, "cost": 1}
+	for _, tab := range tables {
+		key := strings.Fields(tab.Attr["class"])[1]
+		rows := tab.all(named("tbody"))[0].all(named("tr"))
+		if len(rows) != 5 {
+			t.Errorf("%s: %d rows, want 5", key, len(rows))
+		}
+		prev := math.Inf(-1)
+		for _, r := range rows {
+			v, err := strconv.ParseFloat(r.all(named("td"))[col[key]].text(), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v*dir[key] < prev {
+				t.Errorf("%s: not sorted: %g after %g", key, v, prev*dir[key])
+			}
+			prev = v * dir[key]
+		}
+	}
+	fastest := tables[0].all(named("tbody"))[0].all(named("tr"))[0]
+	if fastest.Attr["class"] != "chosen" {
+		t.Error("the fastest configuration is not marked as the breakdown's")
+	}
+	// mesh on 32 processors: 10/32 + 0.002*32 s.
+	if got := fastest.all(named("td"))[5].text(); got != "0.3765" {
+		t.Errorf("fastest time %s, want 0.3765", got)
+	}
+}
+
+// TestBreakdown: one row per interval of the report tree; the stacked
+// parts add up to the lost time and sit at the right pixels.
+func TestBreakdown(t *testing.T) {
+	f := newSweep(t)
+	run := f.runs[3] // bus, 2x4
+	doc := parseDoc(t, f.render(t, Options{Run: run.ID}))
+	svg := doc.all(withClass("bars"))[0]
+	rows := svg.all(withClass("row"))
+	if len(rows) != len(run.Intervals) {
+		t.Fatalf("%d rows, want %d (one per interval)", len(rows), len(run.Intervals))
+	}
+	if !strings.Contains(svg.all(named("title"))[0].text(), fmt.Sprintf("run %d, grid 2x4", run.ID)) {
+		t.Errorf("breakdown title %q does not name run %d", svg.all(named("title"))[0].text(), run.ID)
+	}
+	// Main's lost time is the largest stack; the axis ends at a round value
+	// above it, on x = 190..536.
+	lost := run.Intervals[0].Values[result.LostTime]
+	hi := niceCeil(lost)
+	parts := rows[0].all(withClass("part"))
+	if len(parts) != nStacked {
+		t.Fatalf("%d stacked parts, want %d", len(parts), nStacked)
+	}
+	x0, _ := strconv.ParseFloat(parts[0].Attr["x"], 64)
+	sum := 0.0
+	for _, p := range parts {
+		w, _ := strconv.ParseFloat(p.Attr["width"], 64)
+		sum += w
+	}
+	if x0 != 190 || math.Abs(sum-lost/hi*346) > 0.2 {
+		t.Errorf("Main's stack from x %g, %g px wide; want from 190, %.1f px", x0, sum, lost/hi*346)
+	}
+	if n := len(rows[0].all(withClass("potential"))); n != 2 {
+		t.Errorf("%d potential-loss bars, want 2 (Load_imbalance, Synchronization)", n)
+	}
+	indents := []string{}
+	for _, r := range rows {
+		indents = append(indents, r.all(named("text"))[0].Attr["x"])
+	}
+	if strings.Join(indents, " ") != "8 18 28 18" {
+		t.Errorf("label indents %v, want by tree level 8 18 28 18", indents)
+	}
+}
+
+// TestErrors: what cannot be reported is refused with a message, and
+// nothing is written.
+func TestErrors(t *testing.T) {
+	f := newSweep(t)
+	empty, err := f.db.Exec(`INSERT INTO sweeps(trace_id, command, created_at, def_hash) VALUES (1, 'x', 'now', 'h2')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptyID, _ := empty.LastInsertId()
+	var outside int64
+	if err := f.db.Get(&outside, `SELECT id FROM runs WHERE sweep_id IS NULL`); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		sweep int64
+		opt   Options
+		want  string
+	}{
+		{"unknown sweep", 99, Options{}, "sweep 99: no such sweep"},
+		{"no runs", emptyID, Options{}, "no runs stored"},
+		{"run of another sweep", f.sweepID, Options{Run: outside}, fmt.Sprintf("run %d is not one of its runs", outside)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			err := Write(&b, f.db, tt.sweep, tt.opt)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+			if b.Len() != 0 {
+				t.Errorf("%d bytes written despite the error", b.Len())
+			}
+		})
+	}
+}
+
+// TestSingleConfiguration: a sweep of one run, without a stored
+// efficiency, still gives the four charts: one line of one point each,
+// and the missing efficiency is drawn nowhere and shown as a dash.
+func TestSingleConfiguration(t *testing.T) {
+	f := newSweep(t)
+	res, err := f.db.Exec(`INSERT INTO sweeps(trace_id, command, created_at, def_hash) VALUES (1, 'one', 'now', 'h3')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sweepID, _ = res.LastInsertId()
+	f.save(t, 1, f.sweepID, "mesh", 0, []int{2, 2}, 3)
+	runID := f.runs[len(f.runs)-1].ID
+	if _, err := f.db.Exec(`DELETE FROM interval_values WHERE run_id = ? AND char_id = ?`, runID, int(result.Efficiency)); err != nil {
+		t.Fatal(err)
+	}
+	doc := parseDoc(t, f.render(t, Options{}))
+	if n := len(doc.all(named("svg"))); n != 4 {
+		t.Fatalf("%d charts, want 4", n)
+	}
+	charts := lineCharts(t, doc)
+	for id, want := range map[string]int{"chart-time": 1, "chart-efficiency": 0, "chart-speedup": 1} {
+		lines := charts[id].all(named("polyline"))
+		if len(lines) != 1 {
+			t.Fatalf("%s: %d polylines, want 1", id, len(lines))
+		}
+		if got := len(points(t, lines[0])); got != want {
+			t.Errorf("%s: %d points, want %d", id, got, want)
+		}
+	}
+	row := doc.all(withClass("top"))[0].all(named("tbody"))[0].all(named("tr"))[0]
+	if got := row.all(named("td"))[6].text(); got != "–" {
+		t.Errorf("missing efficiency shown as %q, want –", got)
+	}
+}

@@ -1,0 +1,78 @@
+package sweepreport
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// svgWriter accumulates SVG markup. Text goes through esc, so the output is
+// well-formed XML as well as HTML5.
+type svgWriter struct{ strings.Builder }
+
+func (w *svgWriter) printf(format string, args ...any) { fmt.Fprintf(&w.Builder, format, args...) }
+
+// esc escapes text and attribute values (& < > " ').
+func esc(s string) string { return html.EscapeString(s) }
+
+// px formats a coordinate with one decimal, without trailing zeros.
+func px(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
+// charWidth is the advance assumed per character of 12px text, a little
+// more than system fonts need, so that estimated widths do not overlap.
+const charWidth = 7.0
+
+func textWidth(s string) float64 { return charWidth * float64(utf8.RuneCountInString(s)) }
+
+// truncate shortens s to at most n characters, ending with an ellipsis.
+func truncate(s string, n int) string {
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// The marker shapes, which tell series apart without colour.
+const (
+	markCircle = iota
+	markSquare
+	markTriangle
+	markDiamond
+	numMarks
+)
+
+// marker writes a filled marker of the given shape centred on (x, y), with
+// a tooltip when tip is not empty.
+func (w *svgWriter) marker(shape int, x, y float64, color, tip string) {
+	const r = 3.6
+	style := fmt.Sprintf(` class="mark" fill="%s" stroke="#ffffff" stroke-width="1"`, color)
+	switch shape {
+	case markSquare:
+		w.elem("rect", fmt.Sprintf(`x="%s" y="%s" width="%s" height="%s"`, px(x-r), px(y-r), px(2*r), px(2*r))+style, tip)
+	case markTriangle:
+		w.elem("polygon", fmt.Sprintf(`points="%s,%s %s,%s %s,%s"`,
+			px(x), px(y-r-0.8), px(x+r+0.6), px(y+r*0.8), px(x-r-0.6), px(y+r*0.8))+style, tip)
+	case markDiamond:
+		w.elem("polygon", fmt.Sprintf(`points="%s,%s %s,%s %s,%s %s,%s"`,
+			px(x), px(y-r-0.8), px(x+r+0.8), px(y), px(x), px(y+r+0.8), px(x-r-0.8), px(y))+style, tip)
+	default:
+		w.elem("circle", fmt.Sprintf(`cx="%s" cy="%s" r="%s"`, px(x), px(y), px(r))+style, tip)
+	}
+}
+
+// elem writes an empty element with the given (already escaped)
+// attributes, with a tooltip child when tip is not empty: browsers show it
+// on hover and screen readers read it.
+func (w *svgWriter) elem(name, attrs, tip string) {
+	if tip == "" {
+		w.printf("<%s %s/>", name, attrs)
+		return
+	}
+	w.printf("<%s %s><title>%s</title></%s>", name, attrs, esc(tip), name)
+}

@@ -1,0 +1,105 @@
+package sweepreport
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Options choose what the report shows beyond its fixed content.
+type Options struct {
+	// Run is the configuration whose lost-time breakdown is drawn; it must
+	// belong to the sweep. 0 selects the fastest (lowest run id on ties).
+	Run int64
+	// Top is the number of rows of each best-configurations table; 0 = 10.
+	Top int
+	// AllIntervals starts the breakdown from Main instead of the run's
+	// report root (the interval the original's report starts from).
+	AllIntervals bool
+	// MaxIntervals bounds the bars of the breakdown (those with the largest
+	// losses are kept, in tree order); 0 = 40, negative = no bound.
+	MaxIntervals int
+}
+
+func (o Options) top() int {
+	if o.Top <= 0 {
+		return 10
+	}
+	return o.Top
+}
+
+func (o Options) maxIntervals() int {
+	switch {
+	case o.MaxIntervals == 0:
+		return 40
+	case o.MaxIntervals < 0:
+		return 0
+	}
+	return o.MaxIntervals
+}
+
+var (
+	//go:embed report.tmpl
+	reportTmpl string
+	//go:embed style.css
+	styleCSS string
+)
+
+var tmpl = template.Must(template.New("sweep").Funcs(template.FuncMap{
+	"css": func() template.CSS { return template.CSS(styleCSS) },
+}).Parse(reportTmpl))
+
+// Write renders the report of sweep sweepID of the store db to w. Nothing
+// is written when the sweep cannot be reported (unknown sweep, no stored
+// runs, a chosen run outside the sweep).
+func Write(w io.Writer, db *sqlx.DB, sweepID int64, opt Options) error {
+	sw, err := loadSweep(db, sweepID)
+	if err != nil {
+		return err
+	}
+	cs, err := loadConfigs(db, sweepID)
+	if err != nil {
+		return err
+	}
+	if len(cs) == 0 {
+		return fmt.Errorf("sweep %d: no runs stored yet (run or resume the sweep first)", sweepID)
+	}
+	chosen, err := chooseRun(cs, opt.Run, sweepID)
+	if err != nil {
+		return err
+	}
+	ivs, err := loadBreakdown(db, chosen.RunID, opt.AllIntervals)
+	if err != nil {
+		return fmt.Errorf("sweep %d: %w", sweepID, err)
+	}
+	doc := build(sw, cs, chosen, ivs, opt)
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, doc); err != nil {
+		return fmt.Errorf("sweep %d: html report: %w", sweepID, err)
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// chooseRun returns the configuration of run id, or the fastest when id is 0.
+func chooseRun(cs []*config, id int64, sweepID int64) (*config, error) {
+	if id != 0 {
+		i := slices.IndexFunc(cs, func(c *config) bool { return c.RunID == id })
+		if i < 0 {
+			return nil, fmt.Errorf("sweep %d: run %d is not one of its runs", sweepID, id)
+		}
+		return cs[i], nil
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if faster(c, best) {
+			best = c
+		}
+	}
+	return best, nil
+}

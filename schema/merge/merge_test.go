@@ -1,0 +1,144 @@
+package merge_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/merge"
+	"github.com/presage-dvm/presage/sim/sweep"
+	"github.com/presage-dvm/presage/sim/sweep/sweeptest"
+)
+
+func store(t *testing.T, name string) (*sqlx.DB, string) {
+	return sweeptest.Store(t, name,
+		[]string{golden.Path(t, "traces", "jac.ptr")},
+		[]string{golden.Path(t, "machines", "Predictor.par"), golden.Path(t, "machines", "Predictor-myri4.par")})
+}
+
+// request: 2 machines x 5 grids x 2 networks = 20 configurations, minus
+// those exceeding the small machine.
+func request() sweep.Request {
+	return sweep.Request{Trace: "jac", Machines: []string{"Predictor", "Predictor-myri4"},
+		Grids: [][]int{{1}, {2}, {2, 2}, {4, 2}, {8, 8}}, Networks: []string{"cluster", "bus"}, PerProcMax: 4}
+}
+
+func runSweep(t *testing.T, db *sqlx.DB, shard, shards int) string {
+	t.Helper()
+	p, err := sweep.NewPlan(context.Background(), db, request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sweep.Run(context.Background(), db, p, sweep.Options{Workers: 2, Shard: shard, Shards: shards}); err != nil {
+		t.Fatal(err)
+	}
+	return p.Def.Hash()
+}
+
+// TestMergeShardsEqualsSweep: three shards merged hold exactly the rows of
+// the unsharded sweep; merging again adds nothing.
+func TestMergeShardsEqualsSweep(t *testing.T) {
+	full, _ := store(t, "full.db")
+	hash := runSweep(t, full, 0, 0)
+	var shards []string
+	for i := range 3 {
+		db, path := store(t, "shard.db")
+		if h := runSweep(t, db, i, 3); h != hash {
+			t.Fatalf("shard %d has definition %s, the sweep %s", i, h, hash)
+		}
+		db.Close()
+		shards = append(shards, path)
+	}
+	dst, _ := sweeptest.Store(t, "all.db", nil, nil)
+	sum, err := merge.Into(context.Background(), dst, shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sweeps != 1 || sum.Inputs != 3 || sum.Existing != 2*4 {
+		t.Errorf("summary %+v: want 1 sweep and 3 inputs added, then found twice each", sum)
+	}
+	want := sweeptest.Fingerprint(t, full, hash)
+	if d := sweeptest.Diff(sweeptest.Fingerprint(t, dst, hash), want); d != "" {
+		t.Errorf("merged shards vs unsharded sweep: %s", d)
+	}
+	var runs int
+	dst.Get(&runs, `SELECT count(*) FROM runs`)
+	if runs == 0 || runs != sum.Runs {
+		t.Errorf("%d runs stored, %d merged", runs, sum.Runs)
+	}
+	again, err := merge.Into(context.Background(), dst, shards[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Runs != 0 || again.Dups == 0 || again.Inputs != 0 {
+		t.Errorf("merging again: %+v, want only duplicates", again)
+	}
+	if d := sweeptest.Diff(sweeptest.Fingerprint(t, dst, hash), want); d != "" {
+		t.Errorf("after merging twice: %s", d)
+	}
+	// The calls of the trace are copied once.
+	var calls, wantCalls int
+	dst.Get(&calls, `SELECT count(*) FROM calls`)
+	full.Get(&wantCalls, `SELECT count(*) FROM calls`)
+	if calls != wantCalls {
+		t.Errorf("%d calls merged, the trace has %d", calls, wantCalls)
+	}
+}
+
+func TestMergeRefusesOtherSchemaVersion(t *testing.T) {
+	old, path := store(t, "old.db")
+	if _, err := old.Exec(`DELETE FROM schema_version WHERE version = ?`, schema.Version); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	dst, _ := sweeptest.Store(t, "all.db", nil, nil)
+	_, err := merge.Into(context.Background(), dst, []string{path})
+	if err == nil || !strings.Contains(err.Error(), "schema version") {
+		t.Fatalf("merge of an older store: error %v", err)
+	}
+	var n int
+	dst.Get(&n, `SELECT count(*) FROM traces`)
+	if n != 0 {
+		t.Errorf("refused merge wrote %d traces", n)
+	}
+}
+
+// TestMergeRefusesSweepOfOtherTrace: two stores whose sweeps carry the same
+// definition hash over different traces cannot be merged, and the refused
+// merge writes nothing.
+func TestMergeRefusesSweepOfOtherTrace(t *testing.T) {
+	a, pa := store(t, "a.db")
+	hash := runSweep(t, a, 0, 2)
+	a.Close()
+	b, pb := sweeptest.Store(t, "b.db",
+		[]string{golden.Path(t, "traces", "sor.ptr")},
+		[]string{golden.Path(t, "machines", "Predictor.par"), golden.Path(t, "machines", "Predictor-myri4.par")})
+	req := request()
+	req.Trace = "sor"
+	p, err := sweep.NewPlan(context.Background(), b, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sweep.Run(context.Background(), b, p, sweep.Options{Shard: 0, Shards: 4}); err != nil {
+		t.Fatal(err)
+	}
+	// Forge the collision the hash makes improbable.
+	if _, err := b.Exec(`UPDATE sweeps SET def_hash = ?`, hash); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	dst, _ := sweeptest.Store(t, "all.db", nil, nil)
+	_, err = merge.Into(context.Background(), dst, []string{pa, pb})
+	if err == nil || !strings.Contains(err.Error(), "different trace") {
+		t.Fatalf("merge of one definition over two traces: error %v", err)
+	}
+	var n int
+	dst.Get(&n, `SELECT count(*) FROM runs`)
+	if n != 0 {
+		t.Errorf("refused merge left %d runs", n)
+	}
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/section"
+)
+
+// dopl distributes the loop's time over the processors by their iteration
+// blocks (MODEL.md §5.8); it never runs RegularTime.
+func dopl(e *Engine) error {
+	lp, err := e.loopRef()
+	if err != nil {
+		return err
+	}
+	doPL, err := e.dec(out, kDoPL)
+	if err != nil {
+		return err
+	}
+	portion, hasPortion, err := e.portion()
+	if err != nil {
+		return err
+	}
+	m := lp.m
+	if e.callT == 0 || m == nil || m.Size == 0 {
+		return nil
+	}
+	if lp.across && doPL == 1 {
+		e.acrossPortion(lp)
+	}
+	if lp.across && doPL == 0 {
+		return e.acrossEnd(lp)
+	}
+	e.distributeLoopTime(lp, portion, hasPortion)
+	e.loopSys()
+	return nil
+}
+
+// portion reads the optional Dim/Lower/Upper/Step arrays of dopl_.
+func (e *Engine) portion() (section.Block, bool, error) {
+	dims, err := e.optDecArray(out, kDim)
+	if err != nil || dims == nil {
+		return nil, false, err
+	}
+	lo, err := e.decArray(out, kLower)
+	if err != nil {
+		return nil, false, err
+	}
+	hi, err := e.decArray(out, kUpper)
+	if err != nil {
+		return nil, false, err
+	}
+	st, err := e.decArray(out, kStep)
+	if err != nil {
+		return nil, false, err
+	}
+	b := make(section.Block, len(dims))
+	for i := range b {
+		b[i] = section.Section{Lower: at(lo, i), Upper: at(hi, i), Step: at(st, i)}
+	}
+	return b, true, nil
+}
+
+// distributeLoopTime charges the loop's user time to the processors by their
+// share of the iterations, with insufficient parallelism where several
+// processors execute the same block.
+func (e *Engine) distributeLoopTime(lp *loop, portion section.Block, hasPortion bool) {
+	m := lp.m
+	vm := m.Tmpl.VM
+	if vm == nil {
+		return
+	}
+	prev, hadPrev := lp.portion, lp.hasPortion
+	if hasPortion {
+		lp.portion, lp.hasPortion = portion, true
+	}
+	if !hadPrev && vm.Uniform && !e.cur.io {
+		e.distributeUniform(m, vm)
+		return
+	}
+	// Most blocks are of one size on processors of one power: their share
+	// is computed once.
+	lastC, lastSize, lastT := -1.0, int64(-1), 0.0
+	for k, b := range m.Blocks {
+		if m.sizes[k] == 0 || k >= vm.P() {
+			continue
+		}
+		c := e.callT / vm.Power[k]
+		var t float64
+		switch {
+		case hadPrev:
+			ps := portionSize(prev)
+			if ps == 0 {
+				continue
+			}
+			t = c * float64(common(prev, b)) / float64(ps)
+		case c == lastC && m.sizes[k] == lastSize:
+			t = lastT
+		default:
+			t = c * float64(m.sizes[k]) / float64(m.Size)
+			lastC, lastSize, lastT = c, m.sizes[k], t
+		}
+		ins := 0.0
+		n := m.cnt[k]
+		if n > 1 {
+			ins = t * float64(n-1) / float64(n)
+		}
+		e.chargeIterations(vm.Map[k], t, ins, n > 1)
+	}
+}
+
+// distributeUniform is distributeLoopTime without a remembered portion on
+// a VM of every root processor, all of one power, outside an I/O block:
+// the charges of chargeIterations with the call time divided once and the
+// share computed once per block size.
+func (e *Engine) distributeUniform(m *loopMapping, vm *layout.VM) {
+	c := e.callT / vm.Power[0]
+	lastSize, lastT := int64(-1), 0.0
+	size := float64(m.Size)
+	P := min(len(m.Blocks), vm.P())
+	for k := 0; k < P; k++ {
+		sz := m.sizes[k]
+		if sz == 0 {
+			continue
+		}
+		if sz != lastSize {
+			lastSize, lastT = sz, c*float64(sz)/size
+		}
+		t := lastT
+		p := vm.Map[k]
+		r := &e.cur.rows(e.L)[p]
+		r[cUsr] += t
+		r[cCPU] += t
+		r[cExec] += t
+		if t != 0 {
+			e.clk[p] += t
+			e.skewed = true
+		}
+		if n := m.cnt[k]; n > 1 {
+			ins := t * float64(n-1) / float64(n)
+			r[cInsU] += ins
+			r[cIns] += ins
+			r[cLost] += ins
+		}
+	}
+}
+
+// chargeIterations is add(KUsr, p, t) followed, for a block several
+// processors execute, by add(KInsUsr, p, ins), written out for the hot loop
+// of dopl_ (the I/O filter takes the general path).
+func (e *Engine) chargeIterations(p int, t, ins float64, shared bool) {
+	if e.cur.io {
+		e.add(KUsr, p, t)
+		if shared {
+			e.add(KInsUsr, p, ins)
+		}
+		return
+	}
+	r := e.cur.row(p, e.L)
+	r[cUsr] += t
+	r[cCPU] += t
+	r[cExec] += t
+	if t != 0 {
+		e.clk[p] += t
+		e.skewed = true
+	}
+	if shared {
+		r[cInsU] += ins
+		r[cIns] += ins
+		r[cLost] += ins
+	}
+}
+
+// loopSys charges dopl_'s ret time: CPU_time_sys on every processor and the
+// unscaled insufficient parallelism.
+func (e *Engine) loopSys() {
+	vm := e.vm
+	P := float64(vm.P())
+	ins := e.retT * (P - 1) / P
+	if vm.Uniform && !e.cur.io {
+		e.addAll(vm, KSys, e.retT/vm.Power[0])
+		e.addAll(vm, KInsSys, ins)
+		return
+	}
+	for k, p := range vm.Map {
+		e.add(KSys, p, e.retT/vm.Power[k])
+		e.add(KInsSys, p, ins)
+	}
+}
+
+func portionSize(b section.Block) int64 {
+	n := int64(1)
+	for _, s := range b {
+		if s.Lower < 0 || s.Step <= 0 {
+			return 0
+		}
+		n *= (s.Upper-s.Lower)/s.Step + 1
+	}
+	return n
+}
+
+// common is Π_d the number of equal index pairs of the portion and the block.
+func common(p, b section.Block) int64 {
+	if len(p) != len(b) {
+		return 0
+	}
+	n := int64(1)
+	for d := range p {
+		n *= section.Intersect(p[d], b[d]).Size()
+	}
+	return n
+}

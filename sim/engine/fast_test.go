@@ -1,0 +1,60 @@
+package engine
+
+import "testing"
+
+// TestChargeIterations: the written-out charge of dopl_ moves exactly the
+// counters and clocks add(KUsr) and add(KInsUsr) move, also in an I/O
+// block (where the filter applies).
+func TestChargeIterations(t *testing.T) {
+	for _, io := range []bool{false, true} {
+		for _, shared := range []bool{false, true} {
+			a, b := newTestEngine(t, []int{4}), newTestEngine(t, []int{4})
+			a.cur.io, b.cur.io = io, io
+			for p := 0; p < 4; p++ {
+				tm, ins := 0.125*float64(p+1), 0.0625*float64(p)
+				a.chargeIterations(p, tm, ins, shared)
+				b.add(KUsr, p, tm)
+				if shared {
+					b.add(KInsUsr, p, ins)
+				}
+			}
+			for p := 0; p < 4; p++ {
+				if a.clock(p) != b.clock(p) {
+					t.Errorf("io=%v shared=%v: clock %d = %v, want %v", io, shared, p, a.clock(p), b.clock(p))
+				}
+				for c := cnt(0); c < nCnt; c++ {
+					if a.cur.value(c, p) != b.cur.value(c, p) {
+						t.Errorf("io=%v shared=%v: counter %d of %d = %v, want %v", io, shared, c, p, a.cur.value(c, p), b.cur.value(c, p))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSyncAll: the written-out synchronisation of a whole uniform VM
+// charges what addSynch and add charge per processor and levels the clocks.
+func TestSyncAll(t *testing.T) {
+	e := newTestEngine(t, []int{2, 2})
+	for p, d := range []float64{0.5, 0.25, 0, 0.75} {
+		e.add(KUsr, p, d)
+	}
+	e.mpsSync(KWaitShadow)
+	for p, want := range []float64{0.25, 0.5, 0.75, 0} {
+		if got := e.cur.value(cSynch, p); got != want {
+			t.Errorf("Synchronization of %d = %v, want %v", p, got, want)
+		}
+		if got := e.cur.value(cClassSynch+cnt(classShadow), p); got != want {
+			t.Errorf("Shadow synch of %d = %v, want %v", p, got, want)
+		}
+		if got := e.cur.value(cClassComm+cnt(classShadow), p); got != want {
+			t.Errorf("Wait_shadow of %d = %v, want %v", p, got, want)
+		}
+		if e.clock(p) != 0.75 {
+			t.Errorf("clock %d = %v, want 0.75", p, e.clock(p))
+		}
+	}
+	if e.skewed {
+		t.Error("clocks still marked skewed after a full synchronisation")
+	}
+}

@@ -1,0 +1,109 @@
+package engine
+
+import "github.com/presage-dvm/presage/ingest/ptr"
+
+// Op is one traced call compiled for the engine: its times, where it is in
+// the trace, and a shared prototype holding the handler and the parsed
+// parameters. Ops are immutable; one compiled trace can be run by many
+// engines at once.
+type Op struct {
+	callT, retT float64
+	p           *proto
+	traceLine   int32
+}
+
+// proto is what identical calls share: the function with its handler, the
+// source position and the parsed parameters of both sides.
+type proto struct {
+	site    *site
+	in, out *args
+}
+
+// site is a traced function at a source position.
+type site struct {
+	fn      string
+	h       entry // h.h == nil for an unknown function
+	line    int
+	file    string
+	pattern string // "AMView", "DisArray" or ""
+}
+
+type protoKey struct {
+	fn, file string
+	line     int
+	pattern  string
+	in, out  string
+}
+
+// Compiler turns traced calls into Ops, sharing the prototypes of calls
+// that differ only in their times. It is not safe for concurrent use; the
+// Ops it returns are.
+type Compiler struct {
+	protos map[protoKey]*proto
+	sites  map[protoKey]*site
+}
+
+// NewCompiler returns an empty compiler.
+func NewCompiler() *Compiler {
+	return &Compiler{protos: map[protoKey]*proto{}, sites: map[protoKey]*site{}}
+}
+
+// Compile compiles one call. Calls read by ptr.Reader or loaded from the
+// store carry their parameter text, by which prototypes are shared; a call
+// with parameters but no text gets a prototype of its own.
+func (c *Compiler) Compile(call *ptr.Call) Op {
+	op := Op{callT: call.CallTime, retT: call.RetTime, traceLine: int32(call.TraceLine)}
+	k := protoKey{fn: call.Func, file: call.File, line: call.Line, pattern: call.Pattern, in: call.InText, out: call.OutText}
+	shareable := (call.InText != "" || len(call.In) == 0) && (call.OutText != "" || len(call.Out) == 0)
+	if shareable {
+		if p, ok := c.protos[k]; ok {
+			op.p = p
+			return op
+		}
+	}
+	p := &proto{site: c.site(k), in: compileArgs(call.In), out: compileArgs(call.Out)}
+	if shareable {
+		c.protos[k] = p
+	}
+	op.p = p
+	return op
+}
+
+func (c *Compiler) site(k protoKey) *site {
+	k.in, k.out = "", ""
+	if s, ok := c.sites[k]; ok {
+		return s
+	}
+	s := &site{fn: k.fn, h: handlerOf(k.fn), line: k.line, file: k.file, pattern: k.pattern}
+	c.sites[k] = s
+	return s
+}
+
+// Exec simulates one compiled call.
+func (e *Engine) Exec(op *Op) error {
+	e.op = op
+	e.callT, e.retT = op.callT, op.retT
+	h := op.p.site.h
+	if h.h == nil {
+		e.warn("unknown function " + op.p.site.fn + ": base algorithm")
+		e.regular()
+		return nil
+	}
+	if err := h.h(e); err != nil {
+		return err
+	}
+	if h.rt {
+		e.regular()
+	}
+	return nil
+}
+
+// Step compiles and simulates one call, for callers that stream calls
+// instead of running a compiled trace.
+func (e *Engine) Step(c *ptr.Call) error {
+	if e.comp == nil {
+		e.comp = NewCompiler()
+	}
+	op := e.comp.Compile(c)
+	return e.Exec(&op)
+}

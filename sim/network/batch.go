@@ -1,0 +1,77 @@
+package network
+
+// Batch is a fixed sequence of messages of a cluster network, routed once:
+// the engine sends the same exchanges (a shadow group, a reduction) again
+// and again. A Batch belongs to the Net that made it.
+type Batch struct {
+	route []int32   // lowest common cluster of every message
+	ch    []int32   // its only channel, or -1 when the cluster has several
+	ts    []float64 // the cluster's TStart
+	tb    []float64 // the cluster's TByte
+}
+
+// Len is the number of messages.
+func (b *Batch) Len() int { return len(b.route) }
+
+// NewBatch routes messages from[i] → to[i] (all different pairs of a
+// cluster network).
+func (n *Net) NewBatch(from, to []int) *Batch {
+	b := &Batch{
+		route: make([]int32, len(from)), ch: make([]int32, len(from)),
+		ts: make([]float64, len(from)), tb: make([]float64, len(from)),
+	}
+	for i := range from {
+		r := n.common(from[i], to[i])
+		b.route[i], b.ts[i], b.tb[i] = r, n.tstart[r], n.tbyte[r]
+		b.ch[i] = -1
+		if n.chN[r] == 1 {
+			b.ch[i] = n.chOff[r]
+		}
+	}
+	return b
+}
+
+// SendBatch sends the messages of b in order, message i of bytes[i] bytes
+// issued at sendAt[i], exactly as that many Send calls would, and stores
+// each message's send time, begin and end. The busy time of a single
+// channel stays in a register while consecutive messages use it.
+func (n *Net) SendBatch(b *Batch, bytes []int64, sendAt, t0, begin, end []float64) {
+	cur, curCh := 0.0, int32(-1)
+	for i, ch := range b.ch {
+		t := float64(float32(sendAt[i]))
+		// Computed before the chain of busy times; see Send for the
+		// conversion that forbids an FMA.
+		d := float64(float64(bytes[i]) * b.tb[i])
+		var bg, e float64
+		if ch >= 0 {
+			if ch != curCh {
+				if curCh >= 0 {
+					n.busy[curCh] = cur
+				}
+				cur, curCh = n.busy[ch], ch
+			}
+			bg = later(t, cur)
+			e = bg + b.ts[i] + d
+			cur = e
+		} else {
+			if curCh >= 0 {
+				n.busy[curCh] = cur
+				curCh = -1
+			}
+			_, bg, e = n.SendVia(b.route[i], bytes[i], sendAt[i])
+		}
+		t0[i], begin[i], end[i] = t, bg, e
+	}
+	if curCh >= 0 {
+		n.busy[curCh] = cur
+	}
+}
+
+// later is max(a, b) for times, which are never NaN nor −0: a plain
+// comparison, shorter on the chain of busy times than the builtin max.
+func later(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}

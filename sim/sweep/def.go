@@ -1,0 +1,159 @@
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/presage-dvm/presage/sim"
+)
+
+// Networks are the network models a configuration may name: the
+// simulator's.
+var Networks = sim.Networks
+
+// Kinds of sweeps.
+const (
+	KindSweep  = "sweep"  // a cartesian product (presage sweep)
+	KindSearch = "search" // an optimal-configuration search (presage search)
+)
+
+// MachineRef names a machine of a definition. Only its content hash is part
+// of the definition's identity: names and store ids differ between stores.
+type MachineRef struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// Definition is what a sweep computes. Its Hash identifies the sweep in
+// every store, so it holds contents (hashes), never store ids.
+type Definition struct {
+	Kind     string       `json:"kind"`
+	Trace    string       `json:"trace"` // the trace's name, for people
+	TraceSHA string       `json:"trace_sha256"`
+	Machines []MachineRef `json:"machines"`
+	Grids    [][]int      `json:"grids"`
+	Networks []string     `json:"networks"`
+	// Overrides in seconds (TStart, TByte) and relative power; 0 = the
+	// machine file's value.
+	TStart     []float64 `json:"tstart"`
+	TByte      []float64 `json:"tbyte"`
+	Power      []float64 `json:"power"`
+	PerProcMax int       `json:"per_proc_max"` // 0 = per-processor rows always
+	Options    []string  `json:"options"`      // deviations switched on (sim.Options.Names)
+	// Extra distinguishes searches of different objectives or modes.
+	Extra string `json:"extra,omitempty"`
+}
+
+// Normalize fills the defaults (one network "cluster", no overrides) and
+// checks the lists.
+func (d *Definition) Normalize() error {
+	if d.Kind == "" {
+		d.Kind = KindSweep
+	}
+	if len(d.Networks) == 0 {
+		d.Networks = []string{"cluster"}
+	}
+	for _, n := range d.Networks {
+		if !slices.Contains(Networks, n) {
+			return fmt.Errorf("network %q: expected one of %v", n, Networks)
+		}
+	}
+	for _, l := range []*[]float64{&d.TStart, &d.TByte, &d.Power} {
+		if len(*l) == 0 {
+			*l = []float64{0}
+		}
+	}
+	if len(d.Machines) == 0 {
+		return fmt.Errorf("sweep: no machine")
+	}
+	if len(d.Grids) == 0 {
+		return fmt.Errorf("sweep: no grid")
+	}
+	for _, g := range d.Grids {
+		if len(g) < 1 || len(g) > 4 {
+			return fmt.Errorf("sweep: grid %v: rank must be 1..4", g)
+		}
+	}
+	return nil
+}
+
+// Hash identifies the definition: sha256 of its JSON without the names.
+func (d Definition) Hash() string {
+	c := d
+	c.Trace = ""
+	c.Machines = make([]MachineRef, len(d.Machines))
+	for i, m := range d.Machines {
+		c.Machines[i] = MachineRef{SHA256: m.SHA256}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// Config is one configuration of a sweep.
+type Config struct {
+	Index   int // position in the canonical order
+	Machine int // index in Definition.Machines
+	Grid    []int
+	Network string
+	TStart  float64
+	TByte   float64
+	Power   float64
+}
+
+// Procs is the processor count of the configuration's grid.
+func (c Config) Procs() int {
+	n := 1
+	for _, d := range c.Grid {
+		n *= d
+	}
+	return n
+}
+
+// Configs enumerates the cartesian product in the canonical order: machine,
+// grid, network, tstart, tbyte, power, the last varying fastest. Grids with
+// more processors than the machine has (procs[i] for machine i) are left out
+// and counted in skipped; indexes number the configurations kept.
+func (d Definition) Configs(procs []int) (cfgs []Config, skipped int) {
+	for mi := range d.Machines {
+		for _, g := range d.Grids {
+			c := Config{Machine: mi, Grid: g}
+			if c.Procs() > procs[mi] {
+				skipped += len(d.Networks) * len(d.TStart) * len(d.TByte) * len(d.Power)
+				continue
+			}
+			for _, nw := range d.Networks {
+				for _, ts := range d.TStart {
+					for _, tb := range d.TByte {
+						for _, pw := range d.Power {
+							cfgs = append(cfgs, Config{Index: len(cfgs), Machine: mi, Grid: g,
+								Network: nw, TStart: ts, TByte: tb, Power: pw})
+						}
+					}
+				}
+			}
+		}
+	}
+	return cfgs, skipped
+}
+
+// Shard returns the configurations of shard i of n: those whose index is i
+// modulo n. n = 0 means all.
+func Shard(cfgs []Config, i, n int) []Config {
+	if n <= 1 {
+		return cfgs
+	}
+	var out []Config
+	for _, c := range cfgs {
+		if c.Index%n == i {
+			out = append(out, c)
+		}
+	}
+	return out
+}

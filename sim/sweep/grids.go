@@ -1,0 +1,45 @@
+package sweep
+
+// Factorisations returns every ordered factorisation of n into exactly rank
+// positive factors, in the order of the original's candidate generation
+// (MODEL.md §1.7): the first factor runs over the divisors of n in
+// ascending order, the rest recursively.
+func Factorisations(n, rank int) [][]int {
+	if n < 1 || rank < 1 {
+		return nil
+	}
+	var out [][]int
+	prefix := make([]int, 0, rank)
+	var rec func(n, rank int)
+	rec = func(n, rank int) {
+		if rank == 1 {
+			g := append(append(make([]int, 0, len(prefix)+1), prefix...), n)
+			out = append(out, g)
+			return
+		}
+		for d := 1; d <= n; d++ {
+			if n%d != 0 {
+				continue
+			}
+			prefix = append(prefix, d)
+			rec(n/d, rank-1)
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	rec(n, rank)
+	return out
+}
+
+// GridsInRange returns every grid of rank 1..maxRank whose processor count
+// is in lo..hi: for each count in ascending order, the factorisations of
+// rank 1, then 2, ... (maxRank is clamped to 1..4).
+func GridsInRange(lo, hi, maxRank int) [][]int {
+	maxRank = min(max(maxRank, 1), 4)
+	var out [][]int
+	for n := max(lo, 1); n <= hi; n++ {
+		for r := 1; r <= maxRank; r++ {
+			out = append(out, Factorisations(n, r)...)
+		}
+	}
+	return out
+}
