@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/schema"
 )
@@ -76,11 +77,7 @@ func storeCounts(t *testing.T, dir string) string {
 	defer db.Close()
 	var parts []string
 	for _, table := range []string{"traces", "calls", "machines", "runs", "intervals", "interval_values", "interval_proc_values"} {
-		var n int
-		if err := db.Get(&n, "SELECT count(*) FROM "+table); err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, fmt.Sprintf("%s=%d", table, n))
+		parts = append(parts, fmt.Sprintf("%s=%d", table, storetest.Count(t, db, table)))
 	}
 	return strings.Join(parts, " ")
 }

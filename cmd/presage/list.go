@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"text/tabwriter"
+
+	"github.com/presage-dvm/presage/exports/query"
 )
 
 type listCmd struct {
@@ -29,40 +31,31 @@ func (c *listCmd) Run(g *Globals) error {
 		return err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	if err := query.Each(rows, func(cols []string) error {
+		printRow(tw, cols)
+		return nil
+	}, func(vals []any) error {
+		printRow(tw, vals)
+		return nil
+	}); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	for i, col := range cols {
-		fmt.Fprint(tw, col)
-		if i < len(cols)-1 {
+	return tw.Flush()
+}
+
+// printRow writes one line of the listing: the fields separated by tabs,
+// text columns (which the driver may give as []byte) as text.
+func printRow[T any](tw *tabwriter.Writer, fields []T) {
+	for i, f := range fields {
+		var v any = f
+		if b, ok := v.([]byte); ok {
+			v = string(b)
+		}
+		fmt.Fprint(tw, v)
+		if i < len(fields)-1 {
 			fmt.Fprint(tw, "\t")
 		}
 	}
 	fmt.Fprintln(tw)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			fmt.Fprint(tw, v)
-			if i < len(vals)-1 {
-				fmt.Fprint(tw, "\t")
-			}
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return tw.Flush()
 }

@@ -2,12 +2,10 @@ package arrowipc_test
 
 import (
 	"context"
-	"math"
 	"os"
 	"strconv"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/presage-dvm/presage/exports/arrowipc"
@@ -15,8 +13,6 @@ import (
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/schema"
 )
-
-func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 func TestWrite(t *testing.T) {
 	for _, zstd := range []bool{false, true} {
@@ -44,7 +40,7 @@ func testWrite(t *testing.T, zstd bool) {
 				t.Fatal(err)
 			}
 			rows, total := readBack(t, path, want.Column, tb, s)
-			if rows != want.Rows || !approx(total, want.Sum) {
+			if !want.Matches(rows, total) {
 				t.Errorf("%s: %d rows, sum(%s) %g; store has %d, %g", path, rows, want.Column, total, want.Rows, want.Sum)
 			}
 		}
@@ -89,16 +85,7 @@ func readBack(t *testing.T, path, col string, tb table.Table, sweep int64) (int6
 			t.Fatalf("%s: batch %d: %v", path, i, err)
 		}
 		rows += rec.NumRows()
-		switch a := rec.Column(idx[0]).(type) {
-		case *array.Float64:
-			for j := 0; j < a.Len(); j++ {
-				sum += a.Value(j)
-			}
-		case *array.Int64:
-			for j := 0; j < a.Len(); j++ {
-				sum += float64(a.Value(j))
-			}
-		}
+		sum += fixture.Sum(rec.Column(idx[0]))
 	}
 	return rows, sum
 }

@@ -149,10 +149,7 @@ func TestMatching(t *testing.T) {
 }
 
 func TestDepth(t *testing.T) {
-	c, err := Compare(jacMeasured(5, 1, 4, 2, 2), jacPredicted(5, 1, 4, 2, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustCompare(t, jacMeasured(5, 1, 4, 2, 2), jacPredicted(5, 1, 4, 2, 2))
 	var got []string
 	for _, m := range c.Matches {
 		got = append(got, fmt.Sprintf("%d/%d", m.Predicted.Depth, m.Measured.Depth))
@@ -170,10 +167,7 @@ func TestDepth(t *testing.T) {
 
 func TestValues(t *testing.T) {
 	// Measured 8, 2, 0 (zero time in Seq 22), 4, 2; predicted 10, 1, 1, 3, 2.
-	c, err := Compare(jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
 	if len(c.Matches) != 5 {
 		t.Fatalf("%d matches", len(c.Matches))
 	}
@@ -219,10 +213,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestMAPEUndefined(t *testing.T) {
-	c, err := Compare(jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustCompare(t, jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
 	if s := c.Summary; s.MAPECount != 0 || !math.IsNaN(s.MAPE) {
 		t.Errorf("MAPE %v over %d, want NaN over 0", s.MAPE, s.MAPECount)
 	}

@@ -1,53 +1,26 @@
 package compare
 
 import (
-	"math"
 	"strconv"
+
+	"github.com/presage-dvm/presage/exports/numfmt"
 )
 
 // Formats shared by the text and HTML outputs. Times get 6 decimals, not
-// the reports' 4: predicted intervals are often below 0.1 ms.
+// the reports' 4: predicted intervals are often below 0.1 ms. An undefined
+// value is "-".
 
-// num formats a value, "-" when undefined.
-func num(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return strconv.FormatFloat(v, 'f', 6, 64)
-}
+// num formats a value.
+func num(v float64) string { return numfmt.Fixed(v, 6, "-") }
 
 // signed formats a difference with its sign.
-func signed(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	s := strconv.FormatFloat(v, 'f', 6, 64)
-	if v >= 0 {
-		s = "+" + s
-	}
-	return s
-}
+func signed(v float64) string { return numfmt.Signed(v, 6, "-") }
 
-// pct formats a relative error (a fraction) as a signed percentage, "-"
-// when undefined.
-func pct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	s := strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
-	if v >= 0 {
-		s = "+" + s
-	}
-	return s
-}
+// pct formats a relative error (a fraction) as a signed percentage.
+func pct(v float64) string { return numfmt.SignedPercent(v, "-") }
 
 // mape formats the mean absolute percentage error, unsigned.
-func mape(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
-}
+func mape(v float64) string { return numfmt.Percent(v, "-") }
 
 // intervals counts intervals in words: "1 interval", "5 intervals".
 func intervals(n int) string {

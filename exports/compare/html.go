@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,14 +21,9 @@ var (
 )
 
 var page = template.Must(template.New("compare").Funcs(template.FuncMap{
-	"css":    func() template.CSS { return template.CSS(styleCSS) },
-	"pctcss": pctCSS,
+	"css":    func() template.CSS { return htmlstyle.Sheet(styleCSS) },
+	"pctcss": htmlstyle.Width,
 }).Parse(pageTmpl))
-
-// pctCSS formats a bar length (a percentage) for a width property.
-func pctCSS(p float64) template.CSS {
-	return template.CSS(fmt.Sprintf("width: %.1f%%", math.Min(math.Max(p, 0), 100)))
-}
 
 // WriteHTML writes c as one self-contained HTML page (inline CSS, no
 // script): the summary, the measured and predicted execution time of every

@@ -7,14 +7,8 @@ import (
 )
 
 func TestWriteJSON(t *testing.T) {
-	c, err := Compare(jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteJSON(&b, c); err != nil {
-		t.Fatal(err)
-	}
+	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	b := render(t, c, WriteJSON)
 	var doc struct {
 		Measured, Predicted struct {
 			Kind       string `json:"kind"`
@@ -49,7 +43,7 @@ func TestWriteJSON(t *testing.T) {
 		} `json:"summary"`
 		Warnings []string `json:"warnings"`
 	}
-	dec := json.NewDecoder(&b)
+	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
@@ -80,18 +74,12 @@ func TestWriteJSON(t *testing.T) {
 }
 
 func TestWriteJSONUndefinedMAPE(t *testing.T) {
-	c, err := Compare(jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteJSON(&b, c); err != nil {
-		t.Fatal(err)
-	}
+	c := mustCompare(t, jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
+	b := render(t, c, WriteJSON)
 	var doc struct {
 		Summary map[string]any `json:"summary"`
 	}
-	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := doc.Summary["execution_time_mape"]; !ok || v != nil {

@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
-
-	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/machinedb"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/ingest/stsdb"
 	"github.com/presage-dvm/presage/ingest/tracedb"
-	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/runner"
 )
@@ -24,11 +21,7 @@ import (
 func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "store.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	if _, err := tracedb.Ingest(ctx, db, golden.Path(t, "traces", prog+".ptr"), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -45,16 +38,7 @@ func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return load(t, db, info.RunID), load(t, db, pr.ID)
-}
-
-func load(t *testing.T, db *sqlx.DB, id int64) *result.Run {
-	t.Helper()
-	run, err := result.Load(db, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
+	return storetest.Load(t, db, info.RunID), storetest.Load(t, db, pr.ID)
 }
 
 // TestJacE4 compares the prediction of jac_e4 on 2x2 with its measurement

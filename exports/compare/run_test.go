@@ -1,6 +1,10 @@
 package compare
 
 import (
+	"bytes"
+	"io"
+	"testing"
+
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -63,4 +67,24 @@ func jacPredicted(exec ...float64) *result.Run {
 		iv{5, 4, result.Par, "jac.fdv", 24, nil, exec[3]},
 		iv{6, 4, result.Par, "jac.fdv", 31, nil, exec[4]},
 	)
+}
+
+// mustCompare compares m with p, failing the test on error.
+func mustCompare(t *testing.T, m, p *result.Run) *Comparison {
+	t.Helper()
+	c, err := Compare(m, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// render writes c with write (WriteText, WriteJSON or WriteHTML).
+func render(t *testing.T, c *Comparison, write func(io.Writer, *Comparison) error) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

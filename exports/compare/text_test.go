@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -16,15 +15,8 @@ func blocks(s string) [][]string {
 }
 
 func TestWriteText(t *testing.T) {
-	c, err := Compare(jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteText(&b, c); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	out := string(render(t, c, WriteText))
 	bs := blocks(out)
 	// Header, overview, 5 interval tables, the predicted Main outside, summary.
 	if len(bs) != 9 {
@@ -64,15 +56,8 @@ func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
 	m.Config.Grid = []int{4}
 	p := jacPredicted(1, 1, 1, 1, 1)
 	p.Intervals[2].Line = 11 // Par jac.fdv:10 becomes 11: unmatched on both sides
-	c, err := Compare(m, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteText(&b, c); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	c := mustCompare(t, m, p)
+	out := string(render(t, c, WriteText))
 	for _, w := range []string{
 		"warning: processor grids differ: measured 4, predicted 2x2 (compared anyway)\n",
 		"Unmatched measured intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:10   2      1      1        0.000000\n",

@@ -2,10 +2,8 @@ package htmlreport
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -50,29 +48,4 @@ func render(t *testing.T, run *result.Run, opt Options) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// saveLoad stores run in a fresh store and reads it back.
-func saveLoad(t *testing.T, run *result.Run) *result.Run {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	tx, err := db.Beginx()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := result.Save(tx, run, result.SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	got, err := result.Load(db, run.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
 }

@@ -3,13 +3,16 @@ package htmlreport
 import (
 	"math"
 	"strconv"
+
+	"github.com/presage-dvm/presage/exports/numfmt"
 )
 
+// fromFile is what a machine-file override that is not set shows.
+const fromFile = "from the machine file"
+
 // num formats a value as the original does: fixed notation, 4 decimals
-// (so -0.0000 can occur, as with C++ streams).
-func num(v float64) string {
-	return strconv.FormatFloat(v, 'f', 4, 64)
-}
+// (so -0.0000 can occur, as with C++ streams); NaN as strconv writes it.
+func num(v float64) string { return numfmt.Fixed(v, 4, "NaN") }
 
 // count formats an operation count, stored as a float, as an integer.
 func count(v float64) string {
@@ -25,11 +28,8 @@ func share(part, whole float64) float64 {
 	return math.Round(1000*math.Min(math.Max(part/whole, 0), 1)) / 10
 }
 
-// seconds formats an override of the machine file in microseconds, the
-// unit of Predictor.par, or says it comes from the file.
-func seconds(v float64) string {
-	if v == 0 {
-		return "from the machine file"
-	}
-	return strconv.FormatFloat(v*1e6, 'g', -1, 64) + " µs"
-}
+// seconds formats an override of a machine-file time in microseconds.
+func seconds(v float64) string { return numfmt.Micros(v, fromFile) }
+
+// power formats a processor power override.
+func power(v float64) string { return numfmt.Override(v, fromFile) }

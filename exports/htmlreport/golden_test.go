@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -155,8 +156,8 @@ func TestOriginalReports(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pages := readOriginal(t, golden.Path(t, "predictor", name))
 			run := runFromOriginal(t, pages)
-			doc := parseDoc(t, render(t, run, Options{}))
-			sections := doc.all(withClass("interval"))
+			doc := htmltest.Parse(t, render(t, run, Options{}))
+			sections := doc.All(htmltest.WithClass("interval"))
 			if len(sections) != len(pages) {
 				t.Fatalf("%d sections, want %d", len(sections), len(pages))
 			}
@@ -172,7 +173,7 @@ func TestOriginalReports(t *testing.T) {
 	}
 }
 
-func compareNav(t *testing.T, sec *elem, p origPage, pages []origPage) {
+func compareNav(t *testing.T, sec *htmltest.Node, p origPage, pages []origPage) {
 	t.Helper()
 	shown := map[int]bool{}
 	for _, q := range pages {
@@ -183,7 +184,7 @@ func compareNav(t *testing.T, sec *elem, p origPage, pages []origPage) {
 		if shown[p.nav[orig]] {
 			want = fmt.Sprintf("#%d", p.nav[orig])
 		}
-		if got := sec.first(t, class+" link", withClass(class)).Attr["href"]; got != want {
+		if got := sec.First(t, class+" link", htmltest.WithClass(class)).Attr["href"]; got != want {
 			t.Errorf("interval %d: %s -> %s, want %s (original #%d)", p.id, orig, got, want, p.nav[orig])
 		}
 	}
@@ -191,14 +192,14 @@ func compareNav(t *testing.T, sec *elem, p origPage, pages []origPage) {
 
 // compareValues checks the characteristics and class tables of a section
 // against the original's cells.
-func compareValues(t *testing.T, sec *elem, p origPage) {
+func compareValues(t *testing.T, sec *htmltest.Node, p origPage) {
 	t.Helper()
 	labels := []string{"Efficiency", "Execution time", "Total time", "Productive time", "CPU", "SYS", "I/O",
 		"Lost time", "Insufficient parallelism", "USR", "SYS", "Communications", "SYN", "Idle time",
 		"Load imbalance", "Synchronization", "Time variation", "Overlap"}
 	var got []string
 	var gotLabels []string
-	for _, row := range cells(sec.first(t, "characteristics table", withClass("chars")))[1:] {
+	for _, row := range sec.First(t, "characteristics table", htmltest.WithClass("chars")).Rows()[1:] {
 		gotLabels = append(gotLabels, row[0])
 		got = append(got, row[1])
 		for _, part := range strings.Fields(row[2]) {
@@ -214,7 +215,7 @@ func compareValues(t *testing.T, sec *elem, p origPage) {
 		t.Errorf("interval %d characteristics:\n got %v = %v\nwant %v = %v", p.id, gotLabels, got, labels, want)
 	}
 	got = got[:0]
-	for _, row := range cells(sec.first(t, "class table", withClass("classes")))[1:] {
+	for _, row := range sec.First(t, "class table", htmltest.WithClass("classes")).Rows()[1:] {
 		got = append(got, row[1:]...)
 	}
 	want = p.cells[identCells+1+charCells : identCells+1+charCells+30]

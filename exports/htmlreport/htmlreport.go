@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -25,17 +26,9 @@ var (
 )
 
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css":    func() template.CSS { return template.CSS(styleCSS) },
-	"pctcss": pctCSS,
+	"css":    func() template.CSS { return htmlstyle.Sheet(styleCSS) },
+	"pctcss": htmlstyle.Width,
 }).Parse(reportTmpl))
-
-// pctCSS formats a percentage for a width property.
-func pctCSS(p float64) template.CSS {
-	if p < 0 {
-		p = 0
-	}
-	return template.CSS(fmt.Sprintf("width: %.1f%%", p))
-}
 
 // Write renders the report of run to w. Nothing is written when the run
 // cannot be reported.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -28,24 +30,24 @@ func TestAnchors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := testRun()
 			run.ReportRoot = tt.root
-			doc := parseDoc(t, render(t, run, tt.opt))
+			doc := htmltest.Parse(t, render(t, run, tt.opt))
 			var ids []string
-			for _, s := range doc.all(withClass("interval")) {
+			for _, s := range doc.All(htmltest.WithClass("interval")) {
 				ids = append(ids, s.Attr["id"])
 			}
 			if strings.Join(ids, " ") != strings.Join(tt.want, " ") {
 				t.Errorf("sections %v, want %v", ids, tt.want)
 			}
 			anchors := map[string]bool{}
-			for _, e := range doc.all(func(e *elem) bool { return e.Attr["id"] != "" }) {
+			for _, e := range doc.All(func(e *htmltest.Node) bool { return e.Attr["id"] != "" }) {
 				if anchors[e.Attr["id"]] {
 					t.Errorf("id %q used twice", e.Attr["id"])
 				}
 				anchors[e.Attr["id"]] = true
 			}
-			for _, a := range doc.all(named("a")) {
+			for _, a := range doc.All(htmltest.Named("a")) {
 				if href := a.Attr["href"]; !anchors[strings.TrimPrefix(href, "#")] {
-					t.Errorf("link %q (%s) goes nowhere", href, a.text())
+					t.Errorf("link %q (%s) goes nowhere", href, a.Text())
 				}
 			}
 		})
@@ -82,8 +84,8 @@ func TestNavigation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := testRun()
 			run.ReportRoot = tt.root
-			doc := parseDoc(t, render(t, run, Options{}))
-			sections := doc.all(withClass("interval"))
+			doc := htmltest.Parse(t, render(t, run, Options{}))
+			sections := doc.All(htmltest.WithClass("interval"))
 			if len(sections) != len(tt.want) {
 				t.Fatalf("%d sections, want %d", len(sections), len(tt.want))
 			}
@@ -91,7 +93,7 @@ func TestNavigation(t *testing.T) {
 				id := s.Attr["id"]
 				var got [4]string
 				for i, c := range []string{"up", "prev", "next", "home"} {
-					got[i] = s.first(t, c, withClass(c)).Attr["href"]
+					got[i] = s.First(t, c, htmltest.WithClass(c)).Attr["href"]
 				}
 				if got != tt.want[id] {
 					t.Errorf("interval %s: up/prev/next/home = %v, want %v", id, got, tt.want[id])
@@ -104,9 +106,9 @@ func TestNavigation(t *testing.T) {
 // TestNested: the nested-interval table lists the children in creation
 // order, numbered from 1, each linking to its section.
 func TestNested(t *testing.T) {
-	doc := parseDoc(t, render(t, testRun(), Options{}))
-	sec := doc.first(t, "section 1", withID("1"))
-	rows := cells(sec.first(t, "nested table", withClass("nested")))[1:]
+	doc := htmltest.Parse(t, render(t, testRun(), Options{}))
+	sec := doc.First(t, "section 1", htmltest.WithID("1"))
+	rows := sec.First(t, "nested table", htmltest.WithClass("nested")).Rows()[1:]
 	want := [][]string{
 		{"1", "Seq", "1", "2", "20", "", "jac.fdv", "0.0050", "0.2500"},
 		{"2", "User", "1", "5", "50", "7", "jac.fdv", "0.0020", "0.2500"},
@@ -116,11 +118,11 @@ func TestNested(t *testing.T) {
 			t.Errorf("nested row %d = %q, want %q", i, row, want[i])
 		}
 	}
-	links := sec.first(t, "nested table", withClass("nested")).all(named("a"))
+	links := sec.First(t, "nested table", htmltest.WithClass("nested")).All(htmltest.Named("a"))
 	if len(links) != 2 || links[0].Attr["href"] != "#2" || links[1].Attr["href"] != "#5" {
 		t.Errorf("nested links wrong: %v", links)
 	}
-	if leaf := doc.first(t, "section 3", withID("3")); len(leaf.all(withClass("nested"))) != 0 {
+	if leaf := doc.First(t, "section 3", htmltest.WithID("3")); len(leaf.All(htmltest.WithClass("nested"))) != 0 {
 		t.Error("a leaf interval has a nested-interval table")
 	}
 }
@@ -128,12 +130,12 @@ func TestNested(t *testing.T) {
 // TestTree: the interval tree at the top nests like the intervals and
 // links to every section.
 func TestTree(t *testing.T) {
-	doc := parseDoc(t, render(t, testRun(), Options{}))
-	tree := doc.first(t, "interval tree", withClass("tree"))
+	doc := htmltest.Parse(t, render(t, testRun(), Options{}))
+	tree := doc.First(t, "interval tree", htmltest.WithClass("tree"))
 	var hrefs []string
 	depth := map[string]int{}
-	var walk func(e *elem, d int)
-	walk = func(e *elem, d int) {
+	var walk func(e *htmltest.Node, d int)
+	walk = func(e *htmltest.Node, d int) {
 		for _, k := range e.Kids {
 			if k.Name == "ul" {
 				d++
@@ -157,16 +159,16 @@ func TestTree(t *testing.T) {
 			t.Errorf("tree node %s at depth %d, want %d", href, depth[href], want)
 		}
 	}
-	if n := len(tree.all(named("details"))); n != 3 {
+	if n := len(tree.All(htmltest.Named("details"))); n != 3 {
 		t.Errorf("%d collapsible nodes, want 3 (the intervals with children)", n)
 	}
-	main := tree.all(withClass("row"))[1].text() // after the column heads
+	main := tree.All(htmltest.WithClass("row"))[1].Text() // after the column heads
 	for _, want := range []string{"Main", "line 10", "0.0100", "0.2500"} {
 		if !strings.Contains(main, want) {
 			t.Errorf("tree row %q lacks %q", main, want)
 		}
 	}
-	bar := tree.all(withClass("bar"))[0].Kids[0]
+	bar := tree.All(htmltest.WithClass("bar"))[0].Kids[0]
 	if bar.Attr["style"] != "width: 75.0%" {
 		t.Errorf("lost-time bar style %q, want width: 75.0%%", bar.Attr["style"])
 	}
@@ -182,10 +184,10 @@ func TestFormat(t *testing.T) {
 	v[result.IOTime] = 12.34565
 	v[result.OpChar(result.OpReduction, result.OpCount)] = 11
 	v[result.OpChar(result.OpShadow, result.OpSynch)] = 0.00005
-	doc := parseDoc(t, render(t, run, Options{}))
-	sec := doc.first(t, "section 1", withID("1"))
+	doc := htmltest.Parse(t, render(t, run, Options{}))
+	sec := doc.First(t, "section 1", htmltest.WithID("1"))
 	chars := map[string][]string{}
-	for _, row := range cells(sec.first(t, "characteristics", withClass("chars"))) {
+	for _, row := range sec.First(t, "characteristics", htmltest.WithClass("chars")).Rows() {
 		chars[row[0]] = row[1:]
 	}
 	for label, want := range map[string]string{
@@ -200,7 +202,7 @@ func TestFormat(t *testing.T) {
 	if got := chars["Productive time"][1]; !strings.Contains(got, "I/O 12.3456") {
 		t.Errorf("Productive time parts %q, want I/O 12.3456", got)
 	}
-	classes := cells(sec.first(t, "classes", withClass("classes")))
+	classes := sec.First(t, "classes", htmltest.WithClass("classes")).Rows()
 	if got := classes[2]; got[0] != "Reduction" || got[1] != "11" {
 		t.Errorf("reduction row %v, want # op 11", got)
 	}
@@ -245,15 +247,15 @@ func TestEscaping(t *testing.T) {
 			t.Errorf("output contains %q unescaped", bad)
 		}
 	}
-	doc := parseDoc(t, out)
-	if got := doc.first(t, "title", named("title")).text(); !strings.Contains(got, evil) {
+	doc := htmltest.Parse(t, out)
+	if got := doc.First(t, "title", htmltest.Named("title")).Text(); !strings.Contains(got, evil) {
 		t.Errorf("title %q does not show the program name as text", got)
 	}
-	ident := cells(doc.first(t, "section 3", withID("3")).first(t, "ident", withClass("ident")))
+	ident := doc.First(t, "section 3", htmltest.WithID("3")).First(t, "ident", htmltest.WithClass("ident")).Rows()
 	if got := ident[1][5]; got != evil {
 		t.Errorf("file cell %q, want %q", got, evil)
 	}
-	if n := len(doc.all(named("script"))); n != 0 {
+	if n := len(doc.All(htmltest.Named("script"))); n != 0 {
 		t.Errorf("%d script elements", n)
 	}
 }
@@ -291,10 +293,10 @@ func TestSummary(t *testing.T) {
 	run.Config.Options = []string{"close-intervals"}
 	run.Warnings = []result.Warning{{Message: "unknown function foo_", Count: 3}}
 	run.ReportRoot = 2
-	doc := parseDoc(t, render(t, run, Options{}))
+	doc := htmltest.Parse(t, render(t, run, Options{}))
 	facts := map[string]string{}
-	for _, d := range doc.first(t, "facts", withClass("facts")).all(named("div")) {
-		facts[d.Kids[0].text()] = d.Kids[1].text()
+	for _, d := range doc.First(t, "facts", htmltest.WithClass("facts")).All(htmltest.Named("div")) {
+		facts[d.Kids[0].Text()] = d.Kids[1].Text()
 	}
 	for label, want := range map[string]string{
 		"Program": "jac", "Machine": "Predictor", "Processors": "2x2 (4)", "Network": "cluster",
@@ -305,10 +307,10 @@ func TestSummary(t *testing.T) {
 			t.Errorf("%s = %q, want %q", label, facts[label], want)
 		}
 	}
-	if got := doc.first(t, "warnings", withClass("warnings")).text(); !strings.Contains(got, "unknown function foo_ × 3") {
+	if got := doc.First(t, "warnings", htmltest.WithClass("warnings")).Text(); !strings.Contains(got, "unknown function foo_ × 3") {
 		t.Errorf("warnings %q", got)
 	}
-	if got := doc.first(t, "note", withClass("note")).text(); !strings.Contains(got, "starts at interval "+strconv.Itoa(2)) {
+	if got := doc.First(t, "note", htmltest.WithClass("note")).Text(); !strings.Contains(got, "starts at interval "+strconv.Itoa(2)) {
 		t.Errorf("note %q does not say where the report starts", got)
 	}
 }
@@ -318,7 +320,7 @@ func TestStoredRun(t *testing.T) {
 	run := testRun()
 	run.ReportRoot = 2
 	run.Warnings = []result.Warning{{Message: "unknown function foo_", Count: 3}}
-	stored := saveLoad(t, run)
+	stored := storetest.RoundTrip(t, run)
 	if want, got := render(t, run, Options{}), render(t, stored, Options{}); !bytes.Equal(got, want) {
 		t.Errorf("stored run renders differently:\n%s\nwant\n%s", got, want)
 	}
@@ -328,11 +330,11 @@ func TestStoredRun(t *testing.T) {
 func TestMeasured(t *testing.T) {
 	run := testRun()
 	run.Kind, run.Config = result.Measured, result.Config{Grid: []int{2}}
-	doc := parseDoc(t, render(t, run, Options{}))
-	if got := doc.first(t, "subtitle", withClass("subtitle")).text(); !strings.HasPrefix(got, "Measured performance · 2 = 2 processors") {
+	doc := htmltest.Parse(t, render(t, run, Options{}))
+	if got := doc.First(t, "subtitle", htmltest.WithClass("subtitle")).Text(); !strings.HasPrefix(got, "Measured performance · 2 = 2 processors") {
 		t.Errorf("subtitle %q", got)
 	}
-	if got := doc.first(t, "facts", withClass("facts")).text(); strings.Contains(got, "Machine") {
+	if got := doc.First(t, "facts", htmltest.WithClass("facts")).Text(); strings.Contains(got, "Machine") {
 		t.Errorf("facts of a measured run show a machine: %q", got)
 	}
 }

@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/presage-dvm/presage/sim/result"
@@ -55,13 +54,6 @@ func facts(run *result.Run) []fact {
 		opts = strings.Join(c.Options, ", ")
 	}
 	return append(fs, fact{"Deviations from the original", opts})
-}
-
-func power(v float64) string {
-	if v == 0 {
-		return "from the machine file"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func note(run *result.Run, root *result.Interval) string {

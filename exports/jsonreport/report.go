@@ -61,7 +61,23 @@ type Interval struct {
 	Expr            *int64          `json:"expr"` // null when none
 	File            string          `json:"file"`
 	Characteristics Characteristics `json:"characteristics"`
-	Procs           []Proc          `json:"procs,omitempty"`
+	// Comparative holds, for every characteristic that is not zero on all
+	// processors, its minimum, maximum and mean over the processors (the
+	// analyzer's comparative characteristics); absent when the run stored
+	// no per-processor values.
+	Comparative []Comparative `json:"comparative,omitempty"`
+	Procs       []Proc        `json:"procs,omitempty"`
+}
+
+// Comparative is one comparative characteristic: the first processor with
+// the minimum and the last with the maximum, 0-based.
+type Comparative struct {
+	Name    string  `json:"name"`
+	Min     float64 `json:"min"`
+	MinProc int     `json:"min_proc"`
+	Max     float64 `json:"max"`
+	MaxProc int     `json:"max_proc"`
+	Mean    float64 `json:"mean"`
 }
 
 // Proc holds one processor's values of an interval.
@@ -141,6 +157,7 @@ func interval(iv *result.Interval, kind result.Kind, opt Options) (Interval, err
 	if err := out.Characteristics.check(); err != nil {
 		return out, err
 	}
+	out.Comparative = comparative(iv, kind)
 	if !opt.PerProc {
 		return out, nil
 	}
@@ -167,4 +184,19 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+func comparative(iv *result.Interval, kind result.Kind) []Comparative {
+	var out []Comparative
+	for _, c := range applicable(kind) {
+		s, ok := iv.Comparative(c)
+		if !ok {
+			return nil
+		}
+		if s.Min == 0 && s.Max == 0 {
+			continue
+		}
+		out = append(out, Comparative{c.String(), s.Min, s.MinProc, s.Max, s.MaxProc, s.Mean})
+	}
+	return out
 }

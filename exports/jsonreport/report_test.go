@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -50,31 +50,6 @@ func testRun(kind result.Kind) *result.Run {
 	return run
 }
 
-// saveLoad stores run in a fresh store and reads it back.
-func saveLoad(t *testing.T, run *result.Run) *result.Run {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	tx, err := db.Beginx()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := result.Save(tx, run, result.SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	got, err := result.Load(db, run.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
 func encode(t *testing.T, run *result.Run, opt Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -90,7 +65,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, kind := range []result.Kind{result.Predicted, result.Measured} {
 		t.Run(string(kind), func(t *testing.T) {
 			want := testRun(kind)
-			run := saveLoad(t, want)
+			run := storetest.RoundTrip(t, want)
 			var rep Report
 			if err := json.Unmarshal(encode(t, run, Options{PerProc: true}), &rep); err != nil {
 				t.Fatal(err)
@@ -128,7 +103,7 @@ func TestRoundTrip(t *testing.T) {
 // TestShape checks the raw document: keys, nulls and the canonical order of
 // the characteristics.
 func TestShape(t *testing.T) {
-	run := saveLoad(t, testRun(result.Predicted))
+	run := storetest.RoundTrip(t, testRun(result.Predicted))
 	raw := encode(t, run, Options{})
 	var doc struct {
 		Run       map[string]any   `json:"run"`
@@ -249,21 +224,9 @@ func TestPreorder(t *testing.T) {
 	for _, iv := range rep.Intervals {
 		ids = append(ids, iv.ID)
 	}
-	if got, want := ids, []int{1, 2, 3, 4, 5, 6}; !equal(got, want) {
+	if got, want := ids, []int{1, 2, 3, 4, 5, 6}; !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestDeterministic(t *testing.T) {
@@ -304,5 +267,32 @@ func TestUnmarshalUnknownName(t *testing.T) {
 	err := json.Unmarshal([]byte(`{"Efficiency": 1, "Speed": 2}`), &cs)
 	if err == nil || !strings.Contains(err.Error(), `"Speed"`) {
 		t.Errorf("error %v, want one naming \"Speed\"", err)
+	}
+}
+
+func TestComparative(t *testing.T) {
+	var rep struct {
+		Intervals []struct {
+			ID          int
+			Comparative []Comparative
+		}
+	}
+	if err := json.Unmarshal(encode(t, testRun(result.Measured), Options{}), &rep); err != nil {
+		t.Fatal(err)
+	}
+	iv := rep.Intervals[0] // interval 1: Execution_time p = 1 + p/7, Idle p/11
+	want := []Comparative{
+		{Name: "Execution_time", Min: 1, MinProc: 0, Max: 1 + 3.0/7, MaxProc: 3, Mean: 1 + 6.0/28},
+		{Name: "Idle", Min: 0, MinProc: 0, Max: 3.0 / 11, MaxProc: 3, Mean: 6.0 / 44},
+	}
+	if len(iv.Comparative) != len(want) {
+		t.Fatalf("comparative = %+v, want %+v", iv.Comparative, want)
+	}
+	for i, w := range want {
+		g := iv.Comparative[i]
+		if g.Name != w.Name || g.MinProc != w.MinProc || g.MaxProc != w.MaxProc ||
+			math.Abs(g.Min-w.Min) > 1e-12 || math.Abs(g.Max-w.Max) > 1e-12 || math.Abs(g.Mean-w.Mean) > 1e-12 {
+			t.Errorf("comparative[%d] = %+v, want %+v", i, g, w)
+		}
 	}
 }

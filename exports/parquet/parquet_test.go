@@ -2,12 +2,10 @@ package parquet_test
 
 import (
 	"context"
-	"math"
 	"os"
 	"strconv"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -44,21 +42,10 @@ func readBack(t *testing.T, path, col string) (int64, float64, *file.Reader) {
 	}
 	var sum float64
 	for _, chunk := range tbl.Column(idx[0]).Data().Chunks() {
-		switch a := chunk.(type) {
-		case *array.Float64:
-			for i := 0; i < a.Len(); i++ {
-				sum += a.Value(i)
-			}
-		case *array.Int64:
-			for i := 0; i < a.Len(); i++ {
-				sum += float64(a.Value(i))
-			}
-		}
+		sum += fixture.Sum(chunk)
 	}
 	return tbl.NumRows(), sum, rd
 }
-
-func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 func TestWrite(t *testing.T) {
 	db, _, built := fixture.NewStore(t, fixture.Small)
@@ -80,7 +67,7 @@ func TestWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			rows, total, rd := readBack(t, path, want.Column)
-			if rows != want.Rows || !approx(total, want.Sum) {
+			if !want.Matches(rows, total) {
 				t.Errorf("%s: %d rows, sum(%s) %g; store has %d, %g", path, rows, want.Column, total, want.Rows, want.Sum)
 			}
 			checkMetadata(t, path, rd, tb, s)

@@ -87,11 +87,21 @@ func run(ctx context.Context, db *sqlx.DB, sqlText string, args []any, format st
 		return err
 	}
 	defer rows.Close()
+	if err := Each(rows, out.header, out.row); err != nil {
+		return err
+	}
+	return out.close()
+}
+
+// Each calls header with the column names of rows, then row with the
+// values of each row as the driver gives them (int64, float64, string,
+// []byte, nil, ...), in a slice that is reused from row to row.
+func Each(rows *sql.Rows, header func(cols []string) error, row func(vals []any) error) error {
 	cols, err := rows.Columns()
 	if err != nil {
 		return err
 	}
-	if err := out.header(cols); err != nil {
+	if err := header(cols); err != nil {
 		return err
 	}
 	vals := make([]any, len(cols))
@@ -103,12 +113,9 @@ func run(ctx context.Context, db *sqlx.DB, sqlText string, args []any, format st
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		if err := out.row(vals); err != nil {
+		if err := row(vals); err != nil {
 			return err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return out.close()
+	return rows.Err()
 }

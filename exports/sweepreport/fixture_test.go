@@ -2,10 +2,7 @@ package sweepreport
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +10,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -54,11 +52,7 @@ type sweepFixture struct {
 // (plus the slower 2x8 grid of the bus series) and a run outside the sweep.
 func newSweep(t *testing.T) *sweepFixture {
 	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "sweep.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	now := time.Now().UTC().Format(time.RFC3339)
 	res, err := db.Exec(`INSERT INTO traces(name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)
 		VALUES ('jac', 'jac.ptr', 'abc', 100, 10, 1, '', 1, 'jac.fdv', ?)`, now)
@@ -123,16 +117,7 @@ func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string
 	run := &result.Run{Kind: result.Predicted, TraceID: traceID, SweepID: sweepID, Program: fixtureProgram,
 		Config:    result.Config{Machine: "Predictor", Grid: grid, Network: network, TStart: tstart},
 		Intervals: ivs, ReportRoot: 1}
-	tx, err := f.db.Beginx()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := result.Save(tx, run, result.SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Save(t, f.db, run)
 	if sweepID != 0 {
 		f.runs = append(f.runs, run)
 	}
@@ -148,105 +133,8 @@ func (f *sweepFixture) render(t *testing.T, opt Options) []byte {
 	return b.Bytes()
 }
 
-// elem is a node of a parsed page: an element, or a text node (Name "").
-type elem struct {
-	Name string
-	Attr map[string]string
-	Kids []*elem
-	Text string
-}
-
-// parseDoc parses a page as strict XML: the page is written to be
-// well-formed XML as well as HTML5, so this checks that every element is
-// closed and nested properly and that text is escaped.
-func parseDoc(t *testing.T, b []byte) *elem {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	dec.Strict = true
-	root := &elem{Name: "#document"}
-	stack := []*elem{root}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("page is not well-formed: %v", err)
-		}
-		top := stack[len(stack)-1]
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			e := &elem{Name: tok.Name.Local, Attr: map[string]string{}}
-			for _, a := range tok.Attr {
-				e.Attr[a.Name.Local] = a.Value
-			}
-			top.Kids = append(top.Kids, e)
-			stack = append(stack, e)
-		case xml.EndElement:
-			stack = stack[:len(stack)-1]
-		case xml.CharData:
-			top.Kids = append(top.Kids, &elem{Text: string(tok)})
-		}
-	}
-	if len(stack) != 1 {
-		t.Fatalf("page is not well-formed: %d elements left open", len(stack)-1)
-	}
-	return root
-}
-
-// text returns the element's text with white space collapsed.
-func (e *elem) text() string {
-	var b strings.Builder
-	var walk func(*elem)
-	walk = func(e *elem) {
-		b.WriteString(e.Text)
-		for _, k := range e.Kids {
-			walk(k)
-		}
-	}
-	walk(e)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-// all returns the descendants matching ok, in document order.
-func (e *elem) all(ok func(*elem) bool) []*elem {
-	var out []*elem
-	for _, k := range e.Kids {
-		if k.Name != "" && ok(k) {
-			out = append(out, k)
-		}
-		out = append(out, k.all(ok)...)
-	}
-	return out
-}
-
-func named(name string) func(*elem) bool { return func(e *elem) bool { return e.Name == name } }
-
-func withClass(c string) func(*elem) bool {
-	return func(e *elem) bool {
-		for _, f := range strings.Fields(e.Attr["class"]) {
-			if f == c {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// ownText returns the text of e's direct text children (not of nested
-// elements such as tooltips).
-func (e *elem) ownText() string {
-	var b strings.Builder
-	for _, k := range e.Kids {
-		if k.Name == "" {
-			b.WriteString(k.Text)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // points parses a polyline's points attribute.
-func points(t *testing.T, pl *elem) [][2]float64 {
+func points(t *testing.T, pl *htmltest.Node) [][2]float64 {
 	t.Helper()
 	var out [][2]float64
 	for _, f := range strings.Fields(pl.Attr["points"]) {

@@ -8,14 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // lineCharts returns the page's line charts by id.
-func lineCharts(t *testing.T, doc *elem) map[string]*elem {
+func lineCharts(t *testing.T, doc *htmltest.Node) map[string]*htmltest.Node {
 	t.Helper()
-	out := map[string]*elem{}
-	for _, svg := range doc.all(withClass("line")) {
+	out := map[string]*htmltest.Node{}
+	for _, svg := range doc.All(htmltest.WithClass("line")) {
 		if svg.Name == "svg" {
 			out[svg.Attr["id"]] = svg
 		}
@@ -28,13 +29,13 @@ func lineCharts(t *testing.T, doc *elem) map[string]*elem {
 func TestPage(t *testing.T) {
 	f := newSweep(t)
 	page := f.render(t, Options{})
-	doc := parseDoc(t, page)
-	svgs := doc.all(named("svg"))
+	doc := htmltest.Parse(t, page)
+	svgs := doc.All(htmltest.Named("svg"))
 	if len(svgs) != 4 {
 		t.Fatalf("%d <svg> charts, want 4", len(svgs))
 	}
 	ids := map[string]bool{}
-	for _, e := range doc.all(func(e *elem) bool { return e.Attr["id"] != "" }) {
+	for _, e := range doc.All(func(e *htmltest.Node) bool { return e.Attr["id"] != "" }) {
 		if ids[e.Attr["id"]] {
 			t.Errorf("id %q used twice", e.Attr["id"])
 		}
@@ -49,8 +50,8 @@ func TestPage(t *testing.T) {
 				t.Errorf("svg %s: aria-labelledby names %q, which is not in the page", svg.Attr["id"], ref)
 			}
 		}
-		title := svg.all(named("title"))
-		if len(title) == 0 || title[0].text() == "" {
+		title := svg.All(htmltest.Named("title"))
+		if len(title) == 0 || title[0].Text() == "" {
 			t.Errorf("svg %s has no title", svg.Attr["id"])
 		}
 	}
@@ -65,7 +66,7 @@ func TestPage(t *testing.T) {
 // per processor count in increasing x, and a legend naming every series.
 func TestLines(t *testing.T) {
 	f := newSweep(t)
-	doc := parseDoc(t, f.render(t, Options{}))
+	doc := htmltest.Parse(t, f.render(t, Options{}))
 	charts := lineCharts(t, doc)
 	labels := []string{"bus · tstart from file", "cluster · tstart 20 µs", "mesh · tstart from file"}
 	for _, id := range []string{"chart-time", "chart-efficiency", "chart-speedup"} {
@@ -74,11 +75,11 @@ func TestLines(t *testing.T) {
 			if svg == nil {
 				t.Fatalf("no line chart %s", id)
 			}
-			lines := svg.all(named("polyline"))
+			lines := svg.All(htmltest.Named("polyline"))
 			if len(lines) != len(fixtureSeries) {
 				t.Fatalf("%d polylines, want %d (one per series)", len(lines), len(fixtureSeries))
 			}
-			if paths := svg.all(named("path")); len(paths) != 0 {
+			if paths := svg.All(htmltest.Named("path")); len(paths) != 0 {
 				t.Errorf("%d paths besides the polylines", len(paths))
 			}
 			for i, pl := range lines {
@@ -93,9 +94,9 @@ func TestLines(t *testing.T) {
 				}
 			}
 			var legend []string
-			for _, g := range svg.all(withClass("legend")) {
-				for _, txt := range g.all(named("text")) {
-					legend = append(legend, txt.ownText())
+			for _, g := range svg.All(htmltest.WithClass("legend")) {
+				for _, txt := range g.All(htmltest.Named("text")) {
+					legend = append(legend, txt.OwnText())
 				}
 			}
 			for _, l := range labels {
@@ -124,12 +125,12 @@ func contains(list []string, s string) bool {
 // over [0, 1] on y = 254..14; the speedup of the first point is 1.
 func TestKnownPixels(t *testing.T) {
 	f := newSweep(t)
-	doc := parseDoc(t, f.render(t, Options{}))
+	doc := htmltest.Parse(t, f.render(t, Options{}))
 	charts := lineCharts(t, doc)
 	xFor := map[int]float64{1: 64, 2: 159.6, 4: 255.2, 8: 350.8, 16: 446.4, 32: 542}
 	procs := []int{1, 2, 4, 8, 16, 32}
 	for s, fs := range fixtureSeries {
-		eff := points(t, charts["chart-efficiency"].all(named("polyline"))[s])
+		eff := points(t, charts["chart-efficiency"].All(htmltest.Named("polyline"))[s])
 		for i, p := range procs {
 			if eff[i][0] != xFor[p] {
 				t.Errorf("%s: x of %d processors = %g, want %g", fs.network, p, eff[i][0], xFor[p])
@@ -140,7 +141,7 @@ func TestKnownPixels(t *testing.T) {
 				t.Errorf("%s: efficiency y at %d processors = %g, want %.2f", fs.network, p, eff[i][1], wantY)
 			}
 		}
-		sp := points(t, charts["chart-speedup"].all(named("polyline"))[s])
+		sp := points(t, charts["chart-speedup"].All(htmltest.Named("polyline"))[s])
 		if sp[0] != [2]float64{64, 254} {
 			t.Errorf("%s: first speedup point at %v, want (64, 254): speedup 1 at the bottom of [1, 32]", fs.network, sp[0])
 		}
@@ -151,20 +152,20 @@ func TestKnownPixels(t *testing.T) {
 // goes through the faster (4x4); 2x8 is a hollow marker at the same x.
 func TestSameProcessorCount(t *testing.T) {
 	f := newSweep(t)
-	doc := parseDoc(t, f.render(t, Options{}))
+	doc := htmltest.Parse(t, f.render(t, Options{}))
 	svg := lineCharts(t, doc)["chart-time"]
-	bus := svg.all(withClass("line"))[0]
+	bus := svg.All(htmltest.WithClass("line"))[0]
 	if bus.Attr["data-series"] != "bus · tstart from file" {
 		t.Fatalf("first series is %q, want the bus one", bus.Attr["data-series"])
 	}
-	alts := bus.all(withClass("alt"))
+	alts := bus.All(htmltest.WithClass("alt"))
 	if len(alts) != 1 {
 		t.Fatalf("%d hollow markers, want 1 (the 2x8 grid)", len(alts))
 	}
-	if tip := alts[0].text(); !strings.Contains(tip, "grid 2x8") || !strings.Contains(tip, "not the fastest") {
+	if tip := alts[0].Text(); !strings.Contains(tip, "grid 2x8") || !strings.Contains(tip, "not the fastest") {
 		t.Errorf("hollow marker tooltip %q, want grid 2x8 named as not the fastest", tip)
 	}
-	pts := points(t, bus.all(named("polyline"))[0])
+	pts := points(t, bus.All(htmltest.Named("polyline"))[0])
 	if x, _ := strconv.ParseFloat(alts[0].Attr["cx"], 64); x != pts[4][0] {
 		t.Errorf("hollow marker at x %g, want the line's 16-processor x %g", x, pts[4][0])
 	}
@@ -172,8 +173,8 @@ func TestSameProcessorCount(t *testing.T) {
 		t.Errorf("hollow marker at y %g is not above (slower than) the line's %g", y, pts[4][1])
 	}
 	var tips []string
-	for _, m := range bus.all(withClass("mark")) {
-		tips = append(tips, m.text())
+	for _, m := range bus.All(htmltest.WithClass("mark")) {
+		tips = append(tips, m.Text())
 	}
 	if !strings.Contains(strings.Join(tips, "\n"), "grid 4x4 (16 processors): 1.425 s") {
 		t.Errorf("line markers %q do not give 4x4's time 1.425 s", tips)
@@ -187,8 +188,8 @@ func TestEscaping(t *testing.T) {
 	if bytes.Contains(page, []byte("<script")) {
 		t.Fatal("the program name's <script> reached the page unescaped")
 	}
-	doc := parseDoc(t, page)
-	if !strings.Contains(doc.text(), fixtureProgram) {
+	doc := htmltest.Parse(t, page)
+	if !strings.Contains(doc.Text(), fixtureProgram) {
 		t.Errorf("the program name %q is not in the page's text", fixtureProgram)
 	}
 }
@@ -196,12 +197,12 @@ func TestEscaping(t *testing.T) {
 // TestSummary: the facts give the trace, counts and parameter ranges.
 func TestSummary(t *testing.T) {
 	f := newSweep(t)
-	doc := parseDoc(t, f.render(t, Options{}))
+	doc := htmltest.Parse(t, f.render(t, Options{}))
 	got := map[string]string{}
-	for _, d := range doc.all(named("div")) {
-		dt, dd := d.all(named("dt")), d.all(named("dd"))
+	for _, d := range doc.All(htmltest.Named("div")) {
+		dt, dd := d.All(htmltest.Named("dt")), d.All(htmltest.Named("dd"))
 		if len(dt) == 1 && len(dd) == 1 {
-			got[dt[0].text()] = dd[0].text()
+			got[dt[0].Text()] = dd[0].Text()
 		}
 	}
 	want := map[string]string{
@@ -226,8 +227,8 @@ func TestSummary(t *testing.T) {
 // fastest configuration is the one the breakdown shows by default.
 func TestTopTables(t *testing.T) {
 	f := newSweep(t)
-	doc := parseDoc(t, f.render(t, Options{Top: 5}))
-	tables := doc.all(withClass("top"))
+	doc := htmltest.Parse(t, f.render(t, Options{Top: 5}))
+	tables := doc.All(htmltest.WithClass("top"))
 	if len(tables) != 3 {
 		t.Fatalf("%d top tables, want 3", len(tables))
 	}
@@ -235,13 +236,13 @@ func TestTopTables(t *testing.T) {
 	dir := map[string]float64{"time": 1, "efficiency": -1, "cost": 1}
 	for _, tab := range tables {
 		key := strings.Fields(tab.Attr["class"])[1]
-		rows := tab.all(named("tbody"))[0].all(named("tr"))
+		rows := tab.All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))
 		if len(rows) != 5 {
 			t.Errorf("%s: %d rows, want 5", key, len(rows))
 		}
 		prev := math.Inf(-1)
 		for _, r := range rows {
-			v, err := strconv.ParseFloat(r.all(named("td"))[col[key]].text(), 64)
+			v, err := strconv.ParseFloat(r.All(htmltest.Named("td"))[col[key]].Text(), 64)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,12 +252,12 @@ func TestTopTables(t *testing.T) {
 			prev = v * dir[key]
 		}
 	}
-	fastest := tables[0].all(named("tbody"))[0].all(named("tr"))[0]
+	fastest := tables[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))[0]
 	if fastest.Attr["class"] != "chosen" {
 		t.Error("the fastest configuration is not marked as the breakdown's")
 	}
 	// mesh on 32 processors: 10/32 + 0.002*32 s.
-	if got := fastest.all(named("td"))[5].text(); got != "0.3765" {
+	if got := fastest.All(htmltest.Named("td"))[5].Text(); got != "0.3765" {
 		t.Errorf("fastest time %s, want 0.3765", got)
 	}
 }
@@ -266,20 +267,20 @@ func TestTopTables(t *testing.T) {
 func TestBreakdown(t *testing.T) {
 	f := newSweep(t)
 	run := f.runs[3] // bus, 2x4
-	doc := parseDoc(t, f.render(t, Options{Run: run.ID}))
-	svg := doc.all(withClass("bars"))[0]
-	rows := svg.all(withClass("row"))
+	doc := htmltest.Parse(t, f.render(t, Options{Run: run.ID}))
+	svg := doc.All(htmltest.WithClass("bars"))[0]
+	rows := svg.All(htmltest.WithClass("row"))
 	if len(rows) != len(run.Intervals) {
 		t.Fatalf("%d rows, want %d (one per interval)", len(rows), len(run.Intervals))
 	}
-	if !strings.Contains(svg.all(named("title"))[0].text(), fmt.Sprintf("run %d, grid 2x4", run.ID)) {
-		t.Errorf("breakdown title %q does not name run %d", svg.all(named("title"))[0].text(), run.ID)
+	if !strings.Contains(svg.All(htmltest.Named("title"))[0].Text(), fmt.Sprintf("run %d, grid 2x4", run.ID)) {
+		t.Errorf("breakdown title %q does not name run %d", svg.All(htmltest.Named("title"))[0].Text(), run.ID)
 	}
 	// Main's lost time is the largest stack; the axis ends at a round value
 	// above it, on x = 190..536.
 	lost := run.Intervals[0].Values[result.LostTime]
 	hi := niceCeil(lost)
-	parts := rows[0].all(withClass("part"))
+	parts := rows[0].All(htmltest.WithClass("part"))
 	if len(parts) != nStacked {
 		t.Fatalf("%d stacked parts, want %d", len(parts), nStacked)
 	}
@@ -292,12 +293,12 @@ func TestBreakdown(t *testing.T) {
 	if x0 != 190 || math.Abs(sum-lost/hi*346) > 0.2 {
 		t.Errorf("Main's stack from x %g, %g px wide; want from 190, %.1f px", x0, sum, lost/hi*346)
 	}
-	if n := len(rows[0].all(withClass("potential"))); n != 2 {
+	if n := len(rows[0].All(htmltest.WithClass("potential"))); n != 2 {
 		t.Errorf("%d potential-loss bars, want 2 (Load_imbalance, Synchronization)", n)
 	}
 	indents := []string{}
 	for _, r := range rows {
-		indents = append(indents, r.all(named("text"))[0].Attr["x"])
+		indents = append(indents, r.All(htmltest.Named("text"))[0].Attr["x"])
 	}
 	if strings.Join(indents, " ") != "8 18 28 18" {
 		t.Errorf("label indents %v, want by tree level 8 18 28 18", indents)
@@ -356,13 +357,13 @@ func TestSingleConfiguration(t *testing.T) {
 	if _, err := f.db.Exec(`DELETE FROM interval_values WHERE run_id = ? AND char_id = ?`, runID, int(result.Efficiency)); err != nil {
 		t.Fatal(err)
 	}
-	doc := parseDoc(t, f.render(t, Options{}))
-	if n := len(doc.all(named("svg"))); n != 4 {
+	doc := htmltest.Parse(t, f.render(t, Options{}))
+	if n := len(doc.All(htmltest.Named("svg"))); n != 4 {
 		t.Fatalf("%d charts, want 4", n)
 	}
 	charts := lineCharts(t, doc)
 	for id, want := range map[string]int{"chart-time": 1, "chart-efficiency": 0, "chart-speedup": 1} {
-		lines := charts[id].all(named("polyline"))
+		lines := charts[id].All(htmltest.Named("polyline"))
 		if len(lines) != 1 {
 			t.Fatalf("%s: %d polylines, want 1", id, len(lines))
 		}
@@ -370,8 +371,8 @@ func TestSingleConfiguration(t *testing.T) {
 			t.Errorf("%s: %d points, want %d", id, got, want)
 		}
 	}
-	row := doc.all(withClass("top"))[0].all(named("tbody"))[0].all(named("tr"))[0]
-	if got := row.all(named("td"))[6].text(); got != "–" {
+	row := doc.All(htmltest.WithClass("top"))[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))[0]
+	if got := row.All(htmltest.Named("td"))[6].Text(); got != "–" {
 		t.Errorf("missing efficiency shown as %q, want –", got)
 	}
 }

@@ -2,6 +2,7 @@ package sweepreport
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,10 +64,10 @@ func TestSeriesPoints(t *testing.T) {
 		procs = append(procs, p.Procs)
 		best = append(best, p.Best.RunID)
 	}
-	if want := []int{2, 4, 8}; !equalInts(procs, want) {
+	if want := []int{2, 4, 8}; !slices.Equal(procs, want) {
 		t.Errorf("processors %v, want %v", procs, want)
 	}
-	if want := []int64{2, 6, 3}; !equalInts(best, want) {
+	if want := []int64{2, 6, 3}; !slices.Equal(best, want) {
 		t.Errorf("best runs %v, want %v", best, want)
 	}
 	if others := s.Points[2].Others; len(others) != 2 || others[0].RunID != 1 || others[1].RunID != 4 {
@@ -78,16 +79,4 @@ func TestSeriesPoints(t *testing.T) {
 	if got := s.Speedup(cs[4]); !math.IsNaN(got) {
 		t.Errorf("speedup of a NaN time = %g, want NaN", got)
 	}
-}
-
-func equalInts[T int | int64](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/exports/htmlstyle"
 )
 
 // Options choose what the report shows beyond its fixed content.
@@ -51,7 +53,7 @@ var (
 )
 
 var tmpl = template.Must(template.New("sweep").Funcs(template.FuncMap{
-	"css": func() template.CSS { return template.CSS(styleCSS) },
+	"css": func() template.CSS { return htmlstyle.Sheet(styleCSS) },
 }).Parse(reportTmpl))
 
 // Write renders the report of sweep sweepID of the store db to w. Nothing

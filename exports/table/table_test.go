@@ -2,22 +2,20 @@ package table_test
 
 import (
 	"context"
-	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/sim/result"
 )
-
-func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // wantPath builds an interval's path from the run as saved.
 func wantPath(run *result.Run, iv *result.Interval) string {
@@ -121,22 +119,13 @@ func TestStream(t *testing.T) {
 				if len(idx) != 1 {
 					t.Fatalf("%s: column %s not in %v", tb.Name, want.Column, rec.Schema())
 				}
-				switch a := rec.Column(idx[0]).(type) {
-				case *array.Float64:
-					for i := 0; i < a.Len(); i++ {
-						sum += a.Value(i)
-					}
-				case *array.Int64:
-					for i := 0; i < a.Len(); i++ {
-						sum += float64(a.Value(i))
-					}
-				}
+				sum += fixture.Sum(rec.Column(idx[0]))
 				return nil
 			})
 			if err != nil {
 				t.Fatalf("%s sweep %d: %v", tb.Name, sweep, err)
 			}
-			if rows != want.Rows || !approx(sum, want.Sum) {
+			if !want.Matches(rows, sum) {
 				t.Errorf("%s sweep %d: %d rows, sum %g; store has %d, %g", tb.Name, sweep, rows, sum, want.Rows, want.Sum)
 			}
 			for i, n := range batches {
@@ -151,15 +140,9 @@ func TestStream(t *testing.T) {
 
 func TestStreamRejectsUnexpectedNull(t *testing.T) {
 	db, _, _ := fixture.NewStore(t, fixture.Spec{Runs: 1, Intervals: 2, Procs: 1, Seed: 2})
-	tx := db.MustBegin()
 	run := &result.Run{Kind: result.Measured, Program: "m", Config: result.Config{Grid: []int{2}},
 		Intervals: []*result.Interval{{ID: 1, Type: result.Main, File: "a.f"}}}
-	if err := result.Save(tx, run, result.SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Save(t, db, run)
 	strict := table.Table{Name: "strict", View: "v_runs", Columns: []table.Column{{Name: "machine", Kind: table.String}}}
 	_, err := table.Stream(context.Background(), db, strict, 0, 10, func(arrow.RecordBatch) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "machine") {
@@ -174,11 +157,11 @@ func TestSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := append([]int64{0}, built.Sweeps...); !equal(all, want) {
+	if want := append([]int64{0}, built.Sweeps...); !slices.Equal(all, want) {
 		t.Errorf("Sweeps(0) = %v, want %v", all, want)
 	}
 	one, err := table.Sweeps(ctx, db, built.Sweeps[1])
-	if err != nil || !equal(one, built.Sweeps[1:2]) {
+	if err != nil || !slices.Equal(one, built.Sweeps[1:2]) {
 		t.Errorf("Sweeps(%d) = %v, %v", built.Sweeps[1], one, err)
 	}
 	if _, err := table.Sweeps(ctx, db, 999); err == nil {
@@ -194,18 +177,6 @@ func TestSweepsRefusesOldStore(t *testing.T) {
 	if _, err := table.Sweeps(context.Background(), db, 0); err == nil {
 		t.Error("no error for a store older than the build")
 	}
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestPartPath(t *testing.T) {

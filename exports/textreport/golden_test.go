@@ -15,24 +15,13 @@ import (
 
 	"github.com/presage-dvm/presage/exports/textreport"
 	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/ingest/stsdb"
-	"github.com/presage-dvm/presage/schema"
 )
 
 // analyzerLine is the report line naming the analyzer's own version, which
 // differs naturally and is left out of the comparison.
 const analyzerLine = 2
-
-// openStore opens an empty store in a temporary directory.
-func openStore(t *testing.T) *sqlx.DB {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "store.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
 
 // render ingests path and renders its report with opt.
 func render(t *testing.T, db *sqlx.DB, path string, opt textreport.Options) string {
@@ -86,7 +75,7 @@ func TestGoldenReports(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sts files: %v", err)
 	}
-	db := openStore(t)
+	db := storetest.Open(t)
 	pass := 0
 	for _, path := range files {
 		name := stsdb.Name(path)
@@ -108,7 +97,7 @@ func TestGoldenReports(t *testing.T) {
 
 func TestGoldenOptions(t *testing.T) {
 	path := golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")
-	db := openStore(t)
+	db := storetest.Open(t)
 	for _, tc := range []struct {
 		file string
 		opt  textreport.Options
@@ -154,7 +143,7 @@ func gunzip(t *testing.T, s string) []byte {
 // every processor's total must equal that of the row sums (-m i), while
 // the groups differ (time is spent in other groups than the calling one).
 func TestMatrixColumns(t *testing.T) {
-	db := openStore(t)
+	db := storetest.Open(t)
 	path := golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")
 	rows := render(t, db, path, textreport.Options{Matrix: "i"})
 	cols := render(t, db, path, textreport.Options{Matrix: "j"})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/textreport"
 	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/storetest"
 )
 
 // jsonDiff lists the paths where got and want differ, skipping the
@@ -63,7 +64,7 @@ func containsProcTimes(path string) bool {
 }
 
 func TestGoldenJSON(t *testing.T) {
-	db := openStore(t)
+	db := storetest.Open(t)
 	got := render(t, db, golden.Path(t, "sts", "jac_e4.2x2.sts.gz+"), textreport.Options{Format: "json"})
 	want, err := os.ReadFile(golden.Path(t, "pppa-options", "jac_e4.2x2.json"))
 	if err != nil {

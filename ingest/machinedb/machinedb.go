@@ -6,20 +6,18 @@ package machinedb
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/presage-dvm/presage/ingest/filestore"
 	"github.com/presage-dvm/presage/ingest/machine"
 )
 
@@ -50,9 +48,7 @@ const maxSource = 1 << 22
 
 // MachineName is the name a machine file is stored under: its base name
 // without a .par suffix.
-func MachineName(path string) string {
-	return strings.TrimSuffix(filepath.Base(path), ".par")
-}
+func MachineName(path string) string { return filestore.Name(path, ".par") }
 
 // Ingest stores the machine file at path unless a file with the same bytes
 // is stored already, in which case it returns that machine's Info with
@@ -71,8 +67,7 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string) (Info, error) {
 	if len(src) > maxSource {
 		return Info{}, fmt.Errorf("%s: larger than %d bytes, not a machine file", path, maxSource)
 	}
-	h := sha256.Sum256(src)
-	sum := hex.EncodeToString(h[:])
+	sum := filestore.Sum(src)
 	if info, err := bySHA(ctx, db, sum); err != nil || info.ID != 0 {
 		return info, err
 	}
@@ -94,7 +89,7 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string) (Info, error) {
 		info.Name, info.Path, info.SHA256, info.Format, info.Root, info.Processors, info.Search,
 		string(src), info.IngestedAt)
 	if err != nil {
-		if isUnique(err) {
+		if filestore.IsDuplicate(err, "machines") {
 			// Another ingest of the same bytes won the race.
 			tx.Rollback()
 			return bySHA(ctx, db, sum)
@@ -113,20 +108,9 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string) (Info, error) {
 // bySHA returns the stored machine with that content hash with Existing set,
 // or a zero Info.
 func bySHA(ctx context.Context, db *sqlx.DB, sum string) (Info, error) {
-	var info Info
-	err := db.GetContext(ctx, &info, `SELECT `+infoColumns+` FROM machines WHERE sha256 = ?`, sum)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Info{}, nil
-	}
-	if err != nil {
-		return Info{}, err
-	}
-	info.Existing = true
-	return info, nil
-}
-
-func isUnique(err error) bool {
-	return strings.Contains(err.Error(), "UNIQUE constraint failed")
+	info, found, err := filestore.Find[Info](ctx, db, `SELECT `+infoColumns+` FROM machines WHERE sha256 = ?`, sum)
+	info.Existing = found
+	return info, err
 }
 
 // Load returns the stored machine called name (the latest ingested one of

@@ -7,25 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/ingest/storetest"
 )
 
-func openDB(t *testing.T) *sqlx.DB {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "store.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 func TestIngestLoad(t *testing.T) {
-	db := openDB(t)
+	db := storetest.Open(t)
 	ctx := context.Background()
 	path := golden.Path(t, "machines", "Predictor.par")
 	info, err := Ingest(ctx, db, path)
@@ -70,7 +58,7 @@ func TestIngestLoad(t *testing.T) {
 
 // TestLatestByName stores two different files with the same base name.
 func TestLatestByName(t *testing.T) {
-	db := openDB(t)
+	db := storetest.Open(t)
 	ctx := context.Background()
 	var ids []int64
 	for i, text := range []string{
@@ -104,7 +92,7 @@ func TestLatestByName(t *testing.T) {
 }
 
 func TestIngestRejectsBadFile(t *testing.T) {
-	db := openDB(t)
+	db := storetest.Open(t)
 	path := filepath.Join(t.TempDir(), "bad.par")
 	if err := os.WriteFile(path, []byte("cluster = c;\nc = {2 x p}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -392,63 +392,62 @@ func (r *Reader) next() (*Call, error) {
 
 	var fl funcLine
 	r.text = r.text[:0]
-	for {
-		b, err := r.readKept()
-		if err == io.EOF {
-			return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s", c.Func, c.TraceLine, c.Func)
-		}
-		if err != nil {
-			return nil, err
-		}
-		k, msg := classify(b, &fl)
-		if msg != "" {
-			return nil, r.errorf(r.lineNo, nil, "%s", msg)
-		}
-		if k == paramLine {
-			r.appendText(b)
-			continue
-		}
-		if k != retLine {
-			return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s (%s%s follows at line %d)",
-				c.Func, c.TraceLine, c.Func, k, fl.name, r.lineNo)
-		}
-		if string(fl.name) != c.Func {
-			return nil, r.errorf(r.lineNo, nil, "ret_%s does not match call_%s at line %d", fl.name, c.Func, c.TraceLine)
-		}
-		c.RetTime = fl.time
-		break
+	k, err := r.nextEvent(&fl)
+	if err == io.EOF {
+		return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s", c.Func, c.TraceLine, c.Func)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if k != retLine {
+		return nil, r.errorf(c.TraceLine, nil, "truncated trace: call_%s at line %d has no ret_%s (%s%s follows at line %d)",
+			c.Func, c.TraceLine, c.Func, k, fl.name, r.lineNo)
+	}
+	if string(fl.name) != c.Func {
+		return nil, r.errorf(r.lineNo, nil, "ret_%s does not match call_%s at line %d", fl.name, c.Func, c.TraceLine)
+	}
+	c.RetTime = fl.time
 	c.InText, c.In = r.takeText()
 	c.Pattern = patternOf(c.InText) // of the call side only
 
-	for {
-		b, err := r.readKept()
-		if err == io.EOF {
-			return nil, r.errorf(r.lineNo, nil, "truncated trace: no Event_dvm_exit line")
-		}
-		if err != nil {
-			return nil, err
-		}
-		k, msg := classify(b, &fl)
-		if msg != "" {
-			return nil, r.errorf(r.lineNo, nil, "%s", msg)
-		}
-		if k == paramLine {
-			r.appendText(b)
-			continue
-		}
-		if k == retLine {
-			return nil, r.errorf(r.lineNo, nil, "ret_%s without call_%s", fl.name, fl.name)
-		}
-		if k == callLine {
-			r.setPending(&fl)
-		} else {
-			r.done = true
-		}
-		break
+	k, err = r.nextEvent(&fl)
+	if err == io.EOF {
+		return nil, r.errorf(r.lineNo, nil, "truncated trace: no Event_dvm_exit line")
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case retLine:
+		return nil, r.errorf(r.lineNo, nil, "ret_%s without call_%s", fl.name, fl.name)
+	case callLine:
+		r.setPending(&fl)
+	default:
+		r.done = true
 	}
 	c.OutText, c.Out = r.takeText()
 	return c, nil
+}
+
+// nextEvent reads up to the next line that is not a parameter line,
+// classifies it into fl and returns its kind; the parameter lines on the
+// way are added to the text buffer. At the end of the trace it returns
+// io.EOF.
+func (r *Reader) nextEvent(fl *funcLine) (kind, error) {
+	for {
+		b, err := r.readKept()
+		if err != nil {
+			return 0, err
+		}
+		k, msg := classify(b, fl)
+		if msg != "" {
+			return 0, r.errorf(r.lineNo, nil, "%s", msg)
+		}
+		if k != paramLine {
+			return k, nil
+		}
+		r.appendText(b)
+	}
 }
 
 func (r *Reader) newCall() *Call {

@@ -8,19 +8,16 @@ package stsdb
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/presage-dvm/presage/ingest/filestore"
 	"github.com/presage-dvm/presage/ingest/pppa"
 	"github.com/presage-dvm/presage/ingest/sts"
 	"github.com/presage-dvm/presage/sim/result"
@@ -44,8 +41,7 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	sum := sha256.Sum256(raw)
-	digest := hex.EncodeToString(sum[:])
+	digest := filestore.Sum(raw)
 	if info, ok, err := existing(ctx, db, digest); err != nil || ok {
 		return info, err
 	}
@@ -71,32 +67,21 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string) (Info, error) {
 }
 
 // Name is the file's base name without its .sts.gz+ or .gz+ suffix.
-func Name(path string) string {
-	base := filepath.Base(path)
-	for _, suf := range []string{".sts.gz+", ".gz+", ".sts"} {
-		if strings.HasSuffix(base, suf) && len(base) > len(suf) {
-			return strings.TrimSuffix(base, suf)
-		}
-	}
-	return base
-}
+func Name(path string) string { return filestore.Name(path, ".gz+", ".sts") }
 
 // existing finds a stored file by its digest.
 func existing(ctx context.Context, db *sqlx.DB, digest string) (Info, bool, error) {
-	var row struct {
+	type stored struct {
 		ID    int64         `db:"id"`
 		Name  string        `db:"name"`
 		Procs int           `db:"procs"`
 		Grid  string        `db:"grid"`
 		RunID sql.NullInt64 `db:"run_id"`
 	}
-	err := db.GetContext(ctx, &row, `SELECT f.id, f.name, f.procs, f.grid,
+	row, found, err := filestore.Find[stored](ctx, db, `SELECT f.id, f.name, f.procs, f.grid,
 		(SELECT min(r.id) FROM runs r WHERE r.sts_id = f.id AND r.kind = 'measured') AS run_id
 		FROM sts_files f WHERE f.sha256 = ?`, digest)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Info{}, false, nil
-	}
-	if err != nil {
+	if err != nil || !found {
 		return Info{}, false, err
 	}
 	return Info{ID: row.ID, RunID: row.RunID.Int64, Name: row.Name, Procs: row.Procs, Grid: row.Grid, Existing: true}, true, nil

@@ -8,37 +8,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/ingest/sts"
 	"github.com/presage-dvm/presage/ingest/sts/ststest"
 	"github.com/presage-dvm/presage/ingest/stsdb"
-	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-func openStore(t *testing.T) *sqlx.DB {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "store.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-func count(t *testing.T, db *sqlx.DB, table string) int {
-	t.Helper()
-	var n int
-	if err := db.Get(&n, "SELECT count(*) FROM "+table); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func TestIngestRealFile(t *testing.T) {
-	db := openStore(t)
+	db := storetest.Open(t)
 	path := golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")
 	info, err := stsdb.Ingest(context.Background(), db, path)
 	if err != nil {
@@ -54,7 +33,7 @@ func TestIngestRealFile(t *testing.T) {
 	if run.Kind != result.Measured || run.StsID != info.ID || len(run.Intervals) != 5 || len(run.Intervals[0].Procs) != 4 {
 		t.Errorf("loaded run: kind %s sts %d, %d intervals", run.Kind, run.StsID, len(run.Intervals))
 	}
-	if n := count(t, db, "sts_procs"); n != 4 {
+	if n := storetest.Count(t, db, "sts_procs"); n != 4 {
 		t.Errorf("%d sts_procs rows, want 4", n)
 	}
 	again, err := stsdb.Ingest(context.Background(), db, path)
@@ -64,7 +43,7 @@ func TestIngestRealFile(t *testing.T) {
 	if !again.Existing || again.ID != info.ID || again.RunID != info.RunID {
 		t.Errorf("second ingest %+v, want the existing %+v", again, info)
 	}
-	if n := count(t, db, "runs"); n != 1 {
+	if n := storetest.Count(t, db, "runs"); n != 1 {
 		t.Errorf("%d runs after ingesting twice, want 1", n)
 	}
 }
@@ -117,7 +96,7 @@ func TestBadInputLeavesStoreUnchanged(t *testing.T) {
 		{"unpaired collective operations", mismatched.GzPlus(), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db := openStore(t)
+			db := storetest.Open(t)
 			path := filepath.Join(t.TempDir(), "bad.sts.gz+")
 			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 				t.Fatal(err)
@@ -131,7 +110,7 @@ func TestBadInputLeavesStoreUnchanged(t *testing.T) {
 				t.Errorf("error %v, want an *sts.Error naming %s", err, path)
 			}
 			for _, table := range []string{"sts_files", "runs", "intervals", "sts_procs"} {
-				if n := count(t, db, table); n != 0 {
+				if n := storetest.Count(t, db, table); n != 0 {
 					t.Errorf("%d rows in %s after a failed ingest", n, table)
 				}
 			}

@@ -2,10 +2,12 @@ package tracedb
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/schema"
 )
 
@@ -35,11 +37,7 @@ func BenchmarkIngestX40000(b *testing.B) { benchIngest(b, "jac1d_x40000.ptr.gz")
 // BenchmarkLoadX40000 loads the 880 K calls of jac1d_x40000, ingested once.
 func BenchmarkLoadX40000(b *testing.B) {
 	path := golden.Path(b, "traces", "jac1d_x40000.ptr.gz")
-	db, err := schema.Open(filepath.Join(b.TempDir(), "b.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(b)
 	info, err := Ingest(context.Background(), db, path, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -53,6 +51,41 @@ func BenchmarkLoadX40000(b *testing.B) {
 		if len(tr.Calls) != info.Calls {
 			b.Fatalf("%d calls, want %d", len(tr.Calls), info.Calls)
 		}
+	}
+	b.ReportMetric(float64(info.Calls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// BenchmarkStreamX40000 streams the 880 K calls of jac1d_x40000 from its
+// pack, as a prediction reads them.
+func BenchmarkStreamX40000(b *testing.B) {
+	path := golden.Path(b, "traces", "jac1d_x40000.ptr.gz")
+	db := storetest.Open(b)
+	info, err := Ingest(context.Background(), db, path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s, err := OpenTrace(context.Background(), db, info)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for {
+			_, err := s.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != info.Calls {
+			b.Fatalf("%d calls, want %d", n, info.Calls)
+		}
+		s.Close()
 	}
 	b.ReportMetric(float64(info.Calls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 }

@@ -2,10 +2,7 @@ package tracedb
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/presage-dvm/presage/ingest/filestore"
 	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
@@ -39,11 +37,11 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string, progress func(done, t
 	if err != nil {
 		return Info{}, err
 	}
-	sum, err := hashFile(f)
+	sum, err := filestore.SumReader(f)
 	if err != nil {
 		return Info{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if info, err := bySHA(db, sum); err != nil || info.ID != 0 {
+	if info, err := bySHA(ctx, db, sum); err != nil || info.ID != 0 {
 		return info, err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -65,10 +63,10 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string, progress func(done, t
 	}
 	defer tx.Rollback() // no-op after Commit
 	if err := insert(ctx, tx, r, &info); err != nil {
-		if isUnique(err) {
+		if filestore.IsDuplicate(err, "traces") {
 			// Another ingest of the same bytes won the race.
 			tx.Rollback()
-			return bySHA(db, sum)
+			return bySHA(ctx, db, sum)
 		}
 		return Info{}, err
 	}
@@ -79,8 +77,8 @@ func Ingest(ctx context.Context, db *sqlx.DB, path string, progress func(done, t
 	return info, nil
 }
 
-// insert writes the traces row and the calls of r within tx and fills
-// info's ID, Calls and Bytes.
+// insert writes the traces row, the calls of r and their pack within tx
+// and fills info's ID, Calls and Bytes.
 func insert(ctx context.Context, tx *sqlx.Tx, r *ptr.Reader, info *Info) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO traces(name, path, sha256, bytes, calls, proc_count, header,
 		root_line, root_file, ingested_at) VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
@@ -97,6 +95,11 @@ func insert(ctx context.Context, tx *sqlx.Tx, r *ptr.Reader, info *Info) error {
 		return err
 	}
 	defer w.close()
+	pw, err := newPackWriter(ctx, tx, info.ID)
+	if err != nil {
+		return err
+	}
+	defer pw.close()
 	for {
 		c, err := r.Next()
 		if err == io.EOF {
@@ -108,6 +111,9 @@ func insert(ctx context.Context, tx *sqlx.Tx, r *ptr.Reader, info *Info) error {
 		if err := w.add(c); err != nil {
 			return fmt.Errorf("store trace %s: call at line %d: %w", info.Path, c.TraceLine, err)
 		}
+		if err := pw.add(c); err != nil {
+			return fmt.Errorf("store trace %s: call at line %d: %w", info.Path, c.TraceLine, err)
+		}
 		if w.seq%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -115,6 +121,9 @@ func insert(ctx context.Context, tx *sqlx.Tx, r *ptr.Reader, info *Info) error {
 		}
 	}
 	if err := w.flush(); err != nil {
+		return fmt.Errorf("store trace %s: %w", info.Path, err)
+	}
+	if err := pw.finish(); err != nil {
 		return fmt.Errorf("store trace %s: %w", info.Path, err)
 	}
 	info.Calls, info.Bytes = int(w.seq), r.TextBytes()
@@ -177,31 +186,12 @@ func (w *callWriter) flush() error {
 
 func (w *callWriter) close() { w.batch.Close() }
 
-func hashFile(f *os.File) (string, error) {
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // bySHA returns the stored trace with the given content hash, with
 // Existing set, or a zero Info when there is none.
-func bySHA(db *sqlx.DB, sum string) (Info, error) {
-	var info Info
-	err := db.Get(&info, `SELECT `+infoColumns+` FROM traces WHERE sha256 = ?`, sum)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Info{}, nil
-	}
-	if err != nil {
-		return Info{}, err
-	}
-	info.Existing = true
-	return info, nil
-}
-
-func isUnique(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: traces.sha256")
+func bySHA(ctx context.Context, db *sqlx.DB, sum string) (Info, error) {
+	info, found, err := filestore.Find[Info](ctx, db, `SELECT `+infoColumns+` FROM traces WHERE sha256 = ?`, sum)
+	info.Existing = found
+	return info, err
 }
 
 // countingReader counts the bytes read from the file for progress

@@ -1,6 +1,7 @@
 package tracedb
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -43,39 +44,31 @@ func Find(db *sqlx.DB, name string) (Info, error) {
 }
 
 // Load reads a stored trace whole: name is a trace name or id (see Find).
+// Prefer Open, which streams: a loaded call takes far more memory than a
+// compiled one.
 func Load(db *sqlx.DB, name string) (*Trace, error) {
-	info, err := Find(db, name)
+	s, err := Open(context.Background(), db, name)
 	if err != nil {
 		return nil, err
 	}
-	var text string
-	if err := db.Get(&text, `SELECT header FROM traces WHERE id = ?`, info.ID); err != nil {
-		return nil, fmt.Errorf("load trace %s: %w", info.Name, err)
-	}
-	h, err := ptr.ParseHeader(text, info.Name)
-	if err != nil {
-		return nil, err
-	}
-	src, err := Calls(db, info.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	calls := make([]*ptr.Call, 0, info.Calls)
+	defer s.Close()
+	calls := make([]*ptr.Call, 0, s.Calls)
+	var block []ptr.Call // copies of the calls, which s reuses
 	for {
-		c, err := src.Next()
+		c, err := s.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		calls = append(calls, c)
+		if len(block) == cap(block) {
+			block = make([]ptr.Call, 0, max(1, min(batchCalls, s.Calls-len(calls))))
+		}
+		block = append(block, *c)
+		calls = append(calls, &block[len(block)-1])
 	}
-	if len(calls) != info.Calls {
-		return nil, fmt.Errorf("load trace %s: %d calls stored, the trace row says %d", info.Name, len(calls), info.Calls)
-	}
-	return &Trace{Info: info, Header: h, Calls: calls}, nil
+	return &Trace{Info: s.Info, Header: s.Header, Calls: calls}, nil
 }
 
 // CallSource streams the stored calls of one trace in order. A goroutine

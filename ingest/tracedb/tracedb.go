@@ -1,12 +1,12 @@
-// Package tracedb owns the traces and calls tables of the store: it ingests
-// Lib-DVM trace files (once per content, in one transaction) and loads
-// them back as ptr values.
+// Package tracedb owns the traces, calls, trace_shapes and trace_packs
+// tables of the store: it ingests Lib-DVM trace files (once per content,
+// in one transaction), writing every call both as a row of the calls
+// table, for SQL users, and into the trace's pack, a compact form from
+// which Open streams the trace back as ptr values without re-parsing it.
 package tracedb
 
 import (
-	"path/filepath"
-	"strings"
-
+	"github.com/presage-dvm/presage/ingest/filestore"
 	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
@@ -39,10 +39,6 @@ func (t *Trace) Source() ptr.Source { return ptr.NewSliceSource(t.Calls) }
 
 // TraceName is the name a trace file is stored under: its base name without
 // a .gz and then a .ptr suffix.
-func TraceName(path string) string {
-	name := filepath.Base(path)
-	name = strings.TrimSuffix(name, ".gz")
-	return strings.TrimSuffix(name, ".ptr")
-}
+func TraceName(path string) string { return filestore.Name(path, ".gz", ".ptr") }
 
 const infoColumns = `id, name, path, sha256, bytes, calls, proc_count, root_line, root_file, ingested_at`

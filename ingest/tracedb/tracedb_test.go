@@ -18,18 +18,8 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/ptr"
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/ingest/storetest"
 )
-
-func openDB(t testing.TB) *sqlx.DB {
-	t.Helper()
-	db, err := schema.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
 
 func parseFile(t testing.TB, path string) (*ptr.Header, []*ptr.Call) {
 	t.Helper()
@@ -63,7 +53,7 @@ func TestIngestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	db := openDB(t)
+	db := storetest.Open(t)
 
 	var lastDone, lastTotal int64
 	info, err := Ingest(context.Background(), db, path, func(done, total int64) { lastDone, lastTotal = done, total })
@@ -143,7 +133,7 @@ func TestLatestNameWins(t *testing.T) {
 	if err := os.WriteFile(gz, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := openDB(t)
+	db := storetest.Open(t)
 	first, err := Ingest(context.Background(), db, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +174,7 @@ func TestIngestDefective(t *testing.T) {
 	if err := os.WriteFile(bad, bytes.Replace(data, []byte("TIME=0.00000314"), []byte("TIME=zero"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := openDB(t)
+	db := storetest.Open(t)
 	for _, tt := range []struct{ path, msg string }{
 		{cut, "truncated trace: call_dvm_void_printf at line 1583 has no ret_dvm_void_printf"},
 		{bad, `TIME: expected a number, got "zero"`},
@@ -216,7 +206,7 @@ func TestIngestDefective(t *testing.T) {
 // from the parsed calls.
 func TestTimePerFunction(t *testing.T) {
 	path := golden.Path(t, "traces", "jac.ptr")
-	db := openDB(t)
+	db := storetest.Open(t)
 	info, err := Ingest(context.Background(), db, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +265,7 @@ func TestTraceName(t *testing.T) {
 // TestCallsClose stops a CallSource early: the store's only connection
 // must be free again.
 func TestCallsClose(t *testing.T) {
-	db := openDB(t)
+	db := storetest.Open(t)
 	info, err := Ingest(context.Background(), db, golden.Path(t, "traces", "jac1d_x1000.ptr.gz"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -158,13 +158,7 @@ func (e *emitter) line(s string) {
 // one extra blank at the end.
 func (e *emitter) array(name string, pad int, vs ...int) {
 	for i, v := range vs {
-		if i > 0 && len(name) < pad {
-			e.b = append(e.b, blanks[:pad-len(name)]...)
-		}
-		e.b = append(e.b, name...)
-		e.b = append(e.b, '[')
-		e.b = strconv.AppendInt(e.b, int64(i), 10)
-		e.b = append(e.b, "]="...)
+		e.element(name, pad, i)
 		e.b = strconv.AppendInt(e.b, int64(v), 10)
 		e.b = append(e.b, "; "...)
 	}
@@ -174,15 +168,20 @@ func (e *emitter) array(name string, pad int, vs ...int) {
 // hexArray is array for addresses.
 func (e *emitter) hexArray(name string, pad int, vs ...uint64) {
 	for i, v := range vs {
-		if i > 0 && len(name) < pad {
-			e.b = append(e.b, blanks[:pad-len(name)]...)
-		}
-		e.b = append(e.b, name...)
-		e.b = append(e.b, '[')
-		e.b = strconv.AppendInt(e.b, int64(i), 10)
-		e.b = append(e.b, "]="...)
+		e.element(name, pad, i)
 		e.b = strconv.AppendUint(e.b, v, 16)
 		e.b = append(e.b, "; "...)
 	}
 	e.b = append(e.b, " \n"...)
+}
+
+// element writes the `Name[i]=` before the i-th value of an array.
+func (e *emitter) element(name string, pad, i int) {
+	if i > 0 && len(name) < pad {
+		e.b = append(e.b, blanks[:pad-len(name)]...)
+	}
+	e.b = append(e.b, name...)
+	e.b = append(e.b, '[')
+	e.b = strconv.AppendInt(e.b, int64(i), 10)
+	e.b = append(e.b, "]="...)
 }

@@ -88,8 +88,11 @@ func (m *merger) copyTable(t table) error {
 			return err
 		}
 		keep, err := m.remap(t, at, vals)
-		if err != nil || !keep {
+		if err != nil {
 			return err
+		}
+		if !keep { // the row belongs to something the destination has already
+			continue
 		}
 		if err := m.copyRow(t, at, vals, ins, insCols); err != nil {
 			return err

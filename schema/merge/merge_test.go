@@ -142,3 +142,35 @@ func TestMergeRefusesSweepOfOtherTrace(t *testing.T) {
 		t.Errorf("refused merge left %d runs", n)
 	}
 }
+
+// TestMergeKeepsTracesAfterAKnownOne: rows of a trace the destination
+// already has are skipped, and the rows of the source's other traces that
+// follow them are still copied.
+func TestMergeKeepsTracesAfterAKnownOne(t *testing.T) {
+	jac1d, jac := golden.Path(t, "traces", "jac1d.ptr"), golden.Path(t, "traces", "jac.ptr")
+	_, src := sweeptest.Store(t, "src.db", []string{jac1d, jac}, nil)
+	dst, _ := sweeptest.Store(t, "dst.db", []string{jac1d}, nil)
+	if _, err := merge.Into(context.Background(), dst, []string{src}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Name  string `db:"name"`
+		Calls int    `db:"calls"`
+		Rows  int    `db:"rows"`
+		Packs int    `db:"packs"`
+	}
+	if err := dst.Select(&rows, `SELECT name, calls,
+		(SELECT count(*) FROM calls c WHERE c.trace_id = t.id) AS rows,
+		(SELECT count(*) FROM trace_packs p WHERE p.trace_id = t.id) AS packs
+		FROM traces t ORDER BY name`); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("merged store has traces %+v, want jac and jac1d", rows)
+	}
+	for _, r := range rows {
+		if r.Rows != r.Calls || r.Packs == 0 {
+			t.Errorf("trace %s: %d calls recorded, %d call rows, %d pack chunks", r.Name, r.Calls, r.Rows, r.Packs)
+		}
+	}
+}

@@ -21,6 +21,8 @@ type table struct {
 var tables = []table{
 	{name: "traces", ids: true, key: "sha256"},
 	{name: "calls", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
+	{name: "trace_shapes", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
+	{name: "trace_packs", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
 	{name: "machines", ids: true, key: "sha256"},
 	{name: "sts_files", ids: true, key: "sha256"},
 	{name: "sts_procs", refs: map[string]string{"sts_id": "sts_files"}, parent: "sts_id"},

@@ -124,12 +124,13 @@ func (e *Engine) mpsSync(k Kind) {
 func (e *Engine) syncAll(k Kind, T float64) {
 	ki := &kindInfo[k]
 	synch := cClassSynch + cnt(kindClass(k))
+	rows := e.cur.rows(e.L)
 	for p, c := range e.clk {
 		d := T - (e.clkU + c)
 		if d == 0 {
 			continue
 		}
-		r := e.cur.row(p, e.L)
+		r := &rows[p]
 		r[cSynch] += d
 		r[synch] += d
 		for _, c := range ki.counters() {

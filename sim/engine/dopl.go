@@ -116,6 +116,7 @@ func (e *Engine) distributeUniform(m *loopMapping, vm *layout.VM) {
 	c := e.callT / vm.Power[0]
 	lastSize, lastT := int64(-1), 0.0
 	size := float64(m.Size)
+	rows := e.cur.rows(e.L)
 	P := min(len(m.Blocks), vm.P())
 	for k := 0; k < P; k++ {
 		sz := m.sizes[k]
@@ -127,7 +128,7 @@ func (e *Engine) distributeUniform(m *loopMapping, vm *layout.VM) {
 		}
 		t := lastT
 		p := vm.Map[k]
-		r := &e.cur.rows(e.L)[p]
+		r := &rows[p]
 		r[cUsr] += t
 		r[cCPU] += t
 		r[cExec] += t
@@ -136,10 +137,10 @@ func (e *Engine) distributeUniform(m *loopMapping, vm *layout.VM) {
 			e.skewed = true
 		}
 		if n := m.cnt[k]; n > 1 {
-			ins := t * float64(n-1) / float64(n)
-			r[cInsU] += ins
-			r[cIns] += ins
-			r[cLost] += ins
+			x := t * float64(n-1) / float64(n)
+			r[cInsU] += x
+			r[cIns] += x
+			r[cLost] += x
 		}
 	}
 }

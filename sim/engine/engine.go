@@ -77,12 +77,11 @@ type Engine struct {
 	ams        map[uint64]*am
 	curAM      *am
 	amStack    []amFrame
-	loopCache  map[string]*loopMapping
-	boundCache map[string]*boundResult
+	loopCache  map[loopKey]*loopMapping
+	boundCache map[boundKey]*boundResult
 	epoch      int // changes whenever a layout changes (invalidates loopCache)
 	ownCache   reductionOwners
 	scratch    sendTimes
-	keyBuf     []byte
 }
 
 // array is a distributed array or its remote buffer.
@@ -136,8 +135,8 @@ func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options
 		flags:      map[uint64]*flagRec{},
 		vms:        map[uint64]*layout.VM{},
 		ams:        map[uint64]*am{},
-		loopCache:  map[string]*loopMapping{},
-		boundCache: map[string]*boundResult{},
+		loopCache:  map[loopKey]*loopMapping{},
+		boundCache: map[boundKey]*boundResult{},
 	}
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/presage-dvm/presage/sim/layout"
 	"github.com/presage-dvm/presage/sim/section"
@@ -20,6 +19,15 @@ type loop struct {
 	acrossNew  uint64
 	portion    section.Block // remembered dopl_ portion
 	hasPortion bool
+}
+
+// loopKey identifies identical mappl_ calls in one layout epoch.
+type loopKey struct {
+	args  *args
+	tmpl  *layout.Template
+	on    *array
+	epoch int
+	rank  int
 }
 
 // loopMapping is the result of one mappl_: bounds, template and the
@@ -76,8 +84,6 @@ func mappl(e *Engine) error {
 	}
 	var tmpl *layout.Template
 	var on *array
-	key := e.keyBuf[:0]
-	defer func() { e.keyBuf = key[:0] }()
 	switch kind {
 	case "AMView":
 		ref, err := e.handle(in, kPatternRef)
@@ -89,26 +95,19 @@ func mappl(e *Engine) error {
 			return e.errorf("template PatternRef=%x was never created (crtamv_)", ref)
 		}
 		tmpl = t
-		key = strconv.AppendUint(append(key, 'T'), ref, 16)
 	case "DisArray":
 		a, err := e.patternArray()
 		if err != nil {
 			return err
 		}
 		on, tmpl = a, a.Tmpl
-		key = strconv.AppendUint(append(key, 'A'), a.header, 16)
 	default:
 		return nil
 	}
-	key = strconv.AppendInt(append(key, '/'), int64(e.epoch), 10)
-	key = strconv.AppendInt(append(key, ':'), int64(lp.rank), 10)
-	for _, v := range arrs {
-		key = append(key, '|')
-		for _, x := range v {
-			key = strconv.AppendInt(append(key, ','), x, 10)
-		}
-	}
-	m, ok := e.loopCache[string(key)]
+	// The compiled parameters stand for the index arrays: identical calls
+	// share them.
+	key := loopKey{args: e.args(in), tmpl: tmpl, on: on, epoch: e.epoch, rank: lp.rank}
+	m, ok := e.loopCache[key]
 	if !ok {
 		if m, err = e.mapLoop(lp.rank, tmpl, on, arrs); err != nil {
 			return err
@@ -116,7 +115,7 @@ func mappl(e *Engine) error {
 		if len(e.loopCache) > 4096 {
 			clear(e.loopCache)
 		}
-		e.loopCache[string(key)] = m
+		e.loopCache[key] = m
 	}
 	lp.m = m
 	e.lastLoop = m

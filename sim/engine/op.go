@@ -26,6 +26,12 @@ type site struct {
 	line    int
 	file    string
 	pattern string // "AMView", "DisArray" or ""
+
+	// The compiler's memos: the site's last prototype with its texts, and
+	// the site that followed it last.
+	last            *proto
+	lastIn, lastOut string
+	next            *site
 }
 
 type protoKey struct {
@@ -41,6 +47,7 @@ type protoKey struct {
 type Compiler struct {
 	protos map[protoKey]*proto
 	sites  map[protoKey]*site
+	prev   *site // site of the previous call
 }
 
 // NewCompiler returns an empty compiler.
@@ -54,28 +61,47 @@ func NewCompiler() *Compiler {
 func (c *Compiler) Compile(call *ptr.Call) Op {
 	op := Op{callT: call.CallTime, retT: call.RetTime, traceLine: int32(call.TraceLine)}
 	k := protoKey{fn: call.Func, file: call.File, line: call.Line, pattern: call.Pattern, in: call.InText, out: call.OutText}
+	st := c.site(k)
 	shareable := (call.InText != "" || len(call.In) == 0) && (call.OutText != "" || len(call.Out) == 0)
-	if shareable {
-		if p, ok := c.protos[k]; ok {
-			op.p = p
-			return op
-		}
+	if !shareable {
+		op.p = &proto{site: st, in: compileArgs(call.In), out: compileArgs(call.Out)}
+		return op
 	}
-	p := &proto{site: c.site(k), in: compileArgs(call.In), out: compileArgs(call.Out)}
-	if shareable {
+	// A call site mostly repeats its last parameters: comparing them is
+	// cheaper than hashing them.
+	if lp := st.last; lp != nil && st.lastIn == call.InText && st.lastOut == call.OutText {
+		op.p = lp
+		return op
+	}
+	p, ok := c.protos[k]
+	if !ok {
+		p = &proto{site: st, in: compileArgs(call.In), out: compileArgs(call.Out)}
 		c.protos[k] = p
 	}
+	st.last, st.lastIn, st.lastOut = p, call.InText, call.OutText
 	op.p = p
 	return op
 }
 
+// site returns the site of k. A trace repeats its sequence of call sites,
+// so the site that followed the previous one is tried before the map.
 func (c *Compiler) site(k protoKey) *site {
-	k.in, k.out = "", ""
-	if s, ok := c.sites[k]; ok {
-		return s
+	if c.prev != nil {
+		if s := c.prev.next; s != nil && s.line == k.line && s.fn == k.fn && s.file == k.file && s.pattern == k.pattern {
+			c.prev = s
+			return s
+		}
 	}
-	s := &site{fn: k.fn, h: handlerOf(k.fn), line: k.line, file: k.file, pattern: k.pattern}
-	c.sites[k] = s
+	k.in, k.out = "", ""
+	s, ok := c.sites[k]
+	if !ok {
+		s = &site{fn: k.fn, h: handlerOf(k.fn), line: k.line, file: k.file, pattern: k.pattern}
+		c.sites[k] = s
+	}
+	if c.prev != nil {
+		c.prev.next = s
+	}
+	c.prev = s
 	return s
 }
 

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"strconv"
-
 	"github.com/presage-dvm/presage/sim/layout"
 	"github.com/presage-dvm/presage/sim/section"
 )
@@ -98,8 +96,9 @@ func inssh(e *Engine) error {
 	if len(g.entries) != 0 || len(g.t.m) != 0 {
 		return e.addBound(g, a, lw, hw, corner)
 	}
-	key := e.boundKey(a, lw, hw, corner)
-	if r, ok := e.boundCache[string(key)]; ok {
+	// The compiled parameters stand for the widths and the corner flag.
+	key := boundKey{args: e.args(in), arr: a, epoch: e.epoch}
+	if r, ok := e.boundCache[key]; ok {
 		// The cached entries are shared: appending to the full slice copies.
 		g.entries = r.entries[:len(r.entries):len(r.entries)]
 		g.t, g.tmpl, g.shared = r.t, r.tmpl, true
@@ -112,28 +111,17 @@ func inssh(e *Engine) error {
 		clear(e.boundCache)
 	}
 	g.t.list()
-	e.boundCache[string(key)] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
+	e.boundCache[key] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
 	g.shared = true
 	return nil
 }
 
-// boundKey identifies an insertion into an empty group for the bound
-// cache; it is built in e.keyBuf (valid until the next key).
-func (e *Engine) boundKey(a *array, lw, hw []int64, corner bool) []byte {
-	k := e.keyBuf[:0]
-	k = strconv.AppendUint(k, a.header, 16)
-	k = strconv.AppendInt(append(k, '/'), int64(e.epoch), 10)
-	for i := range lw {
-		k = strconv.AppendInt(append(k, ','), lw[i], 10)
-	}
-	for i := range hw {
-		k = strconv.AppendInt(append(k, ';'), hw[i], 10)
-	}
-	if corner {
-		k = append(k, 'c')
-	}
-	e.keyBuf = k
-	return k
+// boundKey identifies identical insertions into an empty group in one
+// layout epoch.
+type boundKey struct {
+	args  *args
+	arr   *array
+	epoch int
 }
 
 // rangeWidths derives the widths of incsh_/incshd_ from index ranges.

@@ -58,7 +58,7 @@ func (n *Net) SendBatch(b *Batch, bytes []int64, sendAt, t0, begin, end []float6
 				n.busy[curCh] = cur
 				curCh = -1
 			}
-			_, bg, e = n.SendVia(b.route[i], bytes[i], sendAt[i])
+			_, bg, e = n.sendVia(b.route[i], bytes[i], sendAt[i])
 		}
 		t0[i], begin[i], end[i] = t, bg, e
 	}

@@ -138,17 +138,12 @@ func (n *Net) Send(a, b int, bytes int64, ts float64) (t0, begin, end float64) {
 	if n.kind != Cluster {
 		return n.sendModel(a, b, bytes, ts)
 	}
-	return n.SendVia(n.common(a, b), bytes, ts)
+	return n.sendVia(n.common(a, b), bytes, ts)
 }
 
-// Route returns the lowest common cluster of processors a != b of a
-// cluster network, for SendVia: the engine caches the routes of the
-// messages it sends again and again.
-func (n *Net) Route(a, b int) int32 { return n.common(a, b) }
-
-// SendVia is Send(a, b, bytes, ts) of a cluster network given r =
-// Route(a, b).
-func (n *Net) SendVia(r int32, bytes int64, ts float64) (t0, begin, end float64) {
+// sendVia is Send(a, b, bytes, ts) of a cluster network given the lowest
+// common cluster r of a and b.
+func (n *Net) sendVia(r int32, bytes int64, ts float64) (t0, begin, end float64) {
 	t0 = float64(float32(ts))
 	off, nch := n.chOff[r], n.chN[r]
 	k := off

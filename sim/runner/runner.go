@@ -1,6 +1,6 @@
-// Package runner ties the simulator to the store: it loads a stored trace
-// and machine, predicts one configuration and saves the run, all or
-// nothing, in one transaction.
+// Package runner ties the simulator to the store: it streams a stored
+// trace into the simulator with a stored machine, predicts one
+// configuration and saves the run, all or nothing, in one transaction.
 package runner
 
 import (
@@ -24,12 +24,17 @@ type Request struct {
 	Options sim.Options
 }
 
-// Predict runs the prediction of req and stores it.
+// Predict runs the prediction of req and stores it. The trace is streamed
+// from the store into the simulator (tracedb.Stream): memory grows with
+// the distinct calls of the trace and the simulated state, not with the
+// trace's length.
 func Predict(ctx context.Context, db *sqlx.DB, req Request) (*result.Run, error) {
-	tr, err := tracedb.Load(db, req.Trace)
+	info, err := tracedb.Find(db, req.Trace)
 	if err != nil {
 		return nil, err
 	}
+	// The machine is read before the trace is opened: a trace ingested
+	// before packs streams from a query that holds a connection.
 	m, minfo, err := machinedb.Load(db, req.Machine)
 	if err != nil {
 		return nil, err
@@ -51,13 +56,18 @@ func Predict(ctx context.Context, db *sqlx.DB, req Request) (*result.Run, error)
 	opt := req.Options
 	if opt.Trace == "" {
 		// Errors name the trace file the user ingested.
-		opt.Trace = filepath.Base(tr.Path)
+		opt.Trace = filepath.Base(info.Path)
 	}
-	run, err := sim.Predict(tr.Header, tr.Source(), m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power), cfg, opt)
+	tr, err := tracedb.OpenTrace(ctx, db, info)
 	if err != nil {
 		return nil, err
 	}
-	run.TraceID, run.Program = tr.ID, tr.Name
+	run, err := sim.Predict(tr.Header, tr, m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power), cfg, opt)
+	tr.Close()
+	if err != nil {
+		return nil, err
+	}
+	run.TraceID, run.Program = info.ID, info.Name
 	if err := SaveRun(db, run); err != nil {
 		return nil, err
 	}

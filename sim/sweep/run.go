@@ -9,7 +9,6 @@ import (
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -199,24 +198,4 @@ func (p *Plan) Describe(c Config) string {
 		s += fmt.Sprintf(" power=%g", c.Power)
 	}
 	return s
-}
-
-// ctxSource stops reading a trace when its context is cancelled, checking
-// every checkEvery calls so that the check costs nothing measurable.
-type ctxSource struct {
-	ctx context.Context
-	src ptr.Source
-	n   int
-}
-
-const checkEvery = 4096
-
-func (s *ctxSource) Next() (*ptr.Call, error) {
-	s.n++
-	if s.n%checkEvery == 0 {
-		if err := s.ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return s.src.Next()
 }

@@ -25,35 +25,23 @@ type Trace struct {
 // every call to observe first when observe is not nil (searches collect
 // what they need from the calls this way, without a second read).
 func LoadTrace(ctx context.Context, db *sqlx.DB, name string, observe func(*ptr.Call) error) (*Trace, error) {
-	info, err := tracedb.Find(db, name)
+	stream, err := tracedb.Open(ctx, db, name)
 	if err != nil {
 		return nil, err
 	}
-	var text string
-	if err := db.GetContext(ctx, &text, `SELECT header FROM traces WHERE id = ?`, info.ID); err != nil {
-		return nil, fmt.Errorf("load trace %s: %w", info.Name, err)
-	}
-	h, err := ptr.ParseHeader(text, info.Name)
-	if err != nil {
-		return nil, err
-	}
-	calls, err := tracedb.Calls(db, info.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer calls.Close()
-	var src ptr.Source = &ctxSource{ctx: ctx, src: calls}
+	defer stream.Close()
+	var src ptr.Source = stream
 	if observe != nil {
 		src = &observedSource{src: src, observe: observe}
 	}
-	prog, err := sim.Compile(h, src)
+	prog, err := sim.Compile(stream.Header, src)
 	if err != nil {
-		return nil, fmt.Errorf("load trace %s: %w", info.Name, err)
+		return nil, fmt.Errorf("load trace %s: %w", stream.Name, err)
 	}
-	if prog.Calls() != info.Calls {
-		return nil, fmt.Errorf("load trace %s: %d calls stored, the trace row says %d", info.Name, prog.Calls(), info.Calls)
+	if prog.Calls() != stream.Calls {
+		return nil, fmt.Errorf("load trace %s: %d calls stored, the trace row says %d", stream.Name, prog.Calls(), stream.Calls)
 	}
-	return &Trace{Info: info, Header: h, Program: prog}, nil
+	return &Trace{Info: stream.Info, Header: stream.Header, Program: prog}, nil
 }
 
 // observedSource shows every call to observe before handing it on.
