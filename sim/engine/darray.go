@@ -17,14 +17,9 @@ func crtda(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	sizes, err := e.decArray(in, kSizeArray)
+	sizes, err := e.sizeArray()
 	if err != nil {
 		return err
-	}
-	if rank, ok, err := e.optDec(in, kRank); err != nil {
-		return err
-	} else if ok && int(rank) < len(sizes) {
-		sizes = sizes[:rank]
 	}
 	low, err := e.optDecArray(in, kLowShdWidthArray)
 	if err != nil {

@@ -191,14 +191,9 @@ func crtamv(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	sizes, err := e.decArray(in, kSizeArray)
+	sizes, err := e.sizeArray()
 	if err != nil {
 		return err
-	}
-	if rank, ok, err := e.optDec(in, kRank); err != nil {
-		return err
-	} else if ok && int(rank) < len(sizes) {
-		sizes = sizes[:rank]
 	}
 	e.templates[ref] = &layout.Template{Sizes: sizes}
 	return nil
@@ -301,4 +296,19 @@ func setelw(e *Engine) error {
 	}
 	t.SetWeights(vm, cw)
 	return nil
+}
+
+// sizeArray reads SizeArray of the call, cut to Rank when the call gives a
+// smaller rank (crtamv_, crtda_).
+func (e *Engine) sizeArray() ([]int64, error) {
+	sizes, err := e.decArray(in, kSizeArray)
+	if err != nil {
+		return nil, err
+	}
+	if rank, ok, err := e.optDec(in, kRank); err != nil {
+		return nil, err
+	} else if ok && int(rank) < len(sizes) {
+		sizes = sizes[:rank]
+	}
+	return sizes, nil
 }
