@@ -22,7 +22,9 @@ fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machine
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
 
-# gofmt and go vet.
+# gofmt, go vet, staticcheck and unreachable code.
 lint:
     test -z "$(gofmt -l .)"
     go vet ./...
+    go run honnef.co/go/tools/cmd/staticcheck@latest ./...
+    go run golang.org/x/tools/cmd/deadcode@latest -test ./...

@@ -36,9 +36,6 @@ func (p *Program) add(op engine.Op) {
 	p.n++
 }
 
-// Header returns the trace header the program was compiled with.
-func (p *Program) Header() *ptr.Header { return p.header }
-
 // Compile reads every call of src and compiles the trace. Defects of the
 // trace that depend on the simulation (a missing parameter, an unknown
 // object) are reported by Run, as Predict reports them.

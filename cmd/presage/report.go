@@ -99,7 +99,7 @@ func (c *jsonCmd) Run(g *Globals) error {
 		return err
 	}
 	return writeOutput(c.Out, func(w io.Writer) error {
-		return jsonreport.WriteOptions(w, run, jsonreport.Options{PerProc: c.PerProc})
+		return jsonreport.Write(w, run, jsonreport.Options{PerProc: c.PerProc})
 	})
 }
 

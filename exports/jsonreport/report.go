@@ -86,13 +86,8 @@ type Proc struct {
 	Characteristics Characteristics `json:"characteristics"`
 }
 
-// Write writes run as indented JSON without per-processor values.
-func Write(w io.Writer, run *result.Run) error {
-	return WriteOptions(w, run, Options{})
-}
-
-// WriteOptions writes run as indented JSON.
-func WriteOptions(w io.Writer, run *result.Run, opt Options) error {
+// Write writes run as indented JSON.
+func Write(w io.Writer, run *result.Run, opt Options) error {
 	rep, err := Build(run, opt)
 	if err != nil {
 		return err

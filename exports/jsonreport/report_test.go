@@ -53,7 +53,7 @@ func testRun(kind result.Kind) *result.Run {
 func encode(t *testing.T, run *result.Run, opt Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteOptions(&b, run, opt); err != nil {
+	if err := Write(&b, run, opt); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -254,7 +254,7 @@ func TestErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := testRun(result.Predicted)
 			tt.edit(run)
-			err := WriteOptions(&bytes.Buffer{}, run, Options{PerProc: true})
+			err := Write(&bytes.Buffer{}, run, Options{PerProc: true})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}

@@ -123,16 +123,6 @@ func concat(parts ...[]Column) []Column {
 // All lists the exported tables.
 func All() []Table { return []Table{Values, Wide, Runs, Intervals} }
 
-// ByName finds an exported table.
-func ByName(name string) (Table, bool) {
-	for _, t := range All() {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return Table{}, false
-}
-
 // Query returns the SELECT that reads the table's rows of one sweep.
 func (t Table) Query() string {
 	names := make([]string, len(t.Columns))

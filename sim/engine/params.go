@@ -50,16 +50,6 @@ func (e *Engine) handle(s side, k key) (uint64, error) {
 	return e.hexOf(a)
 }
 
-// optHandle reads a hexadecimal handle that may be absent.
-func (e *Engine) optHandle(s side, k key) (uint64, bool, error) {
-	a := e.args(s).scalar(k)
-	if a == nil {
-		return 0, false, nil
-	}
-	h, err := e.hexOf(a)
-	return h, true, err
-}
-
 func (e *Engine) hexOf(a *scalarArg) (uint64, error) {
 	if a.hexBad {
 		return 0, e.errorf("parameter '%s'=%q is not a hexadecimal handle", a.k, hexDigits(a.val))

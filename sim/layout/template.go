@@ -137,7 +137,7 @@ func (t *Template) blockV(i int, n int64, zeroGuard bool) (float64, error) {
 	if i < len(t.Bm) && t.Bm[i] > 0 {
 		bm := t.Bm[i]
 		if n%bm != 0 {
-			return 0, fmt.Errorf("Dimension %d is not dividible by %d", n, bm)
+			return 0, fmt.Errorf("dimension %d is not divisible by its block multiple %d (blkdiv_)", n, bm)
 		}
 		c := int64(math.Ceil(v))
 		v = float64((c + bm - 1) / bm * bm)

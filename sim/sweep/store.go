@@ -44,17 +44,6 @@ func ensureSweep(ctx context.Context, db *sqlx.DB, p *Plan, command string) (int
 	return id, err
 }
 
-// FindSweep returns the id of the stored sweep with the given definition
-// hash, or 0.
-func FindSweep(db *sqlx.DB, hash string) (int64, error) {
-	var id int64
-	err := db.Get(&id, `SELECT id FROM sweeps WHERE def_hash = ?`, hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return id, err
-}
-
 // doneIndexes returns the configuration indexes the sweep has stored.
 func doneIndexes(ctx context.Context, db *sqlx.DB, sweepID int64) (map[int]bool, error) {
 	var idx []int

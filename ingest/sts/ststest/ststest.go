@@ -116,8 +116,7 @@ func (s Spec) Buffer(p int) []byte {
 	pr := s.Procs[p]
 	vers := "5.0\x00test\x00" + pr.Name + "\x00"
 	recs, starts := s.records(w, pr)
-	var tail writer
-	tail = writer{order: w.order, ss: w.ss, sl: w.sl, sv: w.sv}
+	tail := writer{order: w.order, ss: w.ss, sl: w.sl, sv: w.sv}
 	for k := len(pr.Events) - 1; k >= 0; k-- {
 		e := pr.Events[k]
 		tail.short(e.Item)
