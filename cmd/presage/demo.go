@@ -33,7 +33,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	tracePath := filepath.Join(c.Dir, "jacobi.ptr")
 	if _, err := tracegen.WriteFile(tracePath, tracegen.Options{
-		Program: tracegen.Jacobi, N: 256, Iterations: 20, Intervals: true, Seed: 1,
+		Program: tracegen.Jacobi, N: 2000, Iterations: 100, Intervals: true, Seed: 1,
 	}); err != nil {
 		return err
 	}
