@@ -145,6 +145,19 @@ func (t *Template) blockV(i int, n int64, zeroGuard bool) (float64, error) {
 	return v, nil
 }
 
+// start is where the block of coordinate c begins: the weighted sizes of
+// the coordinates before it, accumulated left to right in floating point
+// as the original does (o is the dimension's offset in the weights).
+func (t *Template) start(o, c int, v float64) float64 {
+	s := 0.0
+	for j := 0; j < c; j++ {
+		if x, ok := t.w(o + j); ok {
+			s += v * x
+		}
+	}
+	return s
+}
+
 // DataRange is the template range of VM coordinate c along VM dimension i
 // under the data rule (§5.3); ok is false for an empty range.
 func (t *Template) DataRange(i, c int) (lo, hi int64, ok bool, err error) {
@@ -154,13 +167,7 @@ func (t *Template) DataRange(i, c int) (lo, hi int64, ok bool, err error) {
 		return 0, 0, false, err
 	}
 	o := t.weightOffset(i)
-	s := 0.0
-	for j := 0; j < c; j++ {
-		if x, ok := t.w(o + j); ok {
-			s += v * x
-		}
-	}
-	lo = int64(s)
+	lo = int64(t.start(o, c, v))
 	hi = lo
 	if x, ok := t.w(o + c); ok {
 		hi = int64(float64(lo) + v*x - 1)
@@ -180,12 +187,7 @@ func (t *Template) LoopRange(i, c int) (lo, hi int64, ok bool, err error) {
 		return 0, 0, false, err
 	}
 	o := t.weightOffset(i)
-	s := 0.0
-	for j := 0; j < c; j++ {
-		if x, ok := t.w(o + j); ok {
-			s += v * x
-		}
-	}
+	s := t.start(o, c, v)
 	x, _ := t.w(o + c)
 	lo = int64(s)
 	hi = int64(s + v*x - 1)
