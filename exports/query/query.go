@@ -87,16 +87,16 @@ func run(ctx context.Context, db *sqlx.DB, sqlText string, args []any, format st
 		return err
 	}
 	defer rows.Close()
-	if err := Each(rows, out.header, out.row); err != nil {
+	if err := each(rows, out.header, out.row); err != nil {
 		return err
 	}
 	return out.close()
 }
 
-// Each calls header with the column names of rows, then row with the
+// each calls header with the column names of rows, then row with the
 // values of each row as the driver gives them (int64, float64, string,
 // []byte, nil, ...), in a slice that is reused from row to row.
-func Each(rows *sql.Rows, header func(cols []string) error, row func(vals []any) error) error {
+func each(rows *sql.Rows, header func(cols []string) error, row func(vals []any) error) error {
 	cols, err := rows.Columns()
 	if err != nil {
 		return err
