@@ -12,10 +12,9 @@
 #     (apache-arrow): DuckDB reads Arrow IPC only through a community
 #     extension that it downloads at run time, which this machine cannot.
 #
-# Usage: .ci/clients.sh [STORE EXPORT_DIR]
-# EXPORT_DIR holds parquet/, arrow/, csv/ (and extrap/) as written by
-# cmd/presage-fixture -export. Without arguments a small fixture store is
-# built and exported into a temporary directory first.
+# Usage: .ci/clients.sh STORE EXPORT_DIR
+# EXPORT_DIR holds parquet/, arrow/, csv/ and extrap/, as written by
+# `presage export FORMAT --out EXPORT_DIR/FORMAT` (.ci/run does this).
 # Installs python3-pandas (apt) and the npm packages into a temporary
 # directory when missing. Prints one line per check and
 # "N passed, M failed"; exits non-zero when a check fails.
@@ -25,18 +24,12 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ $# -eq 0 ]; then
-    store="$work/store.db"
-    out="$work/export"
-    echo "== building a fixture store and its exports"
-    go run ./cmd/presage-fixture -store "$store" -export "$out" -runs 12 -intervals 20 -procs 8 -sweeps 2
-elif [ $# -eq 2 ]; then
-    store=$1
-    out=$2
-else
-    echo "usage: $0 [STORE EXPORT_DIR]" >&2
+if [ $# -ne 2 ]; then
+    echo "usage: $0 STORE EXPORT_DIR" >&2
     exit 2
 fi
+store=$1
+out=$2
 [ -f "$store" ] || { echo "clients: no store $store" >&2; exit 2; }
 [ -d "$out/parquet" ] || { echo "clients: no $out/parquet (export the store first)" >&2; exit 2; }
 

@@ -81,15 +81,7 @@ func TestPackRoundTrip(t *testing.T) {
 				packChunkCalls = 1 << 16
 				defer func() { packChunkCalls = 1000 }()
 			}
-			info, err := Ingest(context.Background(), db, path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := OpenTrace(context.Background(), db, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			info, s := ingestAndOpen(t, db, path)
 			if !s.Packed {
 				t.Fatal("ingested trace streams from the calls table")
 			}
@@ -127,15 +119,7 @@ func TestPackRawTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := storetest.Open(t)
-	info, err := Ingest(context.Background(), db, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := OpenTrace(context.Background(), db, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	info, s := ingestAndOpen(t, db, path)
 	sameAsFile(t, s, path)
 	if n := rawTimes(t, db, info.ID); n < 2 {
 		t.Errorf("%d raw times in the pack, want at least 2", n)
@@ -329,4 +313,20 @@ func TestStreamCancelClose(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// ingestAndOpen ingests the trace at path and opens it for streaming; the
+// stream is closed when the test ends.
+func ingestAndOpen(t *testing.T, db *sqlx.DB, path string) (Info, *Stream) {
+	t.Helper()
+	info, err := Ingest(context.Background(), db, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenTrace(context.Background(), db, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return info, s
 }
