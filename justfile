@@ -19,7 +19,7 @@ bench:
 # Fuzz each parser for FUZZTIME (default 5m) each.
 fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machine
+    go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machinefile
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
 
 # gofmt, go vet, staticcheck and unreachable code.

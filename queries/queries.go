@@ -10,19 +10,17 @@
 //
 // Parameters are bound by name (:run) with defaults filled in and values
 // given as strings (from a command line) converted to the declared type.
+// The store runs them (store.Query); this package only holds and binds
+// them.
 package queries
 
 import (
-	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/jmoiron/sqlx"
 )
 
 //go:embed *.sql
@@ -228,11 +226,11 @@ func (p Param) number(i int64, f float64) (any, error) {
 }
 
 // Args binds given values (by parameter name) and the defaults of the
-// others, as named arguments for database/sql. Unknown names and missing
+// others, by name (store.Query's parameters). Unknown names and missing
 // required parameters are errors.
-func (q Query) Args(given map[string]any) ([]any, error) {
+func (q Query) Args(given map[string]any) (map[string]any, error) {
 	known := map[string]bool{}
-	var args []any
+	args := map[string]any{}
 	for _, p := range q.Params {
 		known[p.Name] = true
 		v, ok := given[p.Name]
@@ -240,14 +238,14 @@ func (q Query) Args(given map[string]any) ([]any, error) {
 			if p.Required {
 				return nil, fmt.Errorf("query %s: parameter %s is required (%s)", q.Name, p.Name, p.Description)
 			}
-			args = append(args, sql.Named(p.Name, p.Default))
+			args[p.Name] = p.Default
 			continue
 		}
 		cv, err := p.convert(v)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.Name, err)
 		}
-		args = append(args, sql.Named(p.Name, cv))
+		args[p.Name] = cv
 	}
 	for name := range given {
 		if !known[name] {
@@ -255,19 +253,6 @@ func (q Query) Args(given map[string]any) ([]any, error) {
 		}
 	}
 	return args, nil
-}
-
-// Run executes the query on db with the given parameters.
-func (q Query) Run(ctx context.Context, db *sqlx.DB, given map[string]any) (*sql.Rows, error) {
-	args, err := q.Args(given)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.QueryContext(ctx, q.SQL, args...)
-	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", q.Name, err)
-	}
-	return rows, nil
 }
 
 // Describe formats the query's name, description and parameters for a

@@ -2,14 +2,14 @@ package queries_test
 
 import (
 	"context"
-	"database/sql"
 	"math"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/queries"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -78,18 +78,14 @@ func TestArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]any{}
-	for _, a := range args {
-		n := a.(sql.NamedArg)
-		got[n.Name] = n.Value
-	}
+	got := args
 	if got["run_a"] != int64(7) || got["run_b"] != int64(2) || got["characteristic"] != "Execution_time" {
 		t.Errorf("Args = %v", got)
 	}
 }
 
 // rowsOf runs a named query and returns its rows as maps.
-func rowsOf(t *testing.T, name string, run func(q queries.Query) (*sql.Rows, error)) []map[string]any {
+func rowsOf(t *testing.T, name string, run func(q queries.Query) ([]map[string]any, error)) []map[string]any {
 	t.Helper()
 	q, err := queries.Get(name)
 	if err != nil {
@@ -99,28 +95,26 @@ func rowsOf(t *testing.T, name string, run func(q queries.Query) (*sql.Rows, err
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
+	return rows
+}
+
+// query runs q on st with the given parameters and returns its rows as maps.
+func query(ctx context.Context, st *store.Store, q queries.Query, given map[string]any) ([]map[string]any, error) {
+	args, err := q.Args(given)
+	if err != nil {
+		return nil, err
+	}
+	var cols []string
 	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	err = st.Query(ctx, q.SQL, args, func(c []string) error { cols = c; return nil }, func(vals []any) error {
 		m := map[string]any{}
 		for i, c := range cols {
 			m[c] = vals[i]
 		}
 		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+		return nil
+	})
+	return out, err
 }
 
 func num(v any) float64 {
@@ -136,10 +130,10 @@ func num(v any) float64 {
 func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 func TestQueries(t *testing.T) {
-	db, _, built := fixture.NewStore(t, fixture.Small)
+	st, _, built := fixture.NewStore(t, fixture.Small)
 	ctx := context.Background()
-	run := func(args map[string]any) func(q queries.Query) (*sql.Rows, error) {
-		return func(q queries.Query) (*sql.Rows, error) { return q.Run(ctx, db, args) }
+	run := func(args map[string]any) func(q queries.Query) ([]map[string]any, error) {
+		return func(q queries.Query) ([]map[string]any, error) { return query(ctx, st, q, args) }
 	}
 	root := func(r *result.Run) result.Values { return r.Intervals[0].Values }
 	last := built.Runs[len(built.Runs)-1]
@@ -252,10 +246,7 @@ func TestQueries(t *testing.T) {
 		if calls != float64(fixture.Small.Calls) || math.Abs(pct-100) > 0.05 {
 			t.Errorf("func_profile: %g calls, %g%% of ret_time; want %d, 100", calls, pct, fixture.Small.Calls)
 		}
-		var want float64
-		if err := db.Get(&want, `SELECT total(ret_time) FROM calls WHERE trace_id = ?`, built.TraceID); err != nil {
-			t.Fatal(err)
-		}
+		want := built.RetTime
 		var got float64
 		for _, row := range rows {
 			got += num(row["ret_time"])

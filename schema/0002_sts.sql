@@ -38,7 +38,7 @@ CREATE TABLE sts_intervals (
 
 -- Row (axis 'i') and column (axis 'j') sums of the time matrix of a
 -- measured interval on one processor, nested intervals included, per
--- operation group (MODEL.md §10.3 group numbers); rows of zeros are left out.
+-- operation group (docs/model.md §10.3 group numbers); rows of zeros are left out.
 CREATE TABLE sts_matrix_sums (
     run_id      INTEGER NOT NULL,
     interval_id INTEGER NOT NULL,

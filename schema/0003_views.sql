@@ -70,7 +70,7 @@ JOIN v_runs r          ON r.run_id = s.run_id
 JOIN v_intervals i     ON i.run_id = s.run_id AND i.interval_id = s.interval_id
 JOIN characteristics c ON c.id = s.char_id;
 
--- BEGIN GENERATED v_intervals_wide (go test ./exports/table -run TestWideView -update)
+-- BEGIN GENERATED v_intervals_wide (from result.Chars; schema/views.go recreates it whenever the list changes)
 CREATE VIEW v_intervals_wide AS
 SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,
        r.network, r.tstart, r.tbyte, r.power,

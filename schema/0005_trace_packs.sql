@@ -1,7 +1,7 @@
 -- Presage store, version 5: a packed copy of every trace's calls, written
 -- by the ingest in the same transaction as the calls table, from which a
 -- prediction streams the trace without re-parsing its text
--- (ingest/tracedb/pack.go). The calls table stays what SQL users query.
+-- (schema/store/trace_pack.go). The calls table stays what SQL users query.
 
 -- The distinct call shapes of a trace: everything of a call but its times
 -- and trace line, numbered 0, 1, ... in order of first appearance.

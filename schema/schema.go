@@ -1,9 +1,12 @@
-// Package schema owns the SQLite store: its DDL (the numbered .sql files of
-// this directory, embedded), the migrations that apply them in order and
-// record them in schema_version, and opening a store ready for use.
+// Package schema owns the store's DDL: the numbered .sql files of this
+// directory (embedded), the migrations that apply them in order and record
+// them in schema_version, the characteristics table, and the views
+// generated from the characteristics. schema/store opens stores and holds
+// every other statement.
 package schema
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -12,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -58,35 +60,6 @@ func migrations() []migration {
 	return ms
 }
 
-// Open opens (creating if needed) the store at path and brings its schema
-// up to date. Foreign keys are enforced; writers wait for each other.
-func Open(path string) (*sqlx.DB, error) {
-	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
-	db, err := sqlx.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	if err := Migrate(db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
-	return db, nil
-}
-
-// OpenReadOnly opens an existing store for queries that must not change it.
-func OpenReadOnly(path string) (*sqlx.DB, error) {
-	dsn := "file:" + path + "?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(10000)"
-	db, err := sqlx.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	if err := db.Ping(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	return db, nil
-}
-
 // CurrentVersion reports the schema version recorded in db (0 if none).
 func CurrentVersion(db *sqlx.DB) (int, error) {
 	var n int
@@ -99,38 +72,90 @@ func CurrentVersion(db *sqlx.DB) (int, error) {
 	return v, err
 }
 
-// Migrate applies the migrations db lacks, each in its own transaction, and
-// refreshes the characteristics dimension table.
+// Migrate applies the migrations db lacks, each in its own transaction,
+// refreshes the characteristics dimension table and recreates the views
+// generated from the characteristics when the list has changed.
 func Migrate(db *sqlx.DB) error {
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_version (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`); err != nil {
+	if err := migrateTo(db, Version); err != nil {
 		return err
 	}
-	have, err := CurrentVersion(db)
+	if err := seedCharacteristics(db); err != nil {
+		return err
+	}
+	return syncViews(db)
+}
+
+// migrateTo applies the numbered migrations db lacks up to version to,
+// one transaction each, on one connection.
+//
+// Each transaction begins IMMEDIATE, taking the write lock before it reads
+// the version, so processes opening a new store at once apply every
+// migration once: the others wait, then find it applied. Foreign keys are
+// off on that connection while migrating, as SQLite requires for the
+// table rebuilds a migration may do, and checked before each commit.
+func migrateTo(db *sqlx.DB, to int) error {
+	ctx := context.Background()
+	conn, err := db.Connx(ctx)
 	if err != nil {
 		return err
 	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	for {
+		more, err := migrateNext(ctx, conn, to)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// migrateNext applies the next migration below version to, if any, and
+// reports whether it applied one.
+func migrateNext(ctx context.Context, conn *sqlx.Conn, to int) (applied bool, err error) {
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return false, err
+	}
+	defer func() {
+		end := `COMMIT`
+		if err != nil || !applied {
+			end = `ROLLBACK`
+		}
+		if _, cerr := conn.ExecContext(ctx, end); err == nil {
+			err = cerr
+		}
+	}()
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`); err != nil {
+		return false, err
+	}
+	var have int
+	if err := conn.GetContext(ctx, &have, `SELECT coalesce(max(version), 0) FROM schema_version`); err != nil {
+		return false, err
+	}
 	if have > Version {
-		return fmt.Errorf("schema version %d is newer than this build's %d", have, Version)
+		return false, fmt.Errorf("schema version %d is newer than this build's %d", have, Version)
 	}
-	for _, m := range migrations()[have:] {
-		tx, err := db.Beginx()
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(m.sql); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
-		}
-		if _, err := tx.Exec(`INSERT INTO schema_version(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
+	if have >= to {
+		return false, nil
 	}
-	return seedCharacteristics(db)
+	m := migrations()[have]
+	if _, err := conn.ExecContext(ctx, m.sql); err != nil {
+		return false, fmt.Errorf("migration %s: %w", m.name, err)
+	}
+	var broken int
+	if err := conn.GetContext(ctx, &broken, `SELECT count(*) FROM pragma_foreign_key_check`); err != nil {
+		return false, err
+	}
+	if broken > 0 {
+		return false, fmt.Errorf("migration %s: %d rows break foreign keys", m.name, broken)
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 func seedCharacteristics(db *sqlx.DB) error {

@@ -80,20 +80,3 @@ func TestForeignKeysEnforced(t *testing.T) {
 		t.Fatal("an interval of a run that does not exist was accepted")
 	}
 }
-
-func TestReadOnlyRefusesWrites(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.db")
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	ro, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	if _, err := ro.Exec(`DELETE FROM characteristics`); err == nil {
-		t.Fatal("a read-only store accepted a DELETE")
-	}
-}

@@ -2,20 +2,21 @@ package sim
 
 import (
 	"fmt"
+	"github.com/presage-dvm/presage/sim/trace"
 	"path/filepath"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // benchTrace is a large trace held in memory, so that reading is not timed.
 type benchTrace struct {
 	name   string
-	header *ptr.Header
-	calls  []*ptr.Call
+	header *trace.Header
+	calls  []*trace.Call
 }
 
 func readTrace(b *testing.B, path string) benchTrace {
@@ -24,7 +25,7 @@ func readTrace(b *testing.B, path string) benchTrace {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	calls, err := ptr.ReadAll(r)
+	calls, err := trace.ReadAll(r)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(tr.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Compile(tr.header, ptr.NewSliceSource(tr.calls)); err != nil {
+				if _, err := Compile(tr.header, trace.NewSliceSource(tr.calls)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -67,7 +68,7 @@ func BenchmarkCompile(b *testing.B) {
 func BenchmarkRun(b *testing.B) {
 	m := loadMachine(b, "Predictor")
 	for _, tr := range benchTraces(b) {
-		prog, err := Compile(tr.header, ptr.NewSliceSource(tr.calls))
+		prog, err := Compile(tr.header, trace.NewSliceSource(tr.calls))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func BenchmarkRun(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s", tr.name, result.GridString(g)), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := Run(prog, m, result.Config{Grid: g}, Options{}); err != nil {
+					if _, err := Simulate(prog, m, result.Config{Grid: g}, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -94,7 +95,7 @@ func BenchmarkPredict(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%s", tr.name, result.GridString(g)), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Predict(tr.header, ptr.NewSliceSource(tr.calls), m, result.Config{Grid: g}, Options{}); err != nil {
+				if _, err := Predict(tr.header, trace.NewSliceSource(tr.calls), m, result.Config{Grid: g}, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

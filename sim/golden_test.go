@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/presage-dvm/presage/ingest/machinefile"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,9 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/machine"
 	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -52,7 +53,7 @@ func loadMachine(t testing.TB, name string) *machine.Machine {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := machine.Parse(f, filepath.Base(p))
+	m, err := machinefile.Parse(f, filepath.Base(p))
 	if err != nil {
 		t.Fatal(err)
 	}

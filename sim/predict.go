@@ -1,29 +1,25 @@
 // Package sim predicts the performance of a DVM program on a machine
 // configuration from its one-processor trace, reproducing the original DVM
-// Predictor's model (MODEL.md §1.5-§7). Predict is the entry point for one
-// prediction; Compile and Run serve sweeps, which run one trace under many
-// configurations. The model itself lives in sim/engine, sim/layout,
+// Predictor's model (docs/model.md §1.5-§7). It is a pure function of (trace,
+// machine, configuration): no store, no files, no global state. Predict is
+// the entry point for one prediction; Compile and Simulate serve sweeps,
+// which simulate one compiled trace under many configurations. The model itself lives in sim/engine, sim/layout,
 // sim/section and sim/network.
 package sim
 
 import (
 	"errors"
 	"fmt"
+	"github.com/presage-dvm/presage/sim/trace"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 )
-
-// Networks are the valid values of result.Config.Network: the original's
-// channel-queue model of the machine file (the default, also meant by ""),
-// and the bus and mesh models of the 2000 design (docs/networks.md).
-var Networks = []string{"cluster", "bus", "mesh"}
 
 // Options are switches for deliberate deviations from the original
 // ([QUIRK] fixes), all off by default, plus the trace name for messages.
@@ -31,10 +27,10 @@ type Options struct {
 	// Trace names the trace file in error messages ("jac.ptr:1234: ...").
 	Trace string
 	// CloseOpenIntervals closes intervals still open at the end of the
-	// trace so that the report starts from Main (MODEL.md §11 item 22).
+	// trace so that the report starts from Main (docs/model.md §11 item 22).
 	CloseOpenIntervals bool
 	// LoadWeights makes setelw_ install its load weights as the template's
-	// coordinate weights, as MODEL.md §5.9 describes; the original's
+	// coordinate weights, as docs/model.md §5.9 describes; the original's
 	// reports are those of default weights.
 	LoadWeights bool
 }
@@ -57,9 +53,12 @@ func (o Options) Names() []string {
 // call concurrently for many configurations (each call needs its own calls
 // Source).
 //
-// cfg.Network selects the network model (Networks; "" is "cluster"). The
-// machine m is used as given: apply cfg.TStart, cfg.TByte and cfg.Power
-// with m.WithOverrides before calling.
+// cfg is applied here and only here: its grid (default: the machine's
+// topology, else one processor) and network (network.Names; "" is the
+// first, the original's cluster model) are checked and filled in, and its
+// non-zero TStart, TByte and Power replace the machine file's values, so
+// the configuration stored with the run is the one simulated. m itself is
+// not changed.
 //
 // The per-processor values of every interval (Interval.Procs) are rolled
 // up over the children like the interval values, so that for every summed
@@ -67,8 +66,8 @@ func (o Options) Names() []string {
 // processor p's own execution time in the interval plus its execution times
 // in the nested intervals (the interval's Execution_time is instead the
 // maximum over processors of the own time plus the children's
-// Execution_times, MODEL.md §7.2).
-func Predict(h *ptr.Header, calls ptr.Source, m *machine.Machine, cfg result.Config, opt Options) (*result.Run, error) {
+// Execution_times, docs/model.md §7.2).
+func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result.Config, opt Options) (*result.Run, error) {
 	if h == nil || calls == nil || m == nil {
 		return nil, errors.New("sim: Predict needs a trace header, calls and a machine")
 	}
@@ -94,29 +93,28 @@ func Predict(h *ptr.Header, calls ptr.Source, m *machine.Machine, cfg result.Con
 	return finish(e, cfg, opt), nil
 }
 
-// start checks the configuration and prepares an engine for it; the
-// returned cfg has its grid and network filled in.
-func start(h *ptr.Header, m *machine.Machine, cfg result.Config, opt Options) (*engine.Engine, result.Config, error) {
+// start applies the configuration (see Predict) and prepares an engine
+// for it; the returned cfg has its grid and network filled in.
+func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) (*engine.Engine, result.Config, error) {
 	name := opt.Trace
 	if name == "" {
 		name = "trace"
 	}
-	grid := cfg.Grid
-	if len(grid) == 0 {
-		grid = []int{1}
+	if len(cfg.Grid) == 0 {
+		cfg.Grid = DefaultGrid(m)
 	}
-	if err := checkGrid(grid, m, cfg.Machine); err != nil {
+	if err := checkConfig(cfg, m); err != nil {
 		return nil, cfg, err
 	}
 	kind, err := network.ParseKind(cfg.Network)
 	if err != nil {
 		return nil, cfg, err
 	}
-	e, err := engine.New(name, h, m, grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind})
+	m = m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power)
+	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind})
 	if err != nil {
 		return nil, cfg, err
 	}
-	cfg.Grid = grid
 	cfg.Network = kind.String()
 	if len(cfg.Options) == 0 {
 		cfg.Options = opt.Names()
@@ -134,24 +132,31 @@ func finish(e *engine.Engine, cfg result.Config, opt Options) *result.Run {
 	return &result.Run{Kind: result.Predicted, Program: prog, Config: cfg, Intervals: ivs, ReportRoot: root, Warnings: warnings}
 }
 
-// checkGrid rejects grids the original refuses: rank outside 1..4, a
-// non-positive size, or more processors than the machine has leaves.
-func checkGrid(grid []int, m *machine.Machine, machineName string) error {
-	if len(grid) > 4 {
-		return fmt.Errorf("grid %s has rank %d: at most 4 dimensions", result.GridString(grid), len(grid))
+// DefaultGrid is the grid of a configuration that names none: the
+// topology of a flat machine file, else one processor.
+func DefaultGrid(m *machine.Machine) []int {
+	if len(m.Topology) > 0 {
+		return append([]int(nil), m.Topology...)
 	}
-	n := 1
-	for _, d := range grid {
-		if d < 1 {
-			return fmt.Errorf("grid %s: every size must be positive", result.GridString(grid))
-		}
-		n *= d
+	return []int{1}
+}
+
+// checkConfig rejects configurations the original refuses (a grid of rank
+// outside 1..4, a non-positive size, more processors than the machine has
+// leaves) and overrides that are not positive finite numbers.
+func checkConfig(cfg result.Config, m *machine.Machine) error {
+	if err := result.CheckGrid(cfg.Grid); err != nil {
+		return err
 	}
-	if machineName == "" {
-		machineName = m.Name
+	if err := cfg.CheckOverrides(); err != nil {
+		return err
 	}
-	if have := m.Processors(); n > have {
-		return fmt.Errorf("grid %s needs %d processors, machine %s has %d", result.GridString(grid), n, machineName, have)
+	name := cfg.Machine
+	if name == "" {
+		name = m.Name
+	}
+	if n, have := cfg.Procs(), m.Processors(); n > have {
+		return fmt.Errorf("grid %s needs %d processors, machine %s has %d", result.GridString(cfg.Grid), n, name, have)
 	}
 	return nil
 }

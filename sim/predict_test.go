@@ -1,25 +1,26 @@
 package sim
 
 import (
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/trace"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // call builds one traced call from parameter text.
-func call(line int, fn string, ct, rt float64, in, out string) *ptr.Call {
-	ps, pat := ptr.ParseParams(in)
-	os, _ := ptr.ParseParams(out)
-	return &ptr.Call{Func: fn, CallTime: ct, RetTime: rt, Line: line, File: "c.cdv", TraceLine: line, In: ps, Out: os, Pattern: pat}
+func call(line int, fn string, ct, rt float64, in, out string) *trace.Call {
+	ps, pat := trace.ParseParams(in)
+	os, _ := trace.ParseParams(out)
+	return &trace.Call{Func: fn, CallTime: ct, RetTime: rt, Line: line, File: "c.cdv", TraceLine: line, In: ps, Out: os, Pattern: pat}
 }
 
 func parseMachine(t *testing.T, text string) *machine.Machine {
 	t.Helper()
-	m, err := machine.Parse(strings.NewReader(text), "test.par")
+	m, err := machinefile.Parse(strings.NewReader(text), "test.par")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +31,8 @@ const twoProcs = "cluster = c;\nc = {2 x p};\nc.TStart = 10;\nc.TByte = 0.01;\np
 
 // setup is a template of 8 elements on the processors (blkdiv 1) and an
 // array of 8 doubles with shadow widths 1 aligned on it, all at zero cost.
-func setup() []*ptr.Call {
-	return []*ptr.Call{
+func setup() []*trace.Call {
+	return []*trace.Call{
 		call(10, "crtamv_", 0, 0, "AMRef=0; Rank=1; StaticSign=0;\nSizeArray[0]=8;", "AMViewRef=a1;"),
 		call(11, "blkdiv_", 0, 0, "AMViewRef=a1; AMVAxisCount=1\nAMVAxisDiv[0]=1", ""),
 		call(12, "distr_", 0, 0, "AMViewRef=a1; PSRef=0; ParamCount=1;\nAxisArray[0]=1;\nDistrParamArray[0]=0;", ""),
@@ -42,15 +43,15 @@ func setup() []*ptr.Call {
 	}
 }
 
-// TestAppendixC is the worked example of MODEL.md Appendix C.
+// TestAppendixC is the worked example of docs/model.md Appendix C.
 func TestAppendixC(t *testing.T) {
 	calls := append(setup(),
 		call(20, "getam_", 0.001, 0.0001, "", "AMRef=e1;"),
 		call(21, "strtsh_", 0.002, 0.0001, "ShadowGroupRef=d1;", ""),
 		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
 	)
-	h := &ptr.Header{RootLine: 1, RootFile: "c.cdv"}
-	run, err := Predict(h, ptr.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
+	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
+	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +86,8 @@ func TestShadowCostVisible(t *testing.T) {
 		call(21, "strtsh_", 0, 0, "ShadowGroupRef=d1;", ""),
 		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
 	)
-	h := &ptr.Header{RootLine: 1, RootFile: "c.cdv"}
-	run, err := Predict(h, ptr.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
+	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
+	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +104,8 @@ func TestShadowCostVisible(t *testing.T) {
 }
 
 func TestUnknownFunctionWarns(t *testing.T) {
-	calls := []*ptr.Call{call(5, "foo_", 0.001, 0, "", ""), call(6, "foo_", 0.001, 0, "", "")}
-	run, err := Predict(&ptr.Header{}, ptr.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
+	calls := []*trace.Call{call(5, "foo_", 0.001, 0, "", ""), call(6, "foo_", 0.001, 0, "", "")}
+	run, err := Predict(&trace.Header{}, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,34 +118,34 @@ func TestUnknownFunctionWarns(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	h := &ptr.Header{RootLine: 1, RootFile: "c.cdv"}
+	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
 	tests := []struct {
 		name  string
-		calls []*ptr.Call
+		calls []*trace.Call
 		want  string
 	}{
-		{"missing parameter", []*ptr.Call{call(1234, "crtda_", 0, 0, "ArrayHeader=b1; Rank=1; TypeSize=8;", "ArrayHandlePtr=b2;")},
+		{"missing parameter", []*trace.Call{call(1234, "crtda_", 0, 0, "ArrayHeader=b1; Rank=1; TypeSize=8;", "ArrayHandlePtr=b2;")},
 			"c.ptr:1234: crtda_: required parameter 'SizeArray' missing"},
-		{"not a number", []*ptr.Call{call(7, "crtda_", 0, 0, "ArrayHeader=b1; Rank=1; TypeSize=eight;\nSizeArray[0]=8;", "ArrayHandlePtr=b2;")},
+		{"not a number", []*trace.Call{call(7, "crtda_", 0, 0, "ArrayHeader=b1; Rank=1; TypeSize=eight;\nSizeArray[0]=8;", "ArrayHandlePtr=b2;")},
 			"c.ptr:7: crtda_: parameter 'TypeSize'=\"eight\" is not a number"},
-		{"bad handle", []*ptr.Call{call(8, "crtshg_", 0, 0, "StaticSign=0;", "ShadowGroupRef=xyz;")},
+		{"bad handle", []*trace.Call{call(8, "crtshg_", 0, 0, "StaticSign=0;", "ShadowGroupRef=xyz;")},
 			"c.ptr:8: crtshg_: parameter 'ShadowGroupRef'=\"xyz\" is not a hexadecimal handle"},
-		{"unknown array", []*ptr.Call{call(9, "align_", 0, 0, "ArrayHeader=f1; ArrayHandlePtr=b2; PatternRefPtr=c1; PatternRef=a1 (AMView);\nAxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;", "")},
+		{"unknown array", []*trace.Call{call(9, "align_", 0, 0, "ArrayHeader=f1; ArrayHandlePtr=b2; PatternRefPtr=c1; PatternRef=a1 (AMView);\nAxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;", "")},
 			"c.ptr:9: align_: array ArrayHeader=f1 was never created (crtda_)"},
-		{"unknown loop", []*ptr.Call{call(10, "dopl_", 0.1, 0, "LoopRef=77;", "DoPL=1;")},
+		{"unknown loop", []*trace.Call{call(10, "dopl_", 0.1, 0, "LoopRef=77;", "DoPL=1;")},
 			"c.ptr:10: dopl_: parallel loop LoopRef=77 was never created (crtpl_)"},
-		{"unknown group", []*ptr.Call{call(11, "strtrd_", 0, 0, "RedGroupRef=5;", "")},
+		{"unknown group", []*trace.Call{call(11, "strtrd_", 0, 0, "RedGroupRef=5;", "")},
 			"c.ptr:11: strtrd_: reduction group RedGroupRef=5 was never created (crtrg_)"},
-		{"unknown template", []*ptr.Call{call(12, "distr_", 0, 0, "AMViewRef=a9; PSRef=0; ParamCount=1;\nAxisArray[0]=1;", "")},
+		{"unknown template", []*trace.Call{call(12, "distr_", 0, 0, "AMViewRef=a9; PSRef=0; ParamCount=1;\nAxisArray[0]=1;", "")},
 			"c.ptr:12: distr_: template AMViewRef=a9 was never created (crtamv_)"},
-		{"unknown buffer", []*ptr.Call{call(13, "loadrb_", 0, 0, "BufferHeader=42; RenewSign=0;", "")},
+		{"unknown buffer", []*trace.Call{call(13, "loadrb_", 0, 0, "BufferHeader=42; RenewSign=0;", "")},
 			"c.ptr:13: loadrb_: remote buffer BufferHeader=42 was never created (crtrbl_/crtrbp_)"},
-		{"interval never opened", []*ptr.Call{call(14, "einter_", 0, 0, "nfrag=1; nline=3", "")},
+		{"interval never opened", []*trace.Call{call(14, "einter_", 0, 0, "nfrag=1; nline=3", "")},
 			"c.ptr:14: einter_: interval closed that was never opened (the current interval is Main)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Predict(h, ptr.NewSliceSource(tc.calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
+			_, err := Predict(h, trace.NewSliceSource(tc.calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error = %v, want %q", err, tc.want)
 			}
@@ -163,7 +164,7 @@ func TestBadGrid(t *testing.T) {
 		{[]int{0, 2}, "grid 0x2: every size must be positive"},
 	}
 	for _, tc := range tests {
-		_, err := Predict(&ptr.Header{}, ptr.NewSliceSource(nil), nci, result.Config{Grid: tc.grid, Machine: "NCI"}, Options{})
+		_, err := Predict(&trace.Header{}, trace.NewSliceSource(nil), nci, result.Config{Grid: tc.grid, Machine: "NCI"}, Options{})
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("grid %v: error = %v, want %q", tc.grid, err, tc.want)
 		}
@@ -172,12 +173,12 @@ func TestBadGrid(t *testing.T) {
 
 // TestIOFilter: inside biof_/eiof_ only processor 0 is charged, as I/O time.
 func TestIOFilter(t *testing.T) {
-	calls := []*ptr.Call{
+	calls := []*trace.Call{
 		call(1, "biof_", 0.001, 0.001, "", ""),
 		call(2, "tstio_", 0.002, 0.001, "", ""),
 		call(3, "eiof_", 0.001, 0.001, "", ""),
 	}
-	run, err := Predict(&ptr.Header{}, ptr.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
+	run, err := Predict(&trace.Header{}, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

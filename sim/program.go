@@ -2,20 +2,20 @@ package sim
 
 import (
 	"errors"
+	"github.com/presage-dvm/presage/sim/trace"
 	"io"
 
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // Program is a trace compiled for simulation: every call's handler and
 // parameters resolved and parsed once, independently of any machine
-// configuration. A Program is immutable; many goroutines may Run it at
+// configuration. A Program is immutable; many goroutines may Simulate it at
 // once.
 type Program struct {
-	header *ptr.Header
+	header *trace.Header
 	// ops in chunks of chunkOps: a long trace grows without copying and
 	// without the slack of a doubled slice.
 	chunks [][]engine.Op
@@ -38,8 +38,8 @@ func (p *Program) add(op engine.Op) {
 
 // Compile reads every call of src and compiles the trace. Defects of the
 // trace that depend on the simulation (a missing parameter, an unknown
-// object) are reported by Run, as Predict reports them.
-func Compile(h *ptr.Header, src ptr.Source) (*Program, error) {
+// object) are reported by Simulate, as Predict reports them.
+func Compile(h *trace.Header, src trace.Source) (*Program, error) {
 	if h == nil || src == nil {
 		return nil, errors.New("sim: Compile needs a trace header and calls")
 	}
@@ -62,12 +62,12 @@ func Compile(h *ptr.Header, src ptr.Source) (*Program, error) {
 	return p, nil
 }
 
-// Run simulates the compiled trace on the machine configuration; it gives
-// the same result as Predict on the trace the program was compiled from
-// (see Predict for cfg, m and the result).
-func Run(prog *Program, m *machine.Machine, cfg result.Config, opt Options) (*result.Run, error) {
+// Simulate simulates the compiled trace on the machine configuration; it
+// gives the same result as Predict on the trace the program was compiled
+// from (see Predict for cfg, m and the result).
+func Simulate(prog *Program, m *machine.Machine, cfg result.Config, opt Options) (*result.Run, error) {
 	if prog == nil || m == nil {
-		return nil, errors.New("sim: Run needs a program and a machine")
+		return nil, errors.New("sim: Simulate needs a program and a machine")
 	}
 	e, cfg, err := start(prog.header, m, cfg, opt)
 	if err != nil {

@@ -1,12 +1,13 @@
 package sim
 
 import (
+	"github.com/presage-dvm/presage/sim/trace"
 	"reflect"
 	"sync"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -39,7 +40,7 @@ func TestRunEqualsPredict(t *testing.T) {
 		errs := make([]error, len(configs))
 		var wg sync.WaitGroup
 		for i, cfg := range configs {
-			wg.Go(func() { runs[i], errs[i] = Run(prog, m, cfg, Options{Trace: tr}) })
+			wg.Go(func() { runs[i], errs[i] = Simulate(prog, m, cfg, Options{Trace: tr}) })
 		}
 		wg.Wait()
 		for i, cfg := range configs {
@@ -65,15 +66,15 @@ func TestRunEqualsPredict(t *testing.T) {
 // TestCompileErrors: a defect found while running a compiled program names
 // the file, the trace line and the parameter, as Predict does.
 func TestCompileErrors(t *testing.T) {
-	h := &ptr.Header{}
-	calls := []*ptr.Call{{Func: "crtpl_", TraceLine: 7, OutText: "LoopRef=10;", InText: "Rank=x;"}}
-	calls[0].Out, _ = ptr.ParseParams(calls[0].OutText)
-	calls[0].In, _ = ptr.ParseParams(calls[0].InText)
-	prog, err := Compile(h, ptr.NewSliceSource(calls))
+	h := &trace.Header{}
+	calls := []*trace.Call{{Func: "crtpl_", TraceLine: 7, OutText: "LoopRef=10;", InText: "Rank=x;"}}
+	calls[0].Out, _ = trace.ParseParams(calls[0].OutText)
+	calls[0].In, _ = trace.ParseParams(calls[0].InText)
+	prog, err := Compile(h, trace.NewSliceSource(calls))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Run(prog, loadMachine(t, "Predictor"), result.Config{Grid: []int{2}}, Options{Trace: "bad.ptr"})
+	_, err = Simulate(prog, loadMachine(t, "Predictor"), result.Config{Grid: []int{2}}, Options{Trace: "bad.ptr"})
 	want := `bad.ptr:7: crtpl_: parameter 'Rank'="x" is not a number`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %s", err, want)

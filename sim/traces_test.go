@@ -1,13 +1,14 @@
 package sim
 
 import (
+	"github.com/presage-dvm/presage/sim/trace"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -180,7 +181,7 @@ func TestConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, err := ptr.ReadAll(r)
+	calls, err := trace.ReadAll(r)
 	r.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestConcurrent(t *testing.T) {
 	grids := [][]int{{2}, {2, 2}, {4, 4}, {8, 8}}
 	want := make([]float64, len(grids))
 	for i, g := range grids {
-		run, err := Predict(r.Header(), ptr.NewSliceSource(calls), m, result.Config{Grid: g}, Options{})
+		run, err := Predict(r.Header(), trace.NewSliceSource(calls), m, result.Config{Grid: g}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +200,7 @@ func TestConcurrent(t *testing.T) {
 	done := make(chan error, len(grids))
 	for i, g := range grids {
 		go func() {
-			run, err := Predict(r.Header(), ptr.NewSliceSource(calls), m, result.Config{Grid: g}, Options{})
+			run, err := Predict(r.Header(), trace.NewSliceSource(calls), m, result.Config{Grid: g}, Options{})
 			if err == nil {
 				got[i] = run.Interval(run.ReportRoot).Values[result.ExecutionTime]
 			}

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/storetest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // binary is the presage command built once for all tests of this package.
@@ -70,7 +70,7 @@ func mustSucceed(t *testing.T, r cliResult) cliResult {
 // command left it as it was.
 func storeCounts(t *testing.T, dir string) string {
 	t.Helper()
-	db, err := schema.Open(filepath.Join(dir, "presage.db"))
+	db, err := store.Open(filepath.Join(dir, "presage.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestPipeline(t *testing.T) {
 			t.Errorf("export %s wrote no partition files", format)
 		}
 	}
-	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT count(*) AS n FROM runs"))
+	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", testSQL(t, "count_runs.sql")))
 	if r.stdout != "n\n1\n" {
 		t.Errorf("query printed %q", r.stdout)
 	}
@@ -149,7 +149,7 @@ func TestPipeline(t *testing.T) {
 		t.Errorf("named query top_lost printed %q", r.stdout)
 	}
 	before := storeCounts(t, dir)
-	if r = presage(t, dir, "query", "DELETE FROM runs"); r.code == 0 {
+	if r = presage(t, dir, "query", testSQL(t, "delete_runs.sql")); r.code == 0 {
 		t.Error("query accepted a DELETE")
 	}
 	if after := storeCounts(t, dir); after != before {
@@ -314,4 +314,14 @@ func TestMeasuredAndCompare(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "expected a measured run") {
 		t.Errorf("swapped runs: exit %d, %q", r.code, r.stderr)
 	}
+}
+
+// testSQL is the text of a user's query kept in testdata/NAME.
+func testSQL(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }

@@ -23,17 +23,17 @@ var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
 
 // Run puts a measured and a predicted run of the same program side by side.
 func (c *compareCmd) Run(g *Globals) error {
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	load := func(ref string, want result.Kind) (*result.Run, error) {
-		id, err := result.ResolveID(db, ref)
+		id, err := st.ResolveRun(ref)
 		if err != nil {
 			return nil, err
 		}
-		run, err := result.Load(db, id)
+		run, err := st.Run(id)
 		if err != nil {
 			return nil, err
 		}

@@ -10,11 +10,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/presage-dvm/presage/exports/htmlreport"
-	"github.com/presage-dvm/presage/ingest/machinedb"
-	"github.com/presage-dvm/presage/ingest/tracedb"
+	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/sim/result"
-	"github.com/presage-dvm/presage/sim/runner"
 )
 
 //go:embed demo.par
@@ -41,16 +40,16 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err := os.WriteFile(machinePath, demoMachine, 0o644); err != nil {
 		return err
 	}
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	tr, err := tracedb.Ingest(ctx, db, tracePath, nil)
+	defer st.Close()
+	tr, err := ingest.Trace(ctx, st, tracePath, nil)
 	if err != nil {
 		return err
 	}
-	m, err := machinedb.Ingest(ctx, db, machinePath)
+	m, err := ingest.Machine(ctx, st, machinePath)
 	if err != nil {
 		return err
 	}
@@ -65,7 +64,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 		if err != nil {
 			return err
 		}
-		run, err := runner.Predict(ctx, db, runner.Request{
+		run, err := stage.PredictOne(ctx, st, stage.PredictRequest{
 			Trace: tr.Name, Machine: m.Name, Config: result.Config{Grid: grid},
 		})
 		if err != nil {
@@ -81,7 +80,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	tw.Flush()
 	// The report is made from the store, as `presage report html` does.
-	last, err = result.Load(db, last.ID)
+	last, err = st.Run(last.ID)
 	if err != nil {
 		return err
 	}

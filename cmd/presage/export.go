@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/exports/arrowipc"
 	"github.com/presage-dvm/presage/exports/csvexport"
 	"github.com/presage-dvm/presage/exports/extrap"
 	"github.com/presage-dvm/presage/exports/parquet"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 type exportCmd struct {
@@ -33,37 +32,37 @@ type (
 )
 
 func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "parquet", func(db *sqlx.DB) (table.Summary, error) {
-		return parquet.Write(ctx, db, c.Out, parquet.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "parquet", func(st *store.Store) (table.Summary, error) {
+		return parquet.Write(ctx, st, c.Out, parquet.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportArrowCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "Arrow IPC", func(db *sqlx.DB) (table.Summary, error) {
-		return arrowipc.Write(ctx, db, c.Out, arrowipc.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "Arrow IPC", func(st *store.Store) (table.Summary, error) {
+		return arrowipc.Write(ctx, st, c.Out, arrowipc.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportCSVCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "CSV", func(db *sqlx.DB) (table.Summary, error) {
-		return csvexport.Write(ctx, db, c.Out, csvexport.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "CSV", func(st *store.Store) (table.Summary, error) {
+		return csvexport.Write(ctx, st, c.Out, csvexport.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportExtrapCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "Extra-P", func(db *sqlx.DB) (table.Summary, error) {
-		return extrap.Write(ctx, db, c.Out, extrap.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "Extra-P", func(st *store.Store) (table.Summary, error) {
+		return extrap.Write(ctx, st, c.Out, extrap.Options{SweepID: c.Sweep})
 	})
 }
 
 // export opens the store and runs one exporter on it.
-func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(*sqlx.DB) (table.Summary, error)) error {
-	db, err := g.openStore()
+func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(*store.Store) (table.Summary, error)) error {
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	sum, err := write(db)
+	defer st.Close()
+	sum, err := write(st)
 	if err != nil {
 		return err
 	}

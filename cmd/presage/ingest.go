@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/presage-dvm/presage/ingest/machinedb"
-	"github.com/presage-dvm/presage/ingest/stsdb"
-	"github.com/presage-dvm/presage/ingest/tracedb"
+	"github.com/presage-dvm/presage/ingest"
 )
 
 type ingestCmd struct {
@@ -21,14 +19,14 @@ type ingestTraceCmd struct {
 // Run ingests each file in its own transaction: a bad file leaves the
 // store as it was and stops the command.
 func (c *ingestTraceCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	for _, f := range c.Files {
 		update, finish := g.progress("ingest " + f)
-		info, err := tracedb.Ingest(ctx, db, f, update)
+		info, err := ingest.Trace(ctx, st, f, update)
 		finish()
 		if err != nil {
 			return err
@@ -47,13 +45,13 @@ type ingestMachineCmd struct {
 }
 
 func (c *ingestMachineCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	for _, f := range c.Files {
-		info, err := machinedb.Ingest(ctx, db, f)
+		info, err := ingest.Machine(ctx, st, f)
 		if err != nil {
 			return err
 		}
@@ -71,13 +69,13 @@ type ingestStsCmd struct {
 }
 
 func (c *ingestStsCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	for _, f := range c.Files {
-		info, err := stsdb.Ingest(ctx, db, f)
+		info, err := ingest.Sts(ctx, st, f)
 		if err != nil {
 			return err
 		}

@@ -12,9 +12,8 @@ import (
 	"os/signal"
 
 	"github.com/alecthomas/kong"
-	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // Globals are the flags every command has.
@@ -24,8 +23,8 @@ type Globals struct {
 }
 
 // openStore opens the store named by --db, creating it if needed.
-func (g *Globals) openStore() (*sqlx.DB, error) {
-	return schema.Open(g.DB)
+func (g *Globals) openStore() (*store.Store, error) {
+	return store.Open(g.DB)
 }
 
 // infof prints an informational message unless --quiet.

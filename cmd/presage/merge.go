@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/presage-dvm/presage/schema"
-	"github.com/presage-dvm/presage/schema/merge"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 type mergeCmd struct {
@@ -24,12 +23,12 @@ func (c *mergeCmd) Run(ctx context.Context, g *Globals) error {
 			return fmt.Errorf("merge: %s is both a source and the destination", s)
 		}
 	}
-	db, err := schema.Open(c.Into)
+	st, err := store.Open(c.Into)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	sum, err := merge.Into(ctx, db, c.Stores)
+	defer st.Close()
+	sum, err := st.Merge(ctx, c.Stores)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/sim/result"
-	"github.com/presage-dvm/presage/sim/runner"
 )
 
 type predictCmd struct {
@@ -26,12 +26,12 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		cfg.Grid = grid
 	}
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	run, err := runner.Predict(ctx, db, runner.Request{Trace: c.Trace, Machine: c.Machine, Config: cfg})
+	defer st.Close()
+	run, err := stage.PredictOne(ctx, st, stage.PredictRequest{Trace: c.Trace, Machine: c.Machine, Config: cfg})
 	if err != nil {
 		return err
 	}

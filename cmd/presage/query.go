@@ -9,6 +9,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/query"
 	"github.com/presage-dvm/presage/queries"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 type queryCmd struct {
@@ -34,17 +35,17 @@ func (c *queryCmd) Run(ctx context.Context, g *Globals) error {
 	if _, err := os.Stat(g.DB); err != nil {
 		return fmt.Errorf("query: store %s: %w", g.DB, err)
 	}
-	db, err := query.Open(g.DB)
+	st, err := store.OpenReadOnly(g.DB)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	args := make(map[string]any, len(c.Param))
 	for k, v := range c.Param {
 		args[strings.TrimPrefix(k, ":")] = v
 	}
 	if c.Name != "" {
-		return query.Named(ctx, db, c.Name, args, c.Format, os.Stdout)
+		return query.Named(ctx, st, c.Name, args, c.Format, os.Stdout)
 	}
-	return query.Run(ctx, db, c.SQL, args, c.Format, os.Stdout)
+	return query.Run(ctx, st, c.SQL, args, c.Format, os.Stdout)
 }

@@ -2,17 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/exports/htmlreport"
 	"github.com/presage-dvm/presage/exports/jsonreport"
 	"github.com/presage-dvm/presage/exports/sweepreport"
 	"github.com/presage-dvm/presage/exports/textreport"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -27,12 +27,12 @@ type runRef struct {
 }
 
 // load resolves --run and loads the run.
-func (r runRef) load(db *sqlx.DB) (*result.Run, error) {
-	id, err := result.ResolveID(db, r.Run)
+func (r runRef) load(st *store.Store) (*result.Run, error) {
+	id, err := st.ResolveRun(r.Run)
 	if err != nil {
 		return nil, err
 	}
-	return result.Load(db, id)
+	return st.Run(id)
 }
 
 type htmlCmd struct {
@@ -42,16 +42,16 @@ type htmlCmd struct {
 	All   bool   `help:"Start from Main rather than from the interval the original starts from."`
 }
 
-func (c *htmlCmd) Run(g *Globals) error {
-	db, err := g.openStore()
+func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	if c.Sweep != 0 {
-		return c.sweepReport(g, db)
+		return c.sweepReport(ctx, g, st)
 	}
-	run, err := c.load(db)
+	run, err := c.load(st)
 	if err != nil {
 		return err
 	}
@@ -68,13 +68,18 @@ func (c *htmlCmd) Run(g *Globals) error {
 	return nil
 }
 
-func (c *htmlCmd) sweepReport(g *Globals, db *sqlx.DB) error {
+func (c *htmlCmd) sweepReport(ctx context.Context, g *Globals, st *store.Store) error {
 	out := c.Out
 	if out == "" {
 		out = fmt.Sprintf("sweep-%d.html", c.Sweep)
 	}
+	opt := sweepreport.Options{AllIntervals: c.All}
 	if err := writeFileAtomic(out, func(w io.Writer) error {
-		return sweepreport.Write(w, db, c.Sweep, sweepreport.Options{AllIntervals: c.All})
+		in, err := sweepreport.Load(ctx, st, c.Sweep, opt)
+		if err != nil {
+			return err
+		}
+		return sweepreport.Write(w, in, opt)
 	}); err != nil {
 		return err
 	}
@@ -89,12 +94,12 @@ type jsonCmd struct {
 }
 
 func (c *jsonCmd) Run(g *Globals) error {
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	run, err := c.load(db)
+	defer st.Close()
+	run, err := c.load(st)
 	if err != nil {
 		return err
 	}
@@ -113,18 +118,22 @@ type textCmd struct {
 	Format    string `help:"text, or json (-j)." enum:"text,json" default:"text"`
 }
 
-func (c *textCmd) Run(g *Globals) error {
-	db, err := g.openStore()
+func (c *textCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	id, err := result.ResolveID(db, c.runRef.Run)
+	defer st.Close()
+	id, err := st.ResolveRun(c.runRef.Run)
 	if err != nil {
 		return err
 	}
 	return writeOutput(c.Out, func(w io.Writer) error {
-		return textreport.Write(w, db, id, textreport.Options{
+		rep, err := textreport.Load(ctx, st, id)
+		if err != nil {
+			return err
+		}
+		return textreport.Render(w, rep, textreport.Options{
 			MaxLevel: c.Level, Procs: c.Procs, Verbosity: c.Verbosity, Matrix: c.Matrix, Format: c.Format,
 		})
 	})

@@ -6,9 +6,9 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/search"
-	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 type searchCmd struct {
@@ -27,11 +27,11 @@ type searchCmd struct {
 }
 
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
-	req := search.Request{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
+	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
 		Objective: search.Objective(c.Objective), Deadline: c.Deadline, PerProcMax: c.PerProcMax,
 		Workers: c.Workers, Command: commandLine()}
 	if c.Procs != "" {
-		lo, hi, err := sweep.ParseRange(c.Procs)
+		lo, hi, err := parseRange(c.Procs)
 		if err != nil {
 			return fmt.Errorf("--procs: %w", err)
 		}
@@ -44,14 +44,14 @@ func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		req.First = first
 	}
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
 	update, finish := g.sweepProgress()
 	req.Progress = update
-	rep, err := search.Run(ctx, db, req)
+	rep, err := stage.Search(ctx, st, req)
 	finish()
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
 
@@ -22,23 +23,23 @@ type sweepCmd struct {
 	TStart     string `name:"tstart" help:"Start-up times (microseconds): list a,b,c or range a..b:step."`
 	TByte      string `name:"tbyte" help:"Times per byte (microseconds): list or range a..b:step."`
 	Power      string `help:"Processor powers: list or range a..b:step."`
-	Network    string `help:"Network models, comma-separated: cluster, bus, mesh." default:"cluster"`
+	Network    string `help:"Network models, comma-separated: cluster (the default), bus, mesh."`
 	PerProcMax int    `name:"per-proc-max" help:"Write interval x processor rows only for runs of at most this many processors (0: always)." default:"64"`
 	Workers    int    `help:"Configurations simulated at once (default: all cores)."`
 	DryRun     bool   `name:"dry-run" help:"Print the number of configurations and of rows to write, and stop."`
 	Shard      string `help:"Run shard I/N of the configurations (index mod N = I), e.g. 3/16."`
 }
 
-func (c *sweepCmd) request() (sweep.Request, error) {
-	req := sweep.Request{Trace: c.Trace, Machines: sweep.ParseNames(c.Machine), PerProcMax: c.PerProcMax,
-		Networks: sweep.ParseNames(c.Network)}
+func (c *sweepCmd) request() (stage.SweepRequest, error) {
+	req := stage.SweepRequest{Trace: c.Trace, Machines: parseNames(c.Machine), PerProcMax: c.PerProcMax,
+		Networks: parseNames(c.Network)}
 	var err error
 	switch {
 	case c.Grids != "":
-		req.Grids, err = sweep.ParseGrids(c.Grids)
+		req.Grids, err = parseGrids(c.Grids)
 	case c.Procs != "":
 		var lo, hi int
-		if lo, hi, err = sweep.ParseRange(c.Procs); err == nil {
+		if lo, hi, err = parseRange(c.Procs); err == nil {
 			req.Grids = sweep.GridsInRange(lo, hi, c.MaxRank)
 		}
 	default:
@@ -56,7 +57,7 @@ func (c *sweepCmd) request() (sweep.Request, error) {
 		if l.val == "" {
 			continue
 		}
-		if *l.dst, err = sweep.ParseFloats(l.val, l.per); err != nil {
+		if *l.dst, err = parseFloats(l.val, l.per); err != nil {
 			return req, fmt.Errorf("%s: %w", l.flag, err)
 		}
 	}
@@ -72,12 +73,12 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	db, err := g.openStore()
+	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	plan, err := sweep.NewPlan(ctx, db, req)
+	defer st.Close()
+	plan, err := stage.PlanSweep(ctx, st, req)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 		return nil
 	}
 	update, finish := g.sweepProgress()
-	sum, err := sweep.Run(ctx, db, plan, sweep.Options{
+	sum, err := stage.Sweep(ctx, st, plan, stage.SweepOptions{
 		Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(),
 		Progress: update,
 	})
@@ -130,12 +131,12 @@ func commandLine() string {
 // with their rate, the rate of call simulations and the ETA on stderr when
 // it is a terminal and --quiet is off (the same rule as progress); else
 // the callback is nil.
-func (g *Globals) sweepProgress() (update func(sweep.Progress), finish func()) {
+func (g *Globals) sweepProgress() (update func(stage.Progress), finish func()) {
 	if g.Quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
 		return nil, func() {}
 	}
 	var bar *progressbar.ProgressBar
-	update = func(p sweep.Progress) {
+	update = func(p stage.Progress) {
 		if bar == nil {
 			bar = progressbar.NewOptions(p.Total,
 				progressbar.OptionSetWriter(os.Stderr),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,12 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/tracegen"
-	"github.com/presage-dvm/presage/schema"
-	"github.com/presage-dvm/presage/sim/sweep/sweeptest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/sweeptest"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // sweepArgs: 8 grids x 3 start-up times x 2 powers = 48 configurations.
@@ -36,9 +35,9 @@ func sweepDir(t *testing.T) string {
 	return dir
 }
 
-func openStore(t *testing.T, dir string) *sqlx.DB {
+func openStore(t *testing.T, dir string) *store.Store {
 	t.Helper()
-	db, err := schema.OpenReadOnly(filepath.Join(dir, "presage.db"))
+	db, err := store.OpenReadOnly(filepath.Join(dir, "presage.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,22 +49,22 @@ func openStore(t *testing.T, dir string) *sqlx.DB {
 func fingerprint(t *testing.T, dir string) []string {
 	t.Helper()
 	db := openStore(t, dir)
-	var hash string
-	if err := db.Get(&hash, `SELECT def_hash FROM sweeps`); err != nil {
-		t.Fatal(err)
+	sweeps, err := db.Sweeps(context.Background())
+	if err != nil || len(sweeps) != 1 {
+		t.Fatalf("sweeps of %s: %+v, %v; want one", dir, sweeps, err)
 	}
-	return sweeptest.Fingerprint(t, db, hash)
+	return sweeptest.Fingerprint(t, db, sweeps[0].Hash)
 }
 
 func countRuns(t *testing.T, dir string) int {
 	t.Helper()
-	db, err := schema.OpenReadOnly(filepath.Join(dir, "presage.db"))
+	db, err := store.OpenReadOnly(filepath.Join(dir, "presage.db"))
 	if err != nil {
 		return 0
 	}
 	defer db.Close()
-	var n int
-	if err := db.Get(&n, `SELECT count(*) FROM runs`); err != nil {
+	n, err := db.CountRows("runs")
+	if err != nil {
 		return 0 // the store is being created
 	}
 	return n
@@ -123,10 +122,11 @@ func TestSweepInterruptedAndKilled(t *testing.T) {
 // adds nothing.
 func TestSweepShardsMerge(t *testing.T) {
 	full := sweepDir(t)
-	var calls int
-	if err := openStore(t, full).Get(&calls, `SELECT calls FROM traces`); err != nil {
-		t.Fatal(err)
+	traces, err := openStore(t, full).Traces()
+	if err != nil || len(traces) != 1 {
+		t.Fatalf("traces: %+v, %v", traces, err)
 	}
+	calls := traces[0].Calls
 	r := mustSucceed(t, presage(t, full, append(sweepArgs, "--dry-run")...))
 	if !strings.HasPrefix(r.stdout, "48 configurations (0 skipped), "+strconv.Itoa(48*calls)+" call simulations") {
 		t.Errorf("dry run printed %q", r.stdout)

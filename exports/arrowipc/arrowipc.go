@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/exports/table"
 )
@@ -30,12 +29,12 @@ type Options struct {
 type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
-func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summary, error) {
+func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
 		tables = table.All()
 	}
-	return table.Export(ctx, db, outDir, opt.SweepID, tables, opt.BatchRows, Format(opt.Zstd))
+	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format(opt.Zstd))
 }
 
 // Format is the Arrow IPC file format.

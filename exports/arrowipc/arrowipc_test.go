@@ -9,8 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/presage-dvm/presage/exports/arrowipc"
-	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/schema"
 )
 
@@ -35,7 +35,7 @@ func testWrite(t *testing.T, zstd bool) {
 	for _, tb := range table.All() {
 		for _, s := range sweeps {
 			path := table.PartPath(dir, tb.Name, s, "arrow")
-			want, err := fixture.Expected(ctx, db, tb.Name, s)
+			want, err := built.Expected(tb.Name, s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/arrowipc"
-	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/internal/fixture"
 )
 
 // BenchmarkWriteValues10M exports the tidy table of the Large store

@@ -9,7 +9,7 @@ import (
 )
 
 // Key is the identity of an interval across runs: its type, source file,
-// line and expression (MODEL.md §7.1). The file is its base name: the
+// line and expression (docs/model.md §7.1). The file is its base name: the
 // trace and the statistics record the name given to the compiler, which
 // may carry different directories.
 type Key struct {
@@ -180,7 +180,7 @@ func match(m, p *tree) []pair {
 // anchor chooses the pair the structural match starts from. The report
 // roots of the two sides need not be the same interval: the Predictor
 // reports from the interval current at the end of the trace (a level-1
-// Seq under -e4, MODEL.md §7.1), the analyzer from Main. When one root's
+// Seq under -e4, docs/model.md §7.1), the analyzer from Main. When one root's
 // key is found once in the other tree the pair is that; otherwise the two
 // roots stand for each other.
 func anchor(m, p *tree) (*result.Interval, *result.Interval) {

@@ -6,13 +6,11 @@ import (
 	"math"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/machinedb"
-	"github.com/presage-dvm/presage/ingest/storetest"
-	"github.com/presage-dvm/presage/ingest/stsdb"
-	"github.com/presage-dvm/presage/ingest/tracedb"
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/sim/result"
-	"github.com/presage-dvm/presage/sim/runner"
 )
 
 // storedRuns ingests the trace, the machine Predictor.par and the sts file
@@ -22,19 +20,19 @@ func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
 	t.Helper()
 	ctx := context.Background()
 	db := storetest.Open(t)
-	if _, err := tracedb.Ingest(ctx, db, golden.Path(t, "traces", prog+".ptr"), nil); err != nil {
+	if _, err := ingest.Trace(ctx, db, golden.Path(t, "traces", prog+".ptr"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := machinedb.Ingest(ctx, db, golden.Path(t, "machines", "Predictor.par")); err != nil {
+	if _, err := ingest.Machine(ctx, db, golden.Path(t, "machines", "Predictor.par")); err != nil {
 		t.Fatal(err)
 	}
-	pr, err := runner.Predict(ctx, db, runner.Request{
+	pr, err := stage.PredictOne(ctx, db, stage.PredictRequest{
 		Trace: prog, Machine: "Predictor", Config: result.Config{Grid: []int{2, 2}},
 	})
 	if err != nil {
 		t.Fatalf("predict %s: %v", prog, err)
 	}
-	info, err := stsdb.Ingest(ctx, db, golden.Path(t, "sts", prog+".2x2.sts.gz+"))
+	info, err := ingest.Sts(ctx, db, golden.Path(t, "sts", prog+".2x2.sts.gz+"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/exports/table"
 )
@@ -29,12 +28,12 @@ type Options struct {
 type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
-func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summary, error) {
+func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
 		tables = table.All()
 	}
-	return table.Export(ctx, db, outDir, opt.SweepID, tables, opt.BatchRows, Format)
+	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format)
 }
 
 // Format is the CSV file format.

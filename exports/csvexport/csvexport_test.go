@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/csvexport"
-	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/internal/fixture"
 )
 
 func TestWrite(t *testing.T) {
@@ -22,7 +22,7 @@ func TestWrite(t *testing.T) {
 	for _, tb := range table.All() {
 		for _, s := range append([]int64{0}, built.Sweeps...) {
 			path := table.PartPath(dir, tb.Name, s, "csv")
-			want, err := fixture.Expected(ctx, db, tb.Name, s)
+			want, err := built.Expected(tb.Name, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -31,12 +31,12 @@ func TestWrite(t *testing.T) {
 				t.Errorf("%s: %d rows, sum(%s) %g; store has %d, %g", path, rows, want.Column, sum, want.Rows, want.Sum)
 			}
 			if tb.Name == "values" {
-				var n int64
-				if err := db.Get(&n, `SELECT count(*) FROM v_values_long WHERE sweep_id = ? AND proc IS NULL`, s); err != nil {
+				iv, err := built.IntervalValues(s)
+				if err != nil {
 					t.Fatal(err)
 				}
-				if nulls["proc"] != n {
-					t.Errorf("%s: %d empty proc fields, want %d interval-level rows", path, nulls["proc"], n)
+				if nulls["proc"] != iv.Rows {
+					t.Errorf("%s: %d empty proc fields, want %d interval-level rows", path, nulls["proc"], iv.Rows)
 				}
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/extrap"
-	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/internal/fixture"
 )
 
 // BenchmarkWrite10M exports the interval values of the Large store.

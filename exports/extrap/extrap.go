@@ -11,19 +11,19 @@ package extrap
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // Options select what is exported.
@@ -34,20 +34,27 @@ type Options struct {
 // Summary tells what was written.
 type Summary = table.Summary
 
-// Write exports the interval values of db into outDir.
-func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summary, error) {
+// Source is what the export reads: *store.Store is one.
+type Source interface {
+	ExportSweeps(ctx context.Context, only int64) ([]int64, error)
+	RunRows(ctx context.Context, sweepID int64, fn func(*store.RunRow) error) error
+	IntervalValues(ctx context.Context, sweepID int64, program string, fn func(store.IntervalValue) error) error
+}
+
+// Write exports the interval values of src into outDir.
+func Write(ctx context.Context, src Source, outDir string, opt Options) (Summary, error) {
 	var sum Summary
-	sweeps, err := table.Sweeps(ctx, db, opt.SweepID)
+	sweeps, err := src.ExportSweeps(ctx, opt.SweepID)
 	if err != nil {
 		return sum, err
 	}
 	for _, s := range sweeps {
-		var programs []string
-		if err := db.SelectContext(ctx, &programs, `SELECT DISTINCT program FROM v_runs WHERE sweep_id = ? ORDER BY program`, s); err != nil {
+		byProgram, err := programRuns(ctx, src, s)
+		if err != nil {
 			return sum, err
 		}
-		for _, p := range programs {
-			f, err := writeFile(ctx, db, outDir, s, p)
+		for _, p := range slices.Sorted(maps.Keys(byProgram)) {
+			f, err := writeFile(ctx, src, outDir, s, p, runParams(byProgram[p]))
 			if err != nil {
 				return sum, err
 			}
@@ -57,6 +64,19 @@ func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summar
 		}
 	}
 	return sum, nil
+}
+
+// programRuns returns the runs of a sweep by program, in id order.
+func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]store.RunRow, error) {
+	out := map[string][]store.RunRow{}
+	err := src.RunRows(ctx, sweepID, func(r *store.RunRow) error {
+		out[r.Program] = append(out[r.Program], *r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("extrap: sweep %d: %w", sweepID, err)
+	}
+	return out, nil
 }
 
 // Path is the file of a sweep's program in an export directory.
@@ -70,13 +90,9 @@ func Path(dir string, sweepID int64, program string) string {
 	return filepath.Join(dir, "sweep_id="+strconv.FormatInt(sweepID, 10), name+".jsonl")
 }
 
-func writeFile(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, program string) (table.File, error) {
+func writeFile(ctx context.Context, src Source, dir string, sweepID int64, program string, params map[int64]string) (table.File, error) {
 	path := Path(dir, sweepID, program)
 	f := table.File{Path: path, Table: "extrap", SweepID: sweepID}
-	params, err := runParams(ctx, db, sweepID, program)
-	if err != nil {
-		return f, err
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return f, err
 	}
@@ -85,7 +101,7 @@ func writeFile(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, prog
 		return f, err
 	}
 	cw := &countingWriter{w: out}
-	f.Rows, err = writeLines(ctx, db, cw, sweepID, program, params)
+	f.Rows, err = writeLines(ctx, src, cw, sweepID, program, params)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
@@ -101,39 +117,13 @@ func writeFile(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, prog
 // is included only when every run of the file has it, because Extra-P
 // takes the parameter names from the first line and requires them on
 // every line.
-func runParams(ctx context.Context, db *sqlx.DB, sweepID int64, program string) (map[int64]string, error) {
-	type run struct {
-		ID     int64 `db:"run_id"`
-		Procs  int64 `db:"procs"`
-		Rank   int   `db:"grid_rank"`
-		D      [4]sql.NullInt64
-		TStart sql.NullFloat64 `db:"tstart"`
-		TByte  sql.NullFloat64 `db:"tbyte"`
-		Power  sql.NullFloat64 `db:"power"`
-	}
-	rows, err := db.QueryContext(ctx, `SELECT run_id, procs, grid_rank, grid_d1, grid_d2, grid_d3, grid_d4,
-		tstart, tbyte, power FROM v_runs WHERE sweep_id = ? AND program = ? ORDER BY run_id`, sweepID, program)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var runs []run
-	for rows.Next() {
-		var r run
-		if err := rows.Scan(&r.ID, &r.Procs, &r.Rank, &r.D[0], &r.D[1], &r.D[2], &r.D[3], &r.TStart, &r.TByte, &r.Power); err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
+func runParams(runs []store.RunRow) map[int64]string {
 	rank, tstart, tbyte, power := 4, true, true, true
 	for _, r := range runs {
-		if r.Rank != runs[0].Rank {
+		if r.GridRank != runs[0].GridRank {
 			rank = 0 // grids of different ranks: only procs is comparable
 		}
-		rank = min(rank, r.Rank)
+		rank = min(rank, int(r.GridRank))
 		tstart = tstart && r.TStart.Valid
 		tbyte = tbyte && r.TByte.Valid
 		power = power && r.Power.Valid
@@ -142,31 +132,32 @@ func runParams(ctx context.Context, db *sqlx.DB, sweepID int64, program string) 
 	for _, r := range runs {
 		var b strings.Builder
 		b.WriteString(`{"procs":` + strconv.FormatInt(r.Procs, 10))
+		dims := [4]int64{r.GridD1, r.GridD2.V, r.GridD3.V, r.GridD4.V}
 		for d := 0; d < rank; d++ {
-			fmt.Fprintf(&b, `,"grid_d%d":%d`, d+1, r.D[d].Int64)
+			fmt.Fprintf(&b, `,"grid_d%d":%d`, d+1, dims[d])
 		}
 		for _, p := range []struct {
 			name string
 			on   bool
-			v    sql.NullFloat64
+			v    store.Null[float64]
 		}{{"tstart", tstart, r.TStart}, {"tbyte", tbyte, r.TByte}, {"power", power, r.Power}} {
 			if p.on {
-				b.WriteString(`,"` + p.name + `":` + strconv.FormatFloat(p.v.Float64, 'g', -1, 64))
+				b.WriteString(`,"` + p.name + `":` + strconv.FormatFloat(p.v.V, 'g', -1, 64))
 			}
 		}
 		b.WriteString("}")
 		out[r.ID] = b.String()
 	}
-	return out, nil
+	return out
 }
 
 // writeLines streams the interval-level values (not the per-processor
 // ones) as JSON lines. Non-finite values, which JSON cannot carry, are
 // left out.
-func writeLines(ctx context.Context, db *sqlx.DB, w io.Writer, sweepID int64, program string, params map[int64]string) (int64, error) {
+func writeLines(ctx context.Context, src Source, w io.Writer, sweepID int64, program string, params map[int64]string) (int64, error) {
 	lw := newLineWriter(w)
 	var n int64
-	err := table.ForEachIntervalValue(ctx, db, sweepID, program, func(v table.IntervalValue) error {
+	err := src.IntervalValues(ctx, sweepID, program, func(v store.IntervalValue) error {
 		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
 			return nil
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/extrap"
-	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -54,12 +54,8 @@ func testWrite(t *testing.T, spec fixture.Spec) (sawOverrides bool) {
 	for _, s := range append([]int64{0}, built.Sweeps...) {
 		path := extrap.Path(dir, s, "fixture")
 		lines := readLines(t, path)
-		var want struct {
-			N   int64   `db:"n"`
-			Sum float64 `db:"s"`
-		}
-		if err := db.Get(&want, `SELECT count(*) AS n, total(v.value) AS s FROM interval_values v
-			JOIN runs r ON r.id = v.run_id WHERE coalesce(r.sweep_id, 0) = ?`, s); err != nil {
+		want, err := built.IntervalValues(s)
+		if err != nil {
 			t.Fatal(err)
 		}
 		var total float64
@@ -76,8 +72,8 @@ func testWrite(t *testing.T, spec fixture.Spec) (sawOverrides bool) {
 				t.Errorf("%s:%d: callpath %q does not start at Main", path, i+1, l.Callpath)
 			}
 		}
-		if int64(len(lines)) != want.N || math.Abs(total-want.Sum) > 1e-9*want.Sum {
-			t.Errorf("%s: %d lines, sum %g; store has %d interval values, sum %g", path, len(lines), total, want.N, want.Sum)
+		if int64(len(lines)) != want.Rows || math.Abs(total-want.Sum) > 1e-9*want.Sum {
+			t.Errorf("%s: %d lines, sum %g; store has %d interval values, sum %g", path, len(lines), total, want.Rows, want.Sum)
 		}
 		wantKeys := expectedKeys(built, s)
 		if keys != wantKeys {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
-	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -66,7 +66,7 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-// The value cells of a page, in the original's order (MODEL.md §8.1):
+// The value cells of a page, in the original's order (docs/model.md §8.1):
 // 6 identity cells, the grid, 18 characteristics, 5x6 class cells, then 6
 // cells per nested interval.
 const identCells, charCells = 6, 18

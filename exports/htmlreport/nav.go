@@ -5,7 +5,7 @@ import "github.com/presage-dvm/presage/sim/result"
 // targets are the interval IDs the navigation links of a section point to.
 type targets struct{ Up, Prev, Next, Home int }
 
-// navigation computes the links of the original report (MODEL.md §8.1
+// navigation computes the links of the original report (docs/model.md §8.1
 // item 7) for the sections of the subtree of root. The first section's UP
 // and HOME point to interval 1 (Main) and its PREV/NEXT to its last/first
 // child; a child's UP is its parent, and PREV/NEXT go to its siblings,

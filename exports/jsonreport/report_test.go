@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/storetest"
+	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/parquet"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/internal/fixture"
 )
 
 // BenchmarkWriteValues10M exports the tidy table of the Large store

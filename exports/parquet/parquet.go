@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/exports/table"
 )
@@ -27,7 +26,7 @@ type Options struct {
 type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
-func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summary, error) {
+func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
 		tables = table.All()
@@ -36,7 +35,7 @@ func Write(ctx context.Context, db *sqlx.DB, outDir string, opt Options) (Summar
 	if batch <= 0 {
 		batch = table.DefaultBatchRows
 	}
-	return table.Export(ctx, db, outDir, opt.SweepID, tables, batch, Format(batch))
+	return table.Export(ctx, src, outDir, opt.SweepID, tables, batch, Format(batch))
 }
 
 // Format is the Parquet file format with row groups of batchRows rows.

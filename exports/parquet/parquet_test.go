@@ -12,9 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/presage-dvm/presage/exports/fixture"
 	"github.com/presage-dvm/presage/exports/parquet"
 	"github.com/presage-dvm/presage/exports/table"
+	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/schema"
 )
 
@@ -62,7 +62,7 @@ func TestWrite(t *testing.T) {
 	for _, tb := range table.All() {
 		for _, s := range sweeps {
 			path := table.PartPath(dir, tb.Name, s, "parquet")
-			want, err := fixture.Expected(ctx, db, tb.Name, s)
+			want, err := built.Expected(tb.Name, s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,16 +2,17 @@ package sweepreport
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"math/rand"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
-	"github.com/presage-dvm/presage/ingest/storetest"
+	"github.com/presage-dvm/presage/internal/fixture"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -43,30 +44,26 @@ func modelTime(p int, comm float64) float64 { return 10/float64(p) + comm*float6
 
 // sweepFixture is a stored sweep and what was stored.
 type sweepFixture struct {
-	db      *sqlx.DB
+	st      *store.Store
+	traceID int64
 	sweepID int64
 	runs    []*result.Run
+	outside int64 // the run outside the sweep
 }
 
 // newSweep builds a store with one sweep of 3 series x 6 processor counts
 // (plus the slower 2x8 grid of the bus series) and a run outside the sweep.
 func newSweep(t *testing.T) *sweepFixture {
 	t.Helper()
-	db := storetest.Open(t)
-	now := time.Now().UTC().Format(time.RFC3339)
-	res, err := db.Exec(`INSERT INTO traces(name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)
-		VALUES ('jac', 'jac.ptr', 'abc', 100, 10, 1, '', 1, 'jac.fdv', ?)`, now)
+	f := &sweepFixture{st: storetest.Open(t)}
+	info, err := fixture.SaveTrace(context.Background(), f.st, "jac", fixture.Calls(10, rand.New(rand.NewSource(1))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	traceID, _ := res.LastInsertId()
-	res, err = db.Exec(`INSERT INTO sweeps(trace_id, command, created_at, kind, def_hash, definition, configs, skipped)
-		VALUES (?, 'presage sweep jac --grids 1..32 --network bus,cluster,mesh', ?, 'sweep', 'h1', '{}', 20, 1)`, traceID, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &sweepFixture{db: db}
-	f.sweepID, _ = res.LastInsertId()
+	f.traceID = info.ID
+	f.sweepID = f.newSweep(t, store.Sweep{Command: "presage sweep jac --grids 1..32 --network bus,cluster,mesh",
+		Hash: "h1", Configs: 20, Skipped: 1})
+	traceID := f.traceID
 	for _, s := range fixtureSeries {
 		for _, g := range fixtureGrids {
 			f.save(t, traceID, f.sweepID, s.network, s.tstart, g, modelTime(product(g), s.comm))
@@ -75,8 +72,19 @@ func newSweep(t *testing.T) *sweepFixture {
 			f.save(t, traceID, f.sweepID, s.network, s.tstart, []int{2, 8}, slowerGrid*modelTime(16, s.comm))
 		}
 	}
-	f.save(t, traceID, 0, "bus", 0, []int{64}, 0.01) // not in the sweep: must not show
+	f.outside = f.save(t, traceID, 0, "bus", 0, []int{64}, 0.01) // not in the sweep: must not show
 	return f
+}
+
+// newSweep stores a sweep of the fixture's trace.
+func (f *sweepFixture) newSweep(t *testing.T, sw store.Sweep) int64 {
+	t.Helper()
+	sw.TraceID, sw.Kind, sw.Definition = f.traceID, "sweep", "{}"
+	id, err := f.st.EnsureSweep(context.Background(), sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -91,7 +99,7 @@ func product(g []int) int {
 
 // save stores one run whose tree is Main 1 > (Seq 2 > Par 3, User 4) with
 // values that follow the model's identities.
-func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string, tstart float64, grid []int, exec float64) {
+func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string, tstart float64, grid []int, exec float64) int64 {
 	t.Helper()
 	p := float64(product(grid))
 	ivs := []*result.Interval{
@@ -117,20 +125,32 @@ func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string
 	run := &result.Run{Kind: result.Predicted, TraceID: traceID, SweepID: sweepID, Program: fixtureProgram,
 		Config:    result.Config{Machine: "Predictor", Grid: grid, Network: network, TStart: tstart},
 		Intervals: ivs, ReportRoot: 1}
-	storetest.Save(t, f.db, run)
+	storetest.Save(t, f.st, run)
 	if sweepID != 0 {
 		f.runs = append(f.runs, run)
 	}
+	return run.ID
 }
 
 // render writes the fixture's report.
 func (f *sweepFixture) render(t *testing.T, opt Options) []byte {
 	t.Helper()
+	in := f.load(t, opt)
 	var b bytes.Buffer
-	if err := Write(&b, f.db, f.sweepID, opt); err != nil {
+	if err := Write(&b, in, opt); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// load reads the report's input of the fixture's sweep.
+func (f *sweepFixture) load(t *testing.T, opt Options) *Input {
+	t.Helper()
+	in, err := Load(context.Background(), f.st, f.sweepID, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
 
 // points parses a polyline's points attribute.

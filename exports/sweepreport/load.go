@@ -1,42 +1,56 @@
 package sweepreport
 
 import (
-	"database/sql"
-	"errors"
+	"context"
 	"fmt"
-	"strconv"
 
-	"github.com/jmoiron/sqlx"
-
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// sweepInfo is the sweeps row of the report, with its trace's name.
-type sweepInfo struct {
-	ID      int64
-	TraceID int64
-	Trace   string
-	Command string
-	Created string
-	Kind    string // "" when the store predates sweep kinds
-	Configs int64  // configurations of the definition, 0 when unknown
-	Skipped int64
+// Source is what the report reads: *store.Store is one.
+type Source interface {
+	SweepReport(ctx context.Context, id int64) (*store.SweepReport, error)
+	Run(id int64) (*result.Run, error)
+}
+
+// Input is what the report of a sweep shows: the sweep with its runs, and
+// the run whose lost-time breakdown is drawn.
+type Input struct {
+	Sweep *store.SweepReport
+	Run   *result.Run // one of Sweep.Configs
+}
+
+// Load reads the report's input of sweep sweepID from src: the run of the
+// breakdown is opt.Run, or the fastest.
+func Load(ctx context.Context, src Source, sweepID int64, opt Options) (*Input, error) {
+	rep, err := src.SweepReport(ctx, sweepID)
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Configs) == 0 {
+		return nil, fmt.Errorf("sweep %d: no runs stored yet (run or resume the sweep first)", sweepID)
+	}
+	chosen, err := chooseRun(configs(rep), opt.Run, sweepID)
+	if err != nil {
+		return nil, err
+	}
+	run, err := src.Run(chosen.RunID)
+	if err != nil {
+		return nil, fmt.Errorf("sweep %d: %w", sweepID, err)
+	}
+	return &Input{Sweep: rep, Run: run}, nil
 }
 
 // config is one run of the sweep: its configuration and headline numbers.
-type config struct {
-	RunID   int64   `db:"id"`
-	Program string  `db:"program"`
-	Machine string  `db:"machine"`
-	Grid    string  `db:"grid"`
-	Procs   int     `db:"procs"`
-	Network string  `db:"network"`
-	TStart  float64 `db:"tstart"` // 0 = the machine file's
-	TByte   float64 `db:"tbyte"`
-	Power   float64 `db:"power"`
-	Time    float64 `db:"execution_time"`
-	// Efficiency of the root interval; NaN when not stored.
-	Effic sql.NullFloat64 `db:"effic"`
+type config struct{ store.SweepConfig }
+
+func configs(rep *store.SweepReport) []*config {
+	cs := make([]*config, len(rep.Configs))
+	for i, c := range rep.Configs {
+		cs[i] = &config{c}
+	}
+	return cs
 }
 
 // Cost is the processor time the configuration occupies.
@@ -44,87 +58,10 @@ func (c *config) Cost() float64 { return c.Time * float64(c.Procs) }
 
 // Efficiency returns the stored efficiency, NaN when absent.
 func (c *config) Efficiency() float64 {
-	if !c.Effic.Valid {
+	if !c.SweepConfig.Efficiency.Valid {
 		return nan
 	}
-	return c.Effic.Float64
-}
-
-// loadSweep reads the sweeps row. The columns are read by name so that
-// the report works on stores with and without the later sweep columns.
-func loadSweep(db *sqlx.DB, id int64) (*sweepInfo, error) {
-	row := map[string]any{}
-	err := db.QueryRowx(`SELECT * FROM sweeps WHERE id = ?`, id).MapScan(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("sweep %d: no such sweep in the store", id)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sweep %d: %w", id, err)
-	}
-	s := &sweepInfo{
-		ID:      id,
-		TraceID: asInt(row["trace_id"]),
-		Command: asString(row["command"]),
-		Created: asString(row["created_at"]),
-		Kind:    asString(row["kind"]),
-		Configs: asInt(row["configs"]),
-		Skipped: asInt(row["skipped"]),
-	}
-	err = db.Get(&s.Trace, `SELECT name FROM traces WHERE id = ?`, s.TraceID)
-	if errors.Is(err, sql.ErrNoRows) {
-		s.Trace = fmt.Sprintf("trace %d (not in the store)", s.TraceID)
-	} else if err != nil {
-		return nil, fmt.Errorf("sweep %d: trace: %w", id, err)
-	}
-	return s, nil
-}
-
-func asString(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	case nil:
-		return ""
-	default:
-		return fmt.Sprint(v)
-	}
-}
-
-func asInt(v any) int64 {
-	switch v := v.(type) {
-	case int64:
-		return v
-	case float64:
-		return int64(v)
-	case string:
-		n, _ := strconv.ParseInt(v, 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(string(v), 10, 64)
-		return n
-	}
-	return 0
-}
-
-// loadConfigs reads the sweep's runs in id order, each with the efficiency
-// of its root interval.
-func loadConfigs(db *sqlx.DB, sweepID int64) ([]*config, error) {
-	var cs []*config
-	err := db.Select(&cs, `SELECT r.id, r.program, coalesce(r.machine, '') AS machine, r.grid, r.procs,
-			coalesce(r.network, '') AS network, coalesce(r.tstart, 0) AS tstart,
-			coalesce(r.tbyte, 0) AS tbyte, coalesce(r.power, 0) AS power, r.execution_time,
-			v.value AS effic
-		FROM runs r
-		LEFT JOIN intervals i ON i.run_id = r.id AND i.parent IS NULL
-		LEFT JOIN interval_values v ON v.run_id = r.id AND v.interval_id = i.id AND v.char_id = ?
-		WHERE r.sweep_id = ?
-		ORDER BY r.id`, int(result.Efficiency), sweepID)
-	if err != nil {
-		return nil, fmt.Errorf("sweep %d: runs: %w", sweepID, err)
-	}
-	return cs, nil
+	return c.SweepConfig.Efficiency.V
 }
 
 // barChars are the characteristics of the lost-time breakdown: the three
@@ -149,68 +86,22 @@ type interval struct {
 	Lost   float64
 }
 
-// loadBreakdown reads the intervals of run in pre-order from its report
+// breakdown returns the intervals of run in pre-order from its report
 // root (from Main when all is set or no root is recorded) with the values
 // of barChars.
-func loadBreakdown(db *sqlx.DB, runID int64, all bool) ([]*interval, error) {
-	var root int
-	if err := db.Get(&root, `SELECT report_root FROM runs WHERE id = ?`, runID); err != nil {
-		return nil, fmt.Errorf("run %d: %w", runID, err)
-	}
-	var ivs []*interval
-	rows, err := db.Query(`SELECT id, level, type, line, file FROM intervals WHERE run_id = ? ORDER BY ord`, runID)
-	if err != nil {
-		return nil, fmt.Errorf("run %d: intervals: %w", runID, err)
-	}
-	byID := map[int]*interval{}
-	for rows.Next() {
-		iv := &interval{Values: make([]float64, len(barChars))}
-		if err := rows.Scan(&iv.ID, &iv.Level, &iv.Type, &iv.Line, &iv.File); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("run %d: intervals: %w", runID, err)
-		}
-		ivs = append(ivs, iv)
-		byID[iv.ID] = iv
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("run %d: intervals: %w", runID, err)
-	}
-	if len(ivs) == 0 {
-		return nil, fmt.Errorf("run %d: no intervals stored", runID)
-	}
-	col := map[int]int{int(result.LostTime): -1}
-	for i, c := range barChars {
-		col[int(c)] = i
-	}
-	rows, err = db.Query(`SELECT interval_id, char_id, value FROM interval_values WHERE run_id = ?`, runID)
-	if err != nil {
-		return nil, fmt.Errorf("run %d: values: %w", runID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var ivID, char int
-		var v float64
-		if err := rows.Scan(&ivID, &char, &v); err != nil {
-			return nil, fmt.Errorf("run %d: values: %w", runID, err)
-		}
-		i, want := col[char]
-		iv := byID[ivID]
-		switch {
-		case !want || iv == nil:
-		case i < 0:
-			iv.Lost = v
-		default:
-			iv.Values[i] = v
+func breakdown(run *result.Run, all bool) []*interval {
+	ivs := make([]*interval, len(run.Intervals))
+	for k, iv := range run.Intervals {
+		ivs[k] = &interval{ID: iv.ID, Level: iv.Level, Type: string(iv.Type), Line: iv.Line, File: iv.File,
+			Values: make([]float64, len(barChars)), Lost: iv.Values[result.LostTime]}
+		for i, c := range barChars {
+			ivs[k].Values[i] = iv.Values[c]
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("run %d: values: %w", runID, err)
+	if all || run.ReportRoot == 0 {
+		return ivs
 	}
-	if all || root == 0 {
-		return ivs, nil
-	}
-	return subtree(ivs, root), nil
+	return subtree(ivs, run.ReportRoot)
 }
 
 // subtree returns the interval id and its descendants from a pre-order

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // page is what the template renders.
@@ -49,16 +51,16 @@ type configRow struct {
 	key                        *config
 }
 
-func build(sw *sweepInfo, cs []*config, chosen *config, ivs []*interval, opt Options) *page {
+func build(sw *store.SweepReport, cs []*config, chosen *config, ivs []*interval, opt Options) *page {
 	ss := buildSeries(cs)
 	rows := configRows(ss, chosen)
 	trace := sw.Trace
 	p := &page{
-		Title:    fmt.Sprintf("Presage sweep %d: %s", sw.ID, trace),
-		Heading:  fmt.Sprintf("Sweep %d · %s", sw.ID, trace),
+		Title:    fmt.Sprintf("Presage sweep %d: %s", sw.Sweep.ID, trace),
+		Heading:  fmt.Sprintf("Sweep %d · %s", sw.Sweep.ID, trace),
 		Subtitle: fmt.Sprintf("Predicted performance of %d configurations in %d series", len(cs), len(ss)),
 		Facts:    facts(sw, cs, ss),
-		Command:  sw.Command,
+		Command:  sw.Sweep.Command,
 		All:      rows,
 		Series:   len(ss),
 	}
@@ -138,20 +140,20 @@ func cmpNaNLast(a, b float64) int {
 }
 
 // facts summarises the sweep: its trace and what its configurations span.
-func facts(sw *sweepInfo, cs []*config, ss []*series) []fact {
+func facts(sw *store.SweepReport, cs []*config, ss []*series) []fact {
 	stored := fmt.Sprintf("%d stored", len(cs))
-	if sw.Configs > 0 && sw.Configs != int64(len(cs)) {
-		stored += fmt.Sprintf(" of %d", sw.Configs)
+	if sw.Sweep.Configs > 0 && sw.Sweep.Configs != len(cs) {
+		stored += fmt.Sprintf(" of %d", sw.Sweep.Configs)
 	}
-	if sw.Skipped > 0 {
-		stored += fmt.Sprintf(" (%d skipped: more processors than the machine has)", sw.Skipped)
+	if sw.Sweep.Skipped > 0 {
+		stored += fmt.Sprintf(" (%d skipped: more processors than the machine has)", sw.Sweep.Skipped)
 	}
 	fs := []fact{
 		{"Trace", sw.Trace},
 		{"Program", distinct(cs, func(c *config) string { return c.Program })},
 	}
-	if sw.Kind != "" {
-		fs = append(fs, fact{"Kind", sw.Kind})
+	if sw.Sweep.Kind != "" {
+		fs = append(fs, fact{"Kind", sw.Sweep.Kind})
 	}
 	fs = append(fs,
 		fact{"Configurations", stored},
@@ -163,7 +165,7 @@ func facts(sw *sweepInfo, cs []*config, ss []*series) []fact {
 		fact{"Time per byte", floatRange(cs, func(c *config) float64 { return c.TByte }, micro)},
 		fact{"Processor power", floatRange(cs, func(c *config) float64 { return c.Power }, power)},
 		fact{"Machines", distinct(cs, func(c *config) string { return orDefault(c.Machine, "none") })},
-		fact{"Created", sw.Created},
+		fact{"Created", sw.Sweep.CreatedAt},
 	)
 	return fs
 }

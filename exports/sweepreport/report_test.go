@@ -2,6 +2,7 @@ package sweepreport
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -309,15 +311,8 @@ func TestBreakdown(t *testing.T) {
 // nothing is written.
 func TestErrors(t *testing.T) {
 	f := newSweep(t)
-	empty, err := f.db.Exec(`INSERT INTO sweeps(trace_id, command, created_at, def_hash) VALUES (1, 'x', 'now', 'h2')`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emptyID, _ := empty.LastInsertId()
-	var outside int64
-	if err := f.db.Get(&outside, `SELECT id FROM runs WHERE sweep_id IS NULL`); err != nil {
-		t.Fatal(err)
-	}
+	emptyID := f.newSweep(t, store.Sweep{Command: "x", Hash: "h2"})
+	outside := f.outside
 	tests := []struct {
 		name  string
 		sweep int64
@@ -331,7 +326,10 @@ func TestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			err := Write(&b, f.db, tt.sweep, tt.opt)
+			in, err := Load(context.Background(), f.st, tt.sweep, tt.opt)
+			if err == nil {
+				err = Write(&b, in, tt.opt)
+			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
@@ -347,17 +345,15 @@ func TestErrors(t *testing.T) {
 // and the missing efficiency is drawn nowhere and shown as a dash.
 func TestSingleConfiguration(t *testing.T) {
 	f := newSweep(t)
-	res, err := f.db.Exec(`INSERT INTO sweeps(trace_id, command, created_at, def_hash) VALUES (1, 'one', 'now', 'h3')`)
-	if err != nil {
+	f.sweepID = f.newSweep(t, store.Sweep{Command: "one", Hash: "h3"})
+	f.save(t, f.traceID, f.sweepID, "mesh", 0, []int{2, 2}, 3)
+	in := f.load(t, Options{})
+	in.Sweep.Configs[0].Efficiency = store.Null[float64]{} // as a store without it gives
+	var b bytes.Buffer
+	if err := Write(&b, in, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	f.sweepID, _ = res.LastInsertId()
-	f.save(t, 1, f.sweepID, "mesh", 0, []int{2, 2}, 3)
-	runID := f.runs[len(f.runs)-1].ID
-	if _, err := f.db.Exec(`DELETE FROM interval_values WHERE run_id = ? AND char_id = ?`, runID, int(result.Efficiency)); err != nil {
-		t.Fatal(err)
-	}
-	doc := htmltest.Parse(t, f.render(t, Options{}))
+	doc := htmltest.Parse(t, b.Bytes())
 	if n := len(doc.All(htmltest.Named("svg"))); n != 4 {
 		t.Fatalf("%d charts, want 4", n)
 	}

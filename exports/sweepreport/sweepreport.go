@@ -8,8 +8,6 @@ import (
 	"io"
 	"slices"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/exports/htmlstyle"
 )
 
@@ -56,33 +54,22 @@ var tmpl = template.Must(template.New("sweep").Funcs(template.FuncMap{
 	"css": func() template.CSS { return htmlstyle.Sheet(styleCSS) },
 }).Parse(reportTmpl))
 
-// Write renders the report of sweep sweepID of the store db to w. Nothing
-// is written when the sweep cannot be reported (unknown sweep, no stored
-// runs, a chosen run outside the sweep).
-func Write(w io.Writer, db *sqlx.DB, sweepID int64, opt Options) error {
-	sw, err := loadSweep(db, sweepID)
+// Write renders the report of in to w. Nothing is written when the sweep
+// cannot be reported (a run outside the sweep).
+func Write(w io.Writer, in *Input, opt Options) error {
+	id := in.Sweep.Sweep.ID
+	cs := configs(in.Sweep)
+	chosen, err := chooseRun(cs, in.Run.ID, id)
 	if err != nil {
 		return err
 	}
-	cs, err := loadConfigs(db, sweepID)
-	if err != nil {
-		return err
+	if len(in.Run.Intervals) == 0 {
+		return fmt.Errorf("sweep %d: run %d: no intervals stored", id, in.Run.ID)
 	}
-	if len(cs) == 0 {
-		return fmt.Errorf("sweep %d: no runs stored yet (run or resume the sweep first)", sweepID)
-	}
-	chosen, err := chooseRun(cs, opt.Run, sweepID)
-	if err != nil {
-		return err
-	}
-	ivs, err := loadBreakdown(db, chosen.RunID, opt.AllIntervals)
-	if err != nil {
-		return fmt.Errorf("sweep %d: %w", sweepID, err)
-	}
-	doc := build(sw, cs, chosen, ivs, opt)
+	doc := build(in.Sweep, cs, chosen, breakdown(in.Run, opt.AllIntervals), opt)
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, doc); err != nil {
-		return fmt.Errorf("sweep %d: html report: %w", sweepID, err)
+		return fmt.Errorf("sweep %d: html report: %w", id, err)
 	}
 	_, err = w.Write(b.Bytes())
 	return err

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -10,6 +12,7 @@ import (
 // of size rows and hands each to fn.
 type batcher struct {
 	b       *array.RecordBuilder
+	columns []Column
 	size    int
 	pending int
 	total   int64
@@ -17,7 +20,8 @@ type batcher struct {
 }
 
 func newBatcher(t Table, sweepID int64, size int, fn func(arrow.RecordBatch) error) *batcher {
-	return &batcher{b: array.NewRecordBuilder(memory.DefaultAllocator, t.ArrowSchema(sweepID)), size: size, fn: fn}
+	return &batcher{b: array.NewRecordBuilder(memory.DefaultAllocator, t.ArrowSchema(sweepID)),
+		columns: t.Columns, size: size, fn: fn}
 }
 
 // added counts a row appended to every field of the builder.
@@ -34,6 +38,9 @@ func (bt *batcher) flush() error {
 	if bt.pending == 0 {
 		return nil
 	}
+	if err := bt.checkNulls(); err != nil {
+		return err
+	}
 	rec := bt.b.NewRecordBatch()
 	defer rec.Release()
 	bt.pending = 0
@@ -41,3 +48,16 @@ func (bt *batcher) flush() error {
 }
 
 func (bt *batcher) release() { bt.b.Release() }
+
+// checkNulls refuses a NULL in a column that is not nullable: the rows
+// read do not fit the table's definition. (Checking once per batch keeps
+// the per-value appends free of tests.)
+func (bt *batcher) checkNulls() error {
+	for i, c := range bt.columns {
+		if !c.Nullable && bt.b.Field(i).NullN() > 0 {
+			first := bt.total - int64(bt.pending) + 1
+			return fmt.Errorf("column %s: unexpected NULL in rows %d to %d", c.Name, first, bt.total)
+		}
+	}
+	return nil
+}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/jmoiron/sqlx"
 )
 
 // File is one file written by an export.
@@ -63,15 +62,15 @@ type Format struct {
 // batchRows rows at a time. Files of an earlier export at the same paths
 // are replaced; other files are left alone, so a directory that readers
 // glob should be new or emptied first.
-func Export(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, tables []Table, batchRows int, f Format) (Summary, error) {
+func Export(ctx context.Context, src Source, dir string, sweepID int64, tables []Table, batchRows int, f Format) (Summary, error) {
 	var sum Summary
-	sweeps, err := Sweeps(ctx, db, sweepID)
+	sweeps, err := src.ExportSweeps(ctx, sweepID)
 	if err != nil {
 		return sum, err
 	}
 	for _, t := range tables {
 		for _, s := range sweeps {
-			file, err := exportOne(ctx, db, dir, t, s, batchRows, f)
+			file, err := exportOne(ctx, src, dir, t, s, batchRows, f)
 			if err != nil {
 				return sum, err
 			}
@@ -83,7 +82,7 @@ func Export(ctx context.Context, db *sqlx.DB, dir string, sweepID int64, tables 
 	return sum, nil
 }
 
-func exportOne(ctx context.Context, db *sqlx.DB, dir string, t Table, sweepID int64, batchRows int, f Format) (File, error) {
+func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int64, batchRows int, f Format) (File, error) {
 	path := PartPath(dir, t.Name, sweepID, f.Ext)
 	file := File{Path: path, Table: t.Name, SweepID: sweepID}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -105,7 +104,7 @@ func exportOne(ctx context.Context, db *sqlx.DB, dir string, t Table, sweepID in
 	if err != nil {
 		return fail(err)
 	}
-	file.Rows, err = Stream(ctx, db, t, sweepID, batchRows, bw.Write)
+	file.Rows, err = Stream(ctx, src, t, sweepID, batchRows, bw.Write)
 	if err != nil {
 		bw.Close()
 		return fail(err)

@@ -2,119 +2,87 @@ package table
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/schema/store"
 )
 
-// Stream reads the table's rows of one sweep from db and hands them to fn
+// Source is what the exports read: the sweeps to export and the rows of
+// each table, one sweep at a time. *store.Store is one.
+type Source interface {
+	ExportSweeps(ctx context.Context, only int64) ([]int64, error)
+	RunRows(ctx context.Context, sweepID int64, fn func(*store.RunRow) error) error
+	IntervalRows(ctx context.Context, sweepID int64, fn func(*store.IntervalRow) error) error
+	ValueRows(ctx context.Context, sweepID int64, fn func(*store.ValueRow) error) error
+	WideRows(ctx context.Context, sweepID int64, fn func(*store.WideRow) error) error
+}
+
+// Stream reads the table's rows of one sweep from src and hands them to fn
 // in record batches of at most batchRows rows (DefaultBatchRows if <= 0).
 // Only one batch is in memory at a time: fn must not keep the record after
 // it returns (Retain it if it must). It returns the number of rows read.
-func Stream(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batchRows int,
+func Stream(ctx context.Context, src Source, t Table, sweepID int64, batchRows int,
 	fn func(arrow.RecordBatch) error) (int64, error) {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	if t.fast != nil {
-		return t.fast(ctx, db, t, sweepID, batchRows, fn)
-	}
-	return streamView(ctx, db, t, sweepID, batchRows, fn)
-}
-
-// streamFunc streams a table's rows of one sweep in record batches.
-type streamFunc func(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batchRows int, fn func(arrow.RecordBatch) error) (int64, error)
-
-// streamView streams the rows of the table's view.
-func streamView(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batchRows int,
-	fn func(arrow.RecordBatch) error) (int64, error) {
-	rows, err := db.QueryContext(ctx, t.Query(), sweepID)
-	if err != nil {
-		return 0, fmt.Errorf("table %s: %w", t.Name, err)
-	}
-	defer rows.Close()
-
 	bt := newBatcher(t, sweepID, batchRows, fn)
 	defer bt.release()
-	s := newScanner(t, bt.b)
-	for rows.Next() {
-		if err := rows.Scan(s.dest...); err != nil {
-			return bt.total, fmt.Errorf("table %s: row %d: %w", t.Name, bt.total+1, err)
-		}
-		if err := s.append(); err != nil {
-			return bt.total, fmt.Errorf("table %s: row %d: %w", t.Name, bt.total+1, err)
-		}
-		if err := bt.added(); err != nil {
-			return bt.total, err
-		}
-	}
-	if err := rows.Err(); err != nil {
+	if err := t.stream(ctx, src, t, sweepID, bt); err != nil {
 		return bt.total, fmt.Errorf("table %s: %w", t.Name, err)
 	}
-	return bt.total, bt.flush()
+	if err := bt.flush(); err != nil {
+		return bt.total, fmt.Errorf("table %s: %w", t.Name, err)
+	}
+	return bt.total, nil
 }
 
-// scanner moves one SQL row into the record builder's columns.
-type scanner struct {
-	dest    []any
-	appends []func() error
-}
+// streamFunc reads a table's rows of one sweep into the batcher.
+type streamFunc func(ctx context.Context, src Source, t Table, sweepID int64, bt *batcher) error
 
-func newScanner(t Table, b *array.RecordBuilder) *scanner {
-	s := &scanner{dest: make([]any, len(t.Columns)), appends: make([]func() error, len(t.Columns))}
-	for i, c := range t.Columns {
-		c := c
-		null := func() error {
-			if !c.Nullable {
-				return fmt.Errorf("column %s: unexpected NULL", c.Name)
+// appender appends one column of a row of type R to its builder.
+type appender[R any] func(b array.Builder, r *R)
+
+// streamRows makes the streamFunc of the tables whose rows, of type R,
+// rows reads: each column is appended by the field of fields of its name.
+func streamRows[R any](rows func(Source, context.Context, int64, func(*R) error) error,
+	fields map[string]appender[R]) streamFunc {
+	return func(ctx context.Context, src Source, t Table, sweepID int64, bt *batcher) error {
+		appends := make([]appender[R], len(t.Columns))
+		for i, c := range t.Columns {
+			if appends[i] = fields[c.Name]; appends[i] == nil {
+				return fmt.Errorf("no source for column %s", c.Name)
 			}
-			b.Field(i).AppendNull()
-			return nil
 		}
-		switch c.Kind {
-		case Int64:
-			v, fb := new(sql.NullInt64), b.Field(i).(*array.Int64Builder)
-			s.dest[i] = v
-			s.appends[i] = func() error {
-				if !v.Valid {
-					return null()
-				}
-				fb.Append(v.Int64)
-				return nil
+		return rows(src, ctx, sweepID, func(r *R) error {
+			for i, f := range appends {
+				f(bt.b.Field(i), r)
 			}
-		case Float64:
-			v, fb := new(sql.NullFloat64), b.Field(i).(*array.Float64Builder)
-			s.dest[i] = v
-			s.appends[i] = func() error {
-				if !v.Valid {
-					return null()
-				}
-				fb.Append(v.Float64)
-				return nil
-			}
-		default:
-			v, fb := new(sql.NullString), b.Field(i).(*array.StringBuilder)
-			s.dest[i] = v
-			s.appends[i] = func() error {
-				if !v.Valid {
-					return null()
-				}
-				fb.Append(v.String)
-				return nil
-			}
+			return bt.added()
+		})
+	}
+}
+
+// lift makes the fields of a part P of rows R (the run of a value, say)
+// fields of R.
+func lift[R, P any](fields map[string]appender[P], part func(*R) *P) map[string]appender[R] {
+	out := make(map[string]appender[R], len(fields))
+	for name, f := range fields {
+		out[name] = func(b array.Builder, r *R) { f(b, part(r)) }
+	}
+	return out
+}
+
+// merge combines field maps; the first map naming a column wins.
+func merge[R any](maps ...map[string]appender[R]) map[string]appender[R] {
+	out := map[string]appender[R]{}
+	for i := len(maps) - 1; i >= 0; i-- {
+		for name, f := range maps[i] {
+			out[name] = f
 		}
 	}
-	return s
-}
-
-func (s *scanner) append() error {
-	for _, f := range s.appends {
-		if err := f(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return out
 }

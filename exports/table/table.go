@@ -1,15 +1,14 @@
 // Package table owns the definitions of the exported tables, shared by
 // every exporter (Parquet, Arrow IPC, CSV): their columns and types, the
-// store views they are read from, the partition layout of the output
-// directory, and the streaming of their rows in Arrow record batches. It
-// also generates the wide view of the schema from sim/result.Chars.
+// partition layout of the output directory, and the building of Arrow
+// record batches from the typed rows the store streams (store.RunRow,
+// IntervalRow, ValueRow, WideRow). The SQL that reads them is the store's.
 package table
 
 import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 )
 
 // Kind is the type of a column.
@@ -28,16 +27,14 @@ type Column struct {
 	Nullable bool
 }
 
-// Table is an exported table: the columns it takes from a store view, for
-// one sweep at a time. The partition column sweep_id is not among Columns:
-// it is in the partition path (Hive style) and in the file metadata.
+// Table is an exported table: columns of the rows of one store view
+// (v_runs, v_intervals, v_values_long, v_intervals_wide), read one sweep at
+// a time. The partition column sweep_id is not among Columns: it is in the
+// partition path (Hive style) and in the file metadata.
 type Table struct {
 	Name    string // directory name in the export: values, intervals_wide, runs, intervals
-	View    string // the store view it is read from
-	OrderBy string // SQL ORDER BY list, "" for the view's own order
 	Columns []Column
-	// fast, when set, streams the same rows as the view, faster.
-	fast streamFunc
+	stream  streamFunc // reads the rows and appends the Columns
 }
 
 // Metadata keys written into every exported file.
@@ -57,7 +54,7 @@ func nullable(name string, k Kind) Column { return Column{Name: name, Kind: k, N
 
 // Runs is the table of configurations (v_runs).
 var Runs = Table{
-	Name: "runs", View: "v_runs", OrderBy: "run_id",
+	Name: "runs", stream: streamRows(Source.RunRows, runFields),
 	Columns: []Column{
 		col("run_id", Int64), col("kind", String), col("program", String),
 		nullable("trace_id", Int64), nullable("sts_id", Int64), nullable("machine", String),
@@ -72,7 +69,7 @@ var Runs = Table{
 
 // Intervals is the table of interval trees (v_intervals).
 var Intervals = Table{
-	Name: "intervals", View: "v_intervals", OrderBy: "run_id, ord",
+	Name: "intervals", stream: streamRows(Source.IntervalRows, intervalFields),
 	Columns: []Column{
 		col("run_id", Int64), col("interval_id", Int64), nullable("parent", Int64),
 		col("ord", Int64), col("level", Int64), col("type", String), col("file", String),
@@ -89,7 +86,7 @@ var runColumns = []Column{
 
 // Values is the tidy table (v_values_long): one value per row.
 var Values = Table{
-	Name: "values", View: "v_values_long", fast: streamValues,
+	Name: "values", stream: streamRows(Source.ValueRows, valueFields),
 	Columns: concat(runColumns, []Column{
 		col("interval_id", Int64), col("path", String), col("type", String),
 		col("level", Int64), col("line", Int64), nullable("proc", Int64),
@@ -101,9 +98,9 @@ var Values = Table{
 // Wide is the wide interval table (v_intervals_wide): one row per run and
 // interval, one column per characteristic.
 var Wide = Table{
-	Name: "intervals_wide", View: "v_intervals_wide",
+	Name:    "intervals_wide",
 	Columns: concat(runColumns, wideIntervalColumns, charColumns()),
-	fast:    streamWide,
+	stream:  streamRows(Source.WideRows, wideFields),
 }
 
 var wideIntervalColumns = []Column{
@@ -123,27 +120,10 @@ func concat(parts ...[]Column) []Column {
 // All lists the exported tables.
 func All() []Table { return []Table{Values, Wide, Runs, Intervals} }
 
-// Query returns the SELECT that reads the table's rows of one sweep.
-func (t Table) Query() string {
-	names := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		names[i] = quoteIdent(c.Name)
-	}
-	q := "SELECT " + strings.Join(names, ", ") + " FROM " + t.View + " WHERE sweep_id = ?"
-	if t.OrderBy != "" {
-		q += " ORDER BY " + t.OrderBy
-	}
-	return q
-}
-
 // PartPath is where the file of a table's sweep goes in an export
 // directory: <dir>/<table>/sweep_id=<n>/part-0.<ext>.
 func PartPath(dir, table string, sweepID int64, ext string) string {
 	return filepath.Join(dir, table, "sweep_id="+strconv.FormatInt(sweepID, 10), "part-0."+ext)
-}
-
-func quoteIdent(s string) string {
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 func (k Kind) String() string {

@@ -1,212 +1,94 @@
 package table
 
 import (
-	"context"
-	"database/sql"
-	"fmt"
-
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/schema/store"
 )
 
-// The tidy table is by far the largest, and reading it through
-// v_values_long makes SQLite decode twenty columns and look up a run, an
-// interval and a characteristic for every value. streamValues reads the
-// same rows as the view (a test compares them) from the value tables
-// alone, five numbers per row scanned per run in key order, and joins the
-// run, interval and characteristic columns from lookup tables of one
-// sweep held in memory (their size grows with the intervals, not the
-// values).
+// The fields of each row type, by column name: how a column is appended
+// from the typed rows the store streams. A NULL appended to a column that
+// is not nullable is refused when its batch is cut (batcher.checkNulls).
 
-// valueRow is one value with its dimensions.
-type valueRow struct {
-	run   *runDim
-	iv    *intervalDim
-	char  *charDim
-	proc  sql.NullInt64
-	value float64
+// runFields are the columns of v_runs.
+var runFields = map[string]appender[store.RunRow]{
+	"run_id":         func(b array.Builder, r *store.RunRow) { appendInt(b, r.ID) },
+	"kind":           func(b array.Builder, r *store.RunRow) { appendString(b, r.Kind) },
+	"program":        func(b array.Builder, r *store.RunRow) { appendString(b, r.Program) },
+	"trace_id":       func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.TraceID) },
+	"sts_id":         func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.StsID) },
+	"machine":        func(b array.Builder, r *store.RunRow) { appendNullString(b, r.Machine) },
+	"grid":           func(b array.Builder, r *store.RunRow) { appendString(b, r.Grid) },
+	"grid_rank":      func(b array.Builder, r *store.RunRow) { appendInt(b, r.GridRank) },
+	"grid_d1":        func(b array.Builder, r *store.RunRow) { appendInt(b, r.GridD1) },
+	"grid_d2":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD2) },
+	"grid_d3":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD3) },
+	"grid_d4":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD4) },
+	"procs":          func(b array.Builder, r *store.RunRow) { appendInt(b, r.Procs) },
+	"network":        func(b array.Builder, r *store.RunRow) { appendNullString(b, r.Network) },
+	"tstart":         func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TStart) },
+	"tbyte":          func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TByte) },
+	"power":          func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.Power) },
+	"options":        func(b array.Builder, r *store.RunRow) { appendString(b, r.Options) },
+	"report_root":    func(b array.Builder, r *store.RunRow) { appendInt(b, r.ReportRoot) },
+	"execution_time": func(b array.Builder, r *store.RunRow) { appendFloat(b, r.ExecutionTime) },
+	"cost":           func(b array.Builder, r *store.RunRow) { appendFloat(b, r.Cost) },
+	"created_at":     func(b array.Builder, r *store.RunRow) { appendString(b, r.CreatedAt) },
 }
 
-type runDim struct {
-	id                   int64
-	kind, program, grid  string
-	machine, network     sql.NullString
-	procs                int64
-	tstart, tbyte, power sql.NullFloat64
+// intervalFields are the columns of v_intervals.
+var intervalFields = map[string]appender[store.IntervalRow]{
+	"run_id":      func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.RunID) },
+	"interval_id": func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.ID) },
+	"parent":      func(b array.Builder, iv *store.IntervalRow) { appendNullInt(b, iv.Parent) },
+	"ord":         func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Ord) },
+	"level":       func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Level) },
+	"type":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.Type) },
+	"file":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.File) },
+	"line":        func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Line) },
+	"expr":        func(b array.Builder, iv *store.IntervalRow) { appendNullInt(b, iv.Expr) },
+	"count":       func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Count) },
+	"path":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.Path) },
 }
 
-type intervalDim struct {
-	id, level, line, count int64
-	parent                 sql.NullInt64
-	path, typ, file        string
-}
+// valueFields are the columns of v_values_long: a value's own, then its
+// run's and its interval's.
+var valueFields = merge(
+	map[string]appender[store.ValueRow]{
+		"proc":           func(b array.Builder, r *store.ValueRow) { appendNullInt(b, r.Proc) },
+		"characteristic": func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Name) },
+		"unit":           func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Unit) },
+		"family":         func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Family) },
+		"value":          func(b array.Builder, r *store.ValueRow) { appendFloat(b, r.Value) },
+	},
+	lift(runFields, func(r *store.ValueRow) *store.RunRow { return r.Run }),
+	lift(intervalFields, func(r *store.ValueRow) *store.IntervalRow { return r.Interval }),
+)
 
-type charDim struct{ name, unit, family string }
+func appendInt(b array.Builder, v int64)     { b.(*array.Int64Builder).Append(v) }
+func appendFloat(b array.Builder, v float64) { b.(*array.Float64Builder).Append(v) }
+func appendString(b array.Builder, v string) { b.(*array.StringBuilder).Append(v) }
 
-// valueColumns appends each column of Values from a valueRow.
-var valueColumns = map[string]func(b array.Builder, r *valueRow){
-	"run_id":         func(b array.Builder, r *valueRow) { b.(*array.Int64Builder).Append(r.run.id) },
-	"kind":           func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.run.kind) },
-	"program":        func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.run.program) },
-	"machine":        func(b array.Builder, r *valueRow) { appendNullString(b, r.run.machine) },
-	"grid":           func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.run.grid) },
-	"procs":          func(b array.Builder, r *valueRow) { b.(*array.Int64Builder).Append(r.run.procs) },
-	"network":        func(b array.Builder, r *valueRow) { appendNullString(b, r.run.network) },
-	"tstart":         func(b array.Builder, r *valueRow) { appendNullFloat(b, r.run.tstart) },
-	"tbyte":          func(b array.Builder, r *valueRow) { appendNullFloat(b, r.run.tbyte) },
-	"power":          func(b array.Builder, r *valueRow) { appendNullFloat(b, r.run.power) },
-	"interval_id":    func(b array.Builder, r *valueRow) { b.(*array.Int64Builder).Append(r.iv.id) },
-	"path":           func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.iv.path) },
-	"type":           func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.iv.typ) },
-	"level":          func(b array.Builder, r *valueRow) { b.(*array.Int64Builder).Append(r.iv.level) },
-	"line":           func(b array.Builder, r *valueRow) { b.(*array.Int64Builder).Append(r.iv.line) },
-	"proc":           func(b array.Builder, r *valueRow) { appendNullInt(b, r.proc) },
-	"characteristic": func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.char.name) },
-	"unit":           func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.char.unit) },
-	"family":         func(b array.Builder, r *valueRow) { b.(*array.StringBuilder).Append(r.char.family) },
-	"value":          func(b array.Builder, r *valueRow) { b.(*array.Float64Builder).Append(r.value) },
-}
-
-func appendNullString(b array.Builder, v sql.NullString) {
+func appendNullInt(b array.Builder, v store.Null[int64]) {
 	if !v.Valid {
 		b.AppendNull()
 		return
 	}
-	b.(*array.StringBuilder).Append(v.String)
+	appendInt(b, v.V)
 }
 
-func appendNullFloat(b array.Builder, v sql.NullFloat64) {
+func appendNullFloat(b array.Builder, v store.Null[float64]) {
 	if !v.Valid {
 		b.AppendNull()
 		return
 	}
-	b.(*array.Float64Builder).Append(v.Float64)
+	appendFloat(b, v.V)
 }
 
-func appendNullInt(b array.Builder, v sql.NullInt64) {
+func appendNullString(b array.Builder, v store.Null[string]) {
 	if !v.Valid {
 		b.AppendNull()
 		return
 	}
-	b.(*array.Int64Builder).Append(v.Int64)
-}
-
-// valueDims are the lookup tables of one sweep.
-type valueDims struct {
-	runs      []*runDim
-	intervals map[[2]int64]*intervalDim
-	chars     map[int64]*charDim
-}
-
-func loadValueDims(ctx context.Context, db *sqlx.DB, sweepID int64) (*valueDims, error) {
-	d := &valueDims{intervals: map[[2]int64]*intervalDim{}, chars: map[int64]*charDim{}}
-	rows, err := db.QueryContext(ctx, `SELECT run_id, kind, program, machine, grid, procs, network, tstart, tbyte, power
-		FROM v_runs WHERE sweep_id = ? ORDER BY run_id`, sweepID)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		r := &runDim{}
-		if err := rows.Scan(&r.id, &r.kind, &r.program, &r.machine, &r.grid, &r.procs, &r.network, &r.tstart, &r.tbyte, &r.power); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		d.runs = append(d.runs, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows, err = db.QueryContext(ctx, `SELECT run_id, interval_id, parent, path, type, level, file, line, count
-		FROM v_intervals WHERE sweep_id = ?`, sweepID)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		iv := &intervalDim{}
-		var run int64
-		if err := rows.Scan(&run, &iv.id, &iv.parent, &iv.path, &iv.typ, &iv.level, &iv.file, &iv.line, &iv.count); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		d.intervals[[2]int64{run, iv.id}] = iv
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows, err = db.QueryContext(ctx, `SELECT id, name, unit, family FROM characteristics`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		c := &charDim{}
-		var id int64
-		if err := rows.Scan(&id, &c.name, &c.unit, &c.family); err != nil {
-			return nil, err
-		}
-		d.chars[id] = c
-	}
-	return d, rows.Err()
-}
-
-// streamValues is Stream for the Values table.
-func streamValues(ctx context.Context, db *sqlx.DB, t Table, sweepID int64, batchRows int,
-	fn func(arrow.RecordBatch) error) (int64, error) {
-	dims, err := loadValueDims(ctx, db, sweepID)
-	if err != nil {
-		return 0, fmt.Errorf("table %s: %w", t.Name, err)
-	}
-	bt := newBatcher(t, sweepID, batchRows, fn)
-	defer bt.release()
-	appends := make([]func(array.Builder, *valueRow), len(t.Columns))
-	for i, c := range t.Columns {
-		if appends[i] = valueColumns[c.Name]; appends[i] == nil {
-			return 0, fmt.Errorf("table %s: no source for column %s", t.Name, c.Name)
-		}
-	}
-	emit := func(r *valueRow) error {
-		for i, f := range appends {
-			f(bt.b.Field(i), r)
-		}
-		return bt.added()
-	}
-	for _, run := range dims.runs {
-		for _, q := range []string{
-			`SELECT interval_id, NULL, char_id, value FROM interval_values WHERE run_id = ? ORDER BY interval_id, char_id`,
-			`SELECT interval_id, proc, char_id, value FROM interval_proc_values WHERE run_id = ? ORDER BY interval_id, proc, char_id`,
-		} {
-			if err := scanRun(ctx, db, q, run, dims, emit); err != nil {
-				return bt.total, fmt.Errorf("table %s: run %d: %w", t.Name, run.id, err)
-			}
-		}
-	}
-	return bt.total, bt.flush()
-}
-
-func scanRun(ctx context.Context, db *sqlx.DB, q string, run *runDim, dims *valueDims, emit func(*valueRow) error) error {
-	rows, err := db.QueryContext(ctx, q, run.id)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	r := valueRow{run: run}
-	var ivID, charID int64
-	for rows.Next() {
-		if err := rows.Scan(&ivID, &r.proc, &charID, &r.value); err != nil {
-			return err
-		}
-		if r.iv = dims.intervals[[2]int64{run.id, ivID}]; r.iv == nil {
-			return fmt.Errorf("value of interval %d, which is not in the run's tree", ivID)
-		}
-		if r.char = dims.chars[charID]; r.char == nil {
-			return fmt.Errorf("value of characteristic %d, which is not in the characteristics table", charID)
-		}
-		if err := emit(&r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	appendString(b, v.V)
 }

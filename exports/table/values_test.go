@@ -2,62 +2,33 @@ package table
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/exports/fixture"
+	"github.com/presage-dvm/presage/internal/fixture"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
-// rowStrings renders every row of a table's sweep as text, sorted.
-func rowStrings(t *testing.T, db *sqlx.DB, stream streamFunc, tb Table, sweep int64) []string {
-	t.Helper()
-	var out []string
-	_, err := stream(context.Background(), db, tb, sweep, 77, func(rec arrow.RecordBatch) error {
-		for r := 0; r < int(rec.NumRows()); r++ {
-			var b strings.Builder
-			for _, col := range rec.Columns() {
-				fmt.Fprintf(&b, "%v|", col.GetOneForMarshal(r))
-			}
-			out = append(out, b.String())
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// TestFastPaths checks that the tidy and wide tables streamed from the
-// value tables hold exactly the rows of their views.
-func TestFastPaths(t *testing.T) {
-	db, _, built := fixture.NewStore(t, fixture.Small)
-	for _, c := range []struct {
-		table Table
-		fast  streamFunc
-	}{{Values, streamValues}, {Wide, streamWide}} {
-		for _, sweep := range append([]int64{0}, built.Sweeps...) {
-			compareStreams(t, db, c.table, c.fast, sweep)
-		}
+func TestStreamRejectsUnexpectedNull(t *testing.T) {
+	st, _, _ := fixture.NewStore(t, fixture.Spec{Runs: 1, Intervals: 2, Procs: 1, Seed: 2})
+	run := &result.Run{Kind: result.Measured, Program: "m", Config: result.Config{Grid: []int{2}},
+		Intervals: []*result.Interval{{ID: 1, Type: result.Main, File: "a.f"}}}
+	storetest.Save(t, st, run)
+	strict := Table{Name: "strict", Columns: []Column{{Name: "machine", Kind: String}}, stream: Runs.stream}
+	_, err := Stream(context.Background(), st, strict, 0, 10, func(arrow.RecordBatch) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "machine") {
+		t.Fatalf("NULL machine in a non-nullable column: error %v, want one naming the column", err)
 	}
 }
 
-func compareStreams(t *testing.T, db *sqlx.DB, tb Table, stream streamFunc, sweep int64) {
-	t.Helper()
-	fast := rowStrings(t, db, stream, tb, sweep)
-	view := rowStrings(t, db, streamView, tb, sweep)
-	if len(fast) == 0 || len(fast) != len(view) {
-		t.Fatalf("%s sweep %d: %d rows streamed, view has %d", tb.Name, sweep, len(fast), len(view))
-	}
-	for i := range fast {
-		if fast[i] != view[i] {
-			t.Fatalf("%s sweep %d: row %d differs:\nfast %s\nview %s", tb.Name, sweep, i, fast[i], view[i])
-		}
+func TestStreamRejectsUnknownColumn(t *testing.T) {
+	st, _, _ := fixture.NewStore(t, fixture.Spec{Runs: 1, Intervals: 2, Procs: 1, Seed: 2})
+	odd := Table{Name: "odd", Columns: []Column{{Name: "no_such_column", Kind: Int64}}, stream: Values.stream}
+	_, err := Stream(context.Background(), st, odd, 0, 10, func(arrow.RecordBatch) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "no_such_column") {
+		t.Fatalf("column without a source: error %v, want one naming it", err)
 	}
 }

@@ -11,12 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/exports/textreport"
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/storetest"
-	"github.com/presage-dvm/presage/ingest/stsdb"
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 // analyzerLine is the report line naming the analyzer's own version, which
@@ -24,14 +23,19 @@ import (
 const analyzerLine = 2
 
 // render ingests path and renders its report with opt.
-func render(t *testing.T, db *sqlx.DB, path string, opt textreport.Options) string {
+func render(t *testing.T, st *store.Store, path string, opt textreport.Options) string {
 	t.Helper()
-	info, err := stsdb.Ingest(context.Background(), db, path)
+	ctx := context.Background()
+	info, err := ingest.Sts(ctx, st, path)
 	if err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
+	rep, err := textreport.Load(ctx, st, info.RunID)
+	if err != nil {
+		t.Fatalf("report: %v", err)
+	}
 	var buf bytes.Buffer
-	if err := textreport.Write(&buf, db, info.RunID, opt); err != nil {
+	if err := textreport.Render(&buf, rep, opt); err != nil {
 		t.Fatalf("report: %v", err)
 	}
 	return buf.String()
@@ -78,7 +82,7 @@ func TestGoldenReports(t *testing.T) {
 	db := storetest.Open(t)
 	pass := 0
 	for _, path := range files {
-		name := stsdb.Name(path)
+		name := ingest.StsName(path)
 		want, err := os.ReadFile(golden.Path(t, "pppa", name+".txt"))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

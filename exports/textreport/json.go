@@ -10,7 +10,7 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// The JSON form (MODEL.md §10.9) is written by hand: the analyzer's JSON
+// The JSON form (docs/model.md §10.9) is written by hand: the analyzer's JSON
 // library orders keys alphabetically and prints doubles in its own way
 // (shortest digits, fixed notation for decimal exponents -4..15, ".0" on
 // integral values), which encoding/json does not.

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/textreport"
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/storetest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/storetest"
 )
 
 // jsonDiff lists the paths where got and want differ, skipping the

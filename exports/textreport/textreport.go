@@ -1,20 +1,18 @@
-// Package textreport owns the analyzer's report of a measured run (MODEL.md
-// §10.8) and its JSON form (§10.9), produced from the store: the run's
-// characteristics (result.Load) and the sts file's processor names, test
-// times and warnings (schema/0002_sts.sql).
+// Package textreport owns the analyzer's report of a measured run (docs/model.md
+// §10.8) and its JSON form (§10.9), rendered from model values: the run's
+// characteristics and its sts file's processor names, test times, warnings
+// and time-matrix sums (store.StsDetails).
 package textreport
 
 import (
 	"compress/gzip"
-	"database/sql"
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/jmoiron/sqlx"
-
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -43,11 +41,7 @@ type Options struct {
 }
 
 // Proc is what the report prints about one processor.
-type Proc struct {
-	Name     string  `db:"name"`
-	TestTime float64 `db:"test_time"`
-	Threads  int64   `db:"threads"`
-}
+type Proc = store.StsProc
 
 // Report is everything a report is made of.
 type Report struct {
@@ -67,15 +61,6 @@ type Report struct {
 
 // groups is the number of operation groups of the time matrix.
 const groups = 28
-
-// Write renders the report of the measured run runID from db.
-func Write(w io.Writer, db *sqlx.DB, runID int64, opt Options) error {
-	rep, err := Load(db, runID)
-	if err != nil {
-		return err
-	}
-	return Render(w, rep, opt)
-}
 
 // Render writes rep in the format opt asks for.
 func Render(w io.Writer, rep *Report, opt Options) error {
@@ -103,51 +88,53 @@ func Render(w io.Writer, rep *Report, opt Options) error {
 	return fmt.Errorf("report format %q: expected text or json", opt.Format)
 }
 
-// Load reads a measured run and its sts file's extras from db.
-func Load(db *sqlx.DB, runID int64) (*Report, error) {
-	run, err := result.Load(db, runID)
+// Source is what Load reads: *store.Store is one.
+type Source interface {
+	Run(id int64) (*result.Run, error)
+	StsDetails(ctx context.Context, runID, stsID int64) (*store.StsDetails, error)
+}
+
+// Load reads a measured run and its sts file's details from src.
+func Load(ctx context.Context, src Source, runID int64) (*Report, error) {
+	run, err := src.Run(runID)
 	if err != nil {
 		return nil, err
 	}
 	if run.Kind != result.Measured || run.StsID == 0 {
 		return nil, fmt.Errorf("run %d is a %s run, not the measurement of an sts file", runID, run.Kind)
 	}
-	rep := &Report{Run: run}
-	var f struct {
-		Version  string `db:"version"`
-		Platform string `db:"platform"`
-		Sizes    string `db:"grid_sizes"`
-	}
-	err = db.Get(&f, `SELECT version, platform, grid_sizes FROM sts_files WHERE id = ?`, run.StsID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("run %d: its sts file %d is not stored", runID, run.StsID)
-	}
+	d, err := src.StsDetails(ctx, runID, run.StsID)
 	if err != nil {
 		return nil, err
 	}
-	rep.Version, rep.Platform, rep.Grid = f.Version, f.Platform, f.Sizes
-	if err := db.Select(&rep.Procs, `SELECT name, test_time, threads FROM sts_procs WHERE sts_id = ? ORDER BY proc`, run.StsID); err != nil {
-		return nil, err
-	}
-	var ivs []struct {
-		ID       int   `db:"interval_id"`
-		TypeCode int   `db:"type_code"`
-		LineEnd  int64 `db:"line_end"`
-	}
-	if err := db.Select(&ivs, `SELECT interval_id, type_code, line_end FROM sts_intervals WHERE run_id = ?`, runID); err != nil {
-		return nil, err
-	}
-	rep.TypeCode, rep.LineEnd = map[int]int{}, map[int]int64{}
-	for _, x := range ivs {
+	return newReport(run, d), nil
+}
+
+// newReport assembles the report of run from its sts file's details.
+func newReport(run *result.Run, d *store.StsDetails) *Report {
+	rep := &Report{Run: run, Version: d.Version, Platform: d.Platform, Grid: d.Grid,
+		Procs: d.Procs, Warnings: d.Warnings,
+		TypeCode: map[int]int{}, LineEnd: map[int]int64{}, Sums: map[[2]int]*[2][groups][3]float64{}}
+	for _, x := range d.Intervals {
 		rep.TypeCode[x.ID], rep.LineEnd[x.ID] = x.TypeCode, x.LineEnd
 	}
-	if err := loadSums(db, runID, rep); err != nil {
-		return nil, err
+	for _, m := range d.Sums {
+		if m.Group < 0 || m.Group >= groups {
+			continue
+		}
+		k := [2]int{m.Interval, m.Proc}
+		sums := rep.Sums[k]
+		if sums == nil {
+			sums = new([2][groups][3]float64)
+			rep.Sums[k] = sums
+		}
+		a := 0
+		if m.Axis == "j" {
+			a = 1
+		}
+		sums[a][m.Group] = [3]float64{m.Calls, m.Product, m.Lost}
 	}
-	if err := db.Select(&rep.Warnings, `SELECT message FROM sts_warnings WHERE sts_id = ? ORDER BY seq`, run.StsID); err != nil {
-		return nil, err
-	}
-	return rep, nil
+	return rep
 }
 
 // ParseProcs reads a -n list into a set of 1-based processor numbers;
@@ -177,38 +164,4 @@ func ParseProcs(list string, procs int) (map[int]bool, error) {
 		}
 	}
 	return set, nil
-}
-
-// loadSums reads the time-matrix sums of a run.
-func loadSums(db *sqlx.DB, runID int64, rep *Report) error {
-	rows, err := db.Queryx(`SELECT interval_id, proc, axis, grp, calls, product, lost
-		FROM sts_matrix_sums WHERE run_id = ?`, runID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	rep.Sums = map[[2]int]*[2][groups][3]float64{}
-	for rows.Next() {
-		var iv, proc, grp int
-		var axis string
-		var c [3]float64
-		if err := rows.Scan(&iv, &proc, &axis, &grp, &c[0], &c[1], &c[2]); err != nil {
-			return err
-		}
-		if grp < 0 || grp >= groups {
-			continue
-		}
-		k := [2]int{iv, proc}
-		m := rep.Sums[k]
-		if m == nil {
-			m = new([2][groups][3]float64)
-			rep.Sums[k] = m
-		}
-		a := 0
-		if axis == "j" {
-			a = 1
-		}
-		m[a][grp] = c
-	}
-	return rows.Err()
 }

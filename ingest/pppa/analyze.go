@@ -133,7 +133,7 @@ func warnings(f *sts.File) []string {
 }
 
 // rollUp adds every interval into its parent, deepest level first, after
-// finishing it (MODEL.md §10.6).
+// finishing it (docs/model.md §10.6).
 func rollUp(ivs []sts.Interval, v []values) {
 	deepest := 0
 	for k := range ivs {

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/pppa"
 	"github.com/presage-dvm/presage/ingest/sts"
-	"github.com/presage-dvm/presage/ingest/sts/ststest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/ststest"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -29,7 +29,7 @@ func analyze(t *testing.T, spec ststest.Spec) *pppa.Analysis {
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // TestSimple checks the values of ststest.Simple(2) worked out by hand
-// from MODEL.md §10.4-§10.6 (see the cells and events of Simple).
+// from docs/model.md §10.4-§10.6 (see the cells and events of Simple).
 func TestSimple(t *testing.T) {
 	a := analyze(t, ststest.Simple(2))
 	run := a.Run
@@ -90,7 +90,7 @@ func TestSimple(t *testing.T) {
 
 // TestUnmatchedIntervals: an interval present on one processor only forms
 // its own group; its processor count disagrees with qproc, so idle time,
-// lost time and imbalance are dropped (MODEL.md §10.6), and it gets no
+// lost time and imbalance are dropped (docs/model.md §10.6), and it gets no
 // synchronisation, variation or overlap (as the original's report of
 // taskst.2x2 shows).
 func TestUnmatchedIntervals(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package pppa owns the computations of the original performance analyzer
-// PPPA (`dvm pa`, MODEL.md §10.4-§10.7) on a decoded statistics file: the
+// PPPA (`dvm pa`, docs/model.md §10.4-§10.7) on a decoded statistics file: the
 // per-processor values of every interval taken from its time matrix, the
 // synchronisation, time variation and overlap derived from the collective-
 // operation time records, the roll-up of nested intervals into their

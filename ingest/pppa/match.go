@@ -13,7 +13,7 @@ type group struct {
 	members []member
 }
 
-// matcher walks the interval trees of all processors (MODEL.md §10.7).
+// matcher walks the interval trees of all processors (docs/model.md §10.7).
 type matcher struct {
 	procs   []sts.Proc
 	visited [][]bool // [proc][num]

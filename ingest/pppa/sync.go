@@ -52,7 +52,7 @@ func (e *events) startReturn(pos, item int, grp uint64) (float64, bool) {
 }
 
 // checkPairs verifies that every kind has as many entries as returns in
-// one processor's interval (MODEL.md §10.5).
+// one processor's interval (docs/model.md §10.5).
 func checkPairs(e *events, num int) error {
 	m := e.at[num]
 	for item := 1; item <= numItems; item++ {
@@ -68,7 +68,7 @@ func checkPairs(e *events, num int) error {
 }
 
 // synchronize fills syn, var and overlap of a matched group's members
-// from their time records (MODEL.md §10.5).
+// from their time records (docs/model.md §10.5).
 func synchronize(g group, ev []*events, vals [][]values, small bool) error {
 	if !small {
 		for _, mb := range g.members {

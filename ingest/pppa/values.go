@@ -68,7 +68,7 @@ type values struct {
 }
 
 // fromMatrix computes the values the time matrix and the send/receive
-// statistics give (MODEL.md §10.4).
+// statistics give (docs/model.md §10.4).
 func fromMatrix(iv *sts.Interval) values {
 	var v values
 	m := &iv.Times

@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/internal/golden"
 )
 
 // benchRead reads the whole trace in data once per iteration; MB/s are of

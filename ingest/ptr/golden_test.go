@@ -1,5 +1,7 @@
 package ptr
 
+import "github.com/presage-dvm/presage/sim/trace"
+
 import (
 	"bytes"
 	"compress/gzip"
@@ -10,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/internal/golden"
 )
 
 // readmeCalls are the call counts of shared/data/README.md. The README
@@ -132,13 +134,13 @@ func TestGoldenGzipPlain(t *testing.T) {
 	}
 }
 
-func readAllBytes(t *testing.T, data []byte) ([]*Call, *Header) {
+func readAllBytes(t *testing.T, data []byte) ([]*trace.Call, *trace.Header) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(data), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, err := ReadAll(r)
+	calls, err := trace.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestGoldenJac1d(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	calls, err := ReadAll(r)
+	calls, err := trace.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +163,7 @@ func TestGoldenJac1d(t *testing.T) {
 		first.Line != 20 || first.TraceLine != 31 || first.InText != "" || first.OutText != "AMRef=525e34;" {
 		t.Errorf("first call %+v", *first)
 	}
-	var align *Call
+	var align *trace.Call
 	for _, c := range calls {
 		if c.Func == "align_" {
 			align = c

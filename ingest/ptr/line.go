@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// kind is the class of a kept trace line (MODEL.md §9.3).
+// kind is the class of a kept trace line (docs/model.md §9.3).
 type kind uint8
 
 const (
@@ -89,7 +89,7 @@ func classify(b []byte, fl *funcLine) (k kind, msg string) {
 	return k, ""
 }
 
-// findKey finds key in b as the original does (MODEL.md §9.4): the first
+// findKey finds key in b as the original does (docs/model.md §9.4): the first
 // occurrence of the substring followed, after optional blanks, by '=' or
 // '['; the value is the next blank-delimited word after it. Blanks after
 // the '=' are skipped too.
@@ -126,7 +126,7 @@ func trimSemicolonBytes(v []byte) []byte {
 	return v
 }
 
-// keep reports whether a physical line is kept (MODEL.md §9.2) and returns
+// keep reports whether a physical line is kept (docs/model.md §9.2) and returns
 // it without its leading blanks.
 func keep(raw []byte) ([]byte, bool) {
 	i := 0
@@ -138,4 +138,13 @@ func keep(raw []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func trimSemicolon(v string) string {
+	if len(v) > 0 && v[len(v)-1] == ';' {
+		return v[:len(v)-1]
+	}
+	return v
 }

@@ -1,5 +1,7 @@
 package ptr
 
+import "github.com/presage-dvm/presage/sim/trace"
+
 import (
 	"bufio"
 	"bytes"
@@ -31,7 +33,7 @@ type Reader struct {
 	nbytes int64 // uncompressed bytes read
 	long   []byte
 
-	hdr     Header
+	hdr     trace.Header
 	pending pendingCall // the call line that starts the next call
 	done    bool        // the Event_ line has been read
 	eof     bool        // io.EOF has been returned
@@ -39,8 +41,8 @@ type Reader struct {
 
 	text  []byte            // parameter lines of one side, being joined
 	names map[string]string // interned function and file names
-	calls []Call            // slab the returned calls are cut from
-	slab  ParamSlab         // where the returned parameters are cut from
+	calls []trace.Call      // slab the returned calls are cut from
+	slab  trace.ParamSlab   // where the returned parameters are cut from
 }
 
 type pendingCall struct {
@@ -95,7 +97,7 @@ func (r *Reader) Close() error {
 }
 
 // Header returns the trace header.
-func (r *Reader) Header() *Header { return &r.hdr }
+func (r *Reader) Header() *trace.Header { return &r.hdr }
 
 // Name returns the name given to NewReader.
 func (r *Reader) Name() string { return r.name }
@@ -144,7 +146,7 @@ func (r *Reader) readRaw() ([]byte, error) {
 	return raw, nil
 }
 
-// readKept returns the next kept line (MODEL.md §9.2), or io.EOF.
+// readKept returns the next kept line (docs/model.md §9.2), or io.EOF.
 func (r *Reader) readKept() ([]byte, error) {
 	for {
 		raw, err := r.readRaw()
@@ -174,7 +176,7 @@ func (r *Reader) setPending(fl *funcLine) {
 }
 
 // readHeader reads everything up to the first call line after
-// ret_dvm_Init (MODEL.md §9.5) and keeps that call line pending.
+// ret_dvm_Init (docs/model.md §9.5) and keeps that call line pending.
 func (r *Reader) readHeader() error {
 	var (
 		lines         []string
@@ -240,10 +242,10 @@ func (r *Reader) readHeader() error {
 	return nil
 }
 
-// ParseHeader rebuilds a Header from its lines joined by newlines (as
+// ParseHeader rebuilds a trace.Header from its lines joined by newlines (as
 // the store keeps them). name is used in error messages.
-func ParseHeader(text, name string) (*Header, error) {
-	h := &Header{Lines: strings.Split(text, "\n")}
+func ParseHeader(text, name string) (*trace.Header, error) {
+	h := &trace.Header{Lines: strings.Split(text, "\n")}
 	var fl funcLine
 	for i, l := range h.Lines {
 		b, ok := keep([]byte(l))
@@ -265,8 +267,8 @@ func ParseHeader(text, name string) (*Header, error) {
 	return h, nil
 }
 
-// fillHeader sets the fields of h read from its lines (MODEL.md §9.5).
-func fillHeader(h *Header, name string) *Error {
+// fillHeader sets the fields of h read from its lines (docs/model.md §9.5).
+func fillHeader(h *trace.Header, name string) *Error {
 	errorf := func(line int, format string, args ...any) *Error {
 		return newError(name, line, nil, format, args...)
 	}
@@ -362,8 +364,8 @@ func firstWord(s string) string {
 
 // Next returns the next call: its call line, parameter lines, ret line and
 // their parameter lines. It returns io.EOF after the call during which the
-// first Event_ line was met (MODEL.md §9.6). Errors are *Error and final.
-func (r *Reader) Next() (*Call, error) {
+// first Event_ line was met (docs/model.md §9.6). Errors are *Error and final.
+func (r *Reader) Next() (*trace.Call, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -385,7 +387,7 @@ func (r *Reader) Next() (*Call, error) {
 	return c, nil
 }
 
-func (r *Reader) next() (*Call, error) {
+func (r *Reader) next() (*trace.Call, error) {
 	c := r.newCall()
 	p := &r.pending
 	c.Func, c.CallTime, c.Line, c.File, c.TraceLine = p.name, p.time, p.line, p.file, p.traceLine
@@ -408,7 +410,7 @@ func (r *Reader) next() (*Call, error) {
 	}
 	c.RetTime = fl.time
 	c.InText, c.In = r.takeText()
-	c.Pattern = patternOf(c.InText) // of the call side only
+	c.Pattern = trace.PatternOf(c.InText) // of the call side only
 
 	k, err = r.nextEvent(&fl)
 	if err == io.EOF {
@@ -450,9 +452,9 @@ func (r *Reader) nextEvent(fl *funcLine) (kind, error) {
 	}
 }
 
-func (r *Reader) newCall() *Call {
+func (r *Reader) newCall() *trace.Call {
 	if len(r.calls) == cap(r.calls) {
-		r.calls = make([]Call, 0, 256)
+		r.calls = make([]trace.Call, 0, 256)
 	}
 	r.calls = r.calls[:len(r.calls)+1]
 	return &r.calls[len(r.calls)-1]
@@ -467,13 +469,13 @@ func (r *Reader) appendText(b []byte) {
 
 // takeText returns the joined parameter lines and their parameters and
 // resets the buffer.
-func (r *Reader) takeText() (string, Params) {
+func (r *Reader) takeText() (string, trace.Params) {
 	if len(r.text) == 0 {
 		return "", nil
 	}
 	s := string(r.text)
 	r.text = r.text[:0]
-	return s, r.slab.params(s)
+	return s, r.slab.Params(s)
 }
 
 // drain reads the tail after the Event_ line, so that TextBytes is the

@@ -1,5 +1,7 @@
 package ptr
 
+import "github.com/presage-dvm/presage/sim/trace"
+
 import (
 	"bytes"
 	"compress/gzip"
@@ -37,30 +39,30 @@ rc=0;
 call_dvm_void_printf TIME=1 LINE=30 FILE=a.cdv
 `
 
-func miniCalls() []*Call {
-	sc := func(n, v string) Param { return Param{Name: n, Index: -1, Value: v} }
-	el := func(n string, i int, v string) Param { return Param{Name: n, Index: i, Value: v} }
-	return []*Call{
+func miniCalls() []*trace.Call {
+	sc := func(n, v string) trace.Param { return trace.Param{Name: n, Index: -1, Value: v} }
+	el := func(n string, i int, v string) trace.Param { return trace.Param{Name: n, Index: i, Value: v} }
+	return []*trace.Call{
 		{Func: "crtamv_", CallTime: 0.00001208, RetTime: 0.00001124, Line: 20, File: "a.cdv", TraceLine: 9,
-			In: Params{sc("AMRefPtr", "52fde0"), sc("AMRef", "525e34"), sc("Rank", "2"), sc("StaticSign", "0"),
+			In: trace.Params{sc("AMRefPtr", "52fde0"), sc("AMRef", "525e34"), sc("Rank", "2"), sc("StaticSign", "0"),
 				el("SizeArray", 0, "8"), el("SizeArray", 1, "8")},
-			Out:     Params{sc("AMViewRef", "106a618")},
+			Out:     trace.Params{sc("AMViewRef", "106a618")},
 			InText:  "AMRefPtr=52fde0; AMRef=525e34; Rank=2; StaticSign=0;\nSizeArray[0]=8; SizeArray[1]=8;  ",
 			OutText: "AMViewRef=106a618;"},
 		{Func: "align_", CallTime: 1.5, RetTime: 2, Line: 21, File: "b.cdv", TraceLine: 16,
-			In: Params{sc("PatternRef", "106a618")}, Pattern: "AMView",
+			In: trace.Params{sc("PatternRef", "106a618")}, Pattern: "AMView",
 			InText: "PatternRef=106a618 (AMView);"},
 		{Func: "endpl_", CallTime: 0.25, RetTime: 0.5, Line: 22, File: "b.cdv", TraceLine: 19},
 	}
 }
 
-func readAllString(t *testing.T, text string) (*Reader, []*Call) {
+func readAllString(t *testing.T, text string) (*Reader, []*trace.Call) {
 	t.Helper()
 	r, err := NewReader(strings.NewReader(text), "mini.ptr")
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, err := ReadAll(r)
+	calls, err := trace.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +242,7 @@ func readErr(text string) error {
 	if err != nil {
 		return err
 	}
-	_, err = ReadAll(r)
+	_, err = trace.ReadAll(r)
 	return err
 }
 

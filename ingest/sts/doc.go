@@ -1,6 +1,6 @@
 // Package sts owns the decoding of the measured statistics files (sts) that
 // Lib-DVM writes with Is_DVM_STAT=1 and that the analyzer PPPA reads
-// (MODEL.md §10.2-§10.3, FORMATS-observed.md (d)).
+// (docs/model.md §10.2-§10.3, FORMATS-observed.md (d)).
 //
 // Both layouts the run-time system writes are recognised by content, never
 // by file name: the ".gz+" layout (ASCII buffer size and processor count,

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
 	"github.com/presage-dvm/presage/ingest/sts"
-	"github.com/presage-dvm/presage/ingest/sts/ststest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/ststest"
 )
 
 func gzipped(b []byte) []byte {

@@ -2,7 +2,7 @@ package sts
 
 import "encoding/binary"
 
-// Interval type codes of the run-time system (MODEL.md §10.3).
+// Interval type codes of the run-time system (docs/model.md §10.3).
 const (
 	TypeMain = 20 // the whole program (prefix interval)
 	TypeSeq  = 21 // sequential loop or block
@@ -128,7 +128,7 @@ type ThreadTime struct {
 }
 
 // TimeRecord is a collective-operation event: items 1..20 are entries,
-// item+20 the matching returns (MODEL.md §10.5).
+// item+20 the matching returns (docs/model.md §10.5).
 type TimeRecord struct {
 	Item     int
 	Interval int    // 1-based interval number

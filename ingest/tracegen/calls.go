@@ -49,7 +49,7 @@ func (e *emitter) crtamv(line int, t template, sizes ...int) {
 }
 
 // blkdiv divides every template dimension in blocks of 1, which makes
-// the blocks the classical ceil(N/P) ones (MODEL.md §5.3).
+// the blocks the classical ceil(N/P) ones (docs/model.md §5.3).
 func (e *emitter) blkdiv(line int, t template, rank int) {
 	e.call("blkdiv_", line, e.clk.quick())
 	e.hex("AMViewRefPtr", t.ptr)

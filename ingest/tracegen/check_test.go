@@ -8,7 +8,7 @@ import (
 )
 
 // This file is a test-only trace checker, independent of the trace reader
-// and the simulator: it reads the text the way MODEL.md §9 describes and
+// and the simulator: it reads the text the way docs/model.md §9 describes and
 // verifies what the generator promises — the frame, call/ret pairing, the
 // parameters of §6.6, handle lifetimes and interval nesting.
 
@@ -256,7 +256,7 @@ type req struct {
 }
 
 // required lists, for every function the generator emits, the parameters
-// MODEL.md §6.6 requires. A function missing here fails the check.
+// docs/model.md §6.6 requires. A function missing here fails the check.
 var required = map[string][]req{
 	"begbl_": nil, "endbl_": nil, "biof_": nil, "eiof_": nil, "tstio_": nil, "dvm_void_printf": nil,
 	"bsloop_": {{"nfrag", decP, false}},

@@ -2,12 +2,13 @@ package tracegen_test
 
 import (
 	"bytes"
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/trace"
 	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/machine"
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/sim"
@@ -48,7 +49,7 @@ func TestReaderReadsTraces(t *testing.T) {
 			if h := r.Header(); h.RTSVersion != "2889" || h.ProcCount != 1 || h.VProcCount != 0 {
 				t.Errorf("%+v: header %+v", opt, h)
 			}
-			calls, err := ptr.ReadAll(r)
+			calls, err := trace.ReadAll(r)
 			if err != nil {
 				t.Fatalf("%+v: %s: %v", opt, r.Name(), err)
 			}
@@ -73,7 +74,7 @@ mvsP1 = 1.00;
 
 func predict(t *testing.T, opt tracegen.Options, grid []int) float64 {
 	t.Helper()
-	m, err := machine.Parse(strings.NewReader(mvs), "Predictor.par")
+	m, err := machinefile.Parse(strings.NewReader(mvs), "Predictor.par")
 	if err != nil {
 		t.Fatal(err)
 	}

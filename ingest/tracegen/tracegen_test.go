@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
+	"github.com/presage-dvm/presage/internal/golden"
 )
 
 func generateString(t *testing.T, opt Options) (string, int) {

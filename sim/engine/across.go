@@ -1,6 +1,6 @@
 package engine
 
-// acrossState is what across_ stores for the ACROSS loop (MODEL.md §6.4,
+// acrossState is what across_ stores for the ACROSS loop (docs/model.md §6.4,
 // Appendix A).
 type acrossState struct {
 	oldG, newG *shadowGroup

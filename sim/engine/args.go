@@ -1,10 +1,9 @@
 package engine
 
 import (
+	"github.com/presage-dvm/presage/sim/trace"
 	"strconv"
 	"strings"
-
-	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
 // key identifies a trace parameter the handlers read (keys.go).
@@ -98,7 +97,7 @@ func (a *args) array(k key) *arrayArg {
 // compileArgs keeps the registered parameters of ps: the first scalar of
 // each name and the arrays, each element taken from its first occurrence
 // (as Params.Get and Params.Elem find them).
-func compileArgs(ps ptr.Params) *args {
+func compileArgs(ps trace.Params) *args {
 	a := &args{}
 	var elems map[key]map[int]string
 	for _, p := range ps {

@@ -1,20 +1,19 @@
 package engine
 
 import (
+	"github.com/presage-dvm/presage/sim/trace"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
 // compiledEngine returns an engine positioned on one compiled call.
 func compiledEngine(t *testing.T, fn, in, out string) *Engine {
 	t.Helper()
 	e := newTestEngine(t, []int{2})
-	c := &ptr.Call{Func: fn, TraceLine: 42, InText: in, OutText: out}
-	c.In, c.Pattern = ptr.ParseParams(in)
-	c.Out, _ = ptr.ParseParams(out)
+	c := &trace.Call{Func: fn, TraceLine: 42, InText: in, OutText: out}
+	c.In, c.Pattern = trace.ParseParams(in)
+	c.Out, _ = trace.ParseParams(out)
 	op := NewCompiler().Compile(c)
 	e.op = &op
 	return e
@@ -74,10 +73,10 @@ func TestCompiledBadValues(t *testing.T) {
 // prototype, so a long trace of repeated iterations compiles small.
 func TestSharedPrototypes(t *testing.T) {
 	comp := NewCompiler()
-	mk := func(tm float64) *ptr.Call {
-		c := &ptr.Call{Func: "dopl_", CallTime: tm, Line: 7, File: "a.c", InText: "LoopRef=1;", OutText: "DoPL=0;"}
-		c.In, _ = ptr.ParseParams(c.InText)
-		c.Out, _ = ptr.ParseParams(c.OutText)
+	mk := func(tm float64) *trace.Call {
+		c := &trace.Call{Func: "dopl_", CallTime: tm, Line: 7, File: "a.c", InText: "LoopRef=1;", OutText: "DoPL=0;"}
+		c.In, _ = trace.ParseParams(c.InText)
+		c.Out, _ = trace.ParseParams(c.OutText)
 		return c
 	}
 	a, b := comp.Compile(mk(1)), comp.Compile(mk(2))

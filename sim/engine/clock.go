@@ -6,7 +6,7 @@ import "github.com/presage-dvm/presage/sim/layout"
 func (e *Engine) clock(p int) float64 { return e.clkU + e.clk[p] }
 
 // add is AddTime(kind, p, d) on the current interval, with the I/O filter
-// (MODEL.md §6.1).
+// (docs/model.md §6.1).
 func (e *Engine) add(k Kind, p int, d float64) {
 	iv := e.cur
 	if iv.io && k != KIOComm {
@@ -58,7 +58,7 @@ func (e *Engine) addVary(k Kind, p int, d float64) {
 	r[cClassVary+cnt(kindClass(k))] += d
 }
 
-// regular is RegularTime, the base algorithm (MODEL.md §6.3): the call runs
+// regular is RegularTime, the base algorithm (docs/model.md §6.3): the call runs
 // redundantly on every processor of the current VM.
 func (e *Engine) regular() {
 	vm := e.vm
@@ -88,7 +88,7 @@ func (e *Engine) regular() {
 	}
 }
 
-// mpsSync is MPSSynchronize (MODEL.md §6.2): every processor of the current
+// mpsSync is MPSSynchronize (docs/model.md §6.2): every processor of the current
 // VM waits for the latest one; the wait counts as synchronisation and as
 // communication of the given kind.
 func (e *Engine) mpsSync(k Kind) {

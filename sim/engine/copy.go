@@ -100,7 +100,7 @@ func (s copySide) writeSection() section.Block {
 	return b
 }
 
-// copyCost computes the transfer cost of a copy (MODEL.md §4.3) and
+// copyCost computes the transfer cost of a copy (docs/model.md §4.3) and
 // reports whether it synchronises (everything but buffer → array).
 func (e *Engine) copyCost(from, to copySide, f *flagRec) (float64, bool, error) {
 	switch {

@@ -70,7 +70,7 @@ type flagRec struct {
 }
 
 // getCost sends every transfer of t in row-major order and returns the time
-// from the first send to the last arrival (MODEL.md §3); 0 when nothing is
+// from the first send to the last arrival (docs/model.md §3); 0 when nothing is
 // sent.
 func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 	if e.net.Kind() != network.Cluster {

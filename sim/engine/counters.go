@@ -2,7 +2,7 @@ package engine
 
 import "github.com/presage-dvm/presage/sim/result"
 
-// cnt indexes the per-processor counters of an interval (MODEL.md §6.1).
+// cnt indexes the per-processor counters of an interval (docs/model.md §6.1).
 type cnt uint8
 
 const (
@@ -66,7 +66,7 @@ func spec(clock bool, cs ...cnt) kindSpec {
 	return k
 }
 
-// kindInfo is the AddTime table of MODEL.md §6.1.
+// kindInfo is the AddTime table of docs/model.md §6.1.
 var kindInfo = [nKinds]kindSpec{
 	KIOTime:        spec(true, cIO, cExec),
 	KUsr:           spec(true, cUsr, cCPU, cExec),

@@ -92,7 +92,7 @@ func align(e *Engine) error {
 	return nil
 }
 
-// realn re-aligns an array and charges the redistribution (MODEL.md §4.4).
+// realn re-aligns an array and charges the redistribution (docs/model.md §4.4).
 func realn(e *Engine) error {
 	a, err := e.arrayByHeader(kArrayHeader)
 	if err != nil {
@@ -131,7 +131,7 @@ func realn(e *Engine) error {
 }
 
 // update is the transfer matrix of a redistribution from old to new
-// (MODEL.md §4.4, general rule; the replicated special cases of the
+// (docs/model.md §4.4, general rule; the replicated special cases of the
 // original are approximated by the general rule).
 func (e *Engine) update(old, nw *layout.Array) (*transfers, error) {
 	tr := newTransfers(e.L)

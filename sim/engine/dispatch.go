@@ -15,7 +15,7 @@ func regularOnly(e *Engine) error { e.regular(); return nil }
 
 func nothing(*Engine) error { return nil }
 
-// handlerOf returns the handler of a function name (MODEL.md §6.4, §6.5);
+// handlerOf returns the handler of a function name (docs/model.md §6.4, §6.5);
 // its h is nil for an unknown name.
 func handlerOf(name string) entry {
 	switch name {

@@ -6,7 +6,7 @@ import (
 )
 
 // dopl distributes the loop's time over the processors by their iteration
-// blocks (MODEL.md §5.8); it never runs RegularTime.
+// blocks (docs/model.md §5.8); it never runs RegularTime.
 func dopl(e *Engine) error {
 	lp, err := e.loopRef()
 	if err != nil {

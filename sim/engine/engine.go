@@ -2,7 +2,7 @@
 // processor clocks and per-interval counters, the model objects (templates,
 // arrays, loops, reduction and shadow groups, buffers, processor systems),
 // the handler of every traced run-time function and the final integration
-// of the interval tree (MODEL.md §3-§7, Appendix A).
+// of the interval tree (docs/model.md §3-§7, Appendix A).
 //
 // Traced calls are first compiled (Compiler, Op): the handler and the
 // parameters the handlers read are resolved and parsed once, and calls
@@ -11,10 +11,10 @@ package engine
 
 import (
 	"fmt"
+	"github.com/presage-dvm/presage/sim/trace"
 
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -26,7 +26,7 @@ type Options struct {
 	// trace, so the report starts from Main.
 	CloseOpenIntervals bool
 	// LoadWeights installs the load weights of setelw_ as coordinate
-	// weights of the template (MODEL.md §5.9); the original's results
+	// weights of the template (docs/model.md §5.9); the original's results
 	// are those of default weights.
 	LoadWeights bool
 	// Network is the message-time model (network.Cluster by default).
@@ -91,22 +91,15 @@ type array struct {
 }
 
 // New prepares the simulation of a trace with header h on machine m with the
-// processor grid. name is the trace file name used in error messages.
-func New(name string, h *ptr.Header, m *machine.Machine, grid []int, opt Options) (*Engine, error) {
-	if len(grid) < 1 || len(grid) > 4 {
-		return nil, fmt.Errorf("%s: grid of rank %d: the rank must be 1 to 4", name, len(grid))
-	}
+// processor grid. name is the trace file name used in error messages. The
+// configuration has been checked (sim checks it, once, for every caller):
+// the grid is valid and fits the machine.
+func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Options) (*Engine, error) {
 	n := 1
 	for _, d := range grid {
-		if d < 1 {
-			return nil, fmt.Errorf("%s: grid %s: sizes must be positive", name, result.GridString(grid))
-		}
 		n *= d
 	}
 	leaves := m.Leaves()
-	if n > len(leaves) {
-		return nil, fmt.Errorf("grid %s needs %d processors, machine %s has %d", result.GridString(grid), n, m.Name, len(leaves))
-	}
 	net, err := network.NewModel(m, opt.Network, grid)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

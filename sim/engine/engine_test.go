@@ -1,11 +1,10 @@
 package engine
 
 import (
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/trace"
 	"strings"
 	"testing"
-
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
 func TestHandlers(t *testing.T) {
@@ -35,11 +34,11 @@ func TestHandlers(t *testing.T) {
 
 func newTestEngine(t *testing.T, grid []int) *Engine {
 	t.Helper()
-	m, err := machine.Parse(strings.NewReader("cluster = c;\nc = {4 x p};\nc.TStart = 10;\nc.TByte = 0.01;\np = 1.00;\n"), "t.par")
+	m, err := machinefile.Parse(strings.NewReader("cluster = c;\nc = {4 x p};\nc.TStart = 10;\nc.TByte = 0.01;\np = 1.00;\n"), "t.par")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New("t.ptr", &ptr.Header{}, m, grid, Options{})
+	e, err := New("t.ptr", &trace.Header{}, m, grid, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

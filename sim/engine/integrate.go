@@ -7,7 +7,7 @@ import (
 )
 
 // Finish closes the simulation: idle and imbalance of the current
-// interval, then Integrate over the whole tree (MODEL.md §7.2). It returns
+// interval, then Integrate over the whole tree (docs/model.md §7.2). It returns
 // the intervals in pre-order, the ID of the report root and the warnings.
 func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []result.Warning) {
 	if e.opt.CloseOpenIntervals {
@@ -105,7 +105,7 @@ func procValues(iv *interval, p int, idle, imb float64) result.Values {
 
 // rolledUp are the characteristics a parent adds from its children
 // (besides Execution_time); Variation and the class vary and real synch
-// columns are not rolled up (MODEL.md §7.2).
+// columns are not rolled up (docs/model.md §7.2).
 var rolledUp = func() []result.Char {
 	cs := []result.Char{result.IOTime, result.CPUTime, result.CPUTimeSys, result.CPUTimeUsr,
 		result.LostTime, result.Communication, result.InsuffParallelism, result.InsuffParallelismSys,

@@ -43,7 +43,7 @@ func (iv *interval) value(c cnt, p int) float64 {
 }
 
 // enter makes the child of cur with the given identity current, creating it
-// on first entry (MODEL.md §7.1).
+// on first entry (docs/model.md §7.1).
 func (e *Engine) enter(typ result.IntervalType, line int, file string, expr *int64) {
 	e.level++
 	for _, c := range e.cur.children {

@@ -1,6 +1,6 @@
 package engine
 
-// The trace parameters the handlers read (MODEL.md §6.6). Compile keeps only
+// The trace parameters the handlers read (docs/model.md §6.6). Compile keeps only
 // these, parsed once; every other parameter of a call is dropped.
 var (
 	kAcrossType         = newKey("AcrossType", intKey)

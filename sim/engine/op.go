@@ -1,6 +1,6 @@
 package engine
 
-import "github.com/presage-dvm/presage/ingest/ptr"
+import "github.com/presage-dvm/presage/sim/trace"
 
 // Op is one traced call compiled for the engine: its times, where it is in
 // the trace, and a shared prototype holding the handler and the parsed
@@ -58,7 +58,7 @@ func NewCompiler() *Compiler {
 // Compile compiles one call. Calls read by ptr.Reader or loaded from the
 // store carry their parameter text, by which prototypes are shared; a call
 // with parameters but no text gets a prototype of its own.
-func (c *Compiler) Compile(call *ptr.Call) Op {
+func (c *Compiler) Compile(call *trace.Call) Op {
 	op := Op{callT: call.CallTime, retT: call.RetTime, traceLine: int32(call.TraceLine)}
 	k := protoKey{fn: call.Func, file: call.File, line: call.Line, pattern: call.Pattern, in: call.InText, out: call.OutText}
 	st := c.site(k)
@@ -126,7 +126,7 @@ func (e *Engine) Exec(op *Op) error {
 
 // Step compiles and simulates one call, for callers that stream calls
 // instead of running a compiled trace.
-func (e *Engine) Step(c *ptr.Call) error {
+func (e *Engine) Step(c *trace.Call) error {
 	if e.comp == nil {
 		e.comp = NewCompiler()
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/presage-dvm/presage/sim/section"
 )
 
-// pipe holds the quantities of the ACROSS pipeline model (MODEL.md
+// pipe holds the quantities of the ACROSS pipeline model (docs/model.md
 // Appendix A.3) for one loop end.
 type pipe struct {
 	e      *Engine
@@ -26,7 +26,7 @@ type pipe struct {
 	done map[int]*[4][4][4][4]float64
 }
 
-// pipeline is the ACROSS pipeline model (MODEL.md Appendix A.3): it charges
+// pipeline is the ACROSS pipeline model (docs/model.md Appendix A.3): it charges
 // the waits of the wavefront over the processors.
 func (e *Engine) pipeline(lp *loop, tc float64) {
 	// The probe messages 0→1 are undone by the channel restore, which

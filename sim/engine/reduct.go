@@ -221,7 +221,7 @@ func (e *Engine) reductionTime(g *redGroup) float64 {
 // waitRule charges the wait of a started operation on every processor of
 // the current VM: a processor arriving before timeEnd waits for the rest
 // and overlapped from timeStart to its arrival; a later one overlapped
-// from timeStart to its arrival (MODEL.md §4.1, §4.2).
+// from timeStart to its arrival (docs/model.md §4.1, §4.2).
 func (e *Engine) waitRule(timeStart, timeEnd float64, wait, overlap Kind) {
 	if vm := e.vm; !e.skewed && vm.Uniform && !e.cur.io {
 		// Every processor has the same clock: one uniform charge.

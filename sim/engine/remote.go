@@ -3,7 +3,7 @@ package engine
 import "github.com/presage-dvm/presage/sim/section"
 
 // buffer is a remote-access buffer: per absolute processor the start and
-// end of its last load (MODEL.md §4.3).
+// end of its last load (docs/model.md §4.3).
 type buffer struct {
 	start, end []float64
 }

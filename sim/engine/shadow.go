@@ -6,7 +6,7 @@ import (
 )
 
 // shadowGroup is a shadow-edge group: the cumulative dimension entries of
-// its arrays and the accumulated transfer matrix (MODEL.md §4.2).
+// its arrays and the accumulated transfer matrix (docs/model.md §4.2).
 type shadowGroup struct {
 	entries []shEntry
 	t       *transfers
@@ -162,7 +162,7 @@ func at(v []int64, i int) int64 {
 }
 
 // addBound appends the array's dimension entries to the group and adds its
-// edge transfers, re-applying every entry of the group (MODEL.md §4.2).
+// edge transfers, re-applying every entry of the group (docs/model.md §4.2).
 func (e *Engine) addBound(g *shadowGroup, a *array, lw, hw []int64, corner bool) error {
 	if !a.Aligned() || a.Replicated() {
 		return nil

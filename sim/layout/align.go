@@ -54,7 +54,7 @@ func at(v []int64, i int) int64 {
 
 // Compose aligns an object on the pattern array q: own[k] is the object's
 // rule on q's dimension k (built by AxisRules over q's dimensions); the
-// result is indexed by template dimension (MODEL.md §5.4).
+// result is indexed by template dimension (docs/model.md §5.4).
 func Compose(q *Array, own []Rule) []Rule {
 	r := make([]Rule, len(q.Rules))
 	for t, qr := range q.Rules {
@@ -110,7 +110,7 @@ func (a *Array) Align(t *Template, rules []Rule, pattern *Array) {
 	}
 }
 
-// Replicated reports whether the array is fully replicated (MODEL.md §5.4).
+// Replicated reports whether the array is fully replicated (docs/model.md §5.4).
 func (a *Array) Replicated() bool {
 	if a.inherited != nil {
 		return *a.inherited
@@ -156,7 +156,7 @@ func (a *Array) VM() *VM {
 }
 
 // Loc is the local block of VM processor k of the template's VM
-// (MODEL.md §5.4). Blocks are cached until the alignment changes.
+// (docs/model.md §5.4). Blocks are cached until the alignment changes.
 func (a *Array) Loc(k int) (section.Block, error) {
 	vm := a.VM()
 	if vm == nil {

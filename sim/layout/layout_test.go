@@ -16,7 +16,7 @@ func ones(n int) []float64 {
 	return p
 }
 
-// TestDataBlocks checks the weighted block rule against MODEL.md §5.3.
+// TestDataBlocks checks the weighted block rule against docs/model.md §5.3.
 func TestDataBlocks(t *testing.T) {
 	tests := []struct {
 		n    int64

@@ -16,7 +16,7 @@ type Loop struct {
 	Blocks  []section.Block // per processor of the template's VM
 }
 
-// SetBounds records mappl_'s index arrays (MODEL.md §5.6).
+// SetBounds records mappl_'s index arrays (docs/model.md §5.6).
 func (l *Loop) SetBounds(init, last, step []int64) {
 	n := l.Rank
 	l.L, l.H, l.S = make([]int64, n), make([]int64, n), make([]int64, n)
@@ -63,7 +63,7 @@ func (l *Loop) Map(t *Template, rules []Rule, on *Array) error {
 	return nil
 }
 
-// block is the local iteration block of VM processor k (MODEL.md §5.7).
+// block is the local iteration block of VM processor k (docs/model.md §5.7).
 func (l *Loop) block(k int) (section.Block, error) {
 	t := l.Tmpl
 	b := make(section.Block, l.Rank)

@@ -61,7 +61,7 @@ func (t *Template) Distribute(vm *VM, axis []int) error {
 	return nil
 }
 
-// SetWeights installs coordinate weights (setpsw, MODEL.md §5.9): cw holds
+// SetWeights installs coordinate weights (setpsw, docs/model.md §5.9): cw holds
 // per VM dimension the input weights of its coordinates (nil or a nil entry
 // = all 1). Processor powers make heterogeneous coordinates heavier.
 func (t *Template) SetWeights(vm *VM, cw [][]float64) {

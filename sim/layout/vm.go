@@ -1,5 +1,5 @@
 // Package layout is the data and iteration layout of the DVM Predictor model
-// (MODEL.md §5): processor systems (virtual machines), templates and their
+// (docs/model.md §5): processor systems (virtual machines), templates and their
 // block distribution with weights, distributed arrays with their alignment,
 // parallel loops, and the local blocks of data and iterations each
 // processor owns.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/presage-dvm/presage/ingest/machine"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // Kind selects the message-time model of a Net.
@@ -76,7 +76,7 @@ func NewModel(m *machine.Machine, kind Kind, grid []int) (*Net, error) {
 // Kind returns the model of n.
 func (n *Net) Kind() Kind { return n.kind }
 
-// Distance is GetDistance (MODEL.md §1.6): the Manhattan distance between
+// Distance is GetDistance (docs/model.md §1.6): the Manhattan distance between
 // processors a and b in the processor grid of a mesh (0 for other kinds).
 func (n *Net) Distance(a, b int) int {
 	d := 0

@@ -1,6 +1,6 @@
 // Package network owns the message-time models of the simulator.
 //
-// Cluster is the original Predictor's model (MODEL.md §2): every composite
+// Cluster is the original Predictor's model (docs/model.md §2): every composite
 // cluster instance of the machine has its own channels, each busy until
 // some absolute simulated time, and a message between two processors
 // occupies the first least-busy channel of their lowest common cluster for
@@ -17,7 +17,7 @@ package network
 import (
 	"fmt"
 
-	"github.com/presage-dvm/presage/ingest/machine"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // Net is the channel state of one machine. Processors are the machine's
@@ -69,7 +69,7 @@ func (n *Net) add(x *machine.Node, p int32) int32 {
 	id := int32(len(n.parent))
 	ch := x.Channels
 	if ch < 1 {
-		ch = 1 // machine.Parse never yields 0; a hand-made tree might
+		ch = 1 // machinefile.Parse never yields 0; a hand-made tree might
 	}
 	n.parent = append(n.parent, p)
 	n.lo = append(n.lo, int32(len(n.leafParent)))
@@ -185,7 +185,7 @@ func (n *Net) Snapshot() []float64 {
 // it walks sub-clusters first and assigns each cluster's channels in index
 // order, taking values from the end of the snapshot. Except on a machine
 // with a single one-channel cluster this permutes the busy times between
-// sibling clusters and between the channels of a cluster [QUIRK, MODEL.md
+// sibling clusters and between the channels of a cluster [QUIRK, docs/model.md
 // §2]; it is exact when all values are equal (e.g. all 0 between search
 // runs). A snapshot of another machine (wrong length) panics.
 func (n *Net) Restore(snap []float64) {

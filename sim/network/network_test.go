@@ -1,25 +1,26 @@
 package network
 
 import (
+	"github.com/presage-dvm/presage/ingest/machinefile"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/ingest/golden"
-	"github.com/presage-dvm/presage/ingest/machine"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 func parse(t testing.TB, text string) *machine.Machine {
 	t.Helper()
-	m, err := machine.Parse(strings.NewReader(text), "test.par")
+	m, err := machinefile.Parse(strings.NewReader(text), "test.par")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-// TestWorkedExample is the shadow exchange of MODEL.md Appendix C.
+// TestWorkedExample is the shadow exchange of docs/model.md Appendix C.
 func TestWorkedExample(t *testing.T) {
 	n := New(parse(t, "cluster = c; c = {2 x p}; c.TStart = 10; c.TByte = 0.01; p = 1.00;"))
 	t0, begin, end := n.Send(0, 1, 8, 0.0011)
@@ -212,7 +213,7 @@ func TestRealMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := machine.Parse(f, path)
+	m, err := machinefile.Parse(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,11 +83,11 @@ const (
 	RedistributionSynch
 	RedistributionVary
 	RedistributionOverlap
-	// Raw CPU counters of the Predictor (MODEL.md §6.1).
+	// Raw CPU counters of the Predictor (docs/model.md §6.1).
 	CPUTime
 	CPUTimeUsr
 	CPUTimeSys
-	// Extras printed by the analyzer (seed 001 §6, MODEL.md §10.8).
+	// Extras printed by the analyzer (seed 001 §6, docs/model.md §10.8).
 	Processors
 	ThreadsAmount
 	Starts

@@ -1,11 +1,5 @@
 package result
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
-
 // Kind says where a run's numbers come from.
 type Kind string
 
@@ -54,54 +48,6 @@ type Warning struct {
 	Count   int
 }
 
-// Config is the machine configuration of a predicted run, or the processor
-// grid of a measured one.
-type Config struct {
-	Machine   string   // machine file name (empty for measured runs)
-	MachineID int64    // 0 when not stored
-	Grid      []int    // processor grid, e.g. [2 2]
-	Network   string   // "cluster", "bus" or "mesh"; "" for measured runs
-	TStart    float64  // override of every cluster's start-up time (s); 0 = from the file
-	TByte     float64  // override of every cluster's time per byte (s); 0 = from the file
-	Power     float64  // override of every processor's power; 0 = from the file
-	Options   []string // deviations from the original that are switched on
-}
-
-// Procs is the number of processors of the grid.
-func (c Config) Procs() int {
-	n := 1
-	for _, d := range c.Grid {
-		n *= d
-	}
-	return n
-}
-
-// GridString formats the grid as the reports do: "2x2".
-func GridString(grid []int) string {
-	parts := make([]string, len(grid))
-	for i, d := range grid {
-		parts[i] = strconv.Itoa(d)
-	}
-	return strings.Join(parts, "x")
-}
-
-// ParseGrid reads a grid such as "2x2", "4" or "2x2x2" (rank 1 to 4).
-func ParseGrid(s string) ([]int, error) {
-	fields := strings.Split(strings.ToLower(strings.TrimSpace(s)), "x")
-	if len(fields) > 4 {
-		return nil, fmt.Errorf("grid %q: at most 4 dimensions", s)
-	}
-	grid := make([]int, len(fields))
-	for i, f := range fields {
-		d, err := strconv.Atoi(f)
-		if err != nil || d < 1 {
-			return nil, fmt.Errorf("grid %q: dimension %q is not a positive integer (expected e.g. 2x2)", s, f)
-		}
-		grid[i] = d
-	}
-	return grid, nil
-}
-
 // Run is the result of one prediction or measurement.
 type Run struct {
 	ID      int64 // 0 until saved
@@ -115,7 +61,7 @@ type Run struct {
 	// order). Intervals[0] is the root of the tree (Main).
 	Intervals []*Interval
 	// ReportRoot is the ID of the interval the original's report starts
-	// from: the interval current at the end of the trace (MODEL.md §7.1).
+	// from: the interval current at the end of the trace (docs/model.md §7.1).
 	ReportRoot int
 	Warnings   []Warning
 }

@@ -48,7 +48,7 @@ func (c *class) contains(g []int) bool {
 	return true
 }
 
-// prune is the class pruning of a round (MODEL.md §1.7 step d): in every
+// prune is the class pruning of a round (docs/model.md §1.7 step d): in every
 // class of two or more grids, the grids beyond the nearest clearly worse
 // member on either side of the class's best are removed from the list.
 func (cs classes) prune(list []Candidate, bestE float64, rank int) []Candidate {

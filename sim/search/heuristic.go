@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// heuristic is mode 1 (MODEL.md §1.7): rounds over the configurations of
+// heuristic is mode 1 (docs/model.md §1.7): rounds over the configurations of
 // the top mark, each evaluating the ones of one processor count and
 // pruning the list by classes of grids and by processor count.
 func (s *state) heuristic(ctx context.Context, kept []Candidate, ms [MaxRank]int, rank int) error {
@@ -114,7 +114,7 @@ func hasCount(group []Candidate, n int) bool {
 	return slices.ContainsFunc(group, func(c Candidate) bool { return c.N == n })
 }
 
-// pruneCounts is the count pruning of a round (MODEL.md §1.7 step e).
+// pruneCounts is the count pruning of a round (docs/model.md §1.7 step e).
 func pruneCounts(list []Candidate, best []int, j, k, last, top int, isBest, was bool) []Candidate {
 	m := 0
 	for i := range best {

@@ -13,7 +13,7 @@ type Candidate struct {
 	Mark int // 0..10000; 0 = "bad"
 }
 
-// Mark is the original's heuristic mark of a grid (CheckEuristik, MODEL.md
+// Mark is the original's heuristic mark of a grid (CheckEuristik, docs/model.md
 // §1.7): 0 if a dimension exceeds its MinSizesOfAM, else 10000 times the
 // smallest fill ratio of the last block over the dimensions, truncated.
 func Mark(grid []int, ms [MaxRank]int) int {

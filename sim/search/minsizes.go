@@ -2,21 +2,20 @@ package search
 
 import (
 	"fmt"
+	"github.com/presage-dvm/presage/sim/trace"
 	"strconv"
 	"strings"
-
-	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
 // MaxRank is the largest processor grid rank.
 const MaxRank = 4
 
-// MinSizes computes MinSizesOfAM (MODEL.md §1.7) from a trace: for every
+// MinSizes computes MinSizesOfAM (docs/model.md §1.7) from a trace: for every
 // distr_, for each VM dimension i it distributes, the largest size of the
 // template (crtamv_) dimension mapped on it. The original collects it
 // during its first run; the template sizes and axes do not depend on the
 // grid, so the trace alone determines it.
-func MinSizes(file string, calls []*ptr.Call) ([MaxRank]int, error) {
+func MinSizes(file string, calls []*trace.Call) ([MaxRank]int, error) {
 	s := NewSizer(file)
 	for _, c := range calls {
 		if err := s.Add(c); err != nil {
@@ -42,7 +41,7 @@ func NewSizer(file string) *Sizer {
 func (s *Sizer) Sizes() [MaxRank]int { return s.ms }
 
 // Add takes the next call of the trace into account.
-func (s *Sizer) Add(c *ptr.Call) error {
+func (s *Sizer) Add(c *trace.Call) error {
 	switch c.Func {
 	case "crtamv_":
 		ref, ok := c.Out.Get("AMViewRef")
@@ -95,7 +94,7 @@ func Rank(ms [MaxRank]int) int {
 	return 0
 }
 
-func ints(file string, c *ptr.Call, vs []string, name string) ([]int, error) {
+func ints(file string, c *trace.Call, vs []string, name string) ([]int, error) {
 	out := make([]int, len(vs))
 	for i, v := range vs {
 		n, err := strconv.Atoi(strings.TrimSpace(v))

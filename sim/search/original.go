@@ -64,7 +64,7 @@ func (s *state) evaluate(ctx context.Context, grids [][]int) ([]float64, error) 
 	return out, nil
 }
 
-// Original runs the original's search in the given mode (MODEL.md §1.7)
+// Original runs the original's search in the given mode (docs/model.md §1.7)
 // from the first run's grid and execution time. numproc is the number of
 // processors of the machine.
 func Original(ctx context.Context, mode int, numproc int, ms [MaxRank]int, first []int, firstE float64, eval Evaluator) (*Result, error) {

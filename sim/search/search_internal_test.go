@@ -2,11 +2,10 @@ package search
 
 import (
 	"context"
+	"github.com/presage-dvm/presage/sim/trace"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/presage-dvm/presage/ingest/ptr"
 )
 
 func TestMark(t *testing.T) {
@@ -48,13 +47,13 @@ func TestCandidates(t *testing.T) {
 }
 
 func TestMinSizesHandMade(t *testing.T) {
-	call := func(fn, in, out string) *ptr.Call {
-		c := &ptr.Call{Func: fn, TraceLine: 7}
-		c.In, _ = ptr.ParseParams(in)
-		c.Out, _ = ptr.ParseParams(out)
+	call := func(fn, in, out string) *trace.Call {
+		c := &trace.Call{Func: fn, TraceLine: 7}
+		c.In, _ = trace.ParseParams(in)
+		c.Out, _ = trace.ParseParams(out)
 		return c
 	}
-	calls := []*ptr.Call{
+	calls := []*trace.Call{
 		call("crtamv_", "Rank=2;\nSizeArray[0]=100; SizeArray[1]=30;", "AMViewRef=a0;"),
 		call("crtamv_", "Rank=1;\nSizeArray[0]=50;", "AMViewRef=b0;"),
 		// VM dim 0 <- template dim 2 (30), VM dim 1 <- template dim 1 (100).
@@ -69,7 +68,7 @@ func TestMinSizesHandMade(t *testing.T) {
 	if ms != [MaxRank]int{50, 100} || Rank(ms) != 2 {
 		t.Errorf("MinSizes = %v (rank %d), want [50 100 0 0] (rank 2)", ms, Rank(ms))
 	}
-	_, err = MinSizes("t.ptr", []*ptr.Call{call("distr_", "AMViewRef=c0; ParamCount=1;\nAxisArray[0]=1;", "")})
+	_, err = MinSizes("t.ptr", []*trace.Call{call("distr_", "AMViewRef=c0; ParamCount=1;\nAxisArray[0]=1;", "")})
 	if err == nil || !strings.Contains(err.Error(), "t.ptr:7") {
 		t.Errorf("distr_ of an unknown template: error %v", err)
 	}
@@ -88,7 +87,7 @@ func table(es map[string]float64, predicted *int) Evaluator {
 }
 
 // TestHeuristicHandTraced follows mode 1 on a one-dimensional case traced
-// by hand from MODEL.md §1.7: rounds at K = 2 (median), 1 (LO after a best
+// by hand from docs/model.md §1.7: rounds at K = 2 (median), 1 (LO after a best
 // round) and 4 (HI).
 func TestHeuristicHandTraced(t *testing.T) {
 	es := map[string]float64{"1": 10, "2": 6, "4": 8}

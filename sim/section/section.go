@@ -1,5 +1,5 @@
 // Package section is the index arithmetic of the DVM Predictor model
-// (MODEL.md §5.5): strided index sections, their intersection, the
+// (docs/model.md §5.5): strided index sections, their intersection, the
 // template-to-array index transform and multi-dimensional blocks. It is pure
 // math with no knowledge of arrays or processors.
 package section
@@ -120,7 +120,7 @@ func egcd(a, b int64) (g, x, y int64) {
 }
 
 // Transform maps the template index range [l,u] through i = A·j + B to the
-// index range of j limited to 0..m-1 (MODEL.md §5.5). ok is false where the
+// index range of j limited to 0..m-1 (docs/model.md §5.5). ok is false where the
 // original fails. For loop sections the caller adds B to the result.
 func Transform(l, u, a, b, m int64) (lo, hi int64, ok bool) {
 	b1, b2 := (l-b)/a, (u-b)/a

@@ -5,14 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 
-	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/network"
+	"github.com/presage-dvm/presage/sim/result"
 )
-
-// Networks are the network models a configuration may name: the
-// simulator's.
-var Networks = sim.Networks
 
 // Kinds of sweeps.
 const (
@@ -47,23 +43,32 @@ type Definition struct {
 	Extra string `json:"extra,omitempty"`
 }
 
-// Normalize fills the defaults (one network "cluster", no overrides) and
-// checks the lists.
+// Normalize fills the defaults (the default network, no overrides) and
+// checks the lists with the simulator's own checks.
 func (d *Definition) Normalize() error {
 	if d.Kind == "" {
 		d.Kind = KindSweep
 	}
 	if len(d.Networks) == 0 {
-		d.Networks = []string{"cluster"}
+		d.Networks = []string{network.Cluster.String()}
 	}
 	for _, n := range d.Networks {
-		if !slices.Contains(Networks, n) {
-			return fmt.Errorf("network %q: expected one of %v", n, Networks)
+		if _, err := network.ParseKind(n); err != nil {
+			return err
 		}
 	}
 	for _, l := range []*[]float64{&d.TStart, &d.TByte, &d.Power} {
 		if len(*l) == 0 {
 			*l = []float64{0}
+		}
+	}
+	for _, ts := range d.TStart {
+		for _, tb := range d.TByte {
+			for _, pw := range d.Power {
+				if err := (result.Config{TStart: ts, TByte: tb, Power: pw}).CheckOverrides(); err != nil {
+					return fmt.Errorf("sweep: %w", err)
+				}
+			}
 		}
 	}
 	if len(d.Machines) == 0 {
@@ -73,8 +78,8 @@ func (d *Definition) Normalize() error {
 		return fmt.Errorf("sweep: no grid")
 	}
 	for _, g := range d.Grids {
-		if len(g) < 1 || len(g) > 4 {
-			return fmt.Errorf("sweep: grid %v: rank must be 1..4", g)
+		if err := result.CheckGrid(g); err != nil {
+			return fmt.Errorf("sweep: %w", err)
 		}
 	}
 	return nil
@@ -108,13 +113,7 @@ type Config struct {
 }
 
 // Procs is the processor count of the configuration's grid.
-func (c Config) Procs() int {
-	n := 1
-	for _, d := range c.Grid {
-		n *= d
-	}
-	return n
-}
+func (c Config) Procs() int { return result.Config{Grid: c.Grid}.Procs() }
 
 // Configs enumerates the cartesian product in the canonical order: machine,
 // grid, network, tstart, tbyte, power, the last varying fastest. Grids with

@@ -1,10 +1,13 @@
-// Package sweep owns parameter sweeps: the cartesian product of machine
-// configurations (machines, processor grids, networks and overrides of the
-// message and processor parameters) predicted for one stored trace.
+// Package sweep owns parameter sweeps as pure computations: the Definition
+// of a cartesian product of machine configurations (machines, processor
+// grids, networks and overrides of the message and processor parameters),
+// its canonical enumeration and sharding, and Execute, which simulates
+// configurations of a compiled trace on a bounded pool of workers and
+// hands each finished run to the caller.
 //
 // A sweep is identified by the hash of its Definition (trace and machine
 // contents, never store ids), so re-running the same command resumes it and
-// shards of it run on different hosts merge into one. Configurations are
-// simulated concurrently by a bounded pool of workers; a single writer
-// stores each finished run in its own transaction.
+// shards of it run on different hosts merge into one. Storing runs and
+// resuming are the orchestration's business (internal/stage): this package
+// knows no store.
 package sweep

@@ -25,11 +25,11 @@ type Estimate struct {
 // of non-zero per-processor values per processor times the processors.
 func (p *Plan) EstimateRows(ctx context.Context, shard, shards int) (Estimate, error) {
 	sel := Shard(p.Configs, shard, shards)
-	est := Estimate{Configs: len(sel), Skipped: p.Skipped, Calls: int64(len(sel)) * int64(p.Trace.Program.Calls())}
+	est := Estimate{Configs: len(sel), Skipped: p.Skipped, Calls: int64(len(sel)) * int64(p.Program.Calls())}
 	if len(sel) == 0 {
 		return est, nil
 	}
-	run, err := p.Predict(ctx, sel[0])
+	run, err := p.Simulate(ctx, sel[0])
 	if err != nil {
 		return est, err
 	}
@@ -49,7 +49,7 @@ func (p *Plan) EstimateRows(ctx context.Context, shard, shards int) (Estimate, e
 }
 
 // rowShape counts the comparative rows of a run and its per-processor rows
-// per processor, as result.Save writes them (zeros left out except the
+// per processor, as the store writes them (zeros left out except the
 // execution time).
 func rowShape(run *result.Run) (stats int64, perProc float64) {
 	var procRows, procs int64

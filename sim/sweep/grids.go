@@ -2,7 +2,7 @@ package sweep
 
 // Factorisations returns every ordered factorisation of n into exactly rank
 // positive factors, in the order of the original's candidate generation
-// (MODEL.md §1.7): the first factor runs over the divisors of n in
+// (docs/model.md §1.7): the first factor runs over the divisors of n in
 // ascending order, the rest recursively.
 func Factorisations(n, rank int) [][]int {
 	if n < 1 || rank < 1 {

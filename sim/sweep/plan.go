@@ -4,79 +4,85 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/presage-dvm/presage/ingest/machine"
-	"github.com/presage-dvm/presage/ingest/machinedb"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
-// Request names what to sweep in terms of the store.
-type Request struct {
-	Kind     string   // KindSweep (default) or KindSearch
-	Trace    string   // stored trace, name or id
-	Machines []string // stored machines, names or ids
-	Grids    [][]int
-	Networks []string  // default cluster
-	TStart   []float64 // seconds; default: the file's
-	TByte    []float64 // seconds; default: the file's
-	Power    []float64 // default: the file's
-	// PerProcMax limits the per-processor rows to runs of at most this many
-	// processors (0: always written).
-	PerProcMax int
-	Options    sim.Options
-	Extra      string // see Definition.Extra
+// Machine is a machine of a plan: the parsed file with the name and store
+// id its runs record.
+type Machine struct {
+	Name    string
+	ID      int64 // 0 when not stored
+	SHA256  string
+	Machine *machine.Machine
 }
 
-// Plan is a request resolved against the store: the trace in memory, the
-// machines parsed, the configurations enumerated.
+// Plan is a definition resolved against its inputs: the trace compiled
+// once for all configurations, the machines parsed, the configurations
+// enumerated.
 type Plan struct {
 	Def      Definition
-	Trace    *Trace
-	Machines []*machine.Machine
-	Infos    []machinedb.Info
+	Program  *sim.Program
+	Machines []Machine
 	Configs  []Config // all configurations in canonical order
 	Skipped  int      // left out: grid larger than the machine
 	Options  sim.Options
 }
 
-// NewPlan loads and compiles the trace (once, for all configurations) and
-// loads the machines.
-func NewPlan(ctx context.Context, db *sqlx.DB, req Request) (*Plan, error) {
-	tr, err := LoadTrace(ctx, db, req.Trace, nil)
-	if err != nil {
-		return nil, err
-	}
-	return PlanFor(db, tr, req)
-}
-
-// PlanFor is NewPlan for a trace loaded already (req.Trace is ignored).
-func PlanFor(db *sqlx.DB, tr *Trace, req Request) (*Plan, error) {
-	p := &Plan{Trace: tr, Options: req.Options}
-	p.Options.Trace = tr.Name
-	def := Definition{
-		Kind: req.Kind, Trace: tr.Name, TraceSHA: tr.SHA256, Grids: req.Grids, Networks: req.Networks,
-		TStart: req.TStart, TByte: req.TByte, Power: req.Power, PerProcMax: req.PerProcMax,
-		Options: req.Options.Names(), Extra: req.Extra,
-	}
-	if len(req.Machines) == 0 {
+// NewPlan normalizes def (filling its Machines from machines) and
+// enumerates its configurations. opt.Trace names the trace in messages.
+func NewPlan(def Definition, prog *sim.Program, machines []Machine, opt sim.Options) (*Plan, error) {
+	if len(machines) == 0 {
 		return nil, fmt.Errorf("sweep: no machine given")
 	}
-	procs := make([]int, len(req.Machines))
-	for i, name := range req.Machines {
-		m, info, err := machinedb.Load(db, name)
-		if err != nil {
-			return nil, err
-		}
-		p.Machines = append(p.Machines, m)
-		p.Infos = append(p.Infos, info)
-		def.Machines = append(def.Machines, MachineRef{Name: info.Name, SHA256: info.SHA256})
-		procs[i] = m.Processors()
+	def.Machines = nil
+	procs := make([]int, len(machines))
+	for i, m := range machines {
+		def.Machines = append(def.Machines, MachineRef{Name: m.Name, SHA256: m.SHA256})
+		procs[i] = m.Machine.Processors()
 	}
+	def.Options = opt.Names()
 	if err := def.Normalize(); err != nil {
 		return nil, err
 	}
-	p.Def = def
+	p := &Plan{Def: def, Program: prog, Machines: machines, Options: opt}
 	p.Configs, p.Skipped = def.Configs(procs)
 	return p, nil
+}
+
+// Simulate simulates one configuration of the plan; it is safe for
+// concurrent use. A cancelled ctx stops it before it starts; a running
+// simulation of the compiled trace is not interruptible (it takes a
+// fraction of a second per million calls).
+func (p *Plan) Simulate(ctx context.Context, c Config) (*result.Run, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m := p.Machines[c.Machine]
+	cfg := result.Config{Machine: m.Name, MachineID: m.ID, Grid: c.Grid, Network: c.Network,
+		TStart: c.TStart, TByte: c.TByte, Power: c.Power}
+	run, err := sim.Simulate(p.Program, m.Machine, cfg, p.Options)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("configuration %d (%s): %w", c.Index, p.Describe(c), err)
+	}
+	return run, nil
+}
+
+// Describe names a configuration for messages: "Predictor 2x2 cluster".
+func (p *Plan) Describe(c Config) string {
+	s := fmt.Sprintf("%s %s %s", p.Def.Machines[c.Machine].Name, result.GridString(c.Grid), c.Network)
+	if c.TStart != 0 {
+		s += fmt.Sprintf(" tstart=%gs", c.TStart)
+	}
+	if c.TByte != 0 {
+		s += fmt.Sprintf(" tbyte=%gs", c.TByte)
+	}
+	if c.Power != 0 {
+		s += fmt.Sprintf(" power=%g", c.Power)
+	}
+	return s
 }

@@ -1,0 +1,48 @@
+// Package ingest reads the input files of Presage into the store: Lib-DVM
+// traces (Trace), machine files (Machine) and statistics files of real
+// runs (Sts). It parses each with its reader (ingest/ptr,
+// ingest/machinefile, ingest/sts with ingest/pppa) and writes it through
+// the store's typed methods, in one transaction per file.
+//
+// A file is known by the sha256 of its bytes and stored once per content,
+// under its base name without the suffixes of its format: ingesting the
+// same bytes again writes nothing and returns the stored file's
+// description with Existing set.
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// sum returns the sha256 of b in hex, as the store's sha256 columns hold
+// it.
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// sumReader is sum of everything r yields, for files too large to hold.
+func sumReader(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// storedName is the name a file is stored under: the base name of path
+// without each of suffixes in turn, where the name ends with it and
+// something is left.
+func storedName(path string, suffixes ...string) string {
+	name := filepath.Base(path)
+	for _, suf := range suffixes {
+		if len(name) > len(suf) {
+			name = strings.TrimSuffix(name, suf)
+		}
+	}
+	return name
+}

@@ -1,0 +1,369 @@
+package machinefile
+
+import "github.com/presage-dvm/presage/sim/machine"
+
+import (
+	"fmt"
+	"strings"
+)
+
+// def is one definition statement of a cluster file, with the attributes
+// later statements gave it.
+type def struct {
+	name     string
+	at       int // buffer index of the definition, for messages
+	leaf     bool
+	power    float64
+	items    []item
+	tstart   float64 // seconds
+	tbyte    float64 // seconds
+	channels int
+	commType string
+	ref      string // X of "NAME.commtype = X.commtype"
+	refAt    int
+}
+
+// item is one "[n x] sub" of a composite definition.
+type item struct {
+	count int
+	name  string
+	at    int
+}
+
+// clusterFile is what the statements of a cluster file say, before the tree
+// is built.
+type clusterFile struct {
+	defs    []*def
+	first   map[string]*def // lookup takes the first definition of a name
+	leaves  map[*def]int    // leaf counts of the definitions below the root
+	root    string
+	rootAt  int
+	search  int
+	hasRoot bool
+}
+
+func parseCluster(s *scanner) (*machine.Machine, error) {
+	f := &clusterFile{first: map[string]*def{}, leaves: map[*def]int{}}
+	for {
+		s.skipBlank()
+		if s.eof() {
+			break
+		}
+		if err := f.statement(s); err != nil {
+			return nil, err
+		}
+	}
+	if !f.hasRoot {
+		return nil, s.errAt(0, "no \"cluster = NAME;\" statement naming the cluster to model")
+	}
+	root, err := f.build(s)
+	if err != nil {
+		return nil, err
+	}
+	return &machine.Machine{Name: f.root, Root: root, Search: f.search, Format: machine.FormatCluster, Warnings: s.warnings}, nil
+}
+
+// statement parses one statement up to and including its ';'.
+func (f *clusterFile) statement(s *scanner) error {
+	word, at := s.name()
+	switch {
+	case word == "":
+		return s.errAt(at, "expected a statement (cluster = NAME; search = N; NAME = ...; NAME.ATTR = ...), found %s", s.found())
+	case word == "cluster":
+		if err := s.expect('=', "'=' after cluster"); err != nil {
+			return err
+		}
+		name, nat, err := s.clusterName("the name of the cluster to model")
+		if err != nil {
+			return err
+		}
+		f.root, f.rootAt, f.hasRoot = name, nat, true
+		return s.end("the cluster name")
+	case word == "search":
+		if err := s.expect('=', "'=' after search"); err != nil {
+			return err
+		}
+		v, _, err := s.integer("the search mode")
+		if err != nil {
+			return err
+		}
+		f.search = v
+		return s.end("the search mode")
+	case isDigit(word[0]):
+		return s.errAt(at, "expected a cluster name, found %q (names must not start with a digit)", word)
+	}
+	s.skipBlank()
+	if s.peek() == '.' {
+		s.i++
+		return f.attribute(s, word, at)
+	}
+	if err := s.expect('=', fmt.Sprintf("'=' or '.' after %q", word)); err != nil {
+		return err
+	}
+	s.skipBlank()
+	switch c := s.peek(); {
+	case c == '{':
+		s.i++
+		return f.composite(s, word, at)
+	case isDigit(c):
+		power, pat, err := s.real("processor power")
+		if err != nil {
+			return err
+		}
+		if power == 0 {
+			// Every traced time is divided by the power.
+			return s.errAt(pat, "processor power must not be 0")
+		}
+		d := &def{name: word, at: at, leaf: true, power: power, channels: 1}
+		f.add(d)
+		return s.end("the processor power")
+	default:
+		return s.errAt(s.i, "expected '{' (a composite cluster) or a number (a processor's power) after %q =, found %s", word, s.found())
+	}
+}
+
+func (f *clusterFile) add(d *def) {
+	f.defs = append(f.defs, d)
+	if _, ok := f.first[d.name]; !ok {
+		f.first[d.name] = d
+	}
+}
+
+// composite parses "{ [n x] sub, ... } ;" after the '{'.
+func (f *clusterFile) composite(s *scanner, name string, at int) error {
+	d := &def{name: name, at: at, power: 1, channels: 1}
+	for {
+		s.skipBlank()
+		it := item{count: 1}
+		if isDigit(s.peek()) {
+			n, _, err := s.integer("a count")
+			if err != nil {
+				return err
+			}
+			if err := s.expect('x', fmt.Sprintf("'x' after the count %d (as in {%d x NAME})", n, n)); err != nil {
+				return err
+			}
+			it.count = n
+		}
+		sub, sat, err := s.clusterName("a sub-cluster name")
+		if err != nil {
+			return err
+		}
+		it.name, it.at = sub, sat
+		d.items = append(d.items, it)
+		s.skipBlank()
+		if s.peek() == ',' {
+			s.i++
+			continue
+		}
+		if err := s.expect('}', "',' or '}' after a sub-cluster"); err != nil {
+			return err
+		}
+		break
+	}
+	if prev, ok := f.first[name]; ok {
+		// The original keeps the first definition's sub-clusters.
+		p := s.pos(prev.at)
+		s.warnAt(at, "cluster %q is already defined at line %d: this definition is ignored", name, p.line)
+	} else {
+		f.add(d)
+	}
+	return s.end("'}'")
+}
+
+// attribute parses "tstart = R;", "tbyte = R;" or "commtype = ...;" after
+// "NAME.".
+func (f *clusterFile) attribute(s *scanner, name string, at int) error {
+	attr, aat := s.name()
+	d := f.first[name]
+	if d == nil && (attr == "tstart" || attr == "tbyte" || attr == "commtype") {
+		s.warnAt(at, "%s.%s: cluster %q is not defined before this line; the statement is ignored (as in the original)", name, attr, name)
+	}
+	switch attr {
+	case "tstart", "tbyte":
+		if err := s.expect('=', "'=' after "+attr); err != nil {
+			return err
+		}
+		v, _, err := s.real(attr + " in microseconds")
+		if err != nil {
+			return err
+		}
+		// 0 means "not given" in the original: it cannot reset a value.
+		if d != nil && v != 0 {
+			if attr == "tstart" {
+				d.tstart = v / 1e6
+			} else {
+				d.tbyte = v / 1e6
+			}
+		}
+		return s.end("the " + attr + " value")
+	case "commtype":
+		if err := s.expect('=', "'=' after commtype"); err != nil {
+			return err
+		}
+		if err := commType(s, d); err != nil {
+			return err
+		}
+		return s.end("the communication type")
+	default:
+		return s.errAt(aat, "unknown attribute %q of %q: expected tstart, tbyte or commtype", attr, name)
+	}
+}
+
+// commType parses the value of NAME.commtype into d (nil: parse only).
+func commType(s *scanner, d *def) error {
+	if d == nil {
+		d = &def{}
+	}
+	word, at := s.name()
+	switch {
+	case word == "":
+		return s.errAt(at, "expected a communication type (myrinet (N), ethernet, transputer or NAME.commtype), found %s", s.found())
+	case word == "myrinet":
+		if err := s.expect('(', "'(' after myrinet (as in myrinet (2))"); err != nil {
+			return err
+		}
+		n, nat, err := s.integer("the number of channels")
+		if err != nil {
+			return err
+		}
+		if n < 1 {
+			return s.errAt(nat, "myrinet needs at least 1 channel")
+		}
+		if err := s.expect(')', "')' after the number of channels"); err != nil {
+			return err
+		}
+		d.commType, d.channels, d.ref = word, n, ""
+		return nil
+	case word == "ethernet" || word == "transputer":
+		d.commType, d.channels, d.ref = word, 1, ""
+		return nil
+	}
+	s.skipBlank()
+	if s.peek() == '.' {
+		s.i++
+		if attr, aat := s.name(); attr != "commtype" {
+			return s.errAt(aat, "expected \"commtype\" after \"%s.\", found %s", word, s.found())
+		}
+		d.ref, d.refAt = word, at
+		return nil
+	}
+	if strings.HasPrefix(word, "myrinet(") {
+		s.warnAt(at, "%q is read as an unknown communication type with 1 channel, as the original does; write \"myrinet (N)\" with a space for N channels", word)
+	} else {
+		s.warnAt(at, "unknown communication type %q: 1 channel", word)
+	}
+	d.channels, d.ref = 1, ""
+	return nil
+}
+
+// build expands the tree below the root cluster: every sub-cluster instance
+// is a separate node, undefined names are processors of power 1.
+func (f *clusterFile) build(s *scanner) (*machine.Node, error) {
+	rd := f.first[f.root]
+	if rd == nil {
+		return nil, s.errAt(f.rootAt, "cluster %q is not defined", f.root)
+	}
+	n, err := f.count(s, rd)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, s.errAt(f.rootAt, "cluster %q has no processors", f.root)
+	}
+	return f.expand(s, f.root)
+}
+
+// count returns the number of leaves below d, refusing cycles and trees
+// larger than the limit before anything is allocated.
+func (f *clusterFile) count(s *scanner, d *def) (int, error) {
+	if d.leaf {
+		return 1, nil
+	}
+	memo := f.leaves
+	if n, ok := memo[d]; ok {
+		if n < 0 {
+			return 0, s.errAt(d.at, "cluster %q contains itself", d.name)
+		}
+		return n, nil
+	}
+	memo[d] = -1
+	total := 0
+	for _, it := range d.items {
+		n := 1
+		if sub := f.first[it.name]; sub != nil {
+			var err error
+			if n, err = f.count(s, sub); err != nil {
+				return 0, err
+			}
+		}
+		if it.count != 0 && n > s.maxProcs/it.count {
+			return 0, s.errAt(it.at, "cluster %q has more than %d processors", d.name, s.maxProcs)
+		}
+		total += it.count * n
+		if total > s.maxProcs {
+			return 0, s.errAt(it.at, "cluster %q has more than %d processors", d.name, s.maxProcs)
+		}
+	}
+	memo[d] = total
+	return total, nil
+}
+
+func (f *clusterFile) expand(s *scanner, name string) (*machine.Node, error) {
+	d := f.first[name]
+	if d == nil {
+		return &machine.Node{Name: name, Power: 1}, nil
+	}
+	if d.leaf {
+		return &machine.Node{Name: name, Power: d.power}, nil
+	}
+	n := &machine.Node{Name: name, TStart: d.tstart, TByte: d.tbyte, Channels: d.channels, CommType: d.commType}
+	width := 0
+	for _, it := range d.items {
+		if !f.empty(it.name) {
+			width += it.count // bounded: each such copy holds a processor
+		}
+	}
+	n.Children = make([]*machine.Node, 0, width)
+	if d.ref != "" {
+		x := f.first[d.ref]
+		if x == nil {
+			return nil, s.errAt(d.refAt, "cluster %q is not defined (in %s.commtype = %s.commtype)", d.ref, name, d.ref)
+		}
+		if x.ref != "" {
+			return nil, s.errAt(d.refAt, "%s.commtype refers to %s.commtype, which is itself a reference (the original aborts with \"Error 1\")", name, d.ref)
+		}
+		n.TStart, n.TByte, n.Channels, n.CommType = x.tstart, x.tbyte, x.channels, x.commType
+	}
+	for _, it := range d.items {
+		if f.empty(it.name) {
+			continue // "0 x p" somewhere below: no processors, no node
+		}
+		sub := f.first[it.name]
+		if sub == nil || sub.leaf {
+			// Processors in one allocation: machines have up to a million.
+			leaf, _ := f.expand(s, it.name)
+			block := make([]machine.Node, it.count)
+			for k := range block {
+				block[k] = *leaf
+				n.Children = append(n.Children, &block[k])
+			}
+			continue
+		}
+		for k := 0; k < it.count; k++ {
+			c, err := f.expand(s, it.name)
+			if err != nil {
+				return nil, err
+			}
+			n.Children = append(n.Children, c)
+		}
+	}
+	return n, nil
+}
+
+// empty reports whether the cluster called name has no processors (a count
+// of 0 somewhere below it).
+func (f *clusterFile) empty(name string) bool {
+	sub := f.first[name]
+	return sub != nil && !sub.leaf && f.leaves[sub] == 0
+}

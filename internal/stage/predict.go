@@ -1,0 +1,60 @@
+package stage
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// PredictRequest names a stored trace and machine and the configuration to
+// predict.
+type PredictRequest struct {
+	Trace   string        // trace name or id
+	Machine string        // machine name or id
+	Config  result.Config // grid, network and overrides; the machine fields are filled in
+	Options sim.Options
+}
+
+// PredictOne predicts req and stores the run in one transaction. The trace
+// is streamed from the store into the simulator: memory grows with the
+// distinct calls of the trace and the simulated state, not with the
+// trace's length.
+func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*result.Run, error) {
+	info, err := st.Trace(req.Trace)
+	if err != nil {
+		return nil, err
+	}
+	// The machine is read before the trace is opened: a trace ingested
+	// before packs streams from a query that holds a connection.
+	m, minfo, err := st.Machine(req.Machine)
+	if err != nil {
+		return nil, err
+	}
+	cfg := req.Config
+	cfg.Machine, cfg.MachineID = minfo.Name, minfo.ID
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opt := req.Options
+	if opt.Trace == "" {
+		// Errors name the trace file the user ingested.
+		opt.Trace = filepath.Base(info.Path)
+	}
+	tr, err := st.OpenTrace(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
+	tr.Close()
+	if err != nil {
+		return nil, err
+	}
+	run.TraceID, run.Program = info.ID, info.Name
+	if err := st.SaveRun(ctx, run, store.SaveOptions{}); err != nil {
+		return nil, err
+	}
+	return run, nil
+}

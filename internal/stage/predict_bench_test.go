@@ -1,0 +1,48 @@
+package stage_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// BenchmarkPredictStored is `presage predict` of an ingested trace less
+// the process start: stream the trace from the store, simulate, save the
+// run. The traces are the 880 K calls of jac1d_x40000 and a 1 M-call
+// Jacobi trace of tracegen (N = 256, with intervals).
+func BenchmarkPredictStored(b *testing.B) {
+	ctx := context.Background()
+	db := storetest.Open(b)
+	if _, err := ingest.Machine(ctx, db, golden.Path(b, "machines", "Predictor.par")); err != nil {
+		b.Fatal(err)
+	}
+	gen := filepath.Join(b.TempDir(), "j1m.ptr.gz")
+	if _, err := tracegen.WriteFile(gen, tracegen.Options{Program: tracegen.Jacobi, N: 256, Calls: 1_000_000, Intervals: true, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []string{golden.Path(b, "traces", "jac1d_x40000.ptr.gz"), gen} {
+		info, err := ingest.Trace(ctx, db, path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, grid := range [][]int{{2, 2}, {8, 8}} {
+			b.Run(fmt.Sprintf("%s/%s", info.Name, result.GridString(grid)), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: info.Name, Machine: "Predictor", Config: result.Config{Grid: grid}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(info.Calls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+			})
+		}
+	}
+}

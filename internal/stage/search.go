@@ -1,0 +1,217 @@
+package stage
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/sim/search"
+	"github.com/presage-dvm/presage/sim/sweep"
+)
+
+// SearchRequest says what to search.
+type SearchRequest struct {
+	Trace, Machine string
+	// Lo..Hi is the range of processor counts (Hi 0 = the machine's). The
+	// original's modes search 1..Hi, as it searches 1..NUMPROC.
+	Lo, Hi int
+	// MaxRank bounds the grid ranks of Presage's search; 0 = the rank of
+	// the trace's distributions (at least 1).
+	MaxRank int
+	// Mode 0 is Presage's search; 1, 2, 3 and 5 the original's.
+	Mode      int
+	Objective search.Objective
+	// Deadline (s), when positive, asks for the smallest grid whose time
+	// does not exceed it.
+	Deadline float64
+	// First is the grid of the original's first run, the initial best
+	// (default [1], the original's without grid arguments).
+	First      []int
+	PerProcMax int
+	Workers    int
+	Options    sim.Options
+	Progress   func(Progress)
+	Command    string
+}
+
+// SearchReport is the outcome of a search.
+type SearchReport struct {
+	SweepID  int64
+	MinSizes [search.MaxRank]int
+	// Ranked are the evaluated configurations, best first by the
+	// objective (the original's modes: by execution time).
+	Ranked []store.Outcome
+	// Smallest is the configuration of fewest processors meeting the
+	// deadline (ties: the faster), nil when none does or none was asked.
+	Smallest *store.Outcome
+	Original *search.Result // the original's modes only
+}
+
+// Search performs the search, storing every evaluated configuration as a
+// run of a sweep of kind "search" (re-running it reuses them).
+func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchReport, error) {
+	if req.Objective == "" {
+		req.Objective = search.Time
+	}
+	if !slices.Contains([]search.Objective{search.Time, search.Efficiency, search.Cost}, req.Objective) {
+		return nil, fmt.Errorf("search: objective %q: expected time, efficiency or cost", req.Objective)
+	}
+	sizer := search.NewSizer(req.Trace)
+	tr, err := CompileTrace(ctx, st, req.Trace, sizer.Add)
+	if err != nil {
+		return nil, err
+	}
+	ms := sizer.Sizes()
+	m, _, err := st.Machine(req.Machine)
+	if err != nil {
+		return nil, err
+	}
+	hi := m.Processors()
+	if req.Hi > 0 {
+		hi = min(req.Hi, hi)
+	}
+	rep := &SearchReport{MinSizes: ms}
+	grids, extra, err := searchGrids(req, ms, hi)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planFor(st, tr, SweepRequest{Kind: sweep.KindSearch, Machines: []string{req.Machine},
+		Grids: grids, PerProcMax: req.PerProcMax, Options: req.Options, Extra: extra})
+	if err != nil {
+		return nil, err
+	}
+	opt := SweepOptions{Workers: req.Workers, Command: req.Command, Progress: req.Progress}
+	if req.Mode == 0 {
+		sum, err := Sweep(ctx, st, plan, opt)
+		if err != nil {
+			return nil, err
+		}
+		rep.SweepID = sum.SweepID
+	} else {
+		eval := evaluator(st, plan, opt, &rep.SweepID)
+		first := req.First
+		if len(first) == 0 {
+			first = []int{1}
+		}
+		es, err := eval(ctx, [][]int{first})
+		if err != nil {
+			return nil, err
+		}
+		if rep.Original, err = search.Original(ctx, req.Mode, hi, ms, first, es[0], eval); err != nil {
+			return nil, err
+		}
+	}
+	out, err := st.SweepOutcomes(ctx, rep.SweepID)
+	if err != nil {
+		return nil, err
+	}
+	rep.Ranked = rank(out, req.Objective)
+	if req.Deadline > 0 {
+		rep.Smallest = smallest(rep.Ranked, req.Deadline)
+	}
+	return rep, nil
+}
+
+// searchGrids returns the grids a search may evaluate and what
+// distinguishes its definition from a sweep's.
+func searchGrids(req SearchRequest, ms [search.MaxRank]int, hi int) ([][]int, string, error) {
+	if req.Mode == 0 {
+		r := req.MaxRank
+		if r == 0 {
+			r = max(1, search.Rank(ms))
+		}
+		lo := max(req.Lo, 1)
+		if lo > hi {
+			return nil, "", fmt.Errorf("search: processors %d..%d: the machine has %d", lo, req.Hi, hi)
+		}
+		return sweep.GridsInRange(lo, hi, r), "", nil
+	}
+	kept, _, _ := search.Candidates(hi, ms, req.Mode == 3)
+	if search.Rank(ms) == 0 {
+		return nil, "", fmt.Errorf("search: mode %d: the trace distributes no template, nothing to search", req.Mode)
+	}
+	first := req.First
+	if len(first) == 0 {
+		first = []int{1}
+	}
+	grids := [][]int{first}
+	for _, c := range kept {
+		if !slices.Equal(c.Grid, first) {
+			grids = append(grids, c.Grid)
+		}
+	}
+	return grids, fmt.Sprintf("mode=%d", req.Mode), nil
+}
+
+// evaluator predicts grids of the plan through the sweep runner (stored,
+// concurrent, skipping stored ones) and returns their execution times.
+func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, sweepID *int64) search.Evaluator {
+	byGrid := map[string]sweep.Config{}
+	for _, c := range plan.Configs {
+		byGrid[result.GridString(c.Grid)] = c
+	}
+	return func(ctx context.Context, grids [][]int) ([]float64, error) {
+		cfgs := make([]sweep.Config, len(grids))
+		for i, g := range grids {
+			c, ok := byGrid[result.GridString(g)]
+			if !ok {
+				return nil, fmt.Errorf("search: grid %s is not a configuration of the search", result.GridString(g))
+			}
+			cfgs[i] = c
+		}
+		sum, err := SweepConfigs(ctx, st, plan, cfgs, opt)
+		if err != nil {
+			return nil, err
+		}
+		*sweepID = sum.SweepID
+		out, err := st.SweepOutcomes(ctx, sum.SweepID)
+		if err != nil {
+			return nil, err
+		}
+		es := make([]float64, len(cfgs))
+		for i, c := range cfgs {
+			es[i] = out[c.Index].Time
+		}
+		return es, nil
+	}
+}
+
+// rank orders outcomes by the objective, ties by time, then processors,
+// then position.
+func rank(out map[int]store.Outcome, obj search.Objective) []store.Outcome {
+	l := make([]store.Outcome, 0, len(out))
+	for _, o := range out {
+		l = append(l, o)
+	}
+	slices.SortFunc(l, func(a, b store.Outcome) int {
+		var c int
+		switch obj {
+		case search.Efficiency:
+			c = cmp.Compare(b.Efficiency, a.Efficiency)
+		case search.Cost:
+			c = cmp.Compare(a.Cost(), b.Cost())
+		}
+		return cmp.Or(c, cmp.Compare(a.Time, b.Time), cmp.Compare(a.Procs, b.Procs), cmp.Compare(a.Index, b.Index))
+	})
+	return l
+}
+
+// smallest is the outcome of fewest processors whose time meets the
+// deadline, the fastest of those.
+func smallest(l []store.Outcome, deadline float64) *store.Outcome {
+	var best *store.Outcome
+	for i := range l {
+		o := &l[i]
+		if o.Time > deadline {
+			continue
+		}
+		if best == nil || o.Procs < best.Procs || o.Procs == best.Procs && o.Time < best.Time {
+			best = o
+		}
+	}
+	return best
+}

@@ -1,0 +1,85 @@
+package calibration
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// timed returns rows of block on machine for matrix sizes n (f = n³),
+// reps repetitions each, the seconds given by t(f, rep).
+func timed(block string, sizes []float64, reps int, t func(f float64, rep int) float64) []Row {
+	var rows []Row
+	for _, n := range sizes {
+		f := n * n * n
+		for rep := range reps {
+			rows = append(rows, Row{Block: block, Alpha: []float64{n}, F: f, Seconds: t(f, rep), Machine: "m1", Rep: rep})
+		}
+	}
+	return rows
+}
+
+var sizes = []float64{64, 128, 256, 512, 1024}
+
+func TestExactConstant(t *testing.T) {
+	// c = 1, 2, 3 at every size: c̄ = 2, standard deviation 1.
+	rows := timed("mm", sizes, 3, func(f float64, rep int) float64 { return float64(rep+1) * f })
+	st := Analyze(rows, DefaultThresholds)
+	if len(st) != 1 {
+		t.Fatalf("%d stats, want 1", len(st))
+	}
+	s := st[0]
+	if s.Block != "mm" || s.Machine != "m1" || s.Runs != 15 || s.Mean != 2 || math.Abs(s.StdDev-math.Sqrt(10.0/14)) > 1e-12 {
+		t.Errorf("got %+v, want 15 runs, mean 2, sd sqrt(10/14)", s)
+	}
+	if len(s.Points) != 5 || s.Points[0].Alpha[0] != 64 || s.Points[2].Mean != 2 || s.Points[2].CV != 0.5 {
+		t.Errorf("points %+v: want 5 in increasing f, each of mean 2 and CV 0.5", s.Points)
+	}
+	if math.Abs(s.Noise-0.5) > 1e-12 || s.Slope != 1 && math.Abs(s.Slope-1) > 1e-12 {
+		t.Errorf("noise %v slope %v, want 0.5 and 1", s.Noise, s.Slope)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	jitter := func(rel float64) func(float64, int) float64 {
+		return func(f float64, _ int) float64 { return 2e-9 * f * (1 + rel*(2*rng.Float64()-1)) }
+	}
+	var rows []Row
+	// good: 1% noise; noisy: 40%; drifting: T grows as f^1.1 (a cache
+	// effect the estimate n³ misses); few: one size only, no slope.
+	rows = append(rows, timed("good", sizes, 5, jitter(0.01))...)
+	rows = append(rows, timed("noisy", sizes, 5, jitter(0.4))...)
+	rows = append(rows, timed("drift", sizes, 5, func(f float64, _ int) float64 { return 1e-9 * math.Pow(f, 1.1) })...)
+	rows = append(rows, timed("few", []float64{100}, 3, jitter(0.01))...)
+	want := map[string]Flag{"good": 0, "noisy": Noisy, "drift": Drift, "few": 0}
+	for _, s := range Analyze(rows, DefaultThresholds) {
+		if s.Flags != want[s.Block] {
+			t.Errorf("%s: flags %q (slope %.3f, noise %.3f), want %q", s.Block, s.Flags, s.Slope, s.Noise, want[s.Block])
+		}
+		if s.Block == "drift" && math.Abs(s.Slope-1.1) > 1e-9 {
+			t.Errorf("drift: slope %v, want 1.1", s.Slope)
+		}
+		if s.Block == "few" && !math.IsNaN(s.Slope) {
+			t.Errorf("few: slope %v from one size, want NaN", s.Slope)
+		}
+	}
+}
+
+func TestConstants(t *testing.T) {
+	rows := append(timed("mm", sizes, 2, func(f float64, _ int) float64 { return 0.5 * f }),
+		Row{Block: "mm", Alpha: []float64{64}, F: 262144, Seconds: 1, Machine: "m2"})
+	c := ConstantsOf(Analyze(rows, DefaultThresholds), "m1")
+	if s, ok := c.Price("mm", 1000); !ok || s != 500 {
+		t.Errorf("Price(mm, 1000) = %v, %v; want 500, true", s, ok)
+	}
+	if _, ok := c.Price("fft", 10); ok {
+		t.Error("an uncalibrated block has a price")
+	}
+}
+
+func TestFlagString(t *testing.T) {
+	if s := (Drift | Noisy).String(); s != "DRIFT,NOISY" {
+		t.Errorf("got %q", s)
+	}
+}

@@ -1,0 +1,209 @@
+package calibration
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// columns is the header row of a calibration file.
+var columns = []string{"block", "alpha", "f", "seconds", "machine", "rep"}
+
+// Error is a defect of a calibration file: its name, the 1-based line
+// (0 for the file as a whole) and what was expected.
+type Error struct {
+	File string
+	Line int64
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line <= 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Reader reads calibration rows, validating each (docs/orders.md).
+type Reader struct {
+	name string
+	cr   *csv.Reader
+	chk  *checker
+	err  error
+}
+
+// NewReader reads the header row of the calibration file in r; name is
+// used in error messages.
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	cr := csv.NewReader(bufio.NewReader(r))
+	cr.FieldsPerRecord = -1 // checked here, with a clearer message
+	cr.ReuseRecord = true
+	rd := &Reader{name: name, cr: cr, chk: newChecker()}
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("empty file (expected the header %s)", strings.Join(columns, ","))}
+	}
+	if err != nil {
+		return nil, rd.csvError(err)
+	}
+	if strings.Join(head, ",") != strings.Join(columns, ",") {
+		return nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("header %q (expected %s)", strings.Join(head, ","), strings.Join(columns, ","))}
+	}
+	return rd, nil
+}
+
+// Next returns the next row, io.EOF after the last one, or an *Error.
+func (r *Reader) Next() (Row, error) {
+	if r.err != nil {
+		return Row{}, r.err
+	}
+	row, err := r.next()
+	if err != nil {
+		r.err = err
+	}
+	return row, err
+}
+
+func (r *Reader) next() (Row, error) {
+	rec, err := r.cr.Read()
+	if err == io.EOF {
+		return Row{}, io.EOF
+	}
+	if err != nil {
+		return Row{}, r.csvError(err)
+	}
+	line, _ := r.cr.FieldPos(0)
+	fail := func(format string, args ...any) (Row, error) {
+		return Row{}, &Error{File: r.name, Line: int64(line), Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(rec) != len(columns) {
+		return fail("%d fields (expected %d: %s)", len(rec), len(columns), strings.Join(columns, ","))
+	}
+	row, msg := parseRow(rec)
+	if msg == "" {
+		msg = r.chk.add(row, int64(line))
+	}
+	if msg != "" {
+		return fail("%s", msg)
+	}
+	return row, nil
+}
+
+// parseRow converts the fields of a record, "" or what is wrong.
+func parseRow(rec []string) (Row, string) {
+	row := Row{Block: rec[0], Machine: rec[4]}
+	var err error
+	if row.Alpha, err = parseAlpha(rec[1]); err != nil {
+		return row, err.Error()
+	}
+	if row.F, err = parseNumber(rec[2]); err != nil {
+		return row, fmt.Sprintf("f %q (expected a number)", rec[2])
+	}
+	if row.Seconds, err = parseNumber(rec[3]); err != nil {
+		return row, fmt.Sprintf("seconds %q (expected a number)", rec[3])
+	}
+	if row.Rep, err = strconv.Atoi(rec[5]); err != nil {
+		return row, fmt.Sprintf("rep %q (expected an integer)", rec[5])
+	}
+	return row, ""
+}
+
+// parseAlpha reads α: numbers separated by ';', "" for none.
+func parseAlpha(s string) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ";")
+	alpha := make([]float64, len(parts))
+	for i, p := range parts {
+		a, err := parseNumber(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("alpha %q: part %d %q (expected numbers separated by ';')", s, i, p)
+		}
+		alpha[i] = a
+	}
+	return alpha, nil
+}
+
+// parseNumber reads a number; one out of range reads as ±Inf or 0, which
+// the row's checks then reject with the value shown.
+func parseNumber(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil
+	}
+	return x, err
+}
+
+func formatAlpha(alpha []float64) string {
+	var b []byte
+	for i, a := range alpha {
+		if i > 0 {
+			b = append(b, ';')
+		}
+		b = strconv.AppendFloat(b, a, 'g', -1, 64)
+	}
+	return string(b)
+}
+
+func (r *Reader) csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: r.name, Line: int64(pe.Line), Msg: fmt.Sprintf("column %d: %v", pe.Column, pe.Err)}
+	}
+	return &Error{File: r.name, Msg: fmt.Sprintf("reading: %v", err)}
+}
+
+// ReadAll reads every row of the calibration file in r.
+func ReadAll(r io.Reader, name string) ([]Row, error) {
+	rd, err := NewReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for {
+		row, err := rd.Next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+}
+
+// Writer writes calibration rows, validating each as the Reader would.
+type Writer struct {
+	cw   *csv.Writer
+	chk  *checker
+	line int64
+}
+
+// NewWriter writes the header row to w.
+func NewWriter(w io.Writer) *Writer {
+	cw := csv.NewWriter(w)
+	cw.Write(columns)
+	return &Writer{cw: cw, chk: newChecker(), line: 1}
+}
+
+// Write validates r and writes its row.
+func (w *Writer) Write(r Row) error {
+	w.line++
+	if msg := w.chk.add(r, w.line); msg != "" {
+		return &Error{File: "calibration", Line: w.line, Msg: msg}
+	}
+	return w.cw.Write([]string{r.Block, formatAlpha(r.Alpha),
+		strconv.FormatFloat(r.F, 'g', -1, 64), strconv.FormatFloat(r.Seconds, 'g', -1, 64),
+		r.Machine, strconv.Itoa(r.Rep)})
+}
+
+// Close flushes the rows; it does not close the underlying writer.
+func (w *Writer) Close() error {
+	w.cw.Flush()
+	return w.cw.Error()
+}

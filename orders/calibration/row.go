@@ -1,0 +1,101 @@
+package calibration
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Row is one timed run of a block: the block's name, its parameters α,
+// the cost estimate f(α), the measured seconds, the machine and the
+// repetition number.
+type Row struct {
+	Block   string
+	Alpha   []float64
+	F       float64
+	Seconds float64
+	Machine string
+	Rep     int
+}
+
+// C returns the row's constant T/f.
+func (r Row) C() float64 { return r.Seconds / r.F }
+
+// check returns what is wrong with r alone, "" when nothing is.
+func (r Row) check() string {
+	switch {
+	case r.Block == "":
+		return "block is empty (expected the marked block's name)"
+	case r.Machine == "":
+		return "machine is empty (expected the machine's name)"
+	case hasControl(r.Block):
+		return fmt.Sprintf("block %q has a control character (expected a printable name)", r.Block)
+	case hasControl(r.Machine):
+		return fmt.Sprintf("machine %q has a control character (expected a printable name)", r.Machine)
+	case !positive(r.F):
+		return fmt.Sprintf("f %v (expected a finite number > 0)", r.F)
+	case !positive(r.Seconds):
+		return fmt.Sprintf("seconds %v (expected a finite number > 0)", r.Seconds)
+	case r.Rep < 0:
+		return fmt.Sprintf("rep %d negative", r.Rep)
+	}
+	for i, a := range r.Alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			return fmt.Sprintf("alpha %d is %v (expected a finite number)", i, a)
+		}
+	}
+	return ""
+}
+
+// hasControl reports whether s has a control character, which CSV does
+// not carry faithfully (a quoted \r\n reads back as \n).
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsControl)
+}
+
+func positive(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
+
+// key identifies a row's α for a block on a machine.
+type key struct {
+	block, machine, alpha string
+}
+
+// checker rejects rows that contradict earlier ones: the same run twice,
+// or two estimates f for the same α.
+type checker struct {
+	runs map[runKey]int64 // → line
+	fs   map[key]fLine
+}
+
+type runKey struct {
+	key
+	rep int
+}
+
+type fLine struct {
+	f    float64
+	line int64
+}
+
+func newChecker() *checker {
+	return &checker{runs: make(map[runKey]int64), fs: make(map[key]fLine)}
+}
+
+// add checks r, found on line, and returns the defect, "" if none.
+func (c *checker) add(r Row, line int64) string {
+	if msg := r.check(); msg != "" {
+		return msg
+	}
+	k := key{r.Block, r.Machine, formatAlpha(r.Alpha)}
+	rk := runKey{k, r.Rep}
+	if prev, ok := c.runs[rk]; ok {
+		return fmt.Sprintf("repeats the run on line %d (expected one row per block, machine, alpha and rep)", prev)
+	}
+	c.runs[rk] = line
+	if prev, ok := c.fs[k]; ok && prev.f != r.F {
+		return fmt.Sprintf("f %v differs from %v on line %d for the same block and alpha (expected f to be a function of alpha)", r.F, prev.f, prev.line)
+	}
+	c.fs[k] = fLine{r.F, line}
+	return ""
+}

@@ -1,0 +1,239 @@
+package ordertrace
+
+import (
+	"math"
+	"sort"
+)
+
+// checker applies the validation rules of docs/orders.md to orders in
+// file order. Rules about one order are checked at once; a request for a
+// later order is remembered until that order is read. It keeps 12 bytes
+// per order read (the duration its children's MadeAt is checked against
+// and the number of results requests are checked against: any later order
+// may make children of, or request, any earlier one) plus the pending
+// requests.
+type checker struct {
+	durations []float64 // by id-1
+	nresults  []uint32  // by id-1
+	pending   pendingSet
+	scratch   []Request // for checkDuplicates
+}
+
+// lineDefect is a defect found on an earlier line than the current one.
+type lineDefect struct {
+	line int64
+	*defect
+}
+
+func newChecker() *checker { return &checker{pending: newPendingSet()} }
+
+// read returns the number of orders checked so far.
+func (c *checker) read() int64 { return int64(len(c.durations)) }
+
+// tolerance is how far two own-time moments computed by different sums
+// (a segment's end and the next one's start, the last end and Duration)
+// may differ and still be the same moment.
+func tolerance(t float64) float64 { return 1e-9 * max(1, math.Abs(t)) }
+
+// add checks o, read from line, and remembers what later orders need.
+// An error about an earlier line is a *lineDefect.
+func (c *checker) add(o *Order, line int64) error {
+	if err := c.identity(o); err != nil {
+		return err
+	}
+	if err := checkOwnTime(o); err != nil {
+		return err
+	}
+	if err := c.checkRequests(o, line); err != nil {
+		return err
+	}
+	c.durations = append(c.durations, o.Duration)
+	c.nresults = append(c.nresults, uint32(min(len(o.Results), math.MaxUint32)))
+	return c.resolve(o)
+}
+
+// identity checks the id, the parent and the moment of making.
+func (c *checker) identity(o *Order) *defect {
+	want := c.read() + 1
+	switch {
+	case o.ID != want:
+		return defectf(o.ID, "id out of order (expected %d: ids count up from 1 in creation order)", want)
+	case o.ID == 1 && o.Parent != 0:
+		return defectf(o.ID, "the main order has parent %d (expected 0)", o.Parent)
+	case o.ID > 1 && (o.Parent < 1 || o.Parent >= o.ID):
+		return defectf(o.ID, "parent %d unknown (expected an earlier order's id)", o.Parent)
+	case o.Proc == "":
+		return defectf(o.ID, "proc is empty (expected the procedure's name)")
+	case o.ArgBytes < 0:
+		return defectf(o.ID, "arg_bytes %d negative", o.ArgBytes)
+	case !moment(o.MadeAt):
+		return defectf(o.ID, "made_at %v is not a moment (expected a finite number ≥ 0)", o.MadeAt)
+	case o.ID == 1 && o.MadeAt != 0:
+		return defectf(o.ID, "the main order is made at %v (expected 0)", o.MadeAt)
+	}
+	if o.ID > 1 {
+		if d := c.durations[o.Parent-1]; o.MadeAt > d {
+			return defectf(o.ID, "made at %v, outside its parent %d's own time [0, %v]", o.MadeAt, o.Parent, d)
+		}
+	}
+	return nil
+}
+
+// moment reports whether t can be a moment or length of own time.
+func moment(t float64) bool { return t >= 0 && !math.IsInf(t, 1) }
+
+// checkOwnTime checks the duration, the segments and the moments of the
+// events against it.
+func checkOwnTime(o *Order) *defect {
+	if !moment(o.Duration) {
+		return defectf(o.ID, "duration %v is not a length of time (expected a finite number ≥ 0)", o.Duration)
+	}
+	if err := checkSegments(o); err != nil {
+		return err
+	}
+	if len(o.Results) == 0 {
+		return defectf(o.ID, "no result (expected at least one: every order provides a result)")
+	}
+	last := 0.0
+	for i, r := range o.Results {
+		if err := checkEvent(o, "result", i, r.At, last); err != nil {
+			return err
+		}
+		if r.Bytes < 0 {
+			return defectf(o.ID, "result %d: bytes %d negative", i, r.Bytes)
+		}
+		last = r.At
+	}
+	last = 0
+	for i, q := range o.Requests {
+		if err := checkEvent(o, "request", i, q.At, last); err != nil {
+			return err
+		}
+		last = q.At
+	}
+	return nil
+}
+
+// checkEvent checks the moment at of event i (a result or request) of o,
+// the previous one of its kind being at prev.
+func checkEvent(o *Order, kind string, i int, at, prev float64) *defect {
+	switch {
+	case !moment(at) || at > o.Duration:
+		return defectf(o.ID, "%s %d at %v, outside the order's own time [0, %v]", kind, i, at, o.Duration)
+	case at < prev:
+		return defectf(o.ID, "%s %d at %v before the previous one at %v (expected own-time order)", kind, i, at, prev)
+	}
+	return nil
+}
+
+// checkSegments checks that the segments, if any, cover [0, Duration]
+// one after the other.
+func checkSegments(o *Order) *defect {
+	if len(o.Segments) == 0 {
+		return nil
+	}
+	end := 0.0
+	for i, g := range o.Segments {
+		switch {
+		case !moment(g.Dur):
+			return defectf(o.ID, "segment %d: dur %v is not a length of time (expected a finite number ≥ 0)", i, g.Dur)
+		case !moment(g.Start) || math.Abs(g.Start-end) > tolerance(end):
+			return defectf(o.ID, "segment %d starts at %v (expected %v, where the previous one ends: segments cover [0, duration] in order)", i, g.Start, end)
+		}
+		end = g.Start + g.Dur
+	}
+	if math.Abs(end-o.Duration) > tolerance(o.Duration) {
+		return defectf(o.ID, "segments end at %v (expected the duration %v)", end, o.Duration)
+	}
+	return nil
+}
+
+// checkRequests checks the requests' targets: an earlier order must
+// provide the result; a later one is remembered.
+func (c *checker) checkRequests(o *Order, line int64) *defect {
+	if err := c.checkDuplicates(o); err != nil {
+		return err
+	}
+	for i, q := range o.Requests {
+		switch {
+		case q.Order == o.ID:
+			return defectf(o.ID, "request %d names the order itself (a cycle: an order cannot wait for its own result)", i)
+		case q.Order < 1:
+			return defectf(o.ID, "request %d names order %d (expected an order id ≥ 1)", i, q.Order)
+		case q.Result < 0:
+			return defectf(o.ID, "request %d: result index %d negative", i, q.Result)
+		case q.Order < o.ID:
+			if n := c.nresults[q.Order-1]; uint64(q.Result) >= uint64(n) {
+				return neverProvided(o.ID, q, int64(n))
+			}
+		default:
+			c.pending.add(q.Order, pendingRequest{from: o.ID, result: q.Result, at: q.At, line: line})
+		}
+	}
+	return nil
+}
+
+func neverProvided(from int64, q Request, n int64) *defect {
+	return defectf(from, "requests result %d of order %d, which provides %d (a request for a result never provided)", q.Result, q.Order, n)
+}
+
+// checkDuplicates rejects a second request for the same result: a trace
+// records only an order's first request for each result. Short lists are
+// compared pairwise; long ones (a master's) are sorted in scratch space.
+func (c *checker) checkDuplicates(o *Order) *defect {
+	dup := func(q Request) *defect {
+		return defectf(o.ID, "requests result %d of order %d twice (expected only the first request)", q.Result, q.Order)
+	}
+	qs := o.Requests
+	if len(qs) <= 16 {
+		for i := range qs {
+			for j := i + 1; j < len(qs); j++ {
+				if qs[i].Order == qs[j].Order && qs[i].Result == qs[j].Result {
+					return dup(qs[j])
+				}
+			}
+		}
+		return nil
+	}
+	keys := append(c.scratch[:0], qs...)
+	c.scratch = keys
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Order != keys[j].Order {
+			return keys[i].Order < keys[j].Order
+		}
+		return keys[i].Result < keys[j].Result
+	})
+	for i := 1; i < len(keys); i++ {
+		if keys[i].Order == keys[i-1].Order && keys[i].Result == keys[i-1].Result {
+			return dup(keys[i])
+		}
+	}
+	return nil
+}
+
+// resolve checks the requests that were waiting for o to be read.
+func (c *checker) resolve(o *Order) error {
+	return c.pending.take(o.ID, func(p pendingRequest) error {
+		if p.result >= len(o.Results) {
+			q := Request{Order: o.ID, Result: p.result, At: p.at}
+			return &lineDefect{p.line, neverProvided(p.from, q, int64(len(o.Results)))}
+		}
+		if p.from == o.Parent && p.at < o.MadeAt {
+			return &lineDefect{p.line, defectf(p.from, "requests order %d at %v, before making it at %v", o.ID, p.at, o.MadeAt)}
+		}
+		return nil
+	})
+}
+
+// finish checks what only the end of the file decides: requests for
+// orders that never came. It reports the earliest such line.
+func (c *checker) finish() error {
+	if c.read() == 0 {
+		return &defect{msg: "no orders (expected at least the main order)"}
+	}
+	p, target, ok := c.pending.earliest()
+	if !ok {
+		return nil
+	}
+	return &lineDefect{p.line, defectf(p.from, "requests order %d, which is not in the trace (a request for a result never provided)", target)}
+}

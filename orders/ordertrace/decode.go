@@ -1,0 +1,309 @@
+package ordertrace
+
+// decoder turns order lines into Orders. It cuts the returned orders and
+// their lists from slabs and interns names, so that a typical line costs
+// no allocation of its own: a returned Order stays valid for as long as
+// the caller keeps it (slabs are never reused), at the price of keeping
+// its slab's neighbours alive too.
+type decoder struct {
+	s      scanner
+	orders []Order
+	segs   []Segment
+	reqs   []Request
+	ress   []Result
+	names  map[string]string
+
+	// scratch lists, copied to the slabs once their length is known
+	segTmp []Segment
+	reqTmp []Request
+	resTmp []Result
+}
+
+const (
+	slabOrders = 256
+	slabItems  = 1024
+	// maxNames bounds the interned names: a trace names a few procedures
+	// and blocks; a pathological one must not grow the table forever.
+	maxNames = 4096
+)
+
+// The fields of an order line, as bits; required are the ones without
+// omitempty.
+const (
+	hasID = 1 << iota
+	hasParent
+	hasProc
+	hasMadeAt
+	hasArgBytes
+	hasDuration
+	hasSegments
+	hasRequests
+	hasResults
+	required = hasID | hasParent | hasProc | hasMadeAt | hasArgBytes | hasDuration
+)
+
+var orderFields = []string{"id", "parent", "proc", "made_at", "arg_bytes", "duration", "segments", "requests", "results"}
+
+func newDecoder() *decoder { return &decoder{names: make(map[string]string)} }
+
+// order decodes one line.
+func (d *decoder) order(line []byte) (*Order, error) {
+	d.s = scanner{b: line}
+	if len(d.orders) == 0 {
+		d.orders = make([]Order, slabOrders)
+	}
+	o := &d.orders[0]
+	if err := d.orderObject(o); err != nil {
+		return nil, err
+	}
+	if d.s.peek() != 0 {
+		return nil, d.s.failf("found %s after the order object (expected one order per line)", d.s.found())
+	}
+	d.orders = d.orders[1:]
+	return o, nil
+}
+
+func (d *decoder) orderObject(o *Order) error {
+	return d.object(orderFields, required, func(k []byte) (int, error) { return d.orderField(k, o) })
+}
+
+// orderField decodes the value of field k and returns the field's bit, 0
+// for an unknown field.
+func (d *decoder) orderField(k []byte, o *Order) (bit int, err error) {
+	s := &d.s
+	switch string(k) {
+	case "id":
+		o.ID, err = s.int64()
+		return hasID, err
+	case "parent":
+		o.Parent, err = s.int64()
+		return hasParent, err
+	case "proc":
+		o.Proc, err = d.name()
+		return hasProc, err
+	case "made_at":
+		o.MadeAt, err = s.float64()
+		return hasMadeAt, err
+	case "arg_bytes":
+		o.ArgBytes, err = s.int64()
+		return hasArgBytes, err
+	case "duration":
+		o.Duration, err = s.float64()
+		return hasDuration, err
+	case "segments":
+		o.Segments, err = d.segments()
+		return hasSegments, err
+	case "requests":
+		o.Requests, err = d.requests()
+		return hasRequests, err
+	case "results":
+		o.Results, err = d.results()
+		return hasResults, err
+	}
+	return 0, nil
+}
+
+// name reads a string and interns it.
+func (d *decoder) name() (string, error) {
+	b, err := d.s.stringBytes()
+	if err != nil {
+		return "", err
+	}
+	if n, ok := d.names[string(b)]; ok {
+		return n, nil
+	}
+	n := string(b)
+	if len(d.names) < maxNames {
+		d.names[n] = n
+	}
+	return n, nil
+}
+
+// list decodes a JSON array (or null) of objects, calling elem for each.
+func (d *decoder) list(elem func() error) error {
+	s := &d.s
+	if s.null() {
+		return nil
+	}
+	if err := s.expect('[', "'[' starting a list"); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := s.more(']', first)
+		if err != nil || !more {
+			return err
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
+
+// object decodes a JSON object whose fields field decodes (returning the
+// field's bit, 0 for an unknown field) and checks that the fields in need
+// are there.
+func (d *decoder) object(names []string, need int, field func(k []byte) (int, error)) error {
+	s := &d.s
+	if err := s.expect('{', "'{' starting an object"); err != nil {
+		return err
+	}
+	seen := 0
+	for first := true; ; first = false {
+		more, err := s.more('}', first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			if seen&need != need {
+				s.i-- // at the closing brace
+				return s.failf("missing field %q", missing(seen, need, names))
+			}
+			return nil
+		}
+		at := s.i
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		bit, err := field(k)
+		if err != nil {
+			return err
+		}
+		if bit == 0 {
+			s.i = at
+			return s.failf("unknown field %q (expected one of %s)", k, joinNames(names))
+		}
+		if seen&bit != 0 {
+			s.i = at
+			return s.failf("field %q repeated", k)
+		}
+		seen |= bit
+	}
+}
+
+var (
+	segmentFields = []string{"start", "dur", "block"}
+	requestFields = []string{"order", "result", "at"}
+	resultFields  = []string{"at", "bytes"}
+)
+
+func (d *decoder) segments() ([]Segment, error) {
+	d.segTmp = d.segTmp[:0]
+	err := d.list(func() error {
+		var g Segment
+		err := d.object(segmentFields, 1|2, func(k []byte) (bit int, err error) {
+			switch string(k) {
+			case "start":
+				g.Start, err = d.s.float64()
+				return 1, err
+			case "dur":
+				g.Dur, err = d.s.float64()
+				return 2, err
+			case "block":
+				g.Block, err = d.name()
+				return 4, err
+			}
+			return 0, nil
+		})
+		d.segTmp = append(d.segTmp, g)
+		return err
+	})
+	if err != nil || len(d.segTmp) == 0 {
+		return nil, err
+	}
+	return cut(&d.segs, d.segTmp), nil
+}
+
+func (d *decoder) requests() ([]Request, error) {
+	d.reqTmp = d.reqTmp[:0]
+	err := d.list(func() error {
+		var q Request
+		err := d.object(requestFields, 1|4, func(k []byte) (bit int, err error) {
+			switch string(k) {
+			case "order":
+				q.Order, err = d.s.int64()
+				return 1, err
+			case "result":
+				var n int64
+				n, err = d.s.int64()
+				q.Result = int(n)
+				if err == nil && int64(q.Result) != n {
+					err = d.s.failf("result index out of range")
+				}
+				return 2, err
+			case "at":
+				q.At, err = d.s.float64()
+				return 4, err
+			}
+			return 0, nil
+		})
+		d.reqTmp = append(d.reqTmp, q)
+		return err
+	})
+	if err != nil || len(d.reqTmp) == 0 {
+		return nil, err
+	}
+	return cut(&d.reqs, d.reqTmp), nil
+}
+
+func (d *decoder) results() ([]Result, error) {
+	d.resTmp = d.resTmp[:0]
+	err := d.list(func() error {
+		var r Result
+		err := d.object(resultFields, 1|2, func(k []byte) (bit int, err error) {
+			switch string(k) {
+			case "at":
+				r.At, err = d.s.float64()
+				return 1, err
+			case "bytes":
+				r.Bytes, err = d.s.int64()
+				return 2, err
+			}
+			return 0, nil
+		})
+		d.resTmp = append(d.resTmp, r)
+		return err
+	})
+	if err != nil || len(d.resTmp) == 0 {
+		return nil, err
+	}
+	return cut(&d.ress, d.resTmp), nil
+}
+
+// cut copies items into a fresh piece of *slab (capacity-limited, so that
+// an append by the caller cannot overwrite a neighbour).
+func cut[T any](slab *[]T, items []T) []T {
+	n := len(items)
+	if n > len(*slab) {
+		size := max(slabItems, n)
+		if n > slabItems/4 {
+			size = n // a long list gets its own array
+		}
+		*slab = make([]T, size)
+	}
+	out := (*slab)[:n:n]
+	copy(out, items)
+	*slab = (*slab)[n:]
+	return out
+}
+
+// missing names the first required field not seen.
+func missing(seen, need int, names []string) string {
+	for i, n := range names {
+		if need&(1<<i) != 0 && seen&(1<<i) == 0 {
+			return n
+		}
+	}
+	return ""
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}

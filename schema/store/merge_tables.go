@@ -1,0 +1,39 @@
+package store
+
+// mergeTable says how the rows of one table are copied.
+type mergeTable struct {
+	name string
+	// ids: the table has an INTEGER PRIMARY KEY id that is renumbered; the
+	// mapping is kept under the table's name.
+	ids bool
+	// key: a unique column (content or definition hash) by which a row
+	// already in the destination is recognised and reused.
+	key string
+	// refs maps columns to the table whose renumbered id they hold.
+	refs map[string]string
+	// parent: rows are copied only when the row they belong to (through
+	// this column, a key of refs) was added, not reused.
+	parent string
+}
+
+// mergeTables in dependency order (parents first). Tables without an id are
+// keyed by their parent and copied whole for every added parent.
+var mergeTables = []mergeTable{
+	{name: "traces", ids: true, key: "sha256"},
+	{name: "calls", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
+	{name: "trace_shapes", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
+	{name: "trace_packs", refs: map[string]string{"trace_id": "traces"}, parent: "trace_id"},
+	{name: "machines", ids: true, key: "sha256"},
+	{name: "sts_files", ids: true, key: "sha256"},
+	{name: "sts_procs", refs: map[string]string{"sts_id": "sts_files"}, parent: "sts_id"},
+	{name: "sts_warnings", refs: map[string]string{"sts_id": "sts_files"}, parent: "sts_id"},
+	{name: "sweeps", ids: true, key: "def_hash", refs: map[string]string{"trace_id": "traces"}},
+	{name: "runs", ids: true, refs: map[string]string{"trace_id": "traces", "sts_id": "sts_files", "sweep_id": "sweeps", "machine_id": "machines"}},
+	{name: "intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "interval_values", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "interval_proc_values", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "interval_stats", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "run_warnings", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "sts_intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "sts_matrix_sums", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+}

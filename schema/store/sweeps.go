@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Sweep is the row of one sweep or search: a set of configurations of one
+// trace, identified in every store by the hash of its definition.
+type Sweep struct {
+	ID         int64  `db:"id"`
+	TraceID    int64  `db:"trace_id"`
+	Kind       string `db:"kind"`       // "sweep" or "search"
+	Command    string `db:"command"`    // the command line that made it
+	Hash       string `db:"def_hash"`   // identity: sha256 of the definition
+	Definition string `db:"definition"` // the definition as JSON
+	Configs    int    `db:"configs"`    // configurations of the whole definition (all shards)
+	Skipped    int    `db:"skipped"`    // grids left out for exceeding a machine
+	CreatedAt  string `db:"created_at"` // RFC 3339, UTC
+}
+
+// EnsureSweep returns the id of the sweep with sw.Hash, creating its row
+// when the store has none (several processes may race to create it; one
+// row results).
+func (s *Store) EnsureSweep(ctx context.Context, sw Sweep) (int64, error) {
+	id, ok, err := s.sweepByHash(ctx, sw.Hash)
+	if err != nil || ok {
+		return id, err
+	}
+	if sw.CreatedAt == "" {
+		sw.CreatedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO sweeps(trace_id, command, created_at, kind, def_hash, definition, configs, skipped)
+		VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(def_hash) DO NOTHING`,
+		sw.TraceID, sw.Command, sw.CreatedAt, sw.Kind, sw.Hash, sw.Definition, sw.Configs, sw.Skipped)
+	if err != nil {
+		return 0, fmt.Errorf("create sweep: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return res.LastInsertId()
+	}
+	// Another process created it between the two statements.
+	id, _, err = s.sweepByHash(ctx, sw.Hash)
+	return id, err
+}
+
+func (s *Store) sweepByHash(ctx context.Context, hash string) (int64, bool, error) {
+	var id int64
+	err := s.db.GetContext(ctx, &id, `SELECT id FROM sweeps WHERE def_hash = ?`, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("find sweep: %w", err)
+	}
+	return id, true, nil
+}
+
+// Sweeps lists the stored sweeps in id order.
+func (s *Store) Sweeps(ctx context.Context) ([]Sweep, error) {
+	var out []Sweep
+	err := s.db.SelectContext(ctx, &out, `SELECT id, coalesce(trace_id, 0) AS trace_id, kind, coalesce(command, '') AS command,
+		coalesce(def_hash, '') AS def_hash, definition, configs, skipped, coalesce(created_at, '') AS created_at
+		FROM sweeps ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list sweeps: %w", err)
+	}
+	return out, nil
+}
+
+// SweepDone returns the configuration indexes the sweep has stored.
+func (s *Store) SweepDone(ctx context.Context, sweepID int64) (map[int]bool, error) {
+	var idx []int
+	if err := s.db.SelectContext(ctx, &idx, `SELECT sweep_index FROM runs WHERE sweep_id = ? AND sweep_index IS NOT NULL`, sweepID); err != nil {
+		return nil, fmt.Errorf("stored configurations of sweep %d: %w", sweepID, err)
+	}
+	done := make(map[int]bool, len(idx))
+	for _, i := range idx {
+		done[i] = true
+	}
+	return done, nil
+}
+
+// SaveSweepRun stores one finished configuration of a sweep atomically:
+// the run (run.SweepID set) with all its rows and its position index in
+// the sweep commit together or not at all.
+func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, opt SaveOptions) error {
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		if err := saveRun(tx, run, opt); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE runs SET sweep_index = ? WHERE id = ?`, index, run.ID); err != nil {
+			return fmt.Errorf("save run: %w", err)
+		}
+		return nil
+	})
+}
+
+// Outcome is the headline of a stored configuration of a sweep.
+type Outcome struct {
+	Index      int     `db:"sweep_index"`
+	RunID      int64   `db:"id"`
+	Grid       string  `db:"grid"`
+	Machine    string  `db:"machine"`
+	Procs      int     `db:"procs"`
+	Time       float64 `db:"execution_time"` // of the root interval (s)
+	Efficiency float64 `db:"efficiency"`     // of the root interval
+}
+
+// Cost is the processor time the configuration occupies: time x processors.
+func (o Outcome) Cost() float64 { return o.Time * float64(o.Procs) }
+
+// SweepOutcomes returns the stored configurations of a sweep by index.
+func (s *Store) SweepOutcomes(ctx context.Context, sweepID int64) (map[int]Outcome, error) {
+	var rows []Outcome
+	err := s.db.SelectContext(ctx, &rows, `SELECT r.sweep_index, r.id, r.grid, coalesce(r.machine, '') AS machine, r.procs, r.execution_time,
+			`+rootValue("r.id")+` AS efficiency
+		FROM runs r WHERE r.sweep_id = ? AND r.sweep_index IS NOT NULL`, int(result.Efficiency), sweepID)
+	if err != nil {
+		return nil, fmt.Errorf("results of sweep %d: %w", sweepID, err)
+	}
+	out := make(map[int]Outcome, len(rows))
+	for _, r := range rows {
+		out[r.Index] = r
+	}
+	return out, nil
+}
+
+// rootValue is the SQL expression of the value of one characteristic (the
+// statement's parameter) of the root interval of run runID (a column).
+func rootValue(runID string) string {
+	return `coalesce((SELECT v.value FROM intervals i JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.id
+		WHERE i.run_id = ` + runID + ` AND i.parent IS NULL AND v.char_id = ?), 0)`
+}

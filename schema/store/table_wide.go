@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// WideRow is one interval of a run with all its values: a row of
+// v_intervals_wide, whose characteristic columns are
+// schema.WideCharColumns(). Has marks the values stored (the others are
+// NULL in the view).
+type WideRow struct {
+	Run      *RunRow
+	Interval *IntervalRow
+	Values   result.Values
+	Has      [result.NumChars]bool
+}
+
+// WideRows calls fn for each interval of the runs of one sweep that has
+// values, run by run in interval id order. v_intervals_wide pivots with a
+// GROUP BY that SQLite sorts in a temporary B-tree; the values of a run
+// come in key order already, so the pivot is done here, one interval at a
+// time (a test compares the rows with the view's). The row is reused: fn
+// must copy what it keeps.
+func (s *Store) WideRows(ctx context.Context, sweepID int64, fn func(*WideRow) error) error {
+	dims, err := s.sweepDims(ctx, sweepID)
+	if err != nil {
+		return fmt.Errorf("sweep %d: %w", sweepID, err)
+	}
+	for _, run := range dims.runs {
+		if err := s.pivotRun(ctx, run, dims, fn); err != nil {
+			return fmt.Errorf("run %d: %w", run.ID, err)
+		}
+	}
+	return nil
+}
+
+// pivotRun emits one WideRow per interval of the run that has values.
+func (s *Store) pivotRun(ctx context.Context, run *RunRow, dims *sweepDims, fn func(*WideRow) error) error {
+	w := &WideRow{Run: run}
+	var ivID, ch int64
+	var proc Null[int64] // NULL: the interval values query is shared with ValueRows
+	var v float64
+	add := func() error {
+		if w.Interval == nil || w.Interval.ID != ivID {
+			if w.Interval != nil {
+				if err := fn(w); err != nil {
+					return err
+				}
+			}
+			iv, err := dims.interval(run, ivID)
+			if err != nil {
+				return err
+			}
+			*w = WideRow{Run: run, Interval: iv}
+		}
+		if ch < 0 || ch >= int64(result.NumChars) {
+			return fmt.Errorf("interval %d: characteristic %d unknown to this build", ivID, ch)
+		}
+		w.Values[ch], w.Has[ch] = v, true
+		return nil
+	}
+	if err := s.eachRow(ctx, add, []any{&ivID, &proc, &ch, &v}, runIntervalValues, run.ID); err != nil {
+		return err
+	}
+	if w.Interval != nil {
+		return fn(w)
+	}
+	return nil
+}

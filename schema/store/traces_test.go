@@ -1,0 +1,187 @@
+package store_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/ptr"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/trace"
+)
+
+// ingestTrace ingests the trace file at path into st.
+func ingestTrace(tb testing.TB, st *store.Store, path string) store.TraceInfo {
+	tb.Helper()
+	info, err := ingest.Trace(context.Background(), st, path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return info
+}
+
+// parseFile reads the trace file at path whole.
+func parseFile(tb testing.TB, path string) (*trace.Header, []*trace.Call) {
+	tb.Helper()
+	r, err := ptr.OpenFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	calls, err := trace.ReadAll(r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r.Header(), calls
+}
+
+// TestTraceLookups finds a stored trace by name, id and sum, and loads it
+// whole: it gives back what parsing the file gives.
+func TestTraceLookups(t *testing.T) {
+	path := golden.Path(t, "traces", "jac1d.ptr")
+	st := storetest.Open(t)
+	info := ingestTrace(t, st, path)
+	h, calls := parseFile(t, path)
+	for _, key := range []string{"jac1d", "1"} {
+		got, err := st.Trace(key)
+		if err != nil || got != info {
+			t.Errorf("Trace(%q) = %+v, %v; want %+v", key, got, err, info)
+		}
+		tr, err := st.LoadTrace(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.TraceInfo != info || !reflect.DeepEqual(tr.Header, h) || !reflect.DeepEqual(tr.Calls, calls) {
+			t.Errorf("LoadTrace(%q) differs from the parsed file: %+v", key, tr.TraceInfo)
+		}
+	}
+	if list, err := st.Traces(); err != nil || len(list) != 1 || list[0] != info {
+		t.Errorf("Traces = %+v, %v", list, err)
+	}
+	byHash, found, err := st.TraceBySHA(context.Background(), info.SHA256)
+	want := info
+	want.Existing = true
+	if err != nil || !found || byHash != want {
+		t.Errorf("TraceBySHA = %+v, %v, %v; want %+v", byHash, found, err, want)
+	}
+	if _, found, err := st.TraceBySHA(context.Background(), "0123"); err != nil || found {
+		t.Errorf("TraceBySHA of an unknown sum: found %v, %v", found, err)
+	}
+	for _, key := range []string{"nope", "99"} {
+		_, err := st.Trace(key)
+		if !errors.Is(err, store.ErrNotFound) || err.Error() != `no trace "`+key+`" in the store` {
+			t.Errorf("Trace(%q): %v", key, err)
+		}
+		if _, err := st.LoadTrace(key); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("LoadTrace(%q): %v", key, err)
+		}
+	}
+}
+
+// TestLatestNameWins ingests jac1d and a gzipped copy (other bytes, same
+// name): the name finds the latest, the id the first.
+func TestLatestNameWins(t *testing.T) {
+	path := golden.Path(t, "traces", "jac1d.ptr")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(data)
+	w.Close()
+	gz := filepath.Join(t.TempDir(), "jac1d.ptr.gz")
+	if err := os.WriteFile(gz, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := storetest.Open(t)
+	first := ingestTrace(t, st, path)
+	second := ingestTrace(t, st, gz)
+	if second.Existing || second.ID == first.ID || second.Name != "jac1d" || second.Bytes != first.Bytes || second.Calls != first.Calls {
+		t.Errorf("gzip copy ingested as %+v (first %+v)", second, first)
+	}
+	tr, err := st.LoadTrace("jac1d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.ID != second.ID {
+		t.Errorf("LoadTrace(jac1d) gave id %d, want the latest %d", tr.ID, second.ID)
+	}
+	if old, err := st.LoadTrace("1"); err != nil || old.ID != first.ID || !reflect.DeepEqual(old.Calls, tr.Calls) {
+		t.Errorf("the plain and gzip ingests load different calls (%v)", err)
+	}
+}
+
+// TestSaveTraceSameBytes saves a trace whose sum the store holds already,
+// as the loser of two concurrent ingests does: nothing is written and the
+// stored trace comes back.
+func TestSaveTraceSameBytes(t *testing.T) {
+	path := golden.Path(t, "traces", "jac1d.ptr")
+	st := storetest.Open(t)
+	first := ingestTrace(t, st, path)
+	r, err := ptr.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	again, err := st.SaveTrace(context.Background(), store.TraceInfo{Name: "other", Path: path, SHA256: first.SHA256}, r)
+	first.Existing = true
+	if err != nil || again != first {
+		t.Errorf("SaveTrace of stored bytes = %+v, %v; want %+v", again, err, first)
+	}
+	if n := storetest.Count(t, st, "calls"); n != first.Calls {
+		t.Errorf("%d calls stored, want %d", n, first.Calls)
+	}
+}
+
+// TestTimePerFunction runs the store's typical query on the calls table
+// against sums made from the parsed calls.
+func TestTimePerFunction(t *testing.T) {
+	path := golden.Path(t, "traces", "jac.ptr")
+	st := storetest.Open(t)
+	info := ingestTrace(t, st, path)
+	type agg struct {
+		n         int
+		sys, user float64
+	}
+	want := map[string]agg{}
+	_, calls := parseFile(t, path)
+	for _, c := range calls {
+		a := want[c.Func]
+		a.n++
+		a.sys += c.RetTime
+		a.user += c.CallTime
+		want[c.Func] = a
+	}
+	var rows []struct {
+		Func string  `db:"func"`
+		N    int     `db:"n"`
+		Sys  float64 `db:"sys"`
+		User float64 `db:"usr"`
+	}
+	if err := st.Select(&rows, `SELECT func, count(*) AS n, sum(ret_time) AS sys, sum(call_time) AS usr
+		FROM calls WHERE trace_id = ? GROUP BY func ORDER BY sys DESC`, info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(want) || len(rows) < 10 {
+		t.Fatalf("%d functions, want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		w := want[r.Func]
+		if r.N != w.n || math.Abs(r.Sys-w.sys) > 1e-12 || math.Abs(r.User-w.user) > 1e-12 {
+			t.Errorf("%s: %d calls, %g s, %g s user; want %d, %g, %g", r.Func, r.N, r.Sys, r.User, w.n, w.sys, w.user)
+		}
+		if i > 0 && r.Sys > rows[i-1].Sys {
+			t.Errorf("not ordered by time at %s", r.Func)
+		}
+	}
+}

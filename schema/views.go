@@ -1,0 +1,97 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// WideColumn is one characteristic column of the wide table
+// (v_intervals_wide and its exports): the characteristic's canonical name
+// and its id.
+type WideColumn struct {
+	Name string
+	Char result.Char
+}
+
+// WideCharColumns are the characteristic columns of the wide table, in
+// characteristic order. The view and the wide export are both generated
+// from this list, so they cannot disagree.
+func WideCharColumns() []WideColumn {
+	cols := make([]WideColumn, result.NumChars)
+	for i, c := range result.Chars {
+		cols[i] = WideColumn{Name: c.Name, Char: result.Char(i)}
+	}
+	return cols
+}
+
+// WideViewSQL is the CREATE VIEW statement of v_intervals_wide: the pivot of
+// interval_values by characteristic, one column per WideCharColumns entry.
+func WideViewSQL() string {
+	var b strings.Builder
+	b.WriteString("CREATE VIEW v_intervals_wide AS\n")
+	b.WriteString("SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,\n")
+	b.WriteString("       r.network, r.tstart, r.tbyte, r.power,\n")
+	b.WriteString("       i.interval_id, i.parent, i.path, i.type, i.level, i.file, i.line, i.count")
+	for _, c := range WideCharColumns() {
+		fmt.Fprintf(&b, ",\n       max(CASE v.char_id WHEN %d THEN v.value END) AS %s", c.Char, QuoteIdent(c.Name))
+	}
+	b.WriteString("\nFROM v_intervals i\n")
+	b.WriteString("JOIN v_runs r ON r.run_id = i.run_id\n")
+	b.WriteString("JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.interval_id\n")
+	b.WriteString("GROUP BY r.sweep_id, r.run_id, i.interval_id")
+	return b.String()
+}
+
+// QuoteIdent quotes an SQL identifier.
+func QuoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// generatedViews are the views derived from Go lists (the characteristics):
+// the migrations create them once, and syncViews recreates them whenever
+// the list has changed since, so that every store, of any version, has
+// them as this build generates them.
+var generatedViews = []struct {
+	name string
+	sql  func() string
+}{
+	{"v_intervals_wide", WideViewSQL},
+}
+
+// syncViews recreates, in one transaction, each generated view whose stored
+// definition differs from the one this build generates.
+func syncViews(db *sqlx.DB) error {
+	tx, err := db.Beginx()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, v := range generatedViews {
+		var stored string
+		err := tx.Get(&stored, `SELECT coalesce(max(sql), '') FROM sqlite_master WHERE type = 'view' AND name = ?`, v.name)
+		if err != nil {
+			return err
+		}
+		want := v.sql()
+		if normalizeSQL(stored) == normalizeSQL(want) {
+			continue
+		}
+		if _, err := tx.Exec(`DROP VIEW IF EXISTS ` + QuoteIdent(v.name)); err != nil {
+			return fmt.Errorf("recreate view %s: %w", v.name, err)
+		}
+		if _, err := tx.Exec(want); err != nil {
+			return fmt.Errorf("recreate view %s: %w", v.name, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// normalizeSQL folds white space and drops a final ';' so that a view's
+// text as SQLite keeps it compares equal to the generated text.
+func normalizeSQL(s string) string {
+	return strings.TrimSuffix(strings.Join(strings.Fields(s), " "), ";")
+}

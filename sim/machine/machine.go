@@ -1,0 +1,110 @@
+// Package machine holds the machine model the simulator consumes: a tree
+// of clusters whose leaves are the processors, with message start-up
+// times, times per byte, channels and processor powers. The machine file
+// readers (ingest/machinefile) parse into it.
+package machine
+
+// Format names of machine files.
+const (
+	FormatCluster = "cluster" // Predictor 3.1 cluster tree
+	FormatFlat    = "flat"    // 2000 design: type, start time, send byte time, power, topology
+)
+
+// Node is one cluster instance of the machine tree. A node without children
+// is a leaf, that is one processor; only leaves have a Power and only
+// composite nodes have channels and message parameters.
+type Node struct {
+	Name     string
+	Power    float64 // relative processor power (leaves)
+	TStart   float64 // message start-up time, seconds
+	TByte    float64 // time per byte, seconds
+	Channels int     // independent channels of this cluster (0 for leaves)
+	CommType string  // myrinet, ethernet, transputer, ... (no effect on timing)
+	Children []*Node
+}
+
+// IsLeaf reports whether n is a processor.
+func (n *Node) IsLeaf() bool { return len(n.Children) == 0 }
+
+// Machine is a parsed machine file.
+type Machine struct {
+	Name     string // name of the modelled (root) cluster
+	Root     *Node
+	Search   int    // search= mode of the file (docs/model.md §1.7)
+	Format   string // FormatCluster or FormatFlat
+	Topology []int  // processor grid of a flat file (nil for cluster files)
+	Warnings []string
+}
+
+// Processors returns the number of leaves.
+func (m *Machine) Processors() int { return countLeaves(m.Root) }
+
+func countLeaves(n *Node) int {
+	if n == nil {
+		return 0
+	}
+	if n.IsLeaf() {
+		return 1
+	}
+	total := 0
+	for _, c := range n.Children {
+		total += countLeaves(c)
+	}
+	return total
+}
+
+// Leaves returns the processors in depth-first, left-to-right order: the
+// index in the result is the processor's physical id.
+func (m *Machine) Leaves() []*Node {
+	var out []*Node
+	var walk func(*Node)
+	walk = func(n *Node) {
+		if n.IsLeaf() {
+			out = append(out, n)
+			return
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	if m.Root != nil {
+		walk(m.Root)
+	}
+	return out
+}
+
+// WithOverrides returns a deep copy of m in which a non-zero tstart or tbyte
+// (seconds) replaces the TStart or TByte of every composite cluster and a
+// non-zero power replaces the power of every processor. Parameter sweeps use
+// it; m itself is not changed.
+func (m *Machine) WithOverrides(tstart, tbyte, power float64) *Machine {
+	c := *m
+	c.Topology = append([]int(nil), m.Topology...)
+	c.Warnings = append([]string(nil), m.Warnings...)
+	c.Root = copyNode(m.Root, tstart, tbyte, power)
+	return &c
+}
+
+func copyNode(n *Node, tstart, tbyte, power float64) *Node {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	if n.IsLeaf() {
+		if power != 0 {
+			c.Power = power
+		}
+		return &c
+	}
+	if tstart != 0 {
+		c.TStart = tstart
+	}
+	if tbyte != 0 {
+		c.TByte = tbyte
+	}
+	c.Children = make([]*Node, len(n.Children))
+	for i, ch := range n.Children {
+		c.Children[i] = copyNode(ch, tstart, tbyte, power)
+	}
+	return &c
+}

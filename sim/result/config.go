@@ -1,0 +1,104 @@
+package result
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Config is the machine configuration of a predicted run, or the processor
+// grid of a measured one.
+type Config struct {
+	Machine   string   // machine file name (empty for measured runs)
+	MachineID int64    // 0 when not stored
+	Grid      []int    // processor grid, e.g. [2 2]
+	Network   string   // "cluster", "bus" or "mesh"; "" for measured runs
+	TStart    float64  // override of every cluster's start-up time (s); 0 = from the file
+	TByte     float64  // override of every cluster's time per byte (s); 0 = from the file
+	Power     float64  // override of every processor's power; 0 = from the file
+	Options   []string // deviations from the original that are switched on
+}
+
+// MaxRank is the largest rank of a processor grid.
+const MaxRank = 4
+
+// MaxProcessors bounds the processors of a grid (and of a machine), so
+// that a mistyped size cannot exhaust memory or overflow.
+const MaxProcessors = 1 << 20
+
+// Procs is the number of processors of the grid.
+func (c Config) Procs() int {
+	n := 1
+	for _, d := range c.Grid {
+		n *= d
+	}
+	return n
+}
+
+// CheckGrid is the one validation of a processor grid: rank 1 to MaxRank,
+// every size positive, at most MaxProcessors processors in all (checked
+// without overflow).
+func CheckGrid(grid []int) error {
+	if len(grid) < 1 {
+		return fmt.Errorf("empty grid: expected 1 to %d dimensions", MaxRank)
+	}
+	if len(grid) > MaxRank {
+		return fmt.Errorf("grid %s has rank %d: at most %d dimensions", GridString(grid), len(grid), MaxRank)
+	}
+	n := 1
+	for _, d := range grid {
+		if d < 1 {
+			return fmt.Errorf("grid %s: every size must be positive", GridString(grid))
+		}
+		if d > MaxProcessors/n {
+			return fmt.Errorf("grid %s: more than %d processors", GridString(grid), MaxProcessors)
+		}
+		n *= d
+	}
+	return nil
+}
+
+// CheckOverrides is the one validation of the configuration's overrides:
+// each is 0 (the machine file's value) or a positive finite number.
+func (c Config) CheckOverrides() error {
+	for _, o := range []struct {
+		name string
+		v    float64
+	}{{"tstart", c.TStart}, {"tbyte", c.TByte}, {"power", c.Power}} {
+		if math.IsNaN(o.v) || math.IsInf(o.v, 0) || o.v < 0 {
+			return fmt.Errorf("%s %g: expected a positive finite number (or 0 for the machine file's value)", o.name, o.v)
+		}
+	}
+	return nil
+}
+
+// GridString formats the grid as the reports do: "2x2".
+func GridString(grid []int) string {
+	parts := make([]string, len(grid))
+	for i, d := range grid {
+		parts[i] = strconv.Itoa(d)
+	}
+	return strings.Join(parts, "x")
+}
+
+// ParseGrid reads a grid such as "2x2", "4" or "2x2x2" and checks it
+// (CheckGrid).
+func ParseGrid(s string) ([]int, error) {
+	fields := strings.Split(strings.ToLower(strings.TrimSpace(s)), "x")
+	if len(fields) > MaxRank {
+		return nil, fmt.Errorf("grid %q: at most %d dimensions", s, MaxRank)
+	}
+	grid := make([]int, len(fields))
+	for i, f := range fields {
+		d, err := strconv.Atoi(f)
+		if err != nil || d < 1 {
+			return nil, fmt.Errorf("grid %q: dimension %q is not a positive integer (expected e.g. 2x2)", s, f)
+		}
+		grid[i] = d
+	}
+	if err := CheckGrid(grid); err != nil {
+		return nil, err
+	}
+	return grid, nil
+}

@@ -1,4 +1,0 @@
-package sweep
-
-// SaveRun exposes the writer's transaction to the benchmarks.
-var SaveRun = saveRun

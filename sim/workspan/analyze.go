@@ -1,0 +1,75 @@
+package workspan
+
+import (
+	"errors"
+	"io"
+
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// Summary is the work and span of a trace, in the trace's unit of time.
+type Summary struct {
+	Orders       int64
+	Work         float64 // the sum of the orders' durations
+	Span         float64 // the longest path, edges between orders free
+	BurdenedSpan float64 // the longest path, every make and result edge one message
+	Parallelism  float64 // Work / Span; 0 when Span is 0
+}
+
+// Analyze reads src to the end and returns the work and span of its
+// orders, the burdened span priced by net. src should validate (an
+// ordertrace.Reader does); Analyze itself checks only ids and parents,
+// and reports orders that cannot finish as a *DeadlockError.
+func Analyze(src ordertrace.Source, net Network) (Summary, error) {
+	s := newSchedule(net)
+	s.reserve(src)
+	for {
+		o, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Summary{}, err
+		}
+		if err := s.add(o); err != nil {
+			return Summary{}, err
+		}
+	}
+	if err := s.deadlock(); err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{
+		Orders:       int64(len(s.recs)),
+		Work:         s.work,
+		Span:         s.span[plain],
+		BurdenedSpan: s.span[burdened],
+	}
+	if sum.Span > 0 {
+		sum.Parallelism = sum.Work / sum.Span
+	}
+	return sum, nil
+}
+
+// Check reads src to the end and reports orders that no execution can
+// finish (*DeadlockError): the part of a trace's validation that needs
+// the whole trace (docs/orders.md, "Validation").
+func Check(src ordertrace.Source) error {
+	_, err := Analyze(src, Network{})
+	return err
+}
+
+// SpeedupRange returns the range of speedups on n nodes (Cilkview): at
+// most min(n, Parallelism); at least about Work / (Work/n + BurdenedSpan),
+// the greedy-scheduling bound with each step along the span paying its
+// messages.
+func (s Summary) SpeedupRange(n int) (lo, hi float64) {
+	if n < 1 || s.Work <= 0 {
+		return 0, 0
+	}
+	hi = float64(n)
+	if s.Span > 0 {
+		hi = min(hi, s.Parallelism)
+	}
+	lo = s.Work / (s.Work/float64(n) + s.BurdenedSpan)
+	return lo, hi
+}

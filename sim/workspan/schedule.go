@@ -1,0 +1,300 @@
+package workspan
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// schedule places the orders of a trace as soon as possible on unlimited
+// computers, in both lanes of times.
+//
+// Order o's real time at own moment t is t + offset(t), where offset is
+// its start, raised by every wait before t: a request at own moment a for
+// a result available at A raises it to A - a. So an order is known by its
+// start and the steps where its offset rose; a child's start needs the
+// parent's offset at the moment of making it, a request needs the
+// provider's result times. At equal own moments, makes come before
+// requests and requests before results (docs/orders.md).
+//
+// Orders arrive in creation order but their times do not: a parent's
+// request may name a child that comes later, a child's start may need a
+// parent's request resolved by a later order. So an order runs through
+// its requests while their results are known and otherwise waits, in
+// waiters, for the provider; a child read before its parent got to the
+// moment of making it waits in the parent's kids. What a finished order
+// keeps (start, steps, result times: any later order may still make
+// children of it or request its results) is about 64 bytes plus 16 per
+// result and 24 per wait.
+type schedule struct {
+	net     Network
+	recs    []record
+	waiters map[int64]int64 // provider id → the first order blocked on one of its results
+	ready   []int64         // orders whose progress may continue
+	work    float64
+	span    times
+	free    []*progress // finished orders' progress, reused
+
+	progressSlab []progress
+	resultSlab   []times
+	stepSlab     []step
+}
+
+// record is what the schedule knows of one order.
+type record struct {
+	start   times
+	steps   []step    // where the offset rose, in own-time order
+	results []times   // availability of each result published so far, at any requester
+	run     *progress // nil once the order is finished
+	// nextWaiter chains the orders blocked on the same provider (an
+	// order waits for one thing at a time), 0 at the end.
+	nextWaiter int64
+}
+
+// step is the offset of an order from own moment at (exclusive for makes,
+// inclusive for results) on.
+type step struct {
+	at     float64
+	offset times
+}
+
+// progress is an order still running: known up to its request next.
+type progress struct {
+	order   *ordertrace.Order
+	started bool
+	next    int   // first request whose result is not known yet
+	offset  times // the offset after the requests before next
+	kids    []int64
+}
+
+func newSchedule(net Network) *schedule {
+	return &schedule{net: net, waiters: make(map[int64]int64)}
+}
+
+// reserve sizes the schedule for the orders a header announces (an
+// ordertrace.Reader's), saving the copies of a growing table; a header
+// that lies costs at most maxReserve records.
+func (s *schedule) reserve(src ordertrace.Source) {
+	const maxReserve = 1 << 24
+	if h, ok := src.(interface{ Header() ordertrace.Header }); ok {
+		if n := h.Header().Orders; n > 0 {
+			s.recs = make([]record, 0, min(n, maxReserve))
+		}
+	}
+}
+
+// add places what o makes known.
+func (s *schedule) add(o *ordertrace.Order) error {
+	if err := s.admissible(o); err != nil {
+		return err
+	}
+	s.work += o.Duration
+	run := s.newProgress(o)
+	s.recs = append(s.recs, record{run: run, results: cut(&s.resultSlab, len(o.Results))})
+	if o.Parent == 0 {
+		s.begin(o.ID, times{})
+	} else if parent := &s.recs[o.Parent-1]; parent.knownBefore(o.MadeAt) {
+		s.begin(o.ID, parent.at(o.MadeAt).plus(0, s.net.cost(o.ArgBytes)))
+	} else {
+		parent.run.kids = append(parent.run.kids, o.ID)
+	}
+	s.drain()
+	return nil
+}
+
+// admissible checks what the schedule itself relies on (a validating
+// Reader checks much more).
+func (s *schedule) admissible(o *ordertrace.Order) error {
+	n := int64(len(s.recs))
+	switch {
+	case o.ID != n+1:
+		return fmt.Errorf("order %d out of order (expected %d: ids count up from 1)", o.ID, n+1)
+	case o.Parent < 0 || o.Parent >= o.ID || o.ID > 1 && o.Parent == 0:
+		return fmt.Errorf("order %d: parent %d unknown (expected an earlier order's id)", o.ID, o.Parent)
+	}
+	return nil
+}
+
+func (s *schedule) newProgress(o *ordertrace.Order) *progress {
+	if n := len(s.free); n > 0 {
+		p := s.free[n-1]
+		s.free = s.free[:n-1]
+		*p = progress{order: o, kids: p.kids[:0]}
+		return p
+	}
+	if len(s.progressSlab) == 0 {
+		s.progressSlab = make([]progress, 256)
+	}
+	p := &s.progressSlab[0]
+	s.progressSlab = s.progressSlab[1:]
+	p.order = o
+	return p
+}
+
+// begin starts order id at real time t and queues it to run.
+func (s *schedule) begin(id int64, t times) {
+	r := &s.recs[id-1]
+	r.start, r.run.started, r.run.offset = t, true, t
+	s.ready = append(s.ready, id)
+}
+
+// drain runs every order that can go on.
+func (s *schedule) drain() {
+	for len(s.ready) > 0 {
+		id := s.ready[len(s.ready)-1]
+		s.ready = s.ready[:len(s.ready)-1]
+		s.advance(id)
+	}
+}
+
+// advance runs order id through its requests while their results are
+// known, publishing its results and starting its waiting children as
+// their moments become known.
+func (s *schedule) advance(id int64) {
+	r := &s.recs[id-1]
+	p := r.run
+	o := p.order
+	for {
+		horizon := math.Inf(1)
+		if p.next < len(o.Requests) {
+			horizon = o.Requests[p.next].At
+		}
+		s.publish(id, horizon)
+		s.startKids(r, horizon)
+		if p.next == len(o.Requests) {
+			s.finish(id)
+			return
+		}
+		q := o.Requests[p.next]
+		avail, ok := s.result(q)
+		if !ok {
+			r.nextWaiter = s.waiters[q.Order]
+			s.waiters[q.Order] = id
+			return
+		}
+		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
+			p.offset = off
+			if r.steps == nil {
+				r.steps = cut(&s.stepSlab, len(o.Requests)-p.next)[:0]
+			}
+			r.steps = append(r.steps, step{at: q.At, offset: off})
+		}
+		p.next++
+	}
+}
+
+// result returns when the result q requests is available, if known.
+func (s *schedule) result(q ordertrace.Request) (times, bool) {
+	if q.Order < 1 || q.Order > int64(len(s.recs)) {
+		return times{}, false
+	}
+	rs := s.recs[q.Order-1].results
+	if q.Result < 0 || q.Result >= len(rs) {
+		return times{}, false
+	}
+	return rs[q.Result], true
+}
+
+// publish makes known the results of order id provided before own moment
+// horizon, and wakes the orders waiting for them.
+func (s *schedule) publish(id int64, horizon float64) {
+	r := &s.recs[id-1]
+	p := r.run
+	o := p.order
+	had := len(r.results)
+	for n := had; n < len(o.Results) && o.Results[n].At < horizon; n++ {
+		res := o.Results[n]
+		r.results = append(r.results, p.offset.plus(res.At, s.net.cost(res.Bytes)))
+	}
+	if len(r.results) > had {
+		s.wake(id)
+	}
+}
+
+// wake queues the orders waiting for a result of provider that is now
+// known.
+func (s *schedule) wake(provider int64) {
+	first, ok := s.waiters[provider]
+	if !ok {
+		return
+	}
+	known := len(s.recs[provider-1].results)
+	kept := int64(0) // the chain of those still waiting, rebuilt
+	for w := first; w != 0; {
+		r := &s.recs[w-1]
+		next := r.nextWaiter
+		if p := r.run; p.order.Requests[p.next].Result < known {
+			r.nextWaiter = 0
+			s.ready = append(s.ready, w)
+		} else {
+			r.nextWaiter, kept = kept, w
+		}
+		w = next
+	}
+	if kept == 0 {
+		delete(s.waiters, provider)
+	} else {
+		s.waiters[provider] = kept
+	}
+}
+
+// startKids starts the children of r made before own moment horizon.
+func (s *schedule) startKids(r *record, horizon float64) {
+	kids := r.run.kids
+	kept := kids[:0]
+	for _, k := range kids {
+		kid := s.recs[k-1].run.order
+		if kid.MadeAt <= horizon {
+			s.begin(k, r.at(kid.MadeAt).plus(0, s.net.cost(kid.ArgBytes)))
+		} else {
+			kept = append(kept, k)
+		}
+	}
+	r.run.kids = kept
+}
+
+// finish records the end of order id and forgets its progress.
+func (s *schedule) finish(id int64) {
+	r := &s.recs[id-1]
+	end := r.run.offset.plus(r.run.order.Duration, 0)
+	s.span = later(s.span, end)
+	s.free = append(s.free, r.run)
+	r.run = nil
+}
+
+// knownBefore reports whether r's real time is known at own moment t for
+// making a child: r has started and resolved every request before t.
+func (r *record) knownBefore(t float64) bool {
+	if r.run == nil {
+		return true
+	}
+	p := r.run
+	return p.started && (p.next == len(p.order.Requests) || p.order.Requests[p.next].At >= t)
+}
+
+// at returns r's real time at own moment t of making a child: the offset
+// counts the waits strictly before t.
+func (r *record) at(t float64) times {
+	i := sort.Search(len(r.steps), func(i int) bool { return r.steps[i].at >= t })
+	if i == 0 {
+		return r.start.plus(t, 0)
+	}
+	return r.steps[i-1].offset.plus(t, 0)
+}
+
+// cut returns an empty slice of capacity n from *slab, a fresh one for a
+// long list.
+func cut[T any](slab *[]T, n int) []T {
+	const size = 4096
+	if n > size/8 {
+		return make([]T, 0, n)
+	}
+	if len(*slab) < n {
+		*slab = make([]T, size)
+	}
+	out := (*slab)[:0:n]
+	*slab = (*slab)[n:]
+	return out
+}
