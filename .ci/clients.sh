@@ -77,6 +77,12 @@ base = {
         FROM intervals i JOIN runs r ON r.id = i.run_id GROUP BY 1"""),
 }
 views = {"values": "v_values_long", "intervals_wide": "v_intervals_wide", "runs": "v_runs", "intervals": "v_intervals"}
+# The orders simulations' own rows, read through their views (pandas only:
+# the exports carry their runs with the others).
+orders = {
+    "v_order_runs": ("makespan", "SELECT coalesce(r.sweep_id, 0), count(*), total(o.makespan) FROM order_runs o JOIN runs r ON r.id = o.run_id GROUP BY 1"),
+    "v_order_nodes": ("busy", "SELECT coalesce(r.sweep_id, 0), count(*), total(n.busy) FROM order_nodes n JOIN runs r ON r.id = n.run_id GROUP BY 1"),
+}
 
 ref = {}
 for table, (col, sql) in base.items():
@@ -99,6 +105,19 @@ for table, view in views.items():
         passed, failed = passed + ok, failed + (not ok)
         print(f"{'ok  ' if ok else 'FAIL'} pandas.read_sql {view:16} sweep {s}: {gn} rows, sum({col}) {gs:.10g}"
               f"  (sqlite: {n}, {total:.10g})")
+for view, (col, sql) in orders.items():
+    want = {s: (n, total) for s, n, total in con.execute(sql)}
+    df = pd.read_sql(f'SELECT sweep_id, "{col}" AS c FROM {view}', con)
+    ok = len(want) > 0
+    for s, (n, total) in sorted(want.items()):
+        part = df[df["sweep_id"] == s]["c"]
+        good = len(part) == n and close(float(part.sum()), total)
+        ok = ok and good
+        print(f"{'ok  ' if good else 'FAIL'} pandas.read_sql {view:16} sweep {s}: {len(part)} rows, sum({col}) {part.sum():.10g}"
+              f"  (sqlite: {n}, {total:.10g})")
+    if not want:
+        print(f"FAIL pandas.read_sql {view}: the store holds no orders simulation")
+    passed, failed = passed + ok, failed + (not ok)
 # Extra-P lines are the interval values (not the per-processor ones).
 extrap = {str(s): [n, total] for s, n, total in con.execute("""
     SELECT coalesce(r.sweep_id, 0), count(*), total(v.value)

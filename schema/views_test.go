@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -62,5 +64,43 @@ func TestWideViewUpToDate(t *testing.T) {
 	}
 	if normalizeSQL(stored) != normalizeSQL(WideViewSQL()) {
 		t.Errorf("stored view differs from the generated one:\n%s", stored)
+	}
+}
+
+// TestMigrateStoreOfVersion5: a store with a sweep and its run, made at
+// version 5 (before sweeps could name an order trace), migrates: the
+// rebuilt sweeps table keeps its rows and the run still refers to it.
+func TestMigrateStoreOfVersion5(t *testing.T) {
+	fresh := filepath.Join(t.TempDir(), "v5.db")
+	old, err := sqlx.Open("sqlite", "file:"+fresh+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := migrateTo(old, 5); err != nil {
+		t.Fatal(err)
+	}
+	old.MustExec(`INSERT INTO traces(id, name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)
+		VALUES (1, 't', 't.ptr', 'abc', 1, 0, 1, '', 1, 'f', 'now')`)
+	old.MustExec(`INSERT INTO sweeps(id, trace_id, command, created_at, def_hash) VALUES (7, 1, 'presage sweep', 'now', 'h')`)
+	old.MustExec(`INSERT INTO runs(id, kind, trace_id, sweep_id, program, grid, grid_rank, grid_d1, procs, report_root, execution_time, created_at, sweep_index)
+		VALUES (3, 'predicted', 1, 7, 't', '2', 1, 2, 2, 1, 0.5, 'now', 0)`)
+	if err := Migrate(old); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Sweep int64  `db:"sweep_id"`
+		Hash  string `db:"def_hash"`
+		Eng   string `db:"engine"`
+	}
+	if err := old.Get(&got, `SELECT r.sweep_id, s.def_hash, r.engine FROM runs r JOIN sweeps s ON s.id = r.sweep_id`); err != nil {
+		t.Fatal(err)
+	}
+	if got.Sweep != 7 || got.Hash != "h" || got.Eng != "dvm" {
+		t.Errorf("after migrating: %+v, want sweep 7 with hash h, engine dvm", got)
+	}
+	var fk []struct{}
+	if err := old.Select(&fk, `SELECT 1 FROM pragma_foreign_key_check`); err != nil || len(fk) != 0 {
+		t.Errorf("foreign key check: %d violations (%v)", len(fk), err)
 	}
 }

@@ -63,9 +63,9 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
-// BenchmarkRun simulates compiled traces, as a sweep does for every
+// BenchmarkSimulate simulates compiled traces, as a sweep does for every
 // configuration.
-func BenchmarkRun(b *testing.B) {
+func BenchmarkSimulate(b *testing.B) {
 	m := loadMachine(b, "Predictor")
 	for _, tr := range benchTraces(b) {
 		prog, err := Compile(tr.header, trace.NewSliceSource(tr.calls))

@@ -7,9 +7,11 @@ import (
 )
 
 type ingestCmd struct {
-	Trace   ingestTraceCmd   `cmd:"" help:"Ingest Lib-DVM traces (.ptr, plain or gzip)."`
-	Machine ingestMachineCmd `cmd:"" help:"Ingest machine files (Predictor.par cluster format or the 2000 flat format)."`
-	Sts     ingestStsCmd     `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
+	Trace       ingestTraceCmd       `cmd:"" help:"Ingest Lib-DVM traces (.ptr, plain or gzip)."`
+	Machine     ingestMachineCmd     `cmd:"" help:"Ingest machine files (Predictor.par cluster format or the 2000 flat format)."`
+	Sts         ingestStsCmd         `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
+	Orders      ingestOrdersCmd      `cmd:"" help:"Ingest order traces of the orders-based technology (.jsonl, plain or gzip; docs/orders.md)."`
+	Calibration ingestCalibrationCmd `cmd:"" help:"Ingest calibration files of marked blocks (.csv; docs/orders.md)."`
 }
 
 type ingestTraceCmd struct {
@@ -84,6 +86,55 @@ func (c *ingestStsCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("statistics %s: %d processors, grid %s, measured run %d", info.Name, info.Procs, info.Grid, info.RunID)
+	}
+	return nil
+}
+
+type ingestOrdersCmd struct {
+	Files []string `arg:"" help:"Order trace files." type:"existingfile"`
+}
+
+func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, f := range c.Files {
+		info, err := ingest.OrderTrace(ctx, st, f)
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("order trace %s (id %d) is already stored: nothing to do", info.Name, info.ID)
+			continue
+		}
+		g.infof("order trace %s: %d orders, work %.6g %s, span %.6g %s, parallelism %.3g (id %d)",
+			info.Name, info.Orders, info.Work, info.Unit, info.Span, info.Unit, info.Work/info.Span, info.ID)
+	}
+	return nil
+}
+
+type ingestCalibrationCmd struct {
+	Files []string `arg:"" help:"Calibration files." type:"existingfile"`
+}
+
+func (c *ingestCalibrationCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, f := range c.Files {
+		info, err := ingest.Calibration(ctx, st, f)
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("calibration %s (id %d) is already stored: nothing to do", info.Name, info.ID)
+			continue
+		}
+		g.infof("calibration %s: %d rows (id %d)", info.Name, info.Rows, info.ID)
 	}
 	return nil
 }

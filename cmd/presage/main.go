@@ -49,6 +49,7 @@ type cli struct {
 	Sweep   sweepCmd   `cmd:"" help:"Predict a stored trace on every configuration of a cartesian product, concurrently."`
 	Search  searchCmd  `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
 	Merge   mergeCmd   `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
+	Orders  ordersCmd  `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
 }
 
 func main() {

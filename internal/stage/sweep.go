@@ -133,7 +133,7 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 		todo = append(todo, c)
 	}
 	save := store.SaveOptions{PerProcMax: p.Def.PerProcMax}
-	err = sweep.Execute(ctx, p.Plan, todo, opt.Workers, func(c sweep.Config, run *result.Run) error {
+	err = sweep.Execute(ctx, todo, opt.Workers, p.Simulate, func(c sweep.Config, run *result.Run) error {
 		run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
 		if err := st.SaveSweepRun(ctx, run, c.Index, save); err != nil {
 			return fmt.Errorf("store configuration %d (%s): %w", c.Index, p.Describe(c), err)

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // runTables are the tables holding a run's rows, keyed by run_id.
-var runTables = []string{"intervals", "interval_values", "interval_proc_values", "interval_stats", "run_warnings"}
+var runTables = []string{"intervals", "interval_values", "interval_proc_values", "interval_stats", "run_warnings",
+	"order_runs", "order_nodes", "order_events", "order_critical_path"}
 
 // SweepFingerprint returns every stored row of the sweep with the given
 // definition hash, as sorted text lines in which the run is named by its
@@ -39,8 +41,9 @@ func (s *Store) SweepFingerprint(ctx context.Context, defHash string) ([]string,
 		}
 		return rows.Err()
 	}
-	if err := add(`SELECT 'sweep', s.kind, s.definition, s.configs, s.skipped, t.sha256
-		FROM sweeps s JOIN traces t ON t.id = s.trace_id WHERE s.def_hash = ?`, defHash); err != nil {
+	if err := add(`SELECT 'sweep', s.kind, s.definition, s.configs, s.skipped, coalesce(t.sha256, o.sha256)
+		FROM sweeps s LEFT JOIN traces t ON t.id = s.trace_id LEFT JOIN order_traces o ON o.id = s.order_trace_id
+		WHERE s.def_hash = ?`, defHash); err != nil {
 		return nil, err
 	}
 	if err := add(`SELECT 'run', r.sweep_index, r.kind, r.program, r.machine, m.sha256, r.grid, r.procs, r.network, r.tstart, r.tbyte, r.power,
@@ -49,7 +52,9 @@ func (s *Store) SweepFingerprint(ctx context.Context, defHash string) ([]string,
 		return nil, err
 	}
 	for _, tbl := range runTables {
-		cols, err := s.columnsBut(ctx, tbl, "run_id")
+		// Columns holding store ids (run_id, trace_id) differ between
+		// stores holding the same results.
+		cols, err := s.columnsBut(ctx, tbl, "run_id", "trace_id")
 		if err != nil {
 			return nil, err
 		}
@@ -66,14 +71,14 @@ func (s *Store) SweepFingerprint(ctx context.Context, defHash string) ([]string,
 }
 
 // columnsBut lists the table's columns in order, leaving out skip.
-func (s *Store) columnsBut(ctx context.Context, table, skip string) ([]string, error) {
+func (s *Store) columnsBut(ctx context.Context, table string, skip ...string) ([]string, error) {
 	var names []string
 	if err := s.db.SelectContext(ctx, &names, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table); err != nil {
 		return nil, err
 	}
 	out := names[:0]
 	for _, n := range names {
-		if n != skip {
+		if !slices.Contains(skip, n) {
 			out = append(out, n)
 		}
 	}

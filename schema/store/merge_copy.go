@@ -190,12 +190,13 @@ func (m *merger) existing(t mergeTable, at map[string]int, vals []any) (id int64
 		return 0, false, nil
 	}
 	var row struct {
-		ID      int64         `db:"id"`
-		TraceID sql.NullInt64 `db:"trace_id"`
+		ID         int64         `db:"id"`
+		TraceID    sql.NullInt64 `db:"trace_id"`
+		OrderTrace sql.NullInt64 `db:"order_trace_id"`
 	}
-	q := fmt.Sprintf(`SELECT id, NULL AS trace_id FROM %s WHERE %s = ?`, t.name, t.key)
+	q := fmt.Sprintf(`SELECT id, NULL AS trace_id, NULL AS order_trace_id FROM %s WHERE %s = ?`, t.name, t.key)
 	if t.name == "sweeps" {
-		q = `SELECT id, trace_id FROM sweeps WHERE def_hash = ?`
+		q = `SELECT id, trace_id, order_trace_id FROM sweeps WHERE def_hash = ?`
 	}
 	err = m.tx.Get(&row, q, key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -204,7 +205,7 @@ func (m *merger) existing(t mergeTable, at map[string]int, vals []any) (id int64
 	if err != nil {
 		return 0, false, err
 	}
-	if t.name == "sweeps" && row.TraceID.Int64 != vals[at["trace_id"]] {
+	if t.name == "sweeps" && (row.TraceID.Int64 != idOf(vals[at["trace_id"]]) || row.OrderTrace.Int64 != idOf(vals[at["order_trace_id"]])) {
 		return 0, false, fmt.Errorf("sweep %v has the definition %v of sweep %d of the destination but a different trace", vals[at["id"]], key, row.ID)
 	}
 	m.sum.Existing++
@@ -227,4 +228,10 @@ func columnIndex(cols []string) map[string]int {
 		at[c] = i
 	}
 	return at
+}
+
+// idOf is a (remapped) id column's value, 0 for NULL.
+func idOf(v any) int64 {
+	id, _ := v.(int64)
+	return id
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -33,8 +34,8 @@ const busyTimeout = 10000
 // Open opens (creating if needed) the store at path and brings its schema
 // up to date. Foreign keys are enforced; writers wait for each other.
 func Open(path string) (*Store, error) {
-	dsn := fmt.Sprintf("file:%s?_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)",
-		path, busyTimeout)
+	dsn := fmt.Sprintf("%s?_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)",
+		fileURI(path), busyTimeout)
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -49,7 +50,7 @@ func Open(path string) (*Store, error) {
 // OpenReadOnly opens an existing store for reading only: the connection
 // refuses every write.
 func OpenReadOnly(path string) (*Store, error) {
-	dsn := fmt.Sprintf("file:%s?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(%d)", path, busyTimeout)
+	dsn := fmt.Sprintf("%s?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), busyTimeout)
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -59,6 +60,13 @@ func OpenReadOnly(path string) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return &Store{db: db, path: path}, nil
+}
+
+// fileURI is the SQLite URI of the file at path: the characters that
+// would end the path or start an escape ('?', '#', '%') are escaped, so
+// that "run#1.db" is that file and not "run".
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 // Close closes the store.

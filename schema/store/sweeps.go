@@ -16,14 +16,15 @@ import (
 // trace, identified in every store by the hash of its definition.
 type Sweep struct {
 	ID         int64  `db:"id"`
-	TraceID    int64  `db:"trace_id"`
-	Kind       string `db:"kind"`       // "sweep" or "search"
-	Command    string `db:"command"`    // the command line that made it
-	Hash       string `db:"def_hash"`   // identity: sha256 of the definition
-	Definition string `db:"definition"` // the definition as JSON
-	Configs    int    `db:"configs"`    // configurations of the whole definition (all shards)
-	Skipped    int    `db:"skipped"`    // grids left out for exceeding a machine
-	CreatedAt  string `db:"created_at"` // RFC 3339, UTC
+	TraceID    int64  `db:"trace_id"`       // a sweep of a Lib-DVM trace
+	OrderTrace int64  `db:"order_trace_id"` // or of an order trace
+	Kind       string `db:"kind"`           // "sweep" or "search"
+	Command    string `db:"command"`        // the command line that made it
+	Hash       string `db:"def_hash"`       // identity: sha256 of the definition
+	Definition string `db:"definition"`     // the definition as JSON
+	Configs    int    `db:"configs"`        // configurations of the whole definition (all shards)
+	Skipped    int    `db:"skipped"`        // grids left out for exceeding a machine
+	CreatedAt  string `db:"created_at"`     // RFC 3339, UTC
 }
 
 // EnsureSweep returns the id of the sweep with sw.Hash, creating its row
@@ -37,9 +38,9 @@ func (s *Store) EnsureSweep(ctx context.Context, sw Sweep) (int64, error) {
 	if sw.CreatedAt == "" {
 		sw.CreatedAt = time.Now().UTC().Format(time.RFC3339)
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO sweeps(trace_id, command, created_at, kind, def_hash, definition, configs, skipped)
-		VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(def_hash) DO NOTHING`,
-		sw.TraceID, sw.Command, sw.CreatedAt, sw.Kind, sw.Hash, sw.Definition, sw.Configs, sw.Skipped)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO sweeps(trace_id, order_trace_id, command, created_at, kind, def_hash, definition, configs, skipped)
+		VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(def_hash) DO NOTHING`,
+		nullID(sw.TraceID), nullID(sw.OrderTrace), sw.Command, sw.CreatedAt, sw.Kind, sw.Hash, sw.Definition, sw.Configs, sw.Skipped)
 	if err != nil {
 		return 0, fmt.Errorf("create sweep: %w", err)
 	}
@@ -66,7 +67,7 @@ func (s *Store) sweepByHash(ctx context.Context, hash string) (int64, bool, erro
 // Sweeps lists the stored sweeps in id order.
 func (s *Store) Sweeps(ctx context.Context) ([]Sweep, error) {
 	var out []Sweep
-	err := s.db.SelectContext(ctx, &out, `SELECT id, coalesce(trace_id, 0) AS trace_id, kind, coalesce(command, '') AS command,
+	err := s.db.SelectContext(ctx, &out, `SELECT id, coalesce(trace_id, 0) AS trace_id, coalesce(order_trace_id, 0) AS order_trace_id, kind, coalesce(command, '') AS command,
 		coalesce(def_hash, '') AS def_hash, definition, configs, skipped, coalesce(created_at, '') AS created_at
 		FROM sweeps ORDER BY id`)
 	if err != nil {

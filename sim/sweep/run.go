@@ -5,27 +5,27 @@ import (
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
-
-	"github.com/presage-dvm/presage/sim/result"
 )
 
-// Execute simulates cfgs of the plan on a bounded pool of workers (0 means
-// GOMAXPROCS) and hands every finished run to emit, which is called from
-// the calling goroutine only (a store has one writer). At most workers
-// runs are being simulated and workers more wait for emit, which bounds
-// the memory. An error of emit or of a simulation, or a cancelled ctx,
-// stops the workers; runs not yet emitted are dropped.
-func Execute(ctx context.Context, p *Plan, cfgs []Config, workers int, emit func(Config, *result.Run) error) error {
+// Execute simulates every configuration of cfgs with simulate on a bounded
+// pool of workers (0 means GOMAXPROCS) and hands every result to emit,
+// which is called from the calling goroutine only (a store has one
+// writer). At most workers results are being computed and workers more
+// wait for emit, which bounds the memory. An error of emit or of a
+// simulation, or a cancelled ctx, stops the workers; results not yet
+// emitted are dropped. Both engines' sweeps use it: Plan.Simulate for
+// Lib-DVM traces, the orders simulation for order traces.
+func Execute[C, R any](ctx context.Context, cfgs []C, workers int, simulate func(context.Context, C) (R, error), emit func(C, R) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type finished struct {
-		cfg Config
-		run *result.Run
+		cfg C
+		res R
 	}
-	jobs := make(chan Config)
+	jobs := make(chan C)
 	results := make(chan finished, workers)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -42,12 +42,12 @@ func Execute(ctx context.Context, p *Plan, cfgs []Config, workers int, emit func
 	for range workers {
 		g.Go(func() error {
 			for c := range jobs {
-				run, err := p.Simulate(gctx, c)
+				res, err := simulate(gctx, c)
 				if err != nil {
 					return err
 				}
 				select {
-				case results <- finished{c, run}:
+				case results <- finished{c, res}:
 				case <-gctx.Done():
 					return gctx.Err()
 				}
@@ -65,7 +65,7 @@ func Execute(ctx context.Context, p *Plan, cfgs []Config, workers int, emit func
 		if emitErr != nil || ctx.Err() != nil {
 			continue // drain: the workers stop on the cancelled context
 		}
-		if err := emit(f.cfg, f.run); err != nil {
+		if err := emit(f.cfg, f.res); err != nil {
 			emitErr = err
 			cancel()
 		}

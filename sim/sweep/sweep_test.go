@@ -86,7 +86,7 @@ func TestNormalizeRejects(t *testing.T) {
 func TestExecuteEqualsSimulate(t *testing.T) {
 	p := testPlan(t, sweep.Definition{Grids: [][]int{{1}, {2}, {4}}, TStart: []float64{1e-6, 1e-3}})
 	got := map[int]*result.Run{}
-	err := sweep.Execute(context.Background(), p, p.Configs, 2, func(c sweep.Config, run *result.Run) error {
+	err := sweep.Execute(context.Background(), p.Configs, 2, p.Simulate, func(c sweep.Config, run *result.Run) error {
 		got[c.Index] = run
 		return nil
 	})
@@ -117,7 +117,7 @@ func TestExecuteStopsOnEmitError(t *testing.T) {
 	p := testPlan(t, sweep.Definition{Grids: [][]int{{1}, {2}, {4}, {8}}, Power: []float64{1, 2}})
 	stop := errors.New("disk full")
 	emitted := 0
-	err := sweep.Execute(context.Background(), p, p.Configs, 2, func(sweep.Config, *result.Run) error {
+	err := sweep.Execute(context.Background(), p.Configs, 2, p.Simulate, func(sweep.Config, *result.Run) error {
 		emitted++
 		return stop
 	})

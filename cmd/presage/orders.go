@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/presage-dvm/presage/exports/ordersreport"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/sim/ordersim"
+)
+
+type ordersCmd struct {
+	Simulate    ordersSimulateCmd    `cmd:"" help:"Play a stored order trace on a cluster: run time, every node's load, the critical path."`
+	Sweep       ordersSweepCmd       `cmd:"" help:"Play a stored order trace on clusters of many sizes; with --deadline, find the smallest that meets it."`
+	Report      ordersReportCmd      `cmd:"" help:"HTML report of an orders simulation: timeline, node loads, critical path, speedup against cluster size."`
+	Calibration ordersCalibrationCmd `cmd:"" help:"HTML report of a stored calibration: T and c = T/f against f per block, flagged blocks."`
+}
+
+type ordersCalibrationCmd struct {
+	Calibration string `help:"Stored calibration (name or id)." required:""`
+	Out         string `help:"Output file (default: NAME.calibration.html)." type:"path"`
+}
+
+func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	info, rows, err := st.Calibration(c.Calibration)
+	if err != nil {
+		return err
+	}
+	in := &ordersreport.CalibrationInput{Name: info.Name, Rows: rows, Stats: calibration.Analyze(rows, calibration.DefaultThresholds)}
+	out := c.Out
+	if out == "" {
+		out = info.Name + ".calibration.html"
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error { return ordersreport.WriteCalibration(w, in) }); err != nil {
+		return err
+	}
+	for _, s := range in.Stats {
+		if s.Flags != 0 {
+			g.infof("block %s on %s: %s", s.Block, s.Machine, s.Flags)
+		}
+	}
+	g.infof("report of calibration %s written to %s", info.Name, out)
+	return nil
+}
+
+type ordersReportCmd struct {
+	runRef
+	Deadline float64 `help:"Mark the clusters of the run's sweep whose run time meets this many seconds."`
+	Out      string  `help:"Output file (default: PROGRAM.orders.NODES.html)." type:"path"`
+}
+
+// maxReportEvents bounds the orders' schedules the report draws.
+const maxReportEvents = 200000
+
+func (c *ordersReportCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	id, err := st.ResolveRun(c.runRef.Run)
+	if err != nil {
+		return err
+	}
+	sim, err := st.OrderSimulation(ctx, id, maxReportEvents)
+	if err != nil {
+		return err
+	}
+	in := &ordersreport.Input{Sim: sim, Deadline: c.Deadline}
+	if sim.Run.SweepID != 0 {
+		if in.Sweep, err = st.OrderSweepRuns(ctx, sim.Run.SweepID); err != nil {
+			return err
+		}
+	}
+	out := c.Out
+	if out == "" {
+		out = fmt.Sprintf("%s.orders.%d.html", sim.Run.Program, sim.Detail.Nodes)
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error { return ordersreport.Write(w, in) }); err != nil {
+		return err
+	}
+	g.infof("report of run %d written to %s", id, out)
+	return nil
+}
+
+// clusterFlags describe the cluster an order trace is played on.
+type clusterFlags struct {
+	Cores     int     `help:"Orders a node runs at once." default:"1"`
+	Power     float64 `help:"Relative power of every node (work takes time/power)." default:"1"`
+	Latency   float64 `help:"Seconds per message between two nodes." default:"0"`
+	Bandwidth float64 `help:"Bytes per second between two nodes (0: unlimited)." default:"0"`
+	Scheduler string  `help:"Placement of orders: fifo, least-loaded, work-stealing, locality." enum:"fifo,least-loaded,work-stealing,locality" default:"fifo"`
+	Seed      uint64  `help:"Seed of work stealing's choice of victims." default:"1"`
+}
+
+func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
+	return ordersim.Cluster{Nodes: nodes, Cores: f.Cores, Power: []float64{f.Power}, Latency: f.Latency, Bandwidth: f.Bandwidth}
+}
+
+func (f clusterFlags) options() ordersim.Options {
+	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed}
+}
+
+type ordersSimulateCmd struct {
+	Orders string `help:"Stored order trace (name or id)." required:""`
+	Nodes  int    `help:"Nodes of the cluster." default:"1"`
+	clusterFlags
+	MaxEvents int64 `name:"max-events" help:"Store every order's schedule when the trace has at most this many orders." default:"100000"`
+}
+
+func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sim, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(c.Nodes),
+		Options: c.options(), MaxEvents: c.MaxEvents})
+	if err != nil {
+		return err
+	}
+	d := sim.Detail
+	fmt.Printf("run %d: %s on %d nodes (%s): makespan %.6g s, speedup %.3g (work/span bounds %.3g..%.3g), efficiency %.3f\n",
+		sim.Run.ID, sim.Run.Program, d.Nodes, d.Scheduler, d.Makespan, d.Speedup, d.SpeedupLo, d.SpeedupHi,
+		sim.Run.Intervals[0].Values[0])
+	fmt.Printf("work %.6g s, span %.6g s, burdened span %.6g s, parallelism %.4g\n", d.Work, d.Span, d.BurdenedSpan, d.Parallelism)
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "node\torders\tbusy (s)\tidle (s)\twaiting (s)\ttransfer (s)\t")
+	for _, n := range sim.Nodes[:min(len(sim.Nodes), 16)] {
+		fmt.Fprintf(w, "%d\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t\n", n.Node, n.Orders, n.Busy, n.Idle, n.Waiting, n.Transfer)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(sim.Nodes) > 16 {
+		fmt.Printf("(%d more nodes: presage query or export)\n", len(sim.Nodes)-16)
+	}
+	return nil
+}
+
+type ordersSweepCmd struct {
+	Orders   string  `help:"Stored order trace (name or id)." required:""`
+	Nodes    string  `help:"Node counts: list 1,2,4, range 1..64, step 1..1024:8 or geometric 1..1024:*2." required:""`
+	Deadline float64 `help:"Report the smallest cluster whose run time is at most this many seconds."`
+	clusterFlags
+	MaxEvents int64  `name:"max-events" help:"Store every order's schedule when the trace has at most this many orders." default:"100000"`
+	Workers   int    `help:"Clusters simulated at once (default: all cores)."`
+	Shard     string `help:"Run shard I/N of the node counts (position mod N = I), e.g. 3/16."`
+}
+
+func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
+	nodes, err := parseInts(c.Nodes)
+	if err != nil {
+		return fmt.Errorf("--nodes: %w", err)
+	}
+	shard, shards, err := parseShard(c.Shard)
+	if err != nil {
+		return err
+	}
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	update, finish := g.sweepProgress()
+	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
+		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(0), Options: c.options(), MaxEvents: c.MaxEvents},
+		Nodes:         nodes, Deadline: c.Deadline,
+	}, stage.SweepOptions{Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(), Progress: update})
+	finish()
+	if err != nil {
+		if sum.Ran > 0 {
+			g.infof("sweep %d: %d clusters stored before stopping; run the same command to resume", sum.SweepID, sum.Ran)
+		}
+		return err
+	}
+	fmt.Printf("sweep %d: %d clusters (%d already stored, %d run) in %.1f s\n",
+		sum.SweepID, sum.Selected, sum.Existing, sum.Ran, sum.Elapsed.Seconds())
+	if c.Deadline > 0 {
+		if s := sum.Smallest; s != nil {
+			fmt.Printf("smallest cluster meeting %g s: %d nodes, run time %.6g s (run %d)\n", c.Deadline, s.Nodes, s.Makespan, s.RunID)
+		} else {
+			fmt.Printf("no cluster of the sweep meets %g s\n", c.Deadline)
+		}
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "nodes\trun time (s)\tspeedup\tefficiency\tbounds\trun\t")
+	for _, r := range sum.Runs {
+		fmt.Fprintf(w, "%d\t%.6g\t%.3g\t%.3f\t%.3g..%.3g\t%d\t\n", r.Nodes, r.Makespan, r.Speedup,
+			r.Speedup/float64(r.Nodes*r.Cores), r.SpeedupLo, r.SpeedupHi, r.RunID)
+	}
+	return w.Flush()
+}

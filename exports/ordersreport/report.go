@@ -1,0 +1,78 @@
+package ordersreport
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/schema/store"
+)
+
+// maxPathSteps bounds the critical path's table.
+const maxPathSteps = 200
+
+// maxTimelineNodes bounds the rows of the timeline and of the load chart:
+// larger clusters show their first nodes and say how many are left out.
+const maxTimelineNodes = 64
+
+// Input is what the report shows.
+type Input struct {
+	Sim *store.OrderSimulation
+	// Sweep, when not empty, are the simulations of the sweep Sim belongs
+	// to, by node count: the speedup chart.
+	Sweep    []store.OrderRunRow
+	Deadline float64 // s; when positive, marked on the sweep's chart
+}
+
+//go:embed report.tmpl
+var pageText string
+
+//go:embed style.css
+var style string
+
+var page = template.Must(template.New("orders").Parse(pageText))
+
+// view is the template's data.
+type view struct {
+	Title, Program, Scheduler                        string
+	RunID                                            int64
+	Nodes, Cores, ShownNodes                         int
+	Makespan, Work, Span, Burdened, Parallelism      float64
+	Speedup, SpeedupLo, SpeedupHi, Efficiency, Power float64
+	Latency, Bandwidth                               float64
+	Timeline, Loads, SpeedupChart                    template.HTML
+	EventsShown                                      bool
+	Path                                             []store.PathStep
+	PathSteps                                        int
+	Style                                            template.CSS
+}
+
+// Write writes the report of in as one self-contained HTML page.
+func Write(w io.Writer, in *Input) error {
+	s := in.Sim
+	d := s.Detail
+	v := view{
+		Title: fmt.Sprintf("%s on %d nodes", s.Run.Program, d.Nodes), Program: s.Run.Program, Scheduler: d.Scheduler,
+		RunID: s.Run.ID, Nodes: d.Nodes, Cores: d.Cores, ShownNodes: min(d.Nodes, maxTimelineNodes),
+		Makespan: d.Makespan, Work: d.Work, Span: d.Span, Burdened: d.BurdenedSpan, Parallelism: d.Parallelism,
+		Speedup: d.Speedup, SpeedupLo: d.SpeedupLo, SpeedupHi: d.SpeedupHi, Power: d.Power,
+		Latency: d.Latency, Bandwidth: d.Bandwidth, EventsShown: len(s.Events) > 0,
+		Path: s.Path[:min(len(s.Path), maxPathSteps)], PathSteps: len(s.Path),
+		Timeline: timeline(s), Loads: loads(s), Style: htmlstyle.Sheet(style),
+	}
+	if n := float64(d.Nodes * d.Cores); n > 0 {
+		v.Efficiency = d.Speedup / n
+	}
+	if len(in.Sweep) > 1 {
+		v.SpeedupChart = speedupChart(in.Sweep, d.Nodes, in.Deadline)
+	}
+	var b bytes.Buffer
+	if err := page.Execute(&b, v); err != nil {
+		return fmt.Errorf("run %d: orders report: %w", s.Run.ID, err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,164 @@
+package ingest_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/ordergen"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// writeOrders generates an order trace file in dir.
+func writeOrders(t *testing.T, dir, name string, opt ordergen.Options) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ordergen.Generate(f, opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestOrderTraceStoredAndStreamed: an ingested order trace records the
+// generator's exact work and span, streams back order by order as
+// written, and a second ingest of the same bytes writes nothing.
+func TestOrderTraceStoredAndStreamed(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	opt := ordergen.Options{Shape: ordergen.DivideAndConquer, Depth: 14, // 32767 orders: two chunks
+		Leaf: 1e-3, Split: 1e-4, Combine: 2e-4,
+		ArgBytes: 64, ResultBytes: 64}
+	path := writeOrders(t, t.TempDir(), "dac.jsonl", opt)
+	info, err := ingest.OrderTrace(ctx, st, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ordergen.Expect(opt, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "dac" || info.Orders != want.Orders || math.Abs(info.Work-want.Work) > 1e-9*want.Work ||
+		math.Abs(info.Span-want.Span) > 1e-9*want.Span || info.Existing {
+		t.Errorf("stored %+v, want %d orders, work %g, span %g", info, want.Orders, want.Work, want.Span)
+	}
+	again, err := ingest.OrderTrace(ctx, st, path)
+	if err != nil || !again.Existing || again.ID != info.ID {
+		t.Errorf("second ingest: %+v, %v; want the stored trace", again, err)
+	}
+	file, err := ordertrace.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	stored, err := st.OpenOrderTrace(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := int64(0); ; n++ {
+		a, errA := file.Next()
+		b, errB := stored.Next()
+		if errA != nil || errB != nil {
+			if errA != errB || n != info.Orders {
+				t.Fatalf("after %d orders: file %v, store %v", n, errA, errB)
+			}
+			break
+		}
+		if la, lb := string(ordertrace.AppendOrder(nil, a)), string(ordertrace.AppendOrder(nil, b)); la != lb {
+			t.Fatalf("order %d: stored\n%s\nfile\n%s", a.ID, lb, la)
+		}
+	}
+}
+
+// TestOrderTraceBadInput: a defective trace is refused with its file and
+// line, and the store keeps nothing of it.
+func TestOrderTraceBadInput(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	dir := t.TempDir()
+	good := writeOrders(t, dir, "good.jsonl", ordergen.Options{Shape: ordergen.Pipeline, Stages: 3, Items: 20, Leaf: 1e-3})
+	text, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(text), "\n")
+	for name, bad := range map[string]string{
+		"cut.jsonl":    strings.Join(lines[:10], "") + lines[10][:len(lines[10])/2],
+		"parent.jsonl": strings.Join(lines[:5], "") + strings.Replace(lines[5], `"parent":1`, `"parent":99`, 1) + strings.Join(lines[6:], ""),
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ingest.OrderTrace(ctx, st, path)
+		if err == nil || !strings.Contains(err.Error(), path+":") {
+			t.Errorf("%s: error %v, want one naming the file and line", name, err)
+		}
+		for _, table := range []string{"order_traces", "order_trace_chunks"} {
+			if n := storetest.Count(t, st, table); n != 0 {
+				t.Errorf("%s: %d rows of %s left", name, n, table)
+			}
+		}
+	}
+}
+
+// TestCalibrationStored: rows and their per-block analysis are stored and
+// read back in file order.
+func TestCalibrationStored(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	path := filepath.Join(t.TempDir(), "cal.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := calibration.NewWriter(f)
+	var rows []calibration.Row
+	for _, n := range []float64{64, 128, 256} {
+		for rep := range 3 {
+			r := calibration.Row{Block: "mul", Alpha: []float64{n}, F: n * n * n, Seconds: 2e-9 * n * n * n, Machine: "m", Rep: rep}
+			rows = append(rows, r)
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	info, err := ingest.Calibration(ctx, st, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Rows != 9 || storetest.Count(t, st, "calibration_blocks") != 1 {
+		t.Errorf("stored %+v with %d blocks", info, storetest.Count(t, st, "calibration_blocks"))
+	}
+	_, got, err := st.Calibration("cal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if got[i].F != rows[i].F || got[i].Seconds != rows[i].Seconds || got[i].Alpha[0] != rows[i].Alpha[0] || got[i].Rep != rows[i].Rep {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], rows[i])
+		}
+	}
+	if err := os.WriteFile(path+"2", []byte("block,alpha,f,seconds,machine,rep\nmul,64,0,1,m,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.Calibration(ctx, st, path+"2"); err == nil || !strings.Contains(err.Error(), ":2") {
+		t.Errorf("f = 0: error %v, want one naming line 2", err)
+	}
+}

@@ -1,0 +1,141 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/sim/workspan"
+)
+
+// OrdersRequest names a stored order trace and the cluster to play it on.
+type OrdersRequest struct {
+	Trace   string // order trace name or id
+	Cluster ordersim.Cluster
+	Options ordersim.Options // Scheduler, Seed; OnOrder is set here
+	// MaxEvents bounds the per-order rows stored: the schedule of every
+	// order is kept when the trace has at most this many orders, else
+	// none is (the per-node rows and the critical path always are).
+	MaxEvents int64
+}
+
+// SimulateOrders plays a stored order trace on a cluster and stores the
+// simulation as a run; it returns what it stored.
+func SimulateOrders(ctx context.Context, st *store.Store, req OrdersRequest) (*store.OrderSimulation, error) {
+	info, err := st.OrderTrace(req.Trace)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := simulateOrders(ctx, st, info, req)
+	if err != nil {
+		return nil, err
+	}
+	return sim, st.SaveOrderSimulation(ctx, sim, -1, store.SaveOptions{})
+}
+
+// simulateOrders simulates one cluster of req and builds what is stored:
+// the run with its characteristics and the orders' own rows.
+func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersRequest) (*store.OrderSimulation, error) {
+	if err := req.Cluster.Validate(); err != nil {
+		return nil, err
+	}
+	opt := req.Options
+	if opt.Scheduler == "" {
+		opt.Scheduler = ordersim.FIFO
+	}
+	var events []store.OrderEvent
+	if info.Orders <= req.MaxEvents {
+		events = make([]store.OrderEvent, 0, info.Orders)
+		opt.OnOrder = func(o ordersim.OrderResult) {
+			events = append(events, store.OrderEvent{Order: o.ID, Node: o.Node, Ready: o.Ready, Start: o.Start, End: o.End, Wait: o.Wait})
+		}
+	}
+	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
+	res, err := ordersim.Simulate(open, req.Cluster, opt)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s on %d nodes: %w", info.Name, req.Cluster.Nodes, err)
+	}
+	// The burdened span depends on the network: a second pass.
+	src, err := open()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workspan.Analyze(src, workspan.Network{Latency: req.Cluster.Latency, Bandwidth: req.Cluster.Bandwidth})
+	if err != nil {
+		return nil, fmt.Errorf("analyse %s: %w", info.Name, err)
+	}
+	return orderSimulation(info, req.Cluster, opt.Scheduler, res, ws, events), nil
+}
+
+// orderSimulation is the stored form of a simulation.
+func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, sched ordersim.Scheduler, res *ordersim.Result,
+	ws workspan.Summary, events []store.OrderEvent) *store.OrderSimulation {
+	cores := max(cl.Cores, 1)
+	power := 1.0
+	if len(cl.Power) == 1 {
+		power = cl.Power[0]
+	}
+	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
+	d := store.OrderRun{TraceID: info.ID, Scheduler: string(sched), Nodes: cl.Nodes, Cores: cores,
+		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Power: power, Makespan: res.Makespan,
+		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
+		SpeedupLo: lo, SpeedupHi: hi}
+	if res.Makespan > 0 {
+		d.Speedup = ws.Work / power / res.Makespan
+	}
+	sim := &store.OrderSimulation{Run: orderRun(info, cl, res), Detail: d, Events: events}
+	for i, n := range res.Nodes {
+		sim.Nodes = append(sim.Nodes, store.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
+			Waiting: n.Waiting, Transfer: n.Transfer})
+	}
+	for _, s := range res.CriticalPath {
+		sim.Path = append(sim.Path, store.PathStep{Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
+	}
+	return sim
+}
+
+// orderRun is a simulation as a run: one interval, the program, whose
+// characteristics are the cluster's time (docs/orders-sim.md,
+// "Characteristics"): the node's core-seconds split into productive
+// (busy), insufficient parallelism (idle), communication (transfer) and
+// synchronization (waiting for results).
+func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Result) *result.Run {
+	cfg := result.Config{Grid: []int{cl.Nodes}, TStart: cl.Latency}
+	if cl.Bandwidth > 0 {
+		cfg.TByte = 1 / cl.Bandwidth
+	}
+	if len(cl.Power) == 1 {
+		cfg.Power = cl.Power[0]
+	}
+	main := &result.Interval{ID: 1, Level: 0, Type: result.Main, Count: 1, File: info.Name}
+	main.Values = nodeValues(res.Total, res.Makespan, cl.Nodes*max(cl.Cores, 1))
+	main.Values[result.ExecutionTime] = res.Makespan
+	for i, n := range res.Nodes {
+		pv := result.ProcValues{Proc: i, Values: nodeValues(n, res.Makespan, max(cl.Cores, 1))}
+		main.Procs = append(main.Procs, pv)
+	}
+	return &result.Run{Kind: result.Predicted, Program: info.Name, Config: cfg, Intervals: []*result.Interval{main}, ReportRoot: 1}
+}
+
+// nodeValues are the characteristics of a node's (or the cluster's) time
+// over cores cores.
+func nodeValues(n ordersim.NodeStats, makespan float64, cores int) result.Values {
+	var v result.Values
+	total := makespan * float64(cores)
+	v[result.ExecutionTime] = makespan
+	v[result.TotalTime] = total
+	v[result.ProductiveTime] = n.Busy
+	v[result.ProductiveCPUTime] = n.Busy
+	v[result.LostTime] = total - n.Busy
+	v[result.InsuffParallelism] = n.Idle
+	v[result.InsuffParallelismUsr] = n.Idle
+	v[result.Communication] = n.Transfer
+	v[result.Synchronization] = n.Waiting
+	if total > 0 {
+		v[result.Efficiency] = n.Busy / total
+	}
+	return v
+}

@@ -1,0 +1,166 @@
+package stage
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/sweep"
+)
+
+// KindOrders is the kind of a sweep of an order trace over node counts.
+const KindOrders = "orders"
+
+// ordersDefinition is what an orders sweep computes; its hash identifies
+// the sweep in every store (contents, never store ids), so re-running the
+// same command resumes it and shards of it merge.
+type ordersDefinition struct {
+	Kind      string    `json:"kind"`
+	Trace     string    `json:"trace"` // the trace's name, for people
+	TraceSHA  string    `json:"trace_sha256"`
+	Nodes     []int     `json:"nodes"`
+	Cores     int       `json:"cores"`
+	Power     []float64 `json:"power"`
+	Latency   float64   `json:"latency"`
+	Bandwidth float64   `json:"bandwidth"`
+	Scheduler string    `json:"scheduler"`
+	Seed      uint64    `json:"seed"`
+	MaxEvents int64     `json:"max_events"`
+}
+
+func (d ordersDefinition) hash() string {
+	c := d
+	c.Trace = ""
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// OrdersSweepRequest names a stored order trace, the node counts to play
+// it on and the rest of the cluster (req.Cluster.Nodes is ignored).
+type OrdersSweepRequest struct {
+	OrdersRequest
+	Nodes    []int
+	Deadline float64 // s; when positive, the smallest cluster that meets it is reported
+}
+
+// OrdersSweepSummary says what an orders sweep did and found.
+type OrdersSweepSummary struct {
+	SweepID                 int64
+	Selected, Existing, Ran int
+	Elapsed                 time.Duration
+	// Runs are the stored simulations of the sweep (all shards stored so
+	// far), by node count.
+	Runs []store.OrderRunRow
+	// Smallest is the run of fewest nodes whose makespan meets the
+	// deadline, nil when none does or none was asked.
+	Smallest *store.OrderRunRow
+}
+
+// OrdersSweep simulates the order trace on every node count of req (of
+// the shard opt selects) that the store lacks, storing each simulation in
+// its own transaction at its position in the sweep; cancelling ctx stops
+// it, and running it again completes it.
+func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, opt SweepOptions) (OrdersSweepSummary, error) {
+	start := time.Now()
+	var sum OrdersSweepSummary
+	info, err := st.OrderTrace(req.Trace)
+	if err != nil {
+		return sum, err
+	}
+	if len(req.Nodes) == 0 {
+		return sum, fmt.Errorf("orders sweep: no node count given")
+	}
+	if req.Options.Scheduler == "" {
+		req.Options.Scheduler = ordersim.FIFO
+	}
+	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
+		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
+		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed,
+		MaxEvents: req.MaxEvents}
+	for _, n := range req.Nodes {
+		cl := req.Cluster
+		cl.Nodes = n
+		if err := cl.Validate(); err != nil {
+			return sum, fmt.Errorf("orders sweep: %w", err)
+		}
+	}
+	text, err := json.Marshal(def)
+	if err != nil {
+		return sum, err
+	}
+	id, err := st.EnsureSweep(ctx, store.Sweep{OrderTrace: info.ID, Kind: KindOrders, Command: opt.Command,
+		Hash: def.hash(), Definition: string(text), Configs: len(req.Nodes)})
+	if err != nil {
+		return sum, err
+	}
+	sum.SweepID = id
+	done, err := st.SweepDone(ctx, id)
+	if err != nil {
+		return sum, err
+	}
+	var todo []int // positions in req.Nodes
+	for i := range req.Nodes {
+		if opt.Shards > 1 && i%opt.Shards != opt.Shard {
+			continue
+		}
+		sum.Selected++
+		if done[i] {
+			sum.Existing++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	simulate := func(ctx context.Context, i int) (*store.OrderSimulation, error) {
+		r := req.OrdersRequest
+		r.Cluster.Nodes = req.Nodes[i]
+		return simulateOrders(ctx, st, info, r)
+	}
+	err = sweep.Execute(ctx, todo, opt.Workers, simulate, func(i int, sim *store.OrderSimulation) error {
+		sim.Run.SweepID = id
+		if err := st.SaveOrderSimulation(ctx, sim, i, store.SaveOptions{}); err != nil {
+			return fmt.Errorf("store %d nodes: %w", req.Nodes[i], err)
+		}
+		sum.Ran++
+		if opt.Progress != nil {
+			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Elapsed: time.Since(start)})
+		}
+		return nil
+	})
+	sum.Elapsed = time.Since(start)
+	if err != nil {
+		return sum, err
+	}
+	if sum.Runs, err = st.OrderSweepRuns(ctx, id); err != nil {
+		return sum, err
+	}
+	if req.Deadline > 0 {
+		sum.Smallest = smallestCluster(sum.Runs, req.Deadline)
+	}
+	return sum, nil
+}
+
+// smallestCluster is the run of fewest nodes whose makespan is at most
+// deadline (the faster among equals), or nil.
+func smallestCluster(runs []store.OrderRunRow, deadline float64) *store.OrderRunRow {
+	i := slices.IndexFunc(runs, func(r store.OrderRunRow) bool { return r.Makespan <= deadline })
+	if i < 0 {
+		return nil
+	}
+	best := &runs[i]
+	for j := i + 1; j < len(runs) && runs[j].Nodes == best.Nodes; j++ {
+		if runs[j].Makespan < best.Makespan {
+			best = &runs[j]
+		}
+	}
+	return best
+}

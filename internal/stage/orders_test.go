@@ -1,0 +1,161 @@
+package stage_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/ordergen"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/internal/sweeptest"
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+var dacOptions = ordergen.Options{Shape: ordergen.DivideAndConquer, Depth: 7, Leaf: 1e-3, Split: 1e-4, Combine: 2e-4,
+	Jitter: 0.3, Seed: 3, ArgBytes: 256, ResultBytes: 256}
+
+// ordersStore is a store with a generated divide-and-conquer trace "dac".
+func ordersStore(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dac.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ordergen.Generate(f, dacOptions); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, dbPath := sweeptest.Store(t, "orders.db", nil, nil)
+	if _, err := ingest.OrderTrace(context.Background(), st, path); err != nil {
+		t.Fatal(err)
+	}
+	return st, dbPath
+}
+
+// TestSimulateOrdersStored: one node without latency runs the whole work;
+// the stored run carries the cluster's time as characteristics, split
+// exactly into productive and lost parts, per node too.
+func TestSimulateOrdersStored(t *testing.T) {
+	st, _ := ordersStore(t)
+	ctx := context.Background()
+	one, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "dac", Cluster: ordersim.Cluster{Nodes: 1}, MaxEvents: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := one.Detail; math.Abs(d.Makespan-d.Work) > 1e-9*d.Work || len(one.Events) != int(dacOptions.Count()) {
+		t.Errorf("1 node: makespan %g, work %g, %d order rows", d.Makespan, d.Work, len(one.Events))
+	}
+	four, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "dac",
+		Cluster: ordersim.Cluster{Nodes: 4, Latency: 1e-5, Bandwidth: 1e8}, MaxEvents: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.OrderSimulation(ctx, four.Run.ID, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := got.Detail
+	if d.Nodes != 4 || len(got.Nodes) != 4 || len(got.Events) != 0 || len(got.Path) == 0 || d.Speedup <= 1 || d.Speedup > 4 {
+		t.Fatalf("4 nodes: %+v, %d node rows, %d order rows, %d path steps", d, len(got.Nodes), len(got.Events), len(got.Path))
+	}
+	if d.Speedup < d.SpeedupLo*0.5 || d.Speedup > d.SpeedupHi*(1+1e-9) {
+		t.Errorf("speedup %g outside the work/span range %g..%g", d.Speedup, d.SpeedupLo, d.SpeedupHi)
+	}
+	v := got.Run.Intervals[0].Values
+	lost := v[result.InsuffParallelism] + v[result.Communication] + v[result.Synchronization]
+	if math.Abs(v[result.TotalTime]-4*d.Makespan) > 1e-9 || math.Abs(v[result.LostTime]-lost) > 1e-9*v[result.TotalTime] ||
+		math.Abs(v[result.ProductiveTime]+v[result.LostTime]-v[result.TotalTime]) > 1e-9*v[result.TotalTime] {
+		t.Errorf("characteristics do not add up: %v", v)
+	}
+	var busy float64
+	for _, p := range got.Run.Intervals[0].Procs {
+		busy += p.Values[result.ProductiveTime]
+	}
+	if math.Abs(busy-v[result.ProductiveTime]) > 1e-9*busy {
+		t.Errorf("nodes' productive time %g, the run's %g", busy, v[result.ProductiveTime])
+	}
+}
+
+// TestOrdersSweepResumesAndMerges: a cancelled sweep resumed, and two
+// shards merged, hold exactly the rows of an uninterrupted sweep; the
+// smallest cluster meeting a deadline is the first whose time meets it.
+func TestOrdersSweepResumesAndMerges(t *testing.T) {
+	ctx := context.Background()
+	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac",
+		Cluster: ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}, MaxEvents: 1000}, Nodes: []int{1, 2, 3, 4, 8, 16}}
+
+	full, _ := ordersStore(t)
+	all, err := stage.OrdersSweep(ctx, full, req, stage.SweepOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Ran != 6 || len(all.Runs) != 6 {
+		t.Fatalf("sweep: %+v", all)
+	}
+	deadline := (all.Runs[1].Makespan + all.Runs[2].Makespan) / 2
+	req.Deadline = deadline
+	again, err := stage.OrdersSweep(ctx, full, req, stage.SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Ran != 0 || again.Smallest == nil || again.Smallest.Nodes != 3 {
+		t.Errorf("deadline %g: %+v, want 3 nodes and nothing run again", deadline, again.Smallest)
+	}
+	req.Deadline = 0
+	hash := sweepHash(t, full)
+	want := sweeptest.Fingerprint(t, full, hash)
+
+	cancelled, _ := ordersStore(t)
+	stop, cancel := context.WithCancel(ctx)
+	_, err = stage.OrdersSweep(stop, cancelled, req, stage.SweepOptions{Workers: 1, Progress: func(p stage.Progress) {
+		if p.Done == 2 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled sweep: %v", err)
+	}
+	if _, err := stage.OrdersSweep(ctx, cancelled, req, stage.SweepOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if d := sweeptest.Diff(sweeptest.Fingerprint(t, cancelled, hash), want); d != "" {
+		t.Errorf("cancelled and resumed vs uninterrupted: %s", d)
+	}
+
+	var shards []string
+	for i := range 2 {
+		st, path := ordersStore(t)
+		if _, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{Shard: i, Shards: 2}); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		shards = append(shards, path)
+	}
+	merged, _ := sweeptest.Store(t, "merged.db", nil, nil)
+	if _, err := merged.Merge(ctx, shards); err != nil {
+		t.Fatal(err)
+	}
+	if d := sweeptest.Diff(sweeptest.Fingerprint(t, merged, hash), want); d != "" {
+		t.Errorf("shards merged vs unsharded: %s", d)
+	}
+	if len(want) < 6*20 {
+		t.Errorf("fingerprint of %d lines: too few to compare anything", len(want))
+	}
+}
+
+// sweepHash is the definition hash of the only sweep of st.
+func sweepHash(t *testing.T, st *store.Store) string {
+	t.Helper()
+	sweeps, err := st.Sweeps(context.Background())
+	if err != nil || len(sweeps) != 1 {
+		t.Fatalf("sweeps: %+v, %v", sweeps, err)
+	}
+	return sweeps[0].Hash
+}

@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// An orders simulation is stored as a run (engine 'orders') — its
+// characteristics and per-node values go where every run's go, so the
+// views and exports carry them — plus the order_* rows below.
+
+// OrderRun is what only an orders simulation has (a row of order_runs).
+type OrderRun struct {
+	TraceID      int64   `db:"trace_id"` // order trace
+	Scheduler    string  `db:"scheduler"`
+	Nodes        int     `db:"nodes"`
+	Cores        int     `db:"cores"`
+	Latency      float64 `db:"latency"`   // s
+	Bandwidth    float64 `db:"bandwidth"` // bytes/s; 0 = infinite
+	Power        float64 `db:"power"`
+	Makespan     float64 `db:"makespan"`
+	Work         float64 `db:"work"`
+	Span         float64 `db:"span"`
+	BurdenedSpan float64 `db:"burdened_span"`
+	Parallelism  float64 `db:"parallelism"`
+	Speedup      float64 `db:"speedup"`
+	SpeedupLo    float64 `db:"speedup_lo"`
+	SpeedupHi    float64 `db:"speedup_hi"`
+}
+
+// OrderNode is one node of an orders simulation.
+type OrderNode struct {
+	Node     int     `db:"node"`
+	Orders   int64   `db:"orders"`
+	Busy     float64 `db:"busy"`
+	Idle     float64 `db:"idle"`
+	Waiting  float64 `db:"waiting"`
+	Transfer float64 `db:"transfer"`
+}
+
+// OrderEvent is where and when one order ran.
+type OrderEvent struct {
+	Order int64   `db:"order_id"`
+	Node  int     `db:"node"`
+	Ready float64 `db:"ready"`
+	Start float64 `db:"start"`
+	End   float64 `db:"end"`
+	Wait  float64 `db:"wait"`
+}
+
+// PathStep is one order of the critical path.
+type PathStep struct {
+	Order  int64   `db:"order_id"`
+	Node   int     `db:"node"`
+	Start  float64 `db:"start"`
+	End    float64 `db:"end"`
+	Wait   float64 `db:"wait"`
+	Reason string  `db:"reason"`
+}
+
+// OrderSimulation is an orders simulation to store: the run (Kind
+// predicted; its Config.Grid is the node count) and the rows only orders
+// have. Events may hold only some orders (or none): the caller bounds it.
+type OrderSimulation struct {
+	Run    *result.Run
+	Detail OrderRun
+	Nodes  []OrderNode
+	Path   []PathStep
+	Events []OrderEvent
+}
+
+// SaveOrderSimulation stores sim in one transaction and sets sim.Run.ID;
+// index is its position in sim.Run.SweepID's sweep, or -1.
+func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, index int, opt SaveOptions) error {
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		run := sim.Run
+		if err := saveRun(tx, run, opt); err != nil {
+			return err
+		}
+		var sweepIndex any
+		if index >= 0 {
+			sweepIndex = index
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET engine = 'orders', order_trace_id = ?, sweep_index = ? WHERE id = ?`,
+			sim.Detail.TraceID, sweepIndex, run.ID); err != nil {
+			return fmt.Errorf("save orders run: %w", err)
+		}
+		d := sim.Detail
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_runs(run_id, trace_id, scheduler, nodes, cores, latency, bandwidth,
+			power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, run.ID, d.TraceID, d.Scheduler, d.Nodes, d.Cores, d.Latency, d.Bandwidth,
+			d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
+			return fmt.Errorf("save orders run: %w", err)
+		}
+		return saveOrderRows(tx, run.ID, sim)
+	})
+}
+
+// saveOrderRows writes the per-node, critical-path and per-order rows.
+func saveOrderRows(tx *sqlx.Tx, runID int64, sim *OrderSimulation) error {
+	nodes := newBatch(tx, `order_nodes(run_id, node, orders, busy, idle, waiting, transfer)`, 7)
+	path := newBatch(tx, `order_critical_path(run_id, step, order_id, node, start, end, wait, reason)`, 8)
+	events := newBatch(tx, `order_events(run_id, order_id, node, ready, start, end, wait)`, 7)
+	defer func() {
+		for _, b := range []*batch{nodes, path, events} {
+			b.close()
+		}
+	}()
+	for _, n := range sim.Nodes {
+		if err := nodes.add(runID, n.Node, n.Orders, n.Busy, n.Idle, n.Waiting, n.Transfer); err != nil {
+			return err
+		}
+	}
+	for i, p := range sim.Path {
+		if err := path.add(runID, i, p.Order, p.Node, p.Start, p.End, p.Wait, p.Reason); err != nil {
+			return err
+		}
+	}
+	for _, e := range sim.Events {
+		if err := events.add(runID, e.Order, e.Node, e.Ready, e.Start, e.End, e.Wait); err != nil {
+			return err
+		}
+	}
+	for _, b := range []*batch{nodes, path, events} {
+		if err := b.flush(); err != nil {
+			return fmt.Errorf("save orders run: %w", err)
+		}
+	}
+	return nil
+}
+
+// OrderSimulation reads an orders simulation back (with at most
+// maxEvents of its per-order rows, the earliest started first).
+func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int) (*OrderSimulation, error) {
+	run, err := s.Run(runID)
+	if err != nil {
+		return nil, err
+	}
+	sim := &OrderSimulation{Run: run}
+	if err := s.db.GetContext(ctx, &sim.Detail, `SELECT trace_id, scheduler, nodes, cores, latency, bandwidth, power, makespan,
+		work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID); err != nil {
+		return nil, fmt.Errorf("run %d is not an orders simulation: %w", runID, err)
+	}
+	if err := s.db.SelectContext(ctx, &sim.Nodes, `SELECT node, orders, busy, idle, waiting, transfer FROM order_nodes
+		WHERE run_id = ? ORDER BY node`, runID); err != nil {
+		return nil, err
+	}
+	if err := s.db.SelectContext(ctx, &sim.Path, `SELECT order_id, node, start, end, wait, reason FROM order_critical_path
+		WHERE run_id = ? ORDER BY step`, runID); err != nil {
+		return nil, err
+	}
+	if err := s.db.SelectContext(ctx, &sim.Events, `SELECT order_id, node, ready, start, end, wait FROM order_events
+		WHERE run_id = ? ORDER BY start, order_id LIMIT ?`, runID, maxEvents); err != nil {
+		return nil, err
+	}
+	return sim, nil
+}
+
+// OrderSweepRuns returns the orders simulations of a sweep, by node count
+// then run id.
+func (s *Store) OrderSweepRuns(ctx context.Context, sweepID int64) ([]OrderRunRow, error) {
+	var out []OrderRunRow
+	err := s.db.SelectContext(ctx, &out, `SELECT o.run_id, r.sweep_index, o.trace_id, o.scheduler, o.nodes, o.cores, o.latency,
+		o.bandwidth, o.power, o.makespan, o.work, o.span, o.burdened_span, o.parallelism, o.speedup, o.speedup_lo, o.speedup_hi
+		FROM order_runs o JOIN runs r ON r.id = o.run_id WHERE r.sweep_id = ? ORDER BY o.nodes, o.run_id`, sweepID)
+	return out, err
+}
+
+// OrderRunRow is an orders simulation of a sweep.
+type OrderRunRow struct {
+	RunID int64 `db:"run_id"`
+	Index int   `db:"sweep_index"`
+	OrderRun
+}

@@ -1,0 +1,20 @@
+// Package ordersim is stage 4 of the orders-based technology (seed 004):
+// it plays a recorded order trace (package orders/ordertrace) on a
+// cluster and predicts the run time, the load of every node, the waits
+// that lengthened the run (the critical path) and, by Sweep and
+// SmallestFor, the cluster a deadline needs.
+//
+// The simulation is a discrete-event simulation of the semantics the
+// runtime's run mode follows (package orders): a node runs at most Cores
+// orders at once; an order that requests a result not yet on its node
+// suspends and frees its core; a resumed order goes ahead of orders that
+// never started, on the node it started on; arguments and results cross
+// the network at Latency + bytes/Bandwidth. docs/orders-sim.md states the
+// rules exactly (events, transfers, schedulers, ties).
+//
+// The package is pure: it reads only an ordertrace.Source, lazily, and
+// hands the schedule of each order to a callback instead of keeping it, so
+// its memory follows the orders that are live (made and not finished, or
+// whose results their maker's orders may still request), not the length of
+// the trace.
+package ordersim

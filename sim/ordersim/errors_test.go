@@ -1,0 +1,56 @@
+package ordersim
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClusterErrors(t *testing.T) {
+	tests := []struct {
+		cl   Cluster
+		opt  Options
+		want string
+	}{
+		{Cluster{}, Options{}, "cluster of 0 nodes (expected at least 1)"},
+		{Cluster{Nodes: 1, Cores: -1}, Options{}, "-1 cores per node"},
+		{Cluster{Nodes: 2, Power: []float64{1, 2, 3}}, Options{}, "3 power values for 2 nodes"},
+		{Cluster{Nodes: 1, Power: []float64{0}}, Options{}, "power[0] = 0 (expected a finite number > 0)"},
+		{Cluster{Nodes: 1, Latency: -1}, Options{}, "latency = -1 (expected a finite number ≥ 0)"},
+		{Cluster{Nodes: 1, Bandwidth: posInf()}, Options{}, "bandwidth = +Inf"},
+		{Cluster{Nodes: 1, Latency: nan()}, Options{}, "latency = NaN"},
+		{Cluster{Nodes: 1}, Options{Scheduler: "random"}, `unknown scheduler "random"`},
+		{Cluster{Nodes: 1}, Options{LocalitySlack: -2}, "locality slack -2"},
+	}
+	for _, tt := range tests {
+		_, err := Simulate(forkJoin().open, tt.cl, tt.opt)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v %+v: error %v, want %q", tt.cl, tt.opt, err, tt.want)
+		}
+	}
+}
+
+func TestTraceErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		tr   orders
+		want string
+	}{
+		{"empty", orders{}, "the trace has no order"},
+		{"ids", orders{ord(1, 0, 0, 1), ord(3, 1, 0, 1)}, "order 3 where order 2 was expected"},
+		{"main parent", orders{ord(1, 5, 0, 1)}, "order 1 has parent 5 (expected 0"},
+		{"parent", orders{ord(1, 0, 0, 1), ord(2, 2, 0, 1)}, "order 2 has parent 2 (expected an earlier order)"},
+		{"no result", orders{{ID: 1, Duration: 1}}, "order 1 provides no result"},
+		{"made after the end", orders{ord(1, 0, 0, 1), ord(2, 1, 2, 1)}, "order 2 is made at 2, after its parent 1 ends at 1"},
+		{"siblings", orders{ord(1, 0, 0, 3), ord(2, 1, 2, 1), ord(3, 1, 1, 1)}, "expected siblings in order of making"},
+		{"result index", orders{ord(1, 0, 0, 3, ordertraceRequest(2, 1, 1)), ord(2, 1, 0, 1)}, "order 1 requests result 1 of order 2, which provides 1"},
+		{"deadlock", orders{ord(1, 0, 0, 3, rq(2, 1)), ord(2, 1, 0, 1, rq(1, 0))}, "deadlock"},
+		{"request of no order", orders{ord(1, 0, 0, 3, rq(7, 1)), ord(2, 1, 0, 1)}, "a request names order 7, which is not in the trace (it has 2)"},
+		{"request of order 0", orders{ord(1, 0, 0, 3, rq(0, 1))}, "order 1 requests order 0 (expected an id ≥ 1)"},
+	}
+	for _, tt := range tests {
+		_, err := Simulate(tt.tr.open, Cluster{Nodes: 2}, Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}

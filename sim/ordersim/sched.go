@@ -1,0 +1,219 @@
+package ordersim
+
+// place makes order l at e.now; parent is nil for the main order, whose
+// arguments are on node 0.
+func (e *engine) place(l *live, parent *live) {
+	l.state, l.made = queued, e.now
+	src := int32(0)
+	if parent != nil {
+		src = parent.node
+		if e.path {
+			// The link lives in the child, saving an allocation per order.
+			l.madeBy = parent.stretchAt(e.now)
+			l.chain = &l.madeBy
+		}
+	}
+	l.argNode = src
+	e.live++
+	e.peakLive = max(e.peakLive, e.live)
+	switch e.sched {
+	case FIFO:
+		l.ready = e.now
+		e.global.push(l)
+	case WorkStealing:
+		l.ready = e.now
+		e.pushOwn(src, l)
+	default:
+		n := e.choose(src, parent != nil)
+		e.loads.add(n, 1)
+		d := e.cl.transfer(src, n, l.o.ArgBytes)
+		l.node, l.transfer, l.xferIn, l.ready = n, d, d, e.now+d
+		if d == 0 {
+			e.nodes[n].local.push(l)
+			e.markDirty(n)
+		} else {
+			e.ev.push(e.now+d, evArrive, l)
+		}
+	}
+}
+
+// choose is the node LeastLoaded and Locality place an order on.
+func (e *engine) choose(src int32, hasParent bool) int32 {
+	least := e.loads.least()
+	if e.sched == Locality && hasParent && e.loads.load[src] <= e.loads.load[least]+e.opt.slack() {
+		return src
+	}
+	return least
+}
+
+// dispatch gives free cores work, once no event of the moment is left:
+// first the orders resuming on their node, then new orders by the
+// scheduler's rule. It reports whether it started anything.
+func (e *engine) dispatch() bool {
+	took := false
+	for i := e.dirty.next(0); i >= 0; i = e.dirty.next(i + 1) {
+		e.dirty.set(i, false)
+		n := &e.nodes[i]
+		for n.free() > 0 && n.resume.len() > 0 {
+			e.resume(n.resume.pop())
+			took = true
+		}
+		for n.free() > 0 && n.local.len() > 0 {
+			e.serveLocal(int32(i))
+			took = true
+		}
+	}
+	if e.opt.Migrate && e.migrate() {
+		took = true
+	}
+	if e.opt.Migrate && e.migrate() {
+		took = true
+	}
+	switch e.sched {
+	case FIFO:
+		for e.global.len() > 0 {
+			i := e.vacant.next(0)
+			if i < 0 {
+				i = e.free.next(0)
+			}
+			if i < 0 {
+				break
+			}
+			l := e.global.pop()
+			e.take(l, int32(i), l.argNode)
+			took = true
+		}
+	case WorkStealing:
+		for i := e.free.next(0); i >= 0 && len(e.victims) > 0; i = e.free.next(i) {
+			if e.nodes[i].local.len() > 0 {
+				e.serveLocal(int32(i))
+			} else {
+				e.steal(int32(i))
+			}
+			took = true
+		}
+	}
+	return took
+}
+
+// migrate resumes the resumable orders in the order their results
+// arrived, each on its own node when it has a free core, else on the
+// lowest-numbered node with one. It reports whether it resumed any.
+func (e *engine) migrate() bool {
+	took := false
+	for e.resumable.len() > 0 {
+		l := e.resumable.q[e.resumable.head]
+		i := l.node
+		if e.nodes[i].free() == 0 {
+			j := e.free.next(0)
+			if j < 0 {
+				break
+			}
+			i = int32(j)
+		}
+		e.resumable.pop()
+		if i != l.node {
+			e.move(l, i)
+		}
+		e.resume(l)
+		took = true
+	}
+	return took
+}
+
+// move transfers suspended order l to node i.
+func (e *engine) move(l *live, i int32) {
+	from := &e.nodes[l.node]
+	from.account(e.now)
+	from.suspended--
+	e.syncFree(l.node)
+	to := &e.nodes[i]
+	to.account(e.now)
+	to.suspended++
+	if e.loads != nil {
+		e.loads.add(l.node, -1)
+		e.loads.add(i, 1)
+	}
+	l.node = i
+}
+
+// serveLocal starts the next order placed on node i: the newest under
+// WorkStealing, the oldest otherwise.
+func (e *engine) serveLocal(i int32) {
+	n := &e.nodes[i]
+	if e.sched != WorkStealing {
+		e.begin(n.local.pop())
+		return
+	}
+	l := n.local.popNewest()
+	if n.local.len() == 0 {
+		e.dropVictim(i)
+	}
+	e.take(l, i, i)
+}
+
+// steal takes the oldest order of a victim drawn among the nodes with new
+// orders, for node i.
+func (e *engine) steal(i int32) {
+	v := e.victims[e.random(len(e.victims))]
+	vn := &e.nodes[v]
+	l := vn.local.pop()
+	if vn.local.len() == 0 {
+		e.dropVictim(v)
+	}
+	e.take(l, i, v)
+}
+
+// take starts l on node i once its arguments have come from node src,
+// holding the core meanwhile.
+func (e *engine) take(l *live, i, src int32) {
+	l.node = i
+	d := e.cl.transfer(src, i, l.o.ArgBytes)
+	if d == 0 {
+		e.begin(l)
+		return
+	}
+	n := &e.nodes[i]
+	n.account(e.now)
+	n.xferring++
+	e.syncFree(i)
+	l.transfer, l.xferIn = d, d
+	e.ev.push(e.now+d, evStart, l)
+}
+
+func (e *engine) pushOwn(n int32, l *live) {
+	d := &e.nodes[n].local
+	if d.len() == 0 {
+		e.victimAt[n] = int32(len(e.victims))
+		e.victims = append(e.victims, n)
+	}
+	d.push(l)
+	e.markDirty(n)
+}
+
+// dropVictim removes node n, whose queue emptied, from the victims.
+func (e *engine) dropVictim(n int32) {
+	j, last := e.victimAt[n], int32(len(e.victims)-1)
+	moved := e.victims[last]
+	e.victims[j] = moved
+	e.victimAt[moved] = j
+	e.victims = e.victims[:last]
+}
+
+// random draws a number in [0, n) from the seeded generator (splitmix64).
+func (e *engine) random(n int) int {
+	e.rng += 0x9e3779b97f4a7c15
+	z := e.rng
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
+}
+
+// syncFree updates the sets of nodes with a free core after a change of
+// node i.
+func (e *engine) syncFree(i int32) {
+	n := &e.nodes[i]
+	e.free.set(int(i), n.free() > 0)
+	e.vacant.set(int(i), n.free() > 0 && n.suspended == 0)
+}

@@ -1,0 +1,243 @@
+package ordersim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// engine is one simulation.
+type engine struct {
+	trace *Trace
+	src   ordertrace.Source
+	cl    Cluster
+	opt   Options
+	sched Scheduler
+	path  bool
+
+	power  []float64
+	nodes  []node
+	free   bitset // nodes with a free core
+	vacant bitset // nodes with a free core and no suspended order
+	dirty  bitset // nodes whose queues may feed a free core
+	loads  *loads // LeastLoaded, Locality
+
+	global    fifo    // FIFO's queue of new orders
+	resumable fifo    // with Migrate, the orders ready to resume
+	victims   []int32 // WorkStealing: nodes with new orders
+	victimAt  []int32 // each node's index in victims, when it is one
+	rng       uint64
+
+	ev  events
+	now float64
+
+	entries  table // orders read and not yet dropped
+	nextID   int64 // the id the next line must have
+	eof      bool
+	live     int // orders made and not yet dropped
+	buffered int // orders read and not yet made
+	peakLive int
+	peakBuf  int
+
+	orders    int64
+	makespan  float64
+	last      *link
+	nodesUsed int
+	err       error
+}
+
+func newEngine(t *Trace, src ordertrace.Source, cl Cluster, opt Options) *engine {
+	e := &engine{
+		trace: t, src: src, cl: cl, opt: opt, sched: opt.scheduler(), path: !opt.NoCriticalPath,
+		nodes:  make([]node, cl.Nodes),
+		power:  make([]float64, cl.Nodes),
+		free:   newBitset(cl.Nodes),
+		vacant: newBitset(cl.Nodes),
+		dirty:  newBitset(cl.Nodes),
+		nextID: 1,
+		rng:    opt.Seed ^ 0x9e3779b97f4a7c15,
+	}
+	for i := range e.nodes {
+		e.nodes[i].cores = cl.cores()
+		e.power[i] = cl.power(i)
+		e.free.set(i, true)
+		e.vacant.set(i, true)
+	}
+	if e.sched == WorkStealing {
+		e.victimAt = make([]int32, cl.Nodes)
+	}
+	if e.sched == LeastLoaded || e.sched == Locality {
+		e.loads = newLoads(cl.Nodes)
+	}
+	return e
+}
+
+func (e *engine) run() error {
+	if err := e.readNext(); err != nil {
+		return err
+	}
+	main := e.entries.get(1)
+	if main == nil || main.o == nil {
+		return errors.New("ordersim: the trace has no order (expected the main order, id 1)")
+	}
+	e.buffered--
+	e.place(main, nil)
+	for e.err == nil {
+		if e.ev.len() > 0 && e.ev.h[0].t <= e.now {
+			e.handle(e.ev.pop())
+			continue
+		}
+		if e.dispatch() {
+			continue
+		}
+		if e.ev.len() == 0 {
+			break
+		}
+		e.now = e.ev.h[0].t
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return e.checkDone(main)
+}
+
+func (e *engine) handle(ev event) {
+	l := ev.ord
+	switch ev.kind {
+	case evStep:
+		e.advance(l)
+	case evStart:
+		n := &e.nodes[l.node]
+		n.account(e.now)
+		n.xferring--
+		e.begin(l)
+	case evArrive:
+		e.nodes[l.node].local.push(l)
+		e.markDirty(l.node)
+	case evResume:
+		l.state = resumable
+		if e.opt.Migrate {
+			e.resumable.push(l)
+		} else {
+			e.nodes[l.node].resume.push(l)
+			e.markDirty(l.node)
+		}
+	}
+}
+
+// readNext reads the next line and files it with its parent's children
+// to make.
+func (e *engine) readNext() error {
+	o, err := e.src.Next()
+	if err == io.EOF {
+		e.eof = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if o.ID != e.nextID {
+		return fmt.Errorf("ordersim: order %d where order %d was expected (ids count up from 1 in creation order)", o.ID, e.nextID)
+	}
+	e.nextID++
+	if len(o.Results) == 0 {
+		return fmt.Errorf("ordersim: order %d provides no result (expected at least one)", o.ID)
+	}
+	l := e.entries.get(o.ID)
+	if l == nil {
+		l = e.newLive(o.ID)
+	} else if err := checkRequested(l, o); err != nil {
+		return err
+	}
+	l.o, l.results, l.state, l.node = o, o.Results, pending, -1
+	e.buffered++
+	e.peakBuf = max(e.peakBuf, e.buffered)
+	if o.ID == 1 {
+		if o.Parent != 0 {
+			return fmt.Errorf("ordersim: order 1 has parent %d (expected 0: order 1 is main)", o.Parent)
+		}
+		return nil
+	}
+	return e.fileKid(l)
+}
+
+// fileKid appends l to its parent's children to make.
+func (e *engine) fileKid(l *live) error {
+	o := l.o
+	p := e.entries.get(o.Parent)
+	switch {
+	case o.Parent <= 0 || o.Parent >= o.ID:
+		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", o.ID, o.Parent)
+	case p == nil || p.state == finished:
+		return fmt.Errorf("ordersim: order %d is made by order %d, which has already finished (expected the same trace on every read)", o.ID, o.Parent)
+	case o.MadeAt < p.own && p.state >= running:
+		return fmt.Errorf("ordersim: order %d is made at %v of order %d, which is already at %v (expected siblings in order of making)", o.ID, o.MadeAt, o.Parent, p.own)
+	case o.MadeAt > p.o.Duration:
+		return fmt.Errorf("ordersim: order %d is made at %v, after its parent %d ends at %v", o.ID, o.MadeAt, o.Parent, p.o.Duration)
+	}
+	if s := p.lastKid; s != nil && s.state == pending && s.o.MadeAt > o.MadeAt {
+		return fmt.Errorf("ordersim: order %d is made at %v, before its earlier sibling %d at %v (expected siblings in order of making)", o.ID, o.MadeAt, s.id, s.o.MadeAt)
+	}
+	if p.kidsLeft == 0 {
+		return fmt.Errorf("ordersim: order %d is a child of order %d, which had all its children counted (expected the same trace on every read)", o.ID, p.id)
+	}
+	p.kidsLeft--
+	l.parent = p
+	p.addKid(l)
+	return nil
+}
+
+// newLive files a new entry for order id, with its counts.
+func (e *engine) newLive(id int64) *live {
+	l := &live{id: id, node: -1, kidsLeft: e.trace.kids.get(id), reqsLeft: e.trace.reqs.get(id)}
+	e.entries.put(l)
+	return l
+}
+
+// checkRequested checks the line of an order requested before it was read.
+func checkRequested(l *live, o *ordertrace.Order) error {
+	for w := l.waiters; w != nil; w = w.nextWait {
+		if int(w.waitOn) >= len(o.Results) {
+			return fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", w.id, w.waitOn, o.ID, len(o.Results))
+		}
+	}
+	return nil
+}
+
+func (e *engine) checkDone(main *live) error {
+	if main.state == finished {
+		return nil
+	}
+	var stuck []string
+	e.entries.each(func(l *live) {
+		if l.state == suspended && len(stuck) < 5 {
+			stuck = append(stuck, fmt.Sprintf("order %d waits at %v", l.id, l.own))
+		}
+	})
+	return fmt.Errorf("ordersim: deadlock: no event left and the main order has not finished (%v)", stuck)
+}
+
+func (e *engine) result() *Result {
+	r := &Result{Makespan: e.makespan, Orders: e.orders, Nodes: make([]NodeStats, len(e.nodes)),
+		NodesUsed: e.nodesUsed, PeakLive: e.peakLive, PeakBuffered: e.peakBuf}
+	for i := range e.nodes {
+		n := &e.nodes[i]
+		n.account(e.makespan)
+		r.Nodes[i] = n.stats
+		r.Total.add(n.stats)
+	}
+	if e.last != nil {
+		r.CriticalPath = steps(e.last)
+	}
+	return r
+}
+
+func (e *engine) markDirty(n int32) { e.dirty.set(int(n), true) }
+
+func (e *engine) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}

@@ -1,0 +1,169 @@
+package ordersim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// forkJoin is main (3 s of work) making A (4 s) at 1 and requesting it
+// at 2; A's arguments are 50 bytes, its result 100.
+func forkJoin() orders {
+	return orders{
+		ord(1, 0, 0, 3, rq(2, 2)),
+		withBytes(ord(2, 1, 1, 4), 50, 100),
+	}
+}
+
+// slow is a network where 50 bytes take 1 s and 100 bytes 1.5 s.
+var slow = Cluster{Latency: 0.5, Bandwidth: 100}
+
+func nodes(n int, c Cluster) Cluster { c.Nodes = n; return c }
+
+func TestForkJoinByHand(t *testing.T) {
+	tests := []struct {
+		name     string
+		cl       Cluster
+		sched    Scheduler
+		makespan float64
+		a        OrderResult // A's schedule
+		mainWait float64
+	}{
+		// One node: main runs 0–2, suspends at its request; A runs 2–6;
+		// main resumes at 6 and ends at 7 = work 3 + 4.
+		{"1 node", nodes(1, slow), FIFO, 7, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 2, End: 6}, 4},
+		// Power 2 halves every stretch: 3.5.
+		{"power 2", Cluster{Nodes: 1, Power: []float64{2}}, FIFO, 3.5, OrderResult{ID: 2, Made: 0.5, Ready: 0.5, Start: 1, End: 3}, 2},
+		// Two cores: A starts when made, at 1, and ends at 5; main waits
+		// 2–5 and ends at 6.
+		{"2 cores", Cluster{Nodes: 1, Cores: 2}, FIFO, 6, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 1, End: 5}, 3},
+		// Two nodes: A is taken by node 1 at 1, its arguments arrive at
+		// 1 + 0.5 + 50/100 = 2; it runs 2–6; its result reaches node 0
+		// at 6 + 0.5 + 100/100 = 7.5; main ends at 8.5.
+		{"fifo 2 nodes", nodes(2, slow), FIFO, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}, 5.5},
+		// Least loaded places A on the idle node 1 when made: its
+		// arguments arrive at 2, the rest as FIFO, but A was ready at 2.
+		{"least-loaded", nodes(2, slow), LeastLoaded, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 2, Start: 2, End: 6, Transfer: 1}, 5.5},
+		// Locality keeps A on main's node (load 1 ≤ 0 + slack 1): no
+		// transfer; A runs when main suspends, 2–6; main ends at 7.
+		{"locality", nodes(2, slow), Locality, 7, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 2, End: 6}, 4},
+		// Node 1 steals A from node 0 at 1, as FIFO.
+		{"work-stealing", nodes(2, slow), WorkStealing, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}, 5.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, got := schedules(t, forkJoin(), tt.cl, Options{Scheduler: tt.sched})
+			if !near(r.Makespan, tt.makespan) {
+				t.Errorf("makespan %v, want %v", r.Makespan, tt.makespan)
+			}
+			if got[2] != tt.a {
+				t.Errorf("A: %+v\nwant %+v", got[2], tt.a)
+			}
+			if !near(got[1].Wait, tt.mainWait) {
+				t.Errorf("main waited %v, want %v", got[1].Wait, tt.mainWait)
+			}
+			checkAccounts(t, r, tt.cl)
+		})
+	}
+}
+
+// checkAccounts checks that every node's time adds up.
+func checkAccounts(t *testing.T, r *Result, cl Cluster) {
+	t.Helper()
+	for i, n := range r.Nodes {
+		sum := n.Busy + n.Transfer + n.Waiting + n.Idle
+		if !near(sum, float64(cl.cores())*r.Makespan) {
+			t.Errorf("node %d: %+v adds up to %v, want cores × makespan %v", i, n, sum, float64(cl.cores())*r.Makespan)
+		}
+	}
+}
+
+func TestNodeTimesByHand(t *testing.T) {
+	r := simulate(t, forkJoin(), nodes(2, slow), Options{})
+	// Node 0 runs main 0–2 and 7.5–8.5 and holds it suspended 2–7.5.
+	// Node 1 is idle 0–1, receives A's arguments 1–2, runs A 2–6, and is
+	// idle again 6–8.5.
+	want := []NodeStats{{Busy: 3, Waiting: 5.5, Orders: 1}, {Busy: 4, Transfer: 1, Idle: 3.5, Orders: 1}}
+	for i := range want {
+		if r.Nodes[i] != want[i] {
+			t.Errorf("node %d: %+v, want %+v", i, r.Nodes[i], want[i])
+		}
+	}
+	if r.NodesUsed != 2 || r.Orders != 2 {
+		t.Errorf("used %d nodes for %d orders, want 2 and 2", r.NodesUsed, r.Orders)
+	}
+}
+
+func TestCriticalPathByHand(t *testing.T) {
+	r := simulate(t, forkJoin(), nodes(2, slow), Options{})
+	// main runs until it makes A; A's arguments travel; A runs; its
+	// result travels back; main finishes.
+	want := []Step{
+		{Run, 1, 0, 0, 1},
+		{Transfer, 2, 1, 1, 2},
+		{Run, 2, 1, 2, 6},
+		{Transfer, 1, 0, 6, 7.5},
+		{Run, 1, 0, 7.5, 8.5},
+	}
+	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
+		t.Errorf("critical path\n %v\nwant %v", r.CriticalPath, want)
+	}
+	// On one node, A waits for the core main holds until it suspends.
+	r = simulate(t, forkJoin(), nodes(1, slow), Options{})
+	want = []Step{{Run, 1, 0, 0, 1}, {Queue, 2, 0, 1, 2}, {Run, 2, 0, 2, 6}, {Run, 1, 0, 6, 7}}
+	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
+		t.Errorf("critical path on one node\n %v\nwant %v", r.CriticalPath, want)
+	}
+}
+
+// TestResultsTravelWhenProvided checks the transfer rule: a result leaves
+// when provided, so a request after its arrival does not wait.
+func TestResultsTravelWhenProvided(t *testing.T) {
+	// A (1 s) is taken by node 1 at 0; its arguments take 0.5 s (no
+	// bandwidth limit), it runs 0.5–1.5, its result reaches node 0 at 2.
+	cl := Cluster{Nodes: 2, Latency: 0.5}
+	for _, tt := range []struct{ at, end, wait float64 }{
+		{5, 10, 0},      // main asks at 5, after the arrival: no wait
+		{1.8, 10.2, .2}, // main asks at 1.8 and waits until 2
+	} {
+		tr := orders{ord(1, 0, 0, 10, rq(2, tt.at)), ord(2, 1, 0, 1)}
+		r, got := schedules(t, tr, cl, Options{})
+		if !near(r.Makespan, tt.end) || !near(got[1].Wait, tt.wait) {
+			t.Errorf("request at %v: makespan %v, main waited %v; want %v and %v", tt.at, r.Makespan, got[1].Wait, tt.end, tt.wait)
+		}
+	}
+}
+
+// TestWorkStealingRunsNewestFirst: on one node, main makes A, B, C (1, 2
+// and 3 s) at 0, works 1 s and waits for them. The node runs C 1–4, B
+// 4–6, A 6–7 (newest first); FIFO runs A 1–2, B 2–4, C 4–7.
+func TestWorkStealingRunsNewestFirst(t *testing.T) {
+	tr := orders{
+		ord(1, 0, 0, 1, rq(2, 1), rq(3, 1), rq(4, 1)),
+		ord(2, 1, 0, 1), ord(3, 1, 0, 2), ord(4, 1, 0, 3),
+	}
+	for _, tt := range []struct {
+		sched Scheduler
+		ends  [3]float64
+	}{
+		{WorkStealing, [3]float64{7, 6, 4}},
+		{FIFO, [3]float64{2, 4, 7}},
+	} {
+		r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{Scheduler: tt.sched})
+		ends := [3]float64{got[2].End, got[3].End, got[4].End}
+		if ends != tt.ends || r.Makespan != 7 {
+			t.Errorf("%s: A, B, C end at %v, makespan %v; want %v and 7", tt.sched, ends, r.Makespan, tt.ends)
+		}
+	}
+}
+
+// TestResumedFirst: a resumed order goes ahead of new ones on its node.
+// Main makes A (1 s) and B (5 s) at 0 and asks for A at 0; on one node A
+// runs 0–1; at 1 main resumes (ahead of B) and runs its 2 s, 1–3; B runs
+// 3–8.
+func TestResumedFirst(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 2, rq(2, 0)), ord(2, 1, 0, 1), ord(3, 1, 0, 5)}
+	r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{})
+	if got[1].End != 3 || got[3].Start != 3 || r.Makespan != 8 {
+		t.Errorf("main ends at %v, B starts at %v, makespan %v; want 3, 3, 8", got[1].End, got[3].Start, r.Makespan)
+	}
+}
