@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -97,18 +95,12 @@ func (s *Store) CalibrationBySHA(ctx context.Context, sum string) (CalibrationIn
 // an unknown calibration wraps ErrNotFound.
 func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, error) {
 	var info CalibrationInfo
-	err := sql.ErrNoRows
-	if id, perr := strconv.ParseInt(name, 10, 64); perr == nil {
-		err = s.db.Get(&info, `SELECT `+calibrationColumns+` FROM calibrations WHERE id = ?`, id)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		err = s.db.Get(&info, `SELECT `+calibrationColumns+` FROM calibrations WHERE name = ? ORDER BY id DESC LIMIT 1`, name)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return info, nil, fmt.Errorf("calibration %w: %q (ingest it with presage ingest calibration FILE)", ErrNotFound, name)
-	}
+	found, err := s.getByNameOrID(&info, "calibrations", calibrationColumns, name)
 	if err != nil {
 		return info, nil, err
+	}
+	if !found {
+		return info, nil, fmt.Errorf("calibration %w: %q (ingest it with presage ingest calibration FILE)", ErrNotFound, name)
 	}
 	var stored []struct {
 		Block   string  `db:"block"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -56,4 +57,22 @@ func saveFile[T any](ctx context.Context, s *Store, table string, insert func(tx
 		return zero, err
 	}
 	return saved, nil
+}
+
+// getByNameOrID reads into dest the row of table named ref (the latest
+// stored of that name) or, when no row has that name and ref is a number,
+// the row with that id; found is false when there is neither. Every
+// stored input (trace, machine, order trace, calibration) is named this
+// way on the command line.
+func (s *Store) getByNameOrID(dest any, table, columns, ref string) (found bool, err error) {
+	err = s.db.Get(dest, `SELECT `+columns+` FROM `+table+` WHERE name = ? ORDER BY id DESC LIMIT 1`, ref)
+	if errors.Is(err, sql.ErrNoRows) {
+		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
+			err = s.db.Get(dest, `SELECT `+columns+` FROM `+table+` WHERE id = ?`, id)
+		}
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }

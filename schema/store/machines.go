@@ -2,10 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -79,18 +76,12 @@ func (s *Store) Machine(name string) (*machine.Machine, MachineInfo, error) {
 		MachineInfo
 		Source string `db:"source"`
 	}
-	err := sql.ErrNoRows
-	if id, perr := strconv.ParseInt(name, 10, 64); perr == nil {
-		err = s.db.Get(&row, `SELECT `+machineColumns+`, source FROM machines WHERE id = ?`, id)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		err = s.db.Get(&row, `SELECT `+machineColumns+`, source FROM machines WHERE name = ? ORDER BY id DESC LIMIT 1`, name)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, MachineInfo{}, fmt.Errorf("machine %w: %q", ErrNotFound, name)
-	}
+	found, err := s.getByNameOrID(&row, "machines", machineColumns+", source", name)
 	if err != nil {
 		return nil, MachineInfo{}, err
+	}
+	if !found {
+		return nil, MachineInfo{}, fmt.Errorf("machine %w: %q", ErrNotFound, name)
 	}
 	m, err := machinefile.Parse(strings.NewReader(row.Source), row.Path)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -140,15 +139,9 @@ func (s *Store) OrderTraceBySHA(ctx context.Context, sum string) (OrderTraceInfo
 // an unknown trace wraps ErrNotFound.
 func (s *Store) OrderTrace(name string) (OrderTraceInfo, error) {
 	var info OrderTraceInfo
-	err := sql.ErrNoRows
-	if id, perr := strconv.ParseInt(name, 10, 64); perr == nil {
-		err = s.db.Get(&info, `SELECT `+orderTraceColumns+` FROM order_traces WHERE id = ?`, id)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		err = s.db.Get(&info, `SELECT `+orderTraceColumns+` FROM order_traces WHERE name = ? ORDER BY id DESC LIMIT 1`, name)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return info, fmt.Errorf("order trace %w: %q (ingest it with presage ingest orders FILE)", ErrNotFound, name)
+	found, err := s.getByNameOrID(&info, "order_traces", orderTraceColumns, name)
+	if err == nil && !found {
+		err = fmt.Errorf("order trace %w: %q (ingest it with presage ingest orders FILE)", ErrNotFound, name)
 	}
 	return info, err
 }

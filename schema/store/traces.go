@@ -2,10 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"strconv"
 )
 
 // The traces, calls, trace_shapes and trace_packs tables hold the ingested
@@ -46,17 +43,12 @@ func (s *Store) Traces() ([]TraceInfo, error) {
 // The error of an unknown trace wraps ErrNotFound.
 func (s *Store) Trace(name string) (TraceInfo, error) {
 	var info TraceInfo
-	err := s.db.Get(&info, `SELECT `+traceColumns+` FROM traces WHERE name = ? ORDER BY id DESC LIMIT 1`, name)
-	if errors.Is(err, sql.ErrNoRows) {
-		if id, perr := strconv.ParseInt(name, 10, 64); perr == nil {
-			err = s.db.Get(&info, `SELECT `+traceColumns+` FROM traces WHERE id = ?`, id)
-		}
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return TraceInfo{}, notFound(fmt.Sprintf("no trace %q in the store", name))
-	}
+	found, err := s.getByNameOrID(&info, "traces", traceColumns, name)
 	if err != nil {
 		return TraceInfo{}, fmt.Errorf("find trace %q: %w", name, err)
+	}
+	if !found {
+		return TraceInfo{}, notFound(fmt.Sprintf("no trace %q in the store", name))
 	}
 	return info, nil
 }
