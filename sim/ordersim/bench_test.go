@@ -1,7 +1,6 @@
 package ordersim
 
 import (
-	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -52,30 +51,79 @@ func benchSim(b *testing.B, open func() (ordertrace.Source, error), orders int64
 	b.ReportMetric(float64(orders)*float64(b.N)/elapsed.Seconds(), "orders/s")
 }
 
-// BenchmarkTenMillion simulates a 10-million-order divide and conquer on
-// 64 nodes, work stealing, and reports the peak numbers of orders held
+// BenchmarkTenMillion simulates ten million orders — 10,000 rounds of
+// 999 tasks — on 256 nodes, and reports the peak numbers of orders held
 // and the peak heap, sampled every million orders.
 func BenchmarkTenMillion(b *testing.B) {
-	const depth = 22 // 2^23 - 1 = 8.4 M orders
+	const tasks, rounds = 999, 10_000
+	tr, err := Prepare(openRounds(tasks, rounds))
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		var peakHeap uint64
 		var ms runtime.MemStats
-		opt := Options{Scheduler: WorkStealing, OnOrder: func(r OrderResult) {
+		opt := Options{OnOrder: func(r OrderResult) {
 			if r.ID%1_000_000 == 0 {
 				runtime.ReadMemStats(&ms)
 				peakHeap = max(peakHeap, ms.HeapAlloc)
 			}
 		}}
 		start := time.Now()
-		r, err := Simulate(openDAC(depth), Cluster{Nodes: 64, Latency: 1e-4, Bandwidth: 1e9}, opt)
+		r, err := tr.Simulate(Cluster{Nodes: 256, Latency: 1e-4, Bandwidth: 1e9}, opt)
 		if err != nil {
 			b.Fatal(err)
+		}
+		if r.Orders != roundsOrders(tasks, rounds) {
+			b.Fatalf("%d orders simulated, want %d", r.Orders, roundsOrders(tasks, rounds))
 		}
 		b.ReportMetric(float64(r.Orders)/time.Since(start).Seconds(), "orders/s")
 		b.ReportMetric(float64(r.PeakLive), "peak-live")
 		b.ReportMetric(float64(r.PeakBuffered), "peak-buffered")
 		b.ReportMetric(float64(peakHeap)/(1<<20), "peak-heap-MB")
-		b.Log(fmt.Sprintf("%d orders, makespan %.1f, peak live %d, buffered %d, heap %.1f MB",
-			r.Orders, r.Makespan, r.PeakLive, r.PeakBuffered, float64(peakHeap)/(1<<20)))
+		b.Logf("%d orders, makespan %.1f, peak live %d, buffered %d, heap %.1f MB (the counts of Prepare: %.1f MB)",
+			r.Orders, r.Makespan, r.PeakLive, r.PeakBuffered, float64(peakHeap)/(1<<20), float64(2*r.Orders)/(1<<20))
+	}
+}
+
+// BenchmarkSweep sizes a cluster for a million-order trace: every size
+// from 1 to 1024 nodes for a master handing out rounds of 100 tasks
+// (sizes from the 101 nodes it can use on reuse one run), and the powers
+// of two up to 1024 for a divide and conquer whose parallelism exceeds
+// them all. It uses both cores.
+func BenchmarkSweep(b *testing.B) {
+	every := make([]int, 1024)
+	for i := range every {
+		every[i] = i + 1
+	}
+	powers := []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
+	for _, bc := range []struct {
+		name  string
+		open  func() (ordertrace.Source, error)
+		sizes []int
+	}{
+		{"master-1..1024", openMaster(100, 10000), every},
+		{"dac-powers", openDAC(19), powers},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tr, err := Prepare(bc.open)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				points, err := tr.Sweep(Cluster{Latency: 1e-4, Bandwidth: 1e9}, bc.sizes, Options{NoCriticalPath: true}, 2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				simulated := 0
+				for _, p := range points {
+					if !p.Reused {
+						simulated++
+					}
+				}
+				b.ReportMetric(float64(simulated), "simulated")
+				b.ReportMetric(points[len(points)-1].Result.Makespan, "makespan-at-max")
+			}
+		})
 	}
 }

@@ -54,3 +54,13 @@ func TestTraceErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlockBesideMain: main ends, but two of its children wait for
+// each other.
+func TestDeadlockBesideMain(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 1), ord(2, 1, 0, 2, rq(3, 1)), ord(3, 1, 0, 2, rq(2, 1))}
+	_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "deadlock: no event left and 2 of 3 orders unfinished (order 2 waits at 1; order 3 waits at 1)") {
+		t.Errorf("error %v, want the deadlock of orders 2 and 3", err)
+	}
+}

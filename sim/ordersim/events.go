@@ -10,15 +10,19 @@ const (
 	evResume             // a requested result reached a suspended order's node
 )
 
+// event names its order by a slot of the engine's table of orders with
+// events, not by a pointer: a heap of pointer-free values costs the
+// garbage collector neither scanning nor write barriers as it moves them.
 type event struct {
 	t    float64
 	seq  uint64 // ties: in the order they were scheduled
+	slot int32
 	kind kind
-	ord  *live
 }
 
-// events is a binary min-heap on (t, seq): a hand-written heap, because
-// container/heap's interface calls cost a third of the simulation.
+// events is a 4-ary min-heap on (t, seq): hand-written, because
+// container/heap's interface calls cost a third of the simulation, and
+// 4-ary because it is half as deep as a binary one.
 type events struct {
 	h   []event
 	seq uint64
@@ -26,46 +30,73 @@ type events struct {
 
 func (q *events) len() int { return len(q.h) }
 
-func (q *events) less(i, j int) bool {
-	a, b := &q.h[i], &q.h[j]
-	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
-}
+func (a *event) before(b *event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
 
-func (q *events) push(t float64, k kind, o *live) {
+func (q *events) push(t float64, k kind, slot int32) {
 	q.seq++
-	q.h = append(q.h, event{t: t, seq: q.seq, kind: k, ord: o})
-	i := len(q.h) - 1
+	ev := event{t: t, seq: q.seq, slot: slot, kind: k}
+	i := len(q.h)
+	q.h = append(q.h, ev)
 	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
+		p := (i - 1) / 4
+		if !ev.before(&q.h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		q.h[i] = q.h[p]
 		i = p
 	}
+	q.h[i] = ev
 }
 
 func (q *events) pop() event {
 	top := q.h[0]
 	last := len(q.h) - 1
-	q.h[0] = q.h[last]
-	q.h[last] = event{}
+	ev := q.h[last]
 	q.h = q.h[:last]
+	if last == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= last {
+		c := 4*i + 1
+		if c >= last {
 			break
 		}
-		m := l
-		if r := l + 1; r < last && q.less(r, l) {
-			m = r
+		m := c
+		for j := c + 1; j < min(c+4, last); j++ {
+			if q.h[j].before(&q.h[m]) {
+				m = j
+			}
 		}
-		if !q.less(m, i) {
+		if !q.h[m].before(&ev) {
 			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		q.h[i] = q.h[m]
 		i = m
 	}
+	q.h[i] = ev
 	return top
+}
+
+// slots gives the orders that may have events a number each.
+type slots struct {
+	of   []*live
+	free []int32
+}
+
+func (s *slots) take(l *live) {
+	if n := len(s.free); n > 0 {
+		l.slot = s.free[n-1]
+		s.free = s.free[:n-1]
+		s.of[l.slot] = l
+		return
+	}
+	l.slot = int32(len(s.of))
+	s.of = append(s.of, l)
+}
+
+func (s *slots) release(l *live) {
+	s.of[l.slot] = nil
+	s.free = append(s.free, l.slot)
+	l.slot = -1
 }

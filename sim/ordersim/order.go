@@ -27,6 +27,7 @@ type live struct {
 	o      *ordertrace.Order // nil once finished: its segments are not needed
 	parent *live
 	node   int32 // -1 until placed
+	slot   int32 // its number in the engine's slots while it is made and not finished
 	state  state
 
 	own float64 // the own moment it is at (or stepping to, while running)

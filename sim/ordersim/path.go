@@ -1,5 +1,7 @@
 package ordersim
 
+import "math"
+
 // link is one run stretch of the critical path as the simulation builds
 // it: order ran on node from from to to, after a gap since prev.to of
 // which xfer was a transfer and the rest queueing. Links are immutable and
@@ -36,7 +38,7 @@ func steps(last *link) []Step {
 		if k.xfer > 0 {
 			rev = append(rev, Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
 		}
-		if q := gapStart + k.xfer; k.from > q {
+		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
 			rev = append(rev, Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from})
 		}
 	}

@@ -14,6 +14,7 @@ func (e *engine) place(l *live, parent *live) {
 		}
 	}
 	l.argNode = src
+	e.slots.take(l)
 	e.live++
 	e.peakLive = max(e.peakLive, e.live)
 	switch e.sched {
@@ -32,7 +33,7 @@ func (e *engine) place(l *live, parent *live) {
 			e.nodes[n].local.push(l)
 			e.markDirty(n)
 		} else {
-			e.ev.push(e.now+d, evArrive, l)
+			e.ev.push(e.now+d, evArrive, l.slot)
 		}
 	}
 }
@@ -178,7 +179,7 @@ func (e *engine) take(l *live, i, src int32) {
 	n.xferring++
 	e.syncFree(i)
 	l.transfer, l.xferIn = d, d
-	e.ev.push(e.now+d, evStart, l)
+	e.ev.push(e.now+d, evStart, l.slot)
 }
 
 func (e *engine) pushOwn(n int32, l *live) {

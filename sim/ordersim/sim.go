@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 )
@@ -30,8 +31,9 @@ type engine struct {
 	victimAt  []int32 // each node's index in victims, when it is one
 	rng       uint64
 
-	ev  events
-	now float64
+	ev    events
+	slots slots // of the orders made and not finished
+	now   float64
 
 	entries  table // orders read and not yet dropped
 	nextID   int64 // the id the next line must have
@@ -100,11 +102,11 @@ func (e *engine) run() error {
 	if e.err != nil {
 		return e.err
 	}
-	return e.checkDone(main)
+	return e.checkDone()
 }
 
 func (e *engine) handle(ev event) {
-	l := ev.ord
+	l := e.slots.of[ev.slot]
 	switch ev.kind {
 	case evStep:
 		e.advance(l)
@@ -206,8 +208,10 @@ func checkRequested(l *live, o *ordertrace.Order) error {
 	return nil
 }
 
-func (e *engine) checkDone(main *live) error {
-	if main.state == finished {
+// checkDone reports orders that never finished: with no event left,
+// they wait for each other.
+func (e *engine) checkDone() error {
+	if e.orders == e.trace.orders {
 		return nil
 	}
 	var stuck []string
@@ -216,7 +220,8 @@ func (e *engine) checkDone(main *live) error {
 			stuck = append(stuck, fmt.Sprintf("order %d waits at %v", l.id, l.own))
 		}
 	})
-	return fmt.Errorf("ordersim: deadlock: no event left and the main order has not finished (%v)", stuck)
+	return fmt.Errorf("ordersim: deadlock: no event left and %d of %d orders unfinished (%s)",
+		e.trace.orders-e.orders, e.trace.orders, strings.Join(stuck, "; "))
 }
 
 func (e *engine) result() *Result {

@@ -64,7 +64,7 @@ func (e *engine) advance(l *live) {
 	}
 	d := (next - l.own) / e.power[l.node]
 	l.own = next
-	e.ev.push(e.now+d, evStep, l)
+	e.ev.push(e.now+d, evStep, l.slot)
 }
 
 // request plays l's request r; it reports whether l goes on at once.
@@ -97,7 +97,7 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 			l.pendChain = q.provLink(int32(r.Result))
 		}
 		e.suspend(l)
-		e.ev.push(at, evResume, l)
+		e.ev.push(at, evResume, l.slot)
 		return false
 	}
 	l.waitOn = int32(r.Result)
@@ -155,7 +155,7 @@ func (e *engine) provide(l *live, i int32) {
 			w.nextWait = nil
 			d := e.cl.transfer(l.node, w.node, l.results[i].Bytes)
 			w.pendChain, w.pendXfer = lk, d
-			e.ev.push(e.now+d, evResume, w)
+			e.ev.push(e.now+d, evResume, w.slot)
 		}
 		w = next
 	}
@@ -173,6 +173,7 @@ func (e *engine) finish(l *live) {
 		e.loads.add(l.node, -1)
 	}
 	l.state = finished
+	e.slots.release(l)
 	e.orders++
 	if e.now >= e.makespan {
 		e.makespan = e.now

@@ -80,3 +80,47 @@ func (s *masterSource) master() *ordertrace.Order {
 	o.Results = []ordertrace.Result{{At: o.Duration}}
 	return o
 }
+
+// roundsSource streams a main order that makes, one after the other,
+// rounds of tasks: round k is made at k·0.01 and waited for at once; it
+// makes its tasks 0.001 apart and waits for them all at its end. A task
+// works 1 s. Ids follow the making: main, round 0, its tasks, round 1...
+type roundsSource struct {
+	tasks, rounds int
+	next          int64
+}
+
+func openRounds(tasks, rounds int) func() (ordertrace.Source, error) {
+	return func() (ordertrace.Source, error) { return &roundsSource{tasks: tasks, rounds: rounds}, nil }
+}
+
+func roundsOrders(tasks, rounds int) int64 { return 1 + int64(rounds)*int64(tasks+1) }
+
+func (s *roundsSource) Next() (*ordertrace.Order, error) {
+	if s.next == roundsOrders(s.tasks, s.rounds) {
+		return nil, io.EOF
+	}
+	s.next++
+	id, w := s.next, int64(s.tasks+1)
+	if id == 1 {
+		o := &ordertrace.Order{ID: 1, Proc: "main", Duration: 0.01 * float64(s.rounds)}
+		for k := range int64(s.rounds) {
+			o.Requests = append(o.Requests, ordertrace.Request{Order: 2 + k*w, At: 0.01 * float64(k)})
+		}
+		o.Results = []ordertrace.Result{{At: o.Duration}}
+		return o, nil
+	}
+	k, i := (id-2)/w, (id-2)%w
+	round := 2 + k*w
+	if i == 0 {
+		d := 0.001 * float64(s.tasks)
+		o := &ordertrace.Order{ID: id, Parent: 1, Proc: "round", MadeAt: 0.01 * float64(k), Duration: d}
+		for j := range int64(s.tasks) {
+			o.Requests = append(o.Requests, ordertrace.Request{Order: id + 1 + j, At: d})
+		}
+		o.Results = []ordertrace.Result{{At: d, Bytes: 8}}
+		return o, nil
+	}
+	return &ordertrace.Order{ID: id, Parent: round, Proc: "task", MadeAt: 0.001 * float64(i-1), ArgBytes: 1000,
+		Duration: 1, Results: []ordertrace.Result{{At: 1, Bytes: 100}}}, nil
+}

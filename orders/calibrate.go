@@ -1,0 +1,70 @@
+package orders
+
+import (
+	"cmp"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+)
+
+// calibrateMode runs tests sequentially (an order runs to its end when it
+// is made) and times every block's real implementation.
+type calibrateMode struct {
+	machine string
+	rep     int
+	rows    []calibration.Row
+	reps    map[string]int // timed runs so far of each block and α
+	failure
+}
+
+func (m *calibrateMode) make(_ *Ctx, _ string, _ int64, body func(*Ctx) int64) *order {
+	o := &order{}
+	func() {
+		defer func() {
+			o.err = recover()
+			m.note(o.err)
+		}()
+		body(&Ctx{rt: m, ord: o})
+	}()
+	return o
+}
+
+func (m *calibrateMode) get(_ *Ctx, o *order) { rethrow(o) }
+
+// block times real. The repetition number of a row counts the timed
+// runs of its block and α, so that a test running a block several times
+// gives several rows.
+func (m *calibrateMode) block(_ *Ctx, name string, cost Cost, real, _ func()) {
+	seconds := timeBlock(real)
+	key := name + "\x00" + alphaKey(cost.Alpha)
+	rep := m.reps[key]
+	m.reps[key]++
+	m.rows = append(m.rows, calibration.Row{Block: name, Alpha: cost.Alpha, F: cost.F,
+		Seconds: seconds, Machine: m.machine, Rep: rep})
+}
+
+func alphaKey(alpha []float64) string {
+	var b strings.Builder
+	for _, a := range alpha {
+		fmt.Fprintf(&b, "%v;", a)
+	}
+	return b.String()
+}
+
+// calibrate runs every test reps times, collecting garbage before each
+// run so that a collection seldom lands inside a timed block.
+func calibrate(tests []TestCase, reps int, machine string) ([]calibration.Row, error) {
+	m := &calibrateMode{machine: machine, reps: map[string]int{}}
+	for range reps {
+		for _, t := range tests {
+			goruntime.GC()
+			o := m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })
+			if err := cmp.Or(asError(o.err), m.err()); err != nil {
+				return nil, fmt.Errorf("test %s: %w", t.Name, err)
+			}
+		}
+	}
+	return m.rows, nil
+}

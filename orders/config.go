@@ -1,0 +1,170 @@
+package orders
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"strings"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+)
+
+// Mode is what Main does with a program.
+type Mode string
+
+// The modes (see the package documentation).
+const (
+	Run       Mode = "run"
+	Calibrate Mode = "calibrate"
+	Record    Mode = "record"
+)
+
+// Config chooses the mode and its settings; AddFlags fills it from flags.
+type Config struct {
+	Mode    Mode   // "" means Run
+	Program string // the program's name in the trace header
+	Workers int    // Run: local workers; 0 means GOMAXPROCS
+	// Migrate lets an order resume on another worker than the one it
+	// started on when that one is busy (Run; ordersim.Options.Migrate
+	// predicts it).
+	Migrate bool
+	Reps    int // Calibrate: repetitions of every test; 0 means 5
+	// Machine names the machine in calibration rows, and in Record the
+	// machine whose constants price the blocks; "" means hostname/GOARCH
+	// in Calibrate and, in Record, the only machine of the file.
+	Machine string
+	// Calibration is the calibration file Record prices blocks from,
+	// unless Constants is set.
+	Calibration string
+	Constants   calibration.Constants
+	// Out is the file Calibrate writes its rows to and Record its trace
+	// to, unless Output is set; "" or "-" means standard output.
+	Out    string
+	Output io.Writer
+	Tests  []TestCase // what Calibrate runs
+}
+
+// TestCase is a test of the program that runs its blocks, for
+// calibration: Run is called as an order.
+type TestCase struct {
+	Name string
+	Run  func(*Ctx)
+}
+
+// Test returns a test case.
+func Test(name string, run func(*Ctx)) TestCase { return TestCase{Name: name, Run: run} }
+
+// AddFlags defines the -orders.* flags on fs, writing into c, whose
+// values are the defaults.
+func (c *Config) AddFlags(fs *flag.FlagSet) {
+	fs.Func("orders.mode", "run, calibrate or record (default run)", func(s string) error {
+		switch m := Mode(s); m {
+		case Run, Calibrate, Record:
+			c.Mode = m
+			return nil
+		}
+		return fmt.Errorf("unknown mode %q (expected run, calibrate or record)", s)
+	})
+	fs.IntVar(&c.Workers, "orders.workers", c.Workers, "run: local workers (0: GOMAXPROCS)")
+	fs.BoolVar(&c.Migrate, "orders.migrate", c.Migrate, "run: resume a waiting order on any free worker")
+	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
+	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
+	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
+	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output)")
+}
+
+func (c Config) mode() Mode {
+	if c.Mode == "" {
+		return Run
+	}
+	return c.Mode
+}
+
+func (c Config) workers() int {
+	if c.Workers <= 0 {
+		return goruntime.GOMAXPROCS(0)
+	}
+	return c.Workers
+}
+
+func (c Config) reps() int {
+	if c.Reps <= 0 {
+		return 5
+	}
+	return c.Reps
+}
+
+// machine is the calibration's machine name.
+func (c Config) machine() string {
+	if c.Machine != "" {
+		return c.Machine
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	return host + "/" + goruntime.GOARCH
+}
+
+// output opens where Calibrate and Record write; close flushes it.
+func (c Config) output() (w io.Writer, close func() error, err error) {
+	if c.Output != nil {
+		return c.Output, func() error { return nil }, nil
+	}
+	if c.Out == "" || c.Out == "-" {
+		return os.Stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(c.Out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+// constants returns the prices of the blocks for Record.
+func (c Config) constants() (calibration.Constants, string, error) {
+	if c.Constants != nil {
+		return c.Constants, c.Machine, nil
+	}
+	if c.Calibration == "" {
+		return nil, "", fmt.Errorf("orders: record mode needs a calibration file (-orders.calibration)")
+	}
+	f, err := os.Open(c.Calibration)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	rows, err := calibration.ReadAll(f, c.Calibration)
+	if err != nil {
+		return nil, "", err
+	}
+	return ConstantsFor(rows, c.Machine, c.Calibration)
+}
+
+// ConstantsFor returns the constants of machine in rows, or of the only
+// machine there when machine is ""; name is used in errors.
+func ConstantsFor(rows []calibration.Row, machine, name string) (calibration.Constants, string, error) {
+	stats := calibration.Analyze(rows, calibration.DefaultThresholds)
+	machines := map[string]bool{}
+	for _, s := range stats {
+		machines[s.Machine] = true
+	}
+	if machine == "" {
+		if len(machines) != 1 {
+			return nil, "", fmt.Errorf("%s: %d machines (expected one, or -orders.machine to choose)", name, len(machines))
+		}
+		for m := range machines {
+			machine = m
+		}
+	}
+	if !machines[machine] {
+		var have []string
+		for m := range machines {
+			have = append(have, m)
+		}
+		return nil, "", fmt.Errorf("%s: no rows of machine %q (it has %s)", name, machine, strings.Join(have, ", "))
+	}
+	return calibration.ConstantsOf(stats, machine), machine, nil
+}

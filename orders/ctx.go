@@ -1,0 +1,61 @@
+package orders
+
+import "time"
+
+// Ctx is what an order's code receives: its link to the runtime. It
+// belongs to one order and must not be used by another.
+type Ctx struct {
+	rt  runtime
+	ord *order
+}
+
+// Cost is a block's cost estimate: its parameters α and f(α), the
+// asymptotic time up to a constant (n³ for an n×n matrix product).
+type Cost struct {
+	Alpha []float64
+	F     float64
+}
+
+// Block runs a marked block of the order: real in run and calibrate
+// modes, quick in record mode, where the block is priced at c̄·F. A block
+// makes no order and requests nothing, and blocks do not nest; quick must
+// produce whatever the rest of the program needs to run on, cheaply.
+func (c *Ctx) Block(name string, cost Cost, real, quick func()) {
+	c.rt.block(c, name, cost, real, quick)
+}
+
+// runtime is one of the three modes.
+type runtime interface {
+	// make makes an order of the named procedure, whose body returns
+	// the bytes of its result.
+	make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order
+	// get returns when o's result is available to the order c runs.
+	get(c *Ctx, o *order)
+	block(c *Ctx, name string, cost Cost, real, quick func())
+}
+
+// order is what every mode knows of an order.
+type order struct {
+	done chan struct{} // closed when the result is ready (run mode)
+	err  any           // what the order panicked with, if it did
+	rec  *recorded     // record mode
+	slot int           // run mode: the worker it runs on
+}
+
+// stopwatch measures the own time of an order's unmarked code.
+type stopwatch struct {
+	own   float64 // seconds counted so far
+	since time.Time
+	on    bool
+}
+
+func (s *stopwatch) start() { s.since, s.on = time.Now(), true }
+
+// stop adds the time since start and returns the own time.
+func (s *stopwatch) stop() float64 {
+	if s.on {
+		s.own += time.Since(s.since).Seconds()
+		s.on = false
+	}
+	return s.own
+}

@@ -1,0 +1,29 @@
+// Package orders is the runtime of the orders-based parallelizing
+// technology (seed 004) for Go programs: it owns how a program's marked
+// procedures become orders and how they run, in three modes chosen at run
+// time.
+//
+// A marked procedure is declared once with Proc (Proc2, Proc3 for more
+// arguments). Calling it through Make makes an order and returns a Handle
+// at once; the caller goes on and waits only at its first Get, and only
+// if the result is not ready. Inside an order, Ctx.Block marks a block
+// with a cost estimate f(α) and two implementations: the real one and a
+// quick alternative that only shapes the data the rest of the program
+// needs.
+//
+//   - Run executes the orders in parallel on Workers local workers, each
+//     standing for a computer of one core: an order waiting in Get frees
+//     its worker and later resumes on the same one, ahead of orders that
+//     never started. It measures the makespan.
+//   - Calibrate (stage 2) runs the program's tests Reps times and times
+//     every block with its real implementation: one calibration row
+//     (orders/calibration) per timed block.
+//   - Record (stage 3) runs the program once, sequentially, with the quick
+//     alternatives, prices every block at c̄·f(α) from a calibration file
+//     and measures the rest of each order's own time; it writes the order
+//     trace (orders/ordertrace) that sim/ordersim plays on a cluster.
+//
+// Main runs a program in the mode of its Config, which AddFlags fills from
+// -orders.* flags. Arguments and results are sized for the trace by
+// SizeOf.
+package orders

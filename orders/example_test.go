@@ -1,0 +1,63 @@
+package orders_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/presage-dvm/presage/orders"
+	"github.com/presage-dvm/presage/orders/calibration"
+)
+
+// fib computes Fibonacci numbers by orders: each call above 10 makes two
+// orders; below, a marked block does the work.
+var fib *orders.Procedure1[int, int]
+
+func init() {
+	fib = orders.Proc("fib", func(c *orders.Ctx, n int) int {
+		if n < 10 {
+			var r int
+			c.Block("fib", orders.Cost{Alpha: []float64{float64(n)}, F: float64(int(1) << n)},
+				func() { r = slowFib(n) },
+				func() {})
+			return r
+		}
+		a := orders.Make(c, fib, n-1) // made at once
+		b := orders.Make(c, fib, n-2)
+		return a.Get(c) + b.Get(c) // waits only if not ready
+	})
+}
+
+func slowFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return slowFib(n-1) + slowFib(n-2)
+}
+
+func ExampleMain() {
+	r, rep, err := orders.Main(orders.Config{Workers: 2}, fib, 20)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r, rep.Mode, rep.Orders)
+	// Output: 6765 run 465
+}
+
+// Record mode writes the order trace, blocks priced from constants (here
+// given directly rather than read from a calibration file).
+func ExampleMain_record() {
+	var trace bytes.Buffer
+	cfg := orders.Config{Mode: orders.Record, Machine: "m", Output: &trace,
+		Constants: calibration.Constants{"fib": 1e-9}}
+	_, rep, err := orders.Main(cfg, fib, 12)
+	if err != nil {
+		panic(err)
+	}
+	lines := strings.Split(strings.TrimSpace(trace.String()), "\n")
+	fmt.Println(rep.Orders, "orders,", len(lines), "lines")
+	fmt.Println(lines[0][:60])
+	// Output:
+	// 9 orders, 10 lines
+	// {"format":"presage-orders","version":1,"program":"fib","unit
+}

@@ -1,0 +1,73 @@
+// Package programs holds the example programs of package orders — a
+// blocked matrix product, a merge sort and a pipeline — as values that
+// the commands in orders/examples/* and the reality check
+// (orders/examples/reality) run in any mode. Each verifies its answer in
+// run mode and has calibration tests that run every block it marks.
+package programs
+
+import (
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/presage-dvm/presage/orders"
+)
+
+// Program is an example program.
+type Program struct {
+	Name string
+	// Size is the default problem size, Small one for quick tests.
+	Size, Small int
+	// Tests are its calibration tests for a problem of the given size.
+	Tests func(size int) []orders.TestCase
+	// Run runs it in cfg's mode on a problem of the given size; in run
+	// mode it checks the answer and returns ErrWrong when it is wrong.
+	Run func(cfg orders.Config, size int) (*orders.Report, error)
+}
+
+// ErrWrong is returned when a program's answer is wrong.
+var ErrWrong = errors.New("wrong answer")
+
+// All lists the programs.
+func All() []Program { return []Program{Matmul, Sort, Pipeline} }
+
+// Command is the main function of p's command: it parses the -orders.*
+// flags and -n (the size), runs p and prints what it did, "OK" when it
+// verified its answer. It returns the exit code.
+func Command(p Program, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg orders.Config
+	cfg.AddFlags(fs)
+	size := fs.Int("n", p.Size, "problem size")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg.Program = p.Name
+	cfg.Tests = p.Tests(*size)
+	rep, err := p.Run(cfg, *size)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		return 1
+	}
+	switch rep.Mode {
+	case orders.Run:
+		fmt.Fprintf(stdout, "OK %s n=%d: %d orders on %d workers in %v\n", p.Name, *size, rep.Orders, rep.Workers, rep.Elapsed)
+	case orders.Calibrate:
+		fmt.Fprintf(stderr, "%s: %d calibration rows of machine %s in %v\n", p.Name, rep.Rows, rep.Machine, rep.Elapsed)
+	case orders.Record:
+		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
+	}
+	return 0
+}
+
+// check returns ErrWrong, with what was wrong, in run mode when ok is
+// false.
+func check(cfg orders.Config, ok bool, format string, args ...any) error {
+	if ok || cmp.Or(cfg.Mode, orders.Run) != orders.Run {
+		return nil
+	}
+	return fmt.Errorf("%w: "+format, append([]any{ErrWrong}, args...)...)
+}

@@ -1,0 +1,49 @@
+package reality
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// Capacity measures how many cores the machine gives this process now:
+// the speedup of n goroutines spinning on a fixed amount of work each
+// over one doing it alone, the best of three tries. On a machine shared
+// with other work it is below n, and a check on n workers cannot expect
+// a prediction for n free cores to hold.
+func Capacity(n int) float64 {
+	const work = 20_000_000
+	best := 0.0
+	for range 3 {
+		one := spin(1, work)
+		all := spin(n, work)
+		best = max(best, float64(n)*one.Seconds()/all.Seconds())
+	}
+	return best
+}
+
+// spin runs n goroutines doing work steps each and returns the wall time.
+func spin(n, work int) time.Duration {
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range n {
+		wg.Go(func() {
+			x := 1.0
+			for i := range work {
+				x = math.Sqrt(x + float64(i))
+			}
+			sink(x)
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+var sinkMu sync.Mutex
+var sunk float64
+
+func sink(x float64) {
+	sinkMu.Lock()
+	sunk += x
+	sinkMu.Unlock()
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package reality
+
+const raceEnabled = false

@@ -1,0 +1,62 @@
+package reality
+
+import (
+	"math"
+	"testing"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+)
+
+// TestPredictionsMatchReality runs the reality check on every example at
+// its default size, with orders resuming on their worker and migrating:
+// the prediction must be within 15% of the best measured makespan on one
+// worker, and within 35% on two, where the workers share memory and the
+// cores with whatever else runs. When the machine cannot give this test
+// two cores (Capacity), the two-worker figures are only logged.
+func TestPredictionsMatchReality(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs each example for real: several seconds")
+	}
+	if raceEnabled {
+		t.Skip("the race detector distorts the timings")
+	}
+	capacity := Capacity(2)
+	t.Logf("capacity of 2 goroutines: %.2f cores", capacity)
+	bound := map[int]float64{1: 0.15, 2: 0.35}
+	for _, migrate := range []bool{false, true} {
+		figs, err := CheckAll([]int{1, 2}, Options{Migrate: migrate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range figs {
+			t.Log(f)
+			if f.Workers > 1 && capacity < 1.8 {
+				continue
+			}
+			if math.Abs(f.Error()) > bound[f.Workers] {
+				t.Errorf("%v: off by more than %.0f%%", f, 100*bound[f.Workers])
+			}
+		}
+	}
+}
+
+// TestBestConstants: per block, the mean over α of each α's fastest run.
+func TestBestConstants(t *testing.T) {
+	rows := []calibration.Row{
+		{Block: "mul", Alpha: []float64{64}, F: 100, Seconds: 2, Rep: 0},
+		{Block: "mul", Alpha: []float64{64}, F: 100, Seconds: 1, Rep: 1}, // c = 0.01
+		{Block: "mul", Alpha: []float64{128}, F: 1000, Seconds: 30, Rep: 0},
+		{Block: "mul", Alpha: []float64{128}, F: 1000, Seconds: 50, Rep: 1}, // best c = 0.03
+		{Block: "add", Alpha: []float64{8}, F: 8, Seconds: 4, Rep: 0},
+	}
+	got := BestConstants(rows)
+	want := calibration.Constants{"mul": 0.02, "add": 0.5}
+	for b, c := range want {
+		if math.Abs(got[b]-c) > 1e-12 {
+			t.Errorf("%s: %v, want %v", b, got[b], c)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("constants %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,119 @@
+package orders
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// Report says what Main did.
+type Report struct {
+	Mode    Mode
+	Workers int           // Run
+	Elapsed time.Duration // the wall time of the mode's work: in Run, the makespan
+	Orders  int64         // Run, Record: orders made
+	Rows    int           // Calibrate: calibration rows written
+	// Work is the sum of the recorded orders' durations (Record): the
+	// predicted run time on one worker.
+	Work    float64
+	Machine string // Calibrate, Record: the calibration's machine
+}
+
+// Main runs the program whose main procedure is p on arg in cfg's mode
+// and returns p's result (the zero value in Calibrate, which runs
+// cfg.Tests instead). An order's panic ends Main with an *OrderPanic.
+func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Report, error) {
+	var result R
+	body := func(c *Ctx) int64 {
+		result = p.fn(c, arg)
+		return SizeOf(result)
+	}
+	var rep *Report
+	var err error
+	switch cfg.mode() {
+	case Run:
+		rep, err = runMain(cfg, p.name, body)
+	case Record:
+		rep, err = recordMain(cfg, p.name, body)
+	case Calibrate:
+		rep, err = calibrateMain(cfg)
+	default:
+		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
+	}
+	return result, rep, err
+}
+
+func runMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
+	r := newRunMode(cfg.workers(), cfg.Migrate)
+	start := time.Now()
+	r.make(nil, name, 0, body)
+	r.orders.Wait()
+	elapsed := time.Since(start)
+	return &Report{Mode: Run, Workers: cfg.workers(), Elapsed: elapsed, Orders: r.count}, r.err()
+}
+
+func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
+	prices, machine, err := cfg.constants()
+	if err != nil {
+		return nil, err
+	}
+	m := &recordMode{prices: prices}
+	start := time.Now()
+	m.make(nil, name, 0, body)
+	elapsed := time.Since(start)
+	if err := m.err(); err != nil {
+		return nil, err
+	}
+	rep := &Report{Mode: Record, Elapsed: elapsed, Orders: int64(len(m.orders)), Machine: machine}
+	for _, r := range m.orders {
+		rep.Work += r.tr.Duration
+	}
+	program := cmp.Or(cfg.Program, name)
+	return rep, writeTrace(cfg, ordertrace.Header{Program: program, Unit: "s", Machine: machine,
+		Orders: int64(len(m.orders)), Created: time.Now().UTC().Format(time.RFC3339)}, renumber(m.orders))
+}
+
+func writeTrace(cfg Config, h ordertrace.Header, orders []*ordertrace.Order) error {
+	out, closeOut, err := cfg.output()
+	if err != nil {
+		return err
+	}
+	w, err := ordertrace.NewWriter(out, h)
+	if err != nil {
+		return errors.Join(err, closeOut())
+	}
+	for _, o := range orders {
+		if err := w.Write(o); err != nil {
+			return errors.Join(err, closeOut())
+		}
+	}
+	return errors.Join(w.Close(), closeOut())
+}
+
+func calibrateMain(cfg Config) (*Report, error) {
+	if len(cfg.Tests) == 0 {
+		return nil, errors.New("orders: calibrate mode needs tests (Config.Tests) that run every block")
+	}
+	start := time.Now()
+	rows, err := calibrate(cfg.Tests, cfg.reps(), cfg.machine())
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start)
+	out, closeOut, err := cfg.output()
+	if err != nil {
+		return nil, err
+	}
+	w := calibration.NewWriter(out)
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			return nil, errors.Join(err, closeOut())
+		}
+	}
+	rep := &Report{Mode: Calibrate, Elapsed: elapsed, Rows: len(rows), Machine: cfg.machine()}
+	return rep, errors.Join(w.Close(), closeOut())
+}

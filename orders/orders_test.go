@@ -1,0 +1,263 @@
+package orders
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/workspan"
+)
+
+// sum adds the numbers of a slice by halves down to leaf; every leaf's
+// addition is a block of cost n.
+var sum *Procedure1[[]float64, float64]
+
+func init() {
+	sum = Proc("sum", func(c *Ctx, xs []float64) float64 {
+		if len(xs) <= 4 {
+			var s float64
+			c.Block("add", Cost{Alpha: []float64{float64(len(xs))}, F: float64(len(xs))},
+				func() {
+					for _, x := range xs {
+						s += x
+					}
+				},
+				func() {})
+			return s
+		}
+		left := Make(c, sum, xs[:len(xs)/2])
+		right := Make(c, sum, xs[len(xs)/2:])
+		return left.Get(c) + right.Get(c)
+	})
+}
+
+func numbers(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i + 1)
+	}
+	return xs
+}
+
+func TestRunComputes(t *testing.T) {
+	for _, workers := range []int{1, 2, 5} {
+		got, rep, err := Main(Config{Workers: workers}, sum, numbers(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != 5050 || rep.Workers != workers || rep.Mode != Run {
+			t.Errorf("%d workers: sum %v, report %+v; want 5050", workers, got, rep)
+		}
+		// 100 numbers split down to 4 or fewer: 32 leaves, 63 orders.
+		if rep.Orders != 63 {
+			t.Errorf("%d workers: %d orders, want 63", workers, rep.Orders)
+		}
+	}
+}
+
+// TestRunKeepsToItsWorkers checks that no more orders run than there are
+// workers, and that an order resumes on the worker it started on.
+func TestRunKeepsToItsWorkers(t *testing.T) {
+	var running, peak atomic.Int32
+	var moved atomic.Bool
+	var tree *Procedure1[int, int]
+	tree = Proc("tree", func(c *Ctx, depth int) int {
+		if n := running.Add(1); n > peak.Load() {
+			peak.Store(n)
+		}
+		for range 1000 {
+			_ = math.Sqrt(float64(depth))
+		}
+		running.Add(-1)
+		if depth == 0 {
+			return 1
+		}
+		slot := c.ord.slot
+		a, b := Make(c, tree, depth-1), Make(c, tree, depth-1)
+		n := a.Get(c) + b.Get(c)
+		if c.ord.slot != slot {
+			moved.Store(true)
+		}
+		return n
+	})
+	got, _, err := Main(Config{Workers: 3}, tree, 8)
+	if err != nil || got != 256 {
+		t.Fatalf("tree: %v, %v; want 256", got, err)
+	}
+	if peak.Load() > 3 || moved.Load() {
+		t.Errorf("peak of %d running orders on 3 workers, moved %v", peak.Load(), moved.Load())
+	}
+}
+
+func TestPanicsReachMain(t *testing.T) {
+	boom := Proc("boom", func(c *Ctx, x int) int { panic("boom") })
+	caller := Proc("caller", func(c *Ctx, x int) int { return Make(c, boom, x).Get(c) })
+	forgetful := Proc("forgetful", func(c *Ctx, x int) int { Make(c, boom, x); return 0 })
+	cal := calibration.Constants{}
+	for _, mode := range []Mode{Run, Record} {
+		for _, p := range []*Procedure1[int, int]{caller, forgetful} {
+			_, _, err := Main(Config{Mode: mode, Constants: cal, Output: io.Discard}, p, 1)
+			var op *OrderPanic
+			if !errors.As(err, &op) || op.Value != "boom" {
+				t.Errorf("%s, %s: error %v, want the order's panic", mode, p.name, err)
+			}
+		}
+	}
+}
+
+// prices make every "add" block cost 1 s per number.
+var prices = calibration.Constants{"add": 1}
+
+func record(t *testing.T, p *Procedure1[[]float64, float64], xs []float64) (*Report, []*ordertrace.Order, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	_, rep, err := Main(Config{Mode: Record, Constants: prices, Machine: "m", Output: &buf}, p, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ordertrace.NewReader(bytes.NewReader(buf.Bytes()), "trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []*ordertrace.Order
+	for {
+		o, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, o)
+	}
+	return rep, all, buf.Bytes()
+}
+
+func TestRecordPricesBlocks(t *testing.T) {
+	rep, all, _ := record(t, sum, numbers(16))
+	// 16 numbers: 4 leaves of 4, 7 orders; the leaves' blocks cost 4 s
+	// each, the rest is microseconds of unmarked code.
+	if len(all) != 7 || rep.Orders != 7 || rep.Machine != "m" {
+		t.Fatalf("%d orders, report %+v; want 7 on m", len(all), rep)
+	}
+	var blocks float64
+	for _, o := range all {
+		for _, s := range o.Segments {
+			if s.Block == "add" {
+				blocks += s.Dur
+			}
+		}
+	}
+	if blocks != 16 || rep.Work < 16 || rep.Work > 16.01 {
+		t.Errorf("blocks priced at %v s, work %v; want 16 and a little more", blocks, rep.Work)
+	}
+	// The trace's work and span: the leaves run in parallel.
+	s, err := workspan.Analyze(sliceSource(all), workspan.Network{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Span < 4 || s.Span > 4.01 {
+		t.Errorf("span %v, want 4 and a little more", s.Span)
+	}
+}
+
+// TestRenumber: a depth-first recording of main (1) making A (2) at 0
+// and B (4) at 1, A making C (3) at 5, is renumbered by the moments an
+// as-soon-as-possible run makes them: main 0, A 0, B 1, C 5.
+func TestRenumber(t *testing.T) {
+	rec := []*recorded{
+		{tr: &ordertrace.Order{ID: 1, Requests: []ordertrace.Request{{Order: 2}, {Order: 4}}}, asap: 0},
+		{tr: &ordertrace.Order{ID: 2, Parent: 1, Requests: []ordertrace.Request{{Order: 3}}}, asap: 0},
+		{tr: &ordertrace.Order{ID: 3, Parent: 2}, asap: 5},
+		{tr: &ordertrace.Order{ID: 4, Parent: 1, MadeAt: 1}, asap: 1},
+	}
+	got := renumber(rec)
+	wantParents := []int64{0, 1, 1, 2}
+	wantRequests := [][]int64{{2, 3}, {4}, nil, nil}
+	for i, o := range got {
+		var reqs []int64
+		for _, r := range o.Requests {
+			reqs = append(reqs, r.Order)
+		}
+		if o.ID != int64(i+1) || o.Parent != wantParents[i] || fmt.Sprint(reqs) != fmt.Sprint(wantRequests[i]) {
+			t.Errorf("order %d: id %d, parent %d, requests %v; want parent %d, requests %v", i+1, o.ID, o.Parent, reqs, wantParents[i], wantRequests[i])
+		}
+	}
+}
+
+type slice struct{ orders []*ordertrace.Order }
+
+func sliceSource(orders []*ordertrace.Order) *slice { return &slice{orders} }
+
+func (s *slice) Next() (*ordertrace.Order, error) {
+	if len(s.orders) == 0 {
+		return nil, io.EOF
+	}
+	o := s.orders[0]
+	s.orders = s.orders[1:]
+	return o, nil
+}
+
+func TestRecordNeedsEveryBlock(t *testing.T) {
+	_, _, err := Main(Config{Mode: Record, Constants: calibration.Constants{"other": 1}, Output: io.Discard}, sum, numbers(8))
+	if err == nil || !strings.Contains(err.Error(), `block "add" is not in the calibration`) {
+		t.Errorf("error %v, want the missing block", err)
+	}
+}
+
+func TestCalibrate(t *testing.T) {
+	var buf bytes.Buffer
+	cfg := Config{Mode: Calibrate, Reps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
+		Test("eight", func(c *Ctx) { Make(c, sum, numbers(8)).Get(c) }),
+		Test("three", func(c *Ctx) { Make(c, sum, numbers(3)).Get(c) }),
+	}}
+	_, rep, err := Main(cfg, sum, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := calibration.ReadAll(&buf, "calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each repetition: two blocks of 4 numbers, one of 3.
+	if len(rows) != 9 || rep.Rows != 9 {
+		t.Fatalf("%d rows, report %+v; want 9", len(rows), rep)
+	}
+	reps := map[float64][]int{}
+	for _, r := range rows {
+		reps[r.F] = append(reps[r.F], r.Rep)
+		if r.Block != "add" || r.Machine != "m" || r.Seconds <= 0 {
+			t.Errorf("row %+v", r)
+		}
+	}
+	if len(reps[4]) != 6 || len(reps[3]) != 3 {
+		t.Errorf("repetitions by f: %v", reps)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	var cfg Config
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg.AddFlags(fs)
+	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7",
+		"-orders.calibration", "c.csv", "-orders.out", "t.jsonl", "-orders.machine", "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Mode: Record, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
+	if cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
+		t.Errorf("flags gave %+v, want %+v", cfg, want)
+	}
+	if err := fs.Parse([]string{"-orders.mode", "fast"}); err == nil {
+		t.Error("mode fast: no error")
+	}
+}

@@ -1,0 +1,81 @@
+package orders
+
+// Procedure1 is a marked procedure of one argument: every call through
+// Make is an order. Procedure2 and Procedure3 take more; several values
+// may also travel in one struct.
+type Procedure1[A, R any] struct {
+	name string
+	fn   func(*Ctx, A) R
+}
+
+// Procedure2 is a marked procedure of two arguments.
+type Procedure2[A, B, R any] struct {
+	name string
+	fn   func(*Ctx, A, B) R
+}
+
+// Procedure3 is a marked procedure of three arguments.
+type Procedure3[A, B, C, R any] struct {
+	name string
+	fn   func(*Ctx, A, B, C) R
+}
+
+// Proc marks fn as a procedure named name (the name orders carry in the
+// trace). fn must not change anything but its own values: its arguments
+// are passed by value, and it may run on another computer.
+func Proc[A, R any](name string, fn func(*Ctx, A) R) *Procedure1[A, R] {
+	return &Procedure1[A, R]{name: name, fn: fn}
+}
+
+// Proc2 marks a procedure of two arguments.
+func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) R) *Procedure2[A, B, R] {
+	return &Procedure2[A, B, R]{name: name, fn: fn}
+}
+
+// Proc3 marks a procedure of three arguments.
+func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) R) *Procedure3[A, B, C, R] {
+	return &Procedure3[A, B, C, R]{name: name, fn: fn}
+}
+
+// Handle is the result of an order, to be requested with Get.
+type Handle[R any] struct {
+	o      *order
+	result R
+}
+
+// Bytes is 0: a handle passed to another order is a reference, and the
+// result moves only when that order requests it.
+func (h *Handle[R]) Bytes() int64 { return 0 }
+
+// Get requests the order's result from the order c runs, waiting until
+// it is ready. Only the order that made h and the orders it passes h to
+// may request it.
+func (h *Handle[R]) Get(c *Ctx) R {
+	c.rt.get(c, h.o)
+	return h.result
+}
+
+// Make makes an order of p on a, from the order c runs, and returns its
+// handle at once.
+func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
+	return makeOrder(c, p.name, SizeOf(a), func(c *Ctx) R { return p.fn(c, a) })
+}
+
+// Make2 makes an order of a procedure of two arguments.
+func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), func(c *Ctx) R { return p.fn(c, a, b) })
+}
+
+// Make3 makes an order of a procedure of three arguments.
+func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Handle[R] {
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), func(c *Ctx) R { return p.fn(c, a, b, d) })
+}
+
+func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) R) *Handle[R] {
+	h := &Handle[R]{}
+	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) int64 {
+		h.result = body(c)
+		return SizeOf(h.result)
+	})
+	return h
+}

@@ -1,0 +1,102 @@
+package orders
+
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/ordertrace"
+)
+
+// recordMode runs the program sequentially: an order runs to its end when
+// it is made, so each order's own clock stops while its children run and
+// every Get finds its result ready. Blocks run their quick alternative and
+// are priced from the constants. The trace is kept in memory and written
+// at the end, renumbered (see renumber).
+type recordMode struct {
+	prices calibration.Constants
+	orders []*recorded // by order of making
+	failure
+}
+
+// recorded is an order of the trace being recorded.
+type recorded struct {
+	tr       *ordertrace.Order
+	clock    stopwatch
+	segStart float64            // own moment where the current unmarked segment began
+	asked    map[*recorded]bool // orders already requested
+	// asap is the order's start in the as-soon-as-possible schedule
+	// (unlimited computers, free transfers), delay what its waits have
+	// added to its own time so far; asapEnd is when it ends there.
+	asap, delay, asapEnd float64
+}
+
+// now is the moment of r's own time u in the as-soon-as-possible schedule.
+func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
+
+func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order {
+	o := &order{rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes}}}
+	m.orders = append(m.orders, o.rec)
+	if parent != nil {
+		p := parent.ord.rec
+		p.clock.stop()
+		o.rec.tr.Parent, o.rec.tr.MadeAt = p.tr.ID, p.clock.own
+		o.rec.asap = p.now(p.clock.own)
+		defer p.clock.start()
+	}
+	m.exec(o, body)
+	return o
+}
+
+// exec runs o to its end.
+func (m *recordMode) exec(o *order, body func(*Ctx) int64) {
+	r := o.rec
+	defer func() {
+		o.err = recover()
+		m.note(o.err)
+		own := r.clock.stop()
+		r.closeSegment()
+		r.tr.Duration = own
+		r.asapEnd = r.now(own)
+	}()
+	r.clock.start()
+	bytes := body(&Ctx{rt: m, ord: o})
+	r.tr.Results = []ordertrace.Result{{At: r.clock.stop(), Bytes: bytes}}
+}
+
+// closeSegment ends the unmarked stretch of own time since segStart.
+func (r *recorded) closeSegment() {
+	if d := r.clock.own - r.segStart; d > 0 {
+		r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.segStart, Dur: d})
+	}
+	r.segStart = r.clock.own
+}
+
+func (m *recordMode) get(c *Ctx, o *order) {
+	r, q := c.ord.rec, o.rec
+	own := r.clock.stop()
+	if !r.asked[q] {
+		if r.asked == nil {
+			r.asked = map[*recorded]bool{}
+		}
+		r.asked[q] = true
+		r.tr.Requests = append(r.tr.Requests, ordertrace.Request{Order: q.tr.ID, At: own})
+		r.delay = max(r.delay, q.asapEnd-r.asap-own)
+	}
+	r.clock.start()
+	rethrow(o)
+}
+
+func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
+	r := c.ord.rec
+	r.clock.stop()
+	seconds, ok := m.prices.Price(name, cost.F)
+	if !ok {
+		panic(fmt.Errorf("orders: block %q is not in the calibration (expected a row for every block the program runs)", name))
+	}
+	r.closeSegment()
+	r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.clock.own, Dur: seconds, Block: name})
+	r.clock.own += seconds
+	r.segStart = r.clock.own
+	quick()
+	r.clock.start()
+}
