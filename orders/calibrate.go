@@ -3,6 +3,7 @@ package orders
 import (
 	"cmp"
 	"fmt"
+	"math"
 	goruntime "runtime"
 	"strings"
 
@@ -53,11 +54,32 @@ func alphaKey(alpha []float64) string {
 	return b.String()
 }
 
+// RefBlock is the block name under which calibration rows time the
+// reference algorithm (f = 1): record mode's "ref" unit is its time on
+// the calibration's machine.
+const RefBlock = "ref"
+
+// reference is the reference algorithm: a fixed chain of floating-point
+// square roots and additions, about 10 ms on a 2020s core. Its result is
+// kept so that the loop is not optimized away.
+func reference() {
+	x := 1.0
+	for i := range 4_000_000 {
+		x = math.Sqrt(x + float64(i&1023))
+	}
+	referenceSink = x
+}
+
+var referenceSink float64
+
 // calibrate runs every test reps times, collecting garbage before each
-// run so that a collection seldom lands inside a timed block.
+// run so that a collection seldom lands inside a timed block, and times
+// the reference algorithm once per repetition.
 func calibrate(tests []TestCase, reps int, machine string) ([]calibration.Row, error) {
 	m := &calibrateMode{machine: machine, reps: map[string]int{}}
 	for range reps {
+		goruntime.GC()
+		m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
 		for _, t := range tests {
 			goruntime.GC()
 			o := m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })

@@ -39,6 +39,11 @@ type Config struct {
 	// unless Constants is set.
 	Calibration string
 	Constants   calibration.Constants
+	// Unit is the trace's unit of time in Record: "s" (the default) or
+	// "ref", units of the reference algorithm's time on the
+	// calibration's machine (its RefBlock rows), so that a trace
+	// carries to machines whose power is given relative to it.
+	Unit string
 	// Out is the file Calibrate writes its rows to and Record its trace
 	// to, unless Output is set; "" or "-" means standard output.
 	Out    string
@@ -72,6 +77,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
+	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
 	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output)")
 }
 
@@ -106,6 +112,21 @@ func (c Config) machine() string {
 		host = "unknown"
 	}
 	return host + "/" + goruntime.GOARCH
+}
+
+// unit returns the trace's unit and how many of it make a second.
+func (c Config) unit(prices calibration.Constants) (string, float64, error) {
+	switch c.Unit {
+	case "", "s":
+		return "s", 1, nil
+	case "ref":
+		ref, ok := prices[RefBlock]
+		if !ok || !(ref > 0) {
+			return "", 0, fmt.Errorf("orders: unit ref needs the reference's time (rows of block %q in the calibration)", RefBlock)
+		}
+		return "ref", 1 / ref, nil
+	}
+	return "", 0, fmt.Errorf("orders: unknown unit %q (expected s or ref)", c.Unit)
 }
 
 // output opens where Calibrate and Record write; close flushes it.

@@ -42,9 +42,11 @@ type order struct {
 	slot int           // run mode: the worker it runs on
 }
 
-// stopwatch measures the own time of an order's unmarked code.
+// stopwatch measures the own time of an order's unmarked code, in the
+// trace's unit: seconds times unit (1, or 1/the reference's time).
 type stopwatch struct {
-	own   float64 // seconds counted so far
+	own   float64 // time counted so far
+	unit  float64
 	since time.Time
 	on    bool
 }
@@ -54,7 +56,7 @@ func (s *stopwatch) start() { s.since, s.on = time.Now(), true }
 // stop adds the time since start and returns the own time.
 func (s *stopwatch) stop() float64 {
 	if s.on {
-		s.own += time.Since(s.since).Seconds()
+		s.own += time.Since(s.since).Seconds() * s.unit
 		s.on = false
 	}
 	return s.own

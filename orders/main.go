@@ -61,7 +61,11 @@ func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	m := &recordMode{prices: prices}
+	unit, perSecond, err := cfg.unit(prices)
+	if err != nil {
+		return nil, err
+	}
+	m := &recordMode{prices: prices, unit: perSecond}
 	start := time.Now()
 	m.make(nil, name, 0, body)
 	elapsed := time.Since(start)
@@ -73,7 +77,7 @@ func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error)
 		rep.Work += r.tr.Duration
 	}
 	program := cmp.Or(cfg.Program, name)
-	return rep, writeTrace(cfg, ordertrace.Header{Program: program, Unit: "s", Machine: machine,
+	return rep, writeTrace(cfg, ordertrace.Header{Program: program, Unit: unit, Machine: machine,
 		Orders: int64(len(m.orders)), Created: time.Now().UTC().Format(time.RFC3339)}, renumber(m.orders))
 }
 

@@ -206,6 +206,28 @@ func (s *slice) Next() (*ordertrace.Order, error) {
 	return o, nil
 }
 
+// TestRecordInRefUnits: with the reference taking 0.5 s, a second is 2
+// units: the blocks of 16 numbers cost 32.
+func TestRecordInRefUnits(t *testing.T) {
+	var buf bytes.Buffer
+	cfg := Config{Mode: Record, Unit: "ref", Constants: calibration.Constants{"add": 1, RefBlock: 0.5}, Output: &buf}
+	_, rep, err := Main(cfg, sum, numbers(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Work < 32 || rep.Work > 32.01 || !strings.Contains(buf.String(), `"unit":"ref"`) {
+		t.Errorf("work %v in %.80s; want 32 units of ref", rep.Work, buf.String())
+	}
+	cfg.Constants = calibration.Constants{"add": 1}
+	if _, _, err := Main(cfg, sum, numbers(16)); err == nil || !strings.Contains(err.Error(), "unit ref needs the reference's time") {
+		t.Errorf("no reference: error %v", err)
+	}
+	cfg.Unit = "hours"
+	if _, _, err := Main(cfg, sum, numbers(16)); err == nil || !strings.Contains(err.Error(), `unknown unit "hours" (expected s or ref)`) {
+		t.Errorf("unit hours: error %v", err)
+	}
+}
+
 func TestRecordNeedsEveryBlock(t *testing.T) {
 	_, _, err := Main(Config{Mode: Record, Constants: calibration.Constants{"other": 1}, Output: io.Discard}, sum, numbers(8))
 	if err == nil || !strings.Contains(err.Error(), `block "add" is not in the calibration`) {
@@ -227,19 +249,21 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each repetition: two blocks of 4 numbers, one of 3.
-	if len(rows) != 9 || rep.Rows != 9 {
-		t.Fatalf("%d rows, report %+v; want 9", len(rows), rep)
+	// Each repetition: the reference, two blocks of 4 numbers, one of 3.
+	if len(rows) != 12 || rep.Rows != 12 {
+		t.Fatalf("%d rows, report %+v; want 12", len(rows), rep)
 	}
-	reps := map[float64][]int{}
+	reps := map[string][]int{}
 	for _, r := range rows {
-		reps[r.F] = append(reps[r.F], r.Rep)
-		if r.Block != "add" || r.Machine != "m" || r.Seconds <= 0 {
+		key := fmt.Sprint(r.Block, r.F)
+		reps[key] = append(reps[key], r.Rep)
+		if r.Machine != "m" || r.Seconds <= 0 {
 			t.Errorf("row %+v", r)
 		}
 	}
-	if len(reps[4]) != 6 || len(reps[3]) != 3 {
-		t.Errorf("repetitions by f: %v", reps)
+	want := map[string][]int{"ref1": {0, 1, 2}, "add4": {0, 1, 2, 3, 4, 5}, "add3": {0, 1, 2}}
+	if fmt.Sprint(reps) != fmt.Sprint(want) {
+		t.Errorf("repetitions by block and f: %v, want %v", reps, want)
 	}
 }
 
@@ -248,13 +272,13 @@ func TestFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg.AddFlags(fs)
-	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7",
+	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7", "-orders.unit", "ref", "-orders.migrate",
 		"-orders.calibration", "c.csv", "-orders.out", "t.jsonl", "-orders.machine", "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{Mode: Record, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
-	if cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
+	if cfg.Unit != "ref" || !cfg.Migrate || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
 		t.Errorf("flags gave %+v, want %+v", cfg, want)
 	}
 	if err := fs.Parse([]string{"-orders.mode", "fast"}); err == nil {

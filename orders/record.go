@@ -14,6 +14,7 @@ import (
 // at the end, renumbered (see renumber).
 type recordMode struct {
 	prices calibration.Constants
+	unit   float64     // trace units per second: 1, or 1/the reference's time
 	orders []*recorded // by order of making
 	failure
 }
@@ -34,7 +35,8 @@ type recorded struct {
 func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
 func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order {
-	o := &order{rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes}}}
+	o := &order{rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes},
+		clock: stopwatch{unit: m.unit}}}
 	m.orders = append(m.orders, o.rec)
 	if parent != nil {
 		p := parent.ord.rec
@@ -94,8 +96,9 @@ func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
 		panic(fmt.Errorf("orders: block %q is not in the calibration (expected a row for every block the program runs)", name))
 	}
 	r.closeSegment()
-	r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.clock.own, Dur: seconds, Block: name})
-	r.clock.own += seconds
+	d := seconds * m.unit
+	r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.clock.own, Dur: d, Block: name})
+	r.clock.own += d
 	r.segStart = r.clock.own
 	quick()
 	r.clock.start()

@@ -12,9 +12,11 @@
 // the network at Latency + bytes/Bandwidth. docs/orders-sim.md states the
 // rules exactly (events, transfers, schedulers, ties).
 //
-// The package is pure: it reads only an ordertrace.Source, lazily, and
-// hands the schedule of each order to a callback instead of keeping it, so
-// its memory follows the orders that are live (made and not finished, or
-// whose results their maker's orders may still request), not the length of
-// the trace.
+// The package is pure: it reads only ordertrace.Sources. Prepare reads a
+// trace once to count each order's children and requests (2 bytes an
+// order); every simulation then reads it again lazily and hands the
+// schedule of each order to a callback instead of keeping it, so its
+// memory follows the orders that are live (made and not finished, or
+// finished with requests to come) and those read ahead of their making,
+// not the length of the trace.
 package ordersim

@@ -53,7 +53,7 @@ func (o Options) slack() int {
 // simulated run.
 type OrderResult struct {
 	ID    int64
-	Node  int
+	Node  int     // where it ran (where it ended, if it migrated)
 	Made  float64 // when its parent made it
 	Ready float64 // when it could start: made, plus the arguments' transfer when they move at once
 	Start float64 // when it began its own work

@@ -167,3 +167,26 @@ func TestResumedFirst(t *testing.T) {
 		t.Errorf("main ends at %v, B starts at %v, makespan %v; want 3, 3, 8", got[1].End, got[3].Start, r.Makespan)
 	}
 }
+
+// TestMigrateByHand: main makes A (1 s) and B (5 s) at 0 and asks for A
+// at once. FIFO on two nodes: main suspends on node 0; A goes to node 1,
+// the one without a suspended order, and runs 0–1; B takes node 0, 0–5.
+// In place, main waits for node 0 until 5 and ends at 7; migrating, it
+// resumes on node 1 at 1 and ends at 3, and B's end at 5 is the makespan.
+func TestMigrateByHand(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 2, rq(2, 0)), ord(2, 1, 0, 1), ord(3, 1, 0, 5)}
+	for _, tt := range []struct {
+		migrate        bool
+		mainEnd, total float64
+		mainNode       int
+	}{
+		{false, 7, 7, 0},
+		{true, 3, 5, 1},
+	} {
+		r, got := schedules(t, tr, Cluster{Nodes: 2}, Options{Migrate: tt.migrate})
+		if got[2].Node != 1 || got[3].Node != 0 || got[1].End != tt.mainEnd || got[1].Node != tt.mainNode || r.Makespan != tt.total {
+			t.Errorf("migrate %v: A on %d, B on %d, main ends at %v on %d, makespan %v; want 1, 0, %v on %d, %v",
+				tt.migrate, got[2].Node, got[3].Node, got[1].End, got[1].Node, r.Makespan, tt.mainEnd, tt.mainNode, tt.total)
+		}
+	}
+}

@@ -12,7 +12,7 @@ import (
 // with other work it is below n, and a check on n workers cannot expect
 // a prediction for n free cores to hold.
 func Capacity(n int) float64 {
-	const work = 20_000_000
+	const work = 4_000_000
 	best := 0.0
 	for range 3 {
 		one := spin(1, work)

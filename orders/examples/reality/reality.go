@@ -30,6 +30,9 @@ type Figure struct {
 	// PredictedMean prices blocks by the seed's c̄, the mean of every
 	// calibration run, which a loaded machine's slow runs inflate.
 	PredictedMean float64
+	// Capacity is the smaller of Capacity(Workers) just before and just
+	// after the runs: how many cores the machine gave meanwhile.
+	Capacity float64
 }
 
 // Error is the prediction's relative error: (predicted − measured) / measured.
@@ -40,8 +43,8 @@ func (f Figure) String() string {
 	if f.Migrate {
 		how = ", migrating"
 	}
-	return fmt.Sprintf("%s n=%d, %d workers%s: measured %.1f ms, predicted %.1f ms (%+.1f%%; by the mean c̄ %.1f ms)",
-		f.Program, f.Size, f.Workers, how, 1e3*f.Measured, 1e3*f.Predicted, 100*f.Error(), 1e3*f.PredictedMean)
+	return fmt.Sprintf("%s n=%d, %d workers%s: measured %.1f ms, predicted %.1f ms (%+.1f%%; by the mean c̄ %.1f ms; capacity %.2f cores)",
+		f.Program, f.Size, f.Workers, how, 1e3*f.Measured, 1e3*f.Predicted, 100*f.Error(), 1e3*f.PredictedMean, f.Capacity)
 }
 
 // Options tune the check.
@@ -95,9 +98,11 @@ func Check(p programs.Program, size int, workers []int, opt Options) ([]Figure, 
 	var figs []Figure
 	for _, w := range workers {
 		f := Figure{Program: p.Name, Size: size, Workers: w, Migrate: opt.Migrate}
+		before := Capacity(w)
 		if f.Measured, err = measure(p, size, w, opt); err != nil {
 			return nil, err
 		}
+		f.Capacity = min(before, Capacity(w))
 		if f.Predicted, err = predict(best, w, opt); err != nil {
 			return nil, err
 		}

@@ -23,21 +23,40 @@ type Command func(args []string, stdout, stderr io.Writer) int
 
 // Modes calibrates, records and runs the named program through its
 // command at its small size, and checks what each mode produced: rows for
-// every block, a trace that plays on one node in its work, and "OK".
+// every block, traces (in seconds and in ref units) that play on one node
+// in their work, and "OK".
 func Modes(t *testing.T, name string, cmd Command) {
 	p := find(t, name)
 	dir := t.TempDir()
-	cal, trace := filepath.Join(dir, "cal.csv"), filepath.Join(dir, "trace.jsonl")
 	size := fmt.Sprint(p.Small)
+	cal := calibrate(t, cmd, size, dir)
+	for _, unit := range []string{"s", "ref"} {
+		record(t, cmd, size, cal, unit, filepath.Join(dir, unit+".jsonl"))
+	}
+	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2")
+	if !strings.HasPrefix(out, "OK "+name) {
+		t.Errorf("run mode printed %q, want OK", out)
+	}
+	if code := cmd([]string{"-orders.mode", "fast"}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("a bad flag: exit code %d, want 2", code)
+	}
+}
 
+// calibrate writes a calibration file in dir and returns its path.
+func calibrate(t *testing.T, cmd Command, size, dir string) string {
+	cal := filepath.Join(dir, "cal.csv")
 	mustRun(t, cmd, "-n", size, "-orders.mode", "calibrate", "-orders.reps", "2", "-orders.machine", "test", "-orders.out", cal)
-	rows := readRows(t, cal)
-	if len(rows) == 0 {
+	if rows := readRows(t, cal); len(rows) == 0 {
 		t.Fatal("calibration wrote no row")
 	}
+	return cal
+}
 
-	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.calibration", cal, "-orders.out", trace)
-	orders, work := traceWork(t, trace)
+// record writes the trace in unit and checks it: its header's unit, and
+// one node playing it in its work.
+func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
+	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.unit", unit, "-orders.calibration", cal, "-orders.out", trace)
+	orders, work := traceWork(t, trace, unit)
 	if orders < 2 {
 		t.Errorf("the trace has %d orders, want several", orders)
 	}
@@ -47,15 +66,7 @@ func Modes(t *testing.T, name string, cmd Command) {
 		t.Fatal(err)
 	}
 	if d := r.Makespan - work; d > 1e-9*work || d < -1e-9*work {
-		t.Errorf("one node plays the trace in %v, its work is %v", r.Makespan, work)
-	}
-
-	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2")
-	if !strings.HasPrefix(out, "OK "+name) {
-		t.Errorf("run mode printed %q, want OK", out)
-	}
-	if code := cmd([]string{"-orders.mode", "fast"}, io.Discard, io.Discard); code != 2 {
-		t.Errorf("a bad flag: exit code %d, want 2", code)
+		t.Errorf("one node plays the %s trace in %v, its work is %v", unit, r.Makespan, work)
 	}
 }
 
@@ -91,14 +102,17 @@ func readRows(t *testing.T, path string) []calibration.Row {
 	return rows
 }
 
-// traceWork reads the trace, checks it cannot deadlock and returns its
-// number of orders and work.
-func traceWork(t *testing.T, path string) (int64, float64) {
+// traceWork reads the trace, checks its unit and that it cannot deadlock,
+// and returns its number of orders and work.
+func traceWork(t *testing.T, path, unit string) (int64, float64) {
 	r, err := ordertrace.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	if u := r.Header().Unit; u != unit {
+		t.Errorf("recorded in %s, the trace's unit is %q", unit, u)
+	}
 	s, err := workspan.Analyze(r, workspan.Network{})
 	if err != nil {
 		t.Fatal(err)
