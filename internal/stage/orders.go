@@ -1,8 +1,10 @@
 package stage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
@@ -91,10 +93,29 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, sched order
 		sim.Nodes = append(sim.Nodes, store.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
 			Waiting: n.Waiting, Transfer: n.Transfer})
 	}
-	for _, s := range res.CriticalPath {
-		sim.Path = append(sim.Path, store.PathStep{Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
+	for i, s := range res.CriticalPath {
+		sim.Path = append(sim.Path, store.PathStep{Step: i, Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
 	}
+	sim.Path = longestSteps(sim.Path, maxPathSteps)
 	return sim
+}
+
+// maxPathSteps bounds the critical path's stored steps: a master waiting
+// for a million tasks has a path of a million steps, of which the longest
+// say where the time goes.
+const maxPathSteps = 1000
+
+// longestSteps keeps the n longest steps of path, in path order (their
+// Step numbers show what was left out between them).
+func longestSteps(path []store.PathStep, n int) []store.PathStep {
+	if len(path) <= n {
+		return path
+	}
+	byLength := slices.Clone(path)
+	slices.SortStableFunc(byLength, func(a, b store.PathStep) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
+	kept := byLength[:n]
+	slices.SortFunc(kept, func(a, b store.PathStep) int { return cmp.Compare(a.Step, b.Step) })
+	return kept
 }
 
 // orderRun is a simulation as a run: one interval, the program, whose

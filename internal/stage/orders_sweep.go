@@ -9,9 +9,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/ordersim"
-	"github.com/presage-dvm/presage/sim/sweep"
+	"github.com/presage-dvm/presage/sim/workspan"
 )
 
 // KindOrders is the kind of a sweep of an order trace over node counts.
@@ -21,17 +22,18 @@ const KindOrders = "orders"
 // the sweep in every store (contents, never store ids), so re-running the
 // same command resumes it and shards of it merge.
 type ordersDefinition struct {
-	Kind      string    `json:"kind"`
-	Trace     string    `json:"trace"` // the trace's name, for people
-	TraceSHA  string    `json:"trace_sha256"`
-	Nodes     []int     `json:"nodes"`
-	Cores     int       `json:"cores"`
-	Power     []float64 `json:"power"`
-	Latency   float64   `json:"latency"`
-	Bandwidth float64   `json:"bandwidth"`
-	Scheduler string    `json:"scheduler"`
-	Seed      uint64    `json:"seed"`
-	MaxEvents int64     `json:"max_events"`
+	Kind       string    `json:"kind"`
+	Trace      string    `json:"trace"` // the trace's name, for people
+	TraceSHA   string    `json:"trace_sha256"`
+	Nodes      []int     `json:"nodes"`
+	Cores      int       `json:"cores"`
+	Power      []float64 `json:"power"`
+	Latency    float64   `json:"latency"`
+	Bandwidth  float64   `json:"bandwidth"`
+	Scheduler  string    `json:"scheduler"`
+	Seed       uint64    `json:"seed"`
+	MaxEvents  int64     `json:"max_events"`
+	PerProcMax int       `json:"per_proc_max"`
 }
 
 func (d ordersDefinition) hash() string {
@@ -51,6 +53,10 @@ type OrdersSweepRequest struct {
 	OrdersRequest
 	Nodes    []int
 	Deadline float64 // s; when positive, the smallest cluster that meets it is reported
+	// PerProcMax limits the per-node values of the runs (their
+	// interval_proc_values) to clusters of at most this many nodes (0:
+	// always); the order_nodes rows are always written.
+	PerProcMax int
 }
 
 // OrdersSweepSummary says what an orders sweep did and found.
@@ -86,7 +92,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
 		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed,
-		MaxEvents: req.MaxEvents}
+		MaxEvents: req.MaxEvents, PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster
 		cl.Nodes = n
@@ -120,26 +126,16 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 		}
 		todo = append(todo, i)
 	}
-	simulate := func(ctx context.Context, i int) (*store.OrderSimulation, error) {
-		r := req.OrdersRequest
-		r.Cluster.Nodes = req.Nodes[i]
-		return simulateOrders(ctx, st, info, r)
-	}
-	err = sweep.Execute(ctx, todo, opt.Workers, simulate, func(i int, sim *store.OrderSimulation) error {
-		sim.Run.SweepID = id
-		if err := st.SaveOrderSimulation(ctx, sim, i, store.SaveOptions{}); err != nil {
-			return fmt.Errorf("store %d nodes: %w", req.Nodes[i], err)
-		}
+	if err := sweepOrders(ctx, st, info, req, todo, id, opt, func(int) {
 		sum.Ran++
 		if opt.Progress != nil {
 			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Elapsed: time.Since(start)})
 		}
-		return nil
-	})
-	sum.Elapsed = time.Since(start)
-	if err != nil {
+	}); err != nil {
+		sum.Elapsed = time.Since(start)
 		return sum, err
 	}
+	sum.Elapsed = time.Since(start)
 	if sum.Runs, err = st.OrderSweepRuns(ctx, id); err != nil {
 		return sum, err
 	}
@@ -147,6 +143,57 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 		sum.Smallest = smallestCluster(sum.Runs, req.Deadline)
 	}
 	return sum, nil
+}
+
+// sweepOrders simulates the node counts req.Nodes[i] of todo (positions
+// in the sweep) with ordersim's sweep, which prepares the trace once and
+// reuses a schedule for every size it cannot change (docs/orders-sim.md,
+// "Sweeps"), and stores each at its position; stored is called after each.
+// The orders' own schedules are not kept in a sweep: the per-node rows
+// and the critical path are.
+func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersSweepRequest,
+	todo []int, sweepID int64, opt SweepOptions, stored func(int)) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
+	tr, err := ordersim.Prepare(open)
+	if err != nil {
+		return fmt.Errorf("prepare %s: %w", info.Name, err)
+	}
+	src, err := open()
+	if err != nil {
+		return err
+	}
+	ws, err := workspan.Analyze(src, workspan.Network{Latency: req.Cluster.Latency, Bandwidth: req.Cluster.Bandwidth})
+	if err != nil {
+		return fmt.Errorf("analyse %s: %w", info.Name, err)
+	}
+	position := make(map[int]int, len(todo)) // node count -> position
+	nodes := make([]int, len(todo))
+	for k, i := range todo {
+		nodes[k], position[req.Nodes[i]] = req.Nodes[i], i
+	}
+	opts := req.Options
+	opts.OnOrder = nil
+	points, err := tr.Sweep(req.Cluster, nodes, opts, opt.Workers)
+	if err != nil {
+		return fmt.Errorf("sweep %s: %w", info.Name, err)
+	}
+	for _, pt := range points {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		cl := req.Cluster
+		cl.Nodes = pt.Nodes
+		sim := orderSimulation(info, cl, opts.Scheduler, pt.Result, ws, nil)
+		sim.Run.SweepID = sweepID
+		if err := st.SaveOrderSimulation(ctx, sim, position[pt.Nodes], store.SaveOptions{PerProcMax: req.PerProcMax}); err != nil {
+			return fmt.Errorf("store %d nodes: %w", pt.Nodes, err)
+		}
+		stored(pt.Nodes)
+	}
+	return nil
 }
 
 // smallestCluster is the run of fewest nodes whose makespan is at most

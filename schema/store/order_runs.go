@@ -52,8 +52,9 @@ type OrderEvent struct {
 	Wait  float64 `db:"wait"`
 }
 
-// PathStep is one order of the critical path.
+// PathStep is one step of the critical path.
 type PathStep struct {
+	Step   int     `db:"step"` // position in the whole path (0 = first)
 	Order  int64   `db:"order_id"`
 	Node   int     `db:"node"`
 	Start  float64 `db:"start"`
@@ -115,8 +116,8 @@ func saveOrderRows(tx *sqlx.Tx, runID int64, sim *OrderSimulation) error {
 			return err
 		}
 	}
-	for i, p := range sim.Path {
-		if err := path.add(runID, i, p.Order, p.Node, p.Start, p.End, p.Wait, p.Reason); err != nil {
+	for _, p := range sim.Path {
+		if err := path.add(runID, p.Step, p.Order, p.Node, p.Start, p.End, p.Wait, p.Reason); err != nil {
 			return err
 		}
 	}
@@ -149,7 +150,7 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 		WHERE run_id = ? ORDER BY node`, runID); err != nil {
 		return nil, err
 	}
-	if err := s.db.SelectContext(ctx, &sim.Path, `SELECT order_id, node, start, end, wait, reason FROM order_critical_path
+	if err := s.db.SelectContext(ctx, &sim.Path, `SELECT step, order_id, node, start, end, wait, reason FROM order_critical_path
 		WHERE run_id = ? ORDER BY step`, runID); err != nil {
 		return nil, err
 	}
