@@ -8,7 +8,7 @@ import (
 )
 
 type listCmd struct {
-	What string `arg:"" enum:"traces,machines,runs,sts" default:"runs" help:"traces, machines, sts or runs."`
+	What string `arg:"" default:"runs" help:"What to list: ${listings}."`
 }
 
 // Run prints one listing of the store (store.List) as an aligned text

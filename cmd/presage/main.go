@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -58,6 +59,7 @@ func main() {
 		kong.Name("presage"),
 		kong.Description("Predict and analyse the performance of parallel DVM programs."),
 		kong.UsageOnError(),
+		kong.Vars{"listings": strings.Join(store.Listings(), ", ")},
 	)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

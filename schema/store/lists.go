@@ -8,13 +8,22 @@ import (
 )
 
 // The listings of presage list: one line per stored trace, machine file,
-// statistics file or run, with the columns a person wants to see.
+// statistics file, order trace, calibration, sweep or run, with the
+// columns a person wants to see.
 var listings = map[string]string{
 	"traces":   `SELECT id, name, calls, bytes, proc_count AS procs, ingested_at FROM traces ORDER BY id`,
 	"machines": `SELECT id, name, format, root, processors, ingested_at FROM machines ORDER BY id`,
 	"sts":      `SELECT id, name, procs, grid, version, ingested_at FROM sts_files ORDER BY id`,
-	"runs": `SELECT id, kind, program, coalesce(machine, '') AS machine, grid, procs,
+	"runs": `SELECT id, kind, engine, program, coalesce(machine, '') AS machine, grid, procs,
 		printf('%.4f', execution_time) AS execution_time, created_at FROM runs ORDER BY id`,
+	"orders": `SELECT id, name, program, unit, orders, printf('%.6g', work) AS work, printf('%.6g', span) AS span,
+		printf('%.4g', work / nullif(span, 0)) AS parallelism, ingested_at FROM order_traces ORDER BY id`,
+	"calibrations": `SELECT c.id, c.name, c.rows, count(b.block) AS blocks,
+		coalesce(group_concat(CASE WHEN b.flags <> '' THEN b.block || ' ' || b.flags END, '; '), '') AS flagged, c.ingested_at
+		FROM calibrations c LEFT JOIN calibration_blocks b ON b.calibration_id = c.id GROUP BY c.id ORDER BY c.id`,
+	"sweeps": `SELECT s.id, s.kind, coalesce(t.name, o.name) AS trace, s.configs,
+		(SELECT count(*) FROM runs r WHERE r.sweep_id = s.id) AS stored, s.created_at
+		FROM sweeps s LEFT JOIN traces t ON t.id = s.trace_id LEFT JOIN order_traces o ON o.id = s.order_trace_id ORDER BY s.id`,
 }
 
 // Listings are the names List knows, sorted.

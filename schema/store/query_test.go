@@ -122,7 +122,7 @@ func TestList(t *testing.T) {
 		if err := st.List(context.Background(), what, discard, func([]any) error { rows++; return nil }); err != nil {
 			t.Fatalf("list %s: %v", what, err)
 		}
-		want := map[string]int{"traces": 1, "runs": len(built.Runs)}[what]
+		want := map[string]int{"traces": 1, "runs": len(built.Runs), "sweeps": len(built.Sweeps)}[what]
 		if rows != want {
 			t.Errorf("list %s: %d rows, want %d", what, rows, want)
 		}
