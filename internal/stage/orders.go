@@ -119,10 +119,10 @@ func longestSteps(path []store.PathStep, n int) []store.PathStep {
 }
 
 // orderRun is a simulation as a run: one interval, the program, whose
-// characteristics are the cluster's time (docs/orders-sim.md,
-// "Characteristics"): the node's core-seconds split into productive
-// (busy), insufficient parallelism (idle), communication (transfer) and
-// synchronization (waiting for results).
+// characteristics are the cluster's time (docs/orders-sim.md, "In the
+// store: runs and characteristics"): the nodes' core-seconds split into
+// productive (busy), insufficient parallelism (idle), communication
+// (transfer) and synchronization (waiting for results).
 func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Result) *result.Run {
 	cfg := result.Config{Grid: []int{cl.Nodes}, TStart: cl.Latency}
 	if cl.Bandwidth > 0 {
