@@ -13,7 +13,9 @@ package ingest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -32,6 +34,27 @@ func sumReader(r io.Reader) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// openHashed opens the file at path and returns it positioned at its
+// start, with its size and its sha256 (sum), so that an ingester can look
+// the content up in the store before parsing it.
+func openHashed(path string) (f *os.File, size int64, digest string, err error) {
+	if f, err = os.Open(path); err != nil {
+		return nil, 0, "", err
+	}
+	stat, err := f.Stat()
+	if err == nil {
+		digest, err = sumReader(f)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return f, stat.Size(), digest, nil
 }
 
 // storedName is the name a file is stored under: the base name of path

@@ -2,9 +2,6 @@ package ingest
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"os"
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
@@ -22,30 +19,19 @@ func OrderTraceName(path string) string { return storedName(path, ".gz", ".jsonl
 // its work and span are computed in the same pass, and it is written in
 // one transaction: on any error nothing is written.
 func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderTraceInfo, error) {
-	f, err := os.Open(path)
+	f, size, digest, err := openHashed(path)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
 	defer f.Close()
-	stat, err := f.Stat()
-	if err != nil {
-		return store.OrderTraceInfo{}, err
-	}
-	digest, err := sumReader(f)
-	if err != nil {
-		return store.OrderTraceInfo{}, fmt.Errorf("%s: %w", path, err)
-	}
 	if info, found, err := st.OrderTraceBySHA(ctx, digest); err != nil || found {
 		return info, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return store.OrderTraceInfo{}, err
 	}
 	r, err := ordertrace.NewReader(f, path)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
-	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, SHA256: digest, Bytes: stat.Size()}
+	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, SHA256: digest, Bytes: size}
 	return st.SaveOrderTrace(ctx, info, func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
 		// The analysis pulls the orders; each is stored on its way.
 		sum, err := workspan.Analyze(&storingSource{ctx: ctx, src: r, w: w}, workspan.Network{})

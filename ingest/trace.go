@@ -2,9 +2,7 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/schema/store"
@@ -21,26 +19,15 @@ func TraceName(path string) string { return storedName(path, ".gz", ".ptr") }
 // nothing is written. progress, if not nil, is called now and then with the
 // bytes of the file read so far and the file's size, and once at the end.
 func Trace(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
-	f, err := os.Open(path)
+	f, size, digest, err := openHashed(path)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
 	defer f.Close()
-	stat, err := f.Stat()
-	if err != nil {
-		return store.TraceInfo{}, err
-	}
-	digest, err := sumReader(f)
-	if err != nil {
-		return store.TraceInfo{}, fmt.Errorf("%s: %w", path, err)
-	}
 	if info, found, err := st.TraceBySHA(ctx, digest); err != nil || found {
 		return info, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return store.TraceInfo{}, err
-	}
-	cr := &countingReader{r: f, total: stat.Size(), progress: progress}
+	cr := &countingReader{r: f, total: size, progress: progress}
 	r, err := ptr.NewReader(cr, path)
 	if err != nil {
 		return store.TraceInfo{}, err

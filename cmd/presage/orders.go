@@ -152,7 +152,6 @@ type ordersSweepCmd struct {
 	Nodes    string  `help:"Node counts: list 1,2,4, range 1..64, step 1..1024:8 or geometric 1..1024:*2." required:""`
 	Deadline float64 `help:"Report the smallest cluster whose run time is at most this many seconds."`
 	clusterFlags
-	MaxEvents  int64  `name:"max-events" help:"Store every order's schedule when the trace has at most this many orders." default:"100000"`
 	PerProcMax int    `name:"per-proc-max" help:"Write the per-node values of runs of at most this many nodes (0: always)." default:"64"`
 	Workers    int    `help:"Clusters simulated at once (default: all cores)."`
 	Shard      string `help:"Run shard I/N of the node counts (position mod N = I), e.g. 3/16."`
@@ -174,7 +173,7 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	update, finish := g.sweepProgress()
 	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
-		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(0), Options: c.options(), MaxEvents: c.MaxEvents},
+		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(0), Options: c.options()},
 		Nodes:         nodes, Deadline: c.Deadline, PerProcMax: c.PerProcMax,
 	}, stage.SweepOptions{Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(), Progress: update})
 	finish()

@@ -32,7 +32,6 @@ type ordersDefinition struct {
 	Bandwidth  float64   `json:"bandwidth"`
 	Scheduler  string    `json:"scheduler"`
 	Seed       uint64    `json:"seed"`
-	MaxEvents  int64     `json:"max_events"`
 	PerProcMax int       `json:"per_proc_max"`
 }
 
@@ -48,7 +47,8 @@ func (d ordersDefinition) hash() string {
 }
 
 // OrdersSweepRequest names a stored order trace, the node counts to play
-// it on and the rest of the cluster (req.Cluster.Nodes is ignored).
+// it on and the rest of the cluster (Cluster.Nodes is ignored, and so is
+// MaxEvents: a sweep keeps no order's own schedule).
 type OrdersSweepRequest struct {
 	OrdersRequest
 	Nodes    []int
@@ -92,7 +92,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
 		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed,
-		MaxEvents: req.MaxEvents, PerProcMax: req.PerProcMax}
+		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster
 		cl.Nodes = n

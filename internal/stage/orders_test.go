@@ -89,7 +89,7 @@ func TestSimulateOrdersStored(t *testing.T) {
 func TestOrdersSweepResumesAndMerges(t *testing.T) {
 	ctx := context.Background()
 	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac",
-		Cluster: ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}, MaxEvents: 1000}, Nodes: []int{1, 2, 3, 4, 8, 16}}
+		Cluster: ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}}, Nodes: []int{1, 2, 3, 4, 8, 16}}
 
 	full, _ := ordersStore(t)
 	all, err := stage.OrdersSweep(ctx, full, req, stage.SweepOptions{Workers: 2})

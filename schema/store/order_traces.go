@@ -19,6 +19,20 @@ import (
 // orderChunkOrders consecutive orders (order_trace_chunks): a simulation
 // streams it back one chunk at a time.
 
+// chunkCoder compresses and decompresses the chunks; EncodeAll and
+// DecodeAll are safe for concurrent use, so every trace shares it.
+var chunkCoder = struct {
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+}{must(zstd.NewWriter(nil)), must(zstd.NewReader(nil))}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err) // options are constant: cannot fail
+	}
+	return v
+}
+
 // orderChunkOrders is the number of orders per chunk (a few megabytes of
 // text, a few hundred kilobytes compressed). Tests lower it.
 var orderChunkOrders = 1 << 14
@@ -49,7 +63,6 @@ type OrderWriter struct {
 	ctx    context.Context
 	tx     *sqlx.Tx
 	id     int64
-	enc    *zstd.Encoder
 	text   []byte // the current chunk's lines
 	n      int    // orders in text
 	chunk  int
@@ -71,7 +84,7 @@ func (w *OrderWriter) flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	data := w.enc.EncodeAll(w.text, nil)
+	data := chunkCoder.enc.EncodeAll(w.text, nil)
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO order_trace_chunks(trace_id, chunk, orders, data) VALUES (?, ?, ?, ?)`,
 		w.id, w.chunk, w.n, data); err != nil {
 		return err
@@ -90,11 +103,6 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 	if info.IngestedAt == "" {
 		info.IngestedAt = time.Now().UTC().Format(time.RFC3339)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	if err != nil {
-		return info, err
-	}
-	defer enc.Close()
 	insert := func(tx *sqlx.Tx) (OrderTraceInfo, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO order_traces(name, path, sha256, bytes, program, unit, machine,
 			orders, work, span, ingested_at) VALUES (?, ?, ?, 0, '', '', '', 0, 0, 0, ?)`,
@@ -106,7 +114,7 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		if err != nil {
 			return info, err
 		}
-		w := &OrderWriter{ctx: ctx, tx: tx, id: id, enc: enc}
+		w := &OrderWriter{ctx: ctx, tx: tx, id: id}
 		done, err := write(w)
 		if err == nil {
 			err = w.flush()
@@ -163,11 +171,7 @@ func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo) (*order
 	if err != nil {
 		return nil, err
 	}
-	dec, err := zstd.NewReader(nil)
-	if err != nil {
-		return nil, err
-	}
-	chunks := &chunkReader{ctx: ctx, s: s, id: info.ID, dec: dec, buf: header}
+	chunks := &chunkReader{ctx: ctx, s: s, id: info.ID, buf: header}
 	return ordertrace.NewReader(chunks, info.Name)
 }
 
@@ -177,7 +181,6 @@ type chunkReader struct {
 	ctx   context.Context
 	s     *Store
 	id    int64
-	dec   *zstd.Decoder
 	text  []byte // the current chunk, decompressed
 	buf   []byte // the unread rest of it
 	chunk int
@@ -203,14 +206,13 @@ func (r *chunkReader) next() error {
 	err := r.s.db.GetContext(r.ctx, &data, `SELECT data FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, r.id, r.chunk)
 	if errors.Is(err, sql.ErrNoRows) {
 		r.done = true
-		r.dec.Close()
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	// Read calls next only when the previous chunk is used up.
-	r.text, err = r.dec.DecodeAll(data, r.text[:0])
+	r.text, err = chunkCoder.dec.DecodeAll(data, r.text[:0])
 	if err != nil {
 		return fmt.Errorf("order trace %d, chunk %d: %w", r.id, r.chunk, err)
 	}

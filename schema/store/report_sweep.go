@@ -67,12 +67,3 @@ func (s *Store) traceName(ctx context.Context, id int64) (string, error) {
 	}
 	return fmt.Sprintf("trace %d (not in the store)", id), nil
 }
-
-// rootValueOrNull is the SQL expression of the value of one characteristic
-// (the statement's parameter) of the root interval of run runID (a
-// column), NULL when not stored. (rootValue, of sweeps.go, is the same
-// with 0 for NULL; it could be written as coalesce of this one.)
-func rootValueOrNull(runID string) string {
-	return `(SELECT v.value FROM intervals i JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.id
-		WHERE i.run_id = ` + runID + ` AND i.parent IS NULL AND v.char_id = ?)`
-}

@@ -135,8 +135,12 @@ func (s *Store) SweepOutcomes(ctx context.Context, sweepID int64) (map[int]Outco
 }
 
 // rootValue is the SQL expression of the value of one characteristic (the
-// statement's parameter) of the root interval of run runID (a column).
-func rootValue(runID string) string {
-	return `coalesce((SELECT v.value FROM intervals i JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.id
-		WHERE i.run_id = ` + runID + ` AND i.parent IS NULL AND v.char_id = ?), 0)`
+// statement's parameter) of the root interval of run runID (a column), 0
+// when not stored.
+func rootValue(runID string) string { return `coalesce(` + rootValueOrNull(runID) + `, 0)` }
+
+// rootValueOrNull is rootValue with NULL when the value is not stored.
+func rootValueOrNull(runID string) string {
+	return `(SELECT v.value FROM intervals i JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.id
+		WHERE i.run_id = ` + runID + ` AND i.parent IS NULL AND v.char_id = ?)`
 }
