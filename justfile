@@ -23,6 +23,7 @@ fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./orders/ordertrace
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./orders/calibration
+    go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./orders/measured
     go test -run '^$' -fuzz 'FuzzAnalyze$' -fuzztime {{fuzztime}} ./sim/workspan
     go test -run '^$' -fuzz FuzzChunkDecoder -fuzztime {{fuzztime}} ./schema/store
     go test -run '^$' -fuzz FuzzCheckReadOnly -fuzztime {{fuzztime}} ./schema/store

@@ -44,8 +44,10 @@ type Config struct {
 	// calibration's machine (its RefBlock rows), so that a trace
 	// carries to machines whose power is given relative to it.
 	Unit string
-	// Out is the file Calibrate writes its rows to and Record its trace
-	// to, unless Output is set; "" or "-" means standard output.
+	// Out is the file Calibrate writes its rows to, Record its trace and
+	// Run its measurement (package orders/measured) to, unless Output is
+	// set; "-" means standard output, and so does "" except in Run, which
+	// then writes no measurement.
 	Out    string
 	Output io.Writer
 	Tests  []TestCase // what Calibrate runs
@@ -78,7 +80,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
-	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output)")
+	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output); run: measured-run file (default none)")
 }
 
 func (c Config) mode() Mode {

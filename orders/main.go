@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/measured"
 	"github.com/presage-dvm/presage/orders/ordertrace"
 )
 
@@ -21,6 +22,9 @@ type Report struct {
 	// predicted run time on one worker.
 	Work    float64
 	Machine string // Calibrate, Record: the calibration's machine
+	// Measured is what Run measured (written to Config.Out when set):
+	// the makespan and every worker's busy, waiting and idle time.
+	Measured *measured.Run
 }
 
 // Main runs the program whose main procedure is p on arg in cfg's mode
@@ -49,11 +53,24 @@ func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Report, error) 
 
 func runMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
 	r := newRunMode(cfg.workers(), cfg.Migrate)
-	start := time.Now()
 	r.make(nil, name, 0, body)
 	r.orders.Wait()
-	elapsed := time.Since(start)
-	return &Report{Mode: Run, Workers: cfg.workers(), Elapsed: elapsed, Orders: r.count}, r.err()
+	end := time.Now()
+	start := r.pool.start
+	rep := &Report{Mode: Run, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.count}
+	if err := r.err(); err != nil {
+		return rep, err
+	}
+	rep.Measured = &measured.Run{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Migrate: cfg.Migrate,
+		Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
+	if cfg.Out == "" && cfg.Output == nil {
+		return rep, nil // the measurement is written only when asked for
+	}
+	out, closeOut, err := cfg.output()
+	if err != nil {
+		return rep, err
+	}
+	return rep, errors.Join(measured.Write(out, rep.Measured), closeOut())
 }
 
 func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/measured"
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -60,6 +62,44 @@ func TestRunComputes(t *testing.T) {
 		if rep.Orders != 63 {
 			t.Errorf("%d workers: %d orders, want 63", workers, rep.Orders)
 		}
+	}
+}
+
+// TestRunMeasures checks what run mode measures and writes: every worker's
+// busy, waiting and idle time add up to the makespan, the orders started
+// on them to the orders made, and a main order that sleeps 20 ms while
+// its one child sleeps 30 ms on the other worker keeps worker 0 busy at
+// least 20 ms and busy or waiting at least 30 ms.
+func TestRunMeasures(t *testing.T) {
+	nap := Proc("nap", func(c *Ctx, ms int) int {
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		return ms
+	})
+	main := Proc("main", func(c *Ctx, ms int) int {
+		kid := Make(c, nap, 30)
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		return kid.Get(c)
+	})
+	var out bytes.Buffer
+	_, rep, err := Main(Config{Workers: 2, Output: &out, Program: "naps"}, main, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := measured.Read(&out, "naps.jsonl") // checks the sums
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Program != "naps" || run.Orders != 2 || len(run.Workers) != 2 || run.Makespan != rep.Elapsed.Seconds() {
+		t.Fatalf("measured %+v (report %+v)", run, rep)
+	}
+	w0, w1 := run.Workers[0], run.Workers[1]
+	if w0.Orders != 1 || w1.Orders != 1 {
+		t.Errorf("orders per worker %d, %d; want 1, 1", w0.Orders, w1.Orders)
+	}
+	// Sleeps last at least what they ask; the scheduler may add a little.
+	if w0.Busy < 0.020 || w1.Busy < 0.030 || w0.Busy+w0.Waiting < 0.030 {
+		t.Errorf("worker 0 busy %.4f s waiting %.4f s, worker 1 busy %.4f s; want ≥ 0.020, ≥ 0.030 together, ≥ 0.030",
+			w0.Busy, w0.Waiting, w1.Busy)
 	}
 }
 

@@ -12,6 +12,7 @@ type ingestCmd struct {
 	Sts         ingestStsCmd         `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
 	Orders      ingestOrdersCmd      `cmd:"" help:"Ingest order traces of the orders-based technology (.jsonl, plain or gzip; docs/orders.md)."`
 	Calibration ingestCalibrationCmd `cmd:"" help:"Ingest calibration files of marked blocks (.csv; docs/orders.md)."`
+	OrdersRun   ingestOrdersRunCmd   `cmd:"" name:"orders-run" help:"Ingest measured runs of orders programs (run mode's -orders.out file; docs/orders.md) to compare with predictions."`
 }
 
 type ingestTraceCmd struct {
@@ -135,6 +136,31 @@ func (c *ingestCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("calibration %s: %d rows (id %d)", info.Name, info.Rows, info.ID)
+	}
+	return nil
+}
+
+type ingestOrdersRunCmd struct {
+	Files []string `arg:"" help:"Measured-run files." type:"existingfile"`
+}
+
+func (c *ingestOrdersRunCmd) Run(ctx context.Context, g *Globals) error {
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, f := range c.Files {
+		info, err := ingest.OrderMeasurement(ctx, st, f)
+		if err != nil {
+			return err
+		}
+		if info.Existing {
+			g.infof("measured run %s (id %d, run %d) is already stored: nothing to do", info.Name, info.ID, info.RunID)
+			continue
+		}
+		g.infof("measured run %s: %s on %d workers of %s, %d orders in %.4g s (run %d)",
+			info.Name, info.Program, info.Workers, info.Machine, info.Orders, info.Makespan, info.RunID)
 	}
 	return nil
 }

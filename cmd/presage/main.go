@@ -38,10 +38,10 @@ func (g *Globals) infof(format string, args ...any) {
 type cli struct {
 	Globals
 
-	Ingest  ingestCmd  `cmd:"" help:"Ingest traces, machine files or statistics files into the store."`
+	Ingest  ingestCmd  `cmd:"" help:"Ingest traces, machine files, statistics files, order traces, calibrations and measured orders runs into the store."`
 	Predict predictCmd `cmd:"" help:"Predict a stored trace on one machine configuration."`
 	Report  reportCmd  `cmd:"" help:"Write the report of a stored run."`
-	Compare compareCmd `cmd:"" help:"Compare a measured run with a prediction of the same program, interval by interval."`
+	Compare compareCmd `cmd:"" help:"Compare a measured run (sts, or a real run of an orders program) with a prediction of the same program, interval by interval."`
 	Export  exportCmd  `cmd:"" help:"Export the stored results for pandas, DuckDB or Extra-P."`
 	Query   queryCmd   `cmd:"" help:"Run an ad hoc or a named SQL query on the store (read-only)."`
 	List    listCmd    `cmd:"" help:"List what the store holds."`

@@ -100,6 +100,7 @@ type clusterFlags struct {
 	Bandwidth float64 `help:"Bytes per second between two nodes (0: unlimited)." default:"0"`
 	Scheduler string  `help:"Placement of orders: fifo, least-loaded, work-stealing, locality." enum:"fifo,least-loaded,work-stealing,locality" default:"fifo"`
 	Seed      uint64  `help:"Seed of work stealing's choice of victims." default:"1"`
+	Migrate   bool    `help:"Let an order whose result arrived resume on any free node (as run mode's -orders.migrate)."`
 }
 
 func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
@@ -107,7 +108,7 @@ func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
 }
 
 func (f clusterFlags) options() ordersim.Options {
-	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed}
+	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed, Migrate: f.Migrate}
 }
 
 type ordersSimulateCmd struct {

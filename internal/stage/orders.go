@@ -17,7 +17,7 @@ import (
 type OrdersRequest struct {
 	Trace   string // order trace name or id
 	Cluster ordersim.Cluster
-	Options ordersim.Options // Scheduler, Seed; OnOrder is set here
+	Options ordersim.Options // Scheduler, Seed, Migrate; OnOrder is set here
 	// MaxEvents bounds the per-order rows stored: the schedule of every
 	// order is kept when the trace has at most this many orders, else
 	// none is (the per-node rows and the critical path always are).
@@ -69,11 +69,11 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if err != nil {
 		return nil, fmt.Errorf("analyse %s: %w", info.Name, err)
 	}
-	return orderSimulation(info, req.Cluster, opt.Scheduler, res, ws, events), nil
+	return orderSimulation(info, req.Cluster, opt, res, ws, events), nil
 }
 
 // orderSimulation is the stored form of a simulation.
-func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, sched ordersim.Scheduler, res *ordersim.Result,
+func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersim.Options, res *ordersim.Result,
 	ws workspan.Summary, events []store.OrderEvent) *store.OrderSimulation {
 	cores := max(cl.Cores, 1)
 	power := 1.0
@@ -81,7 +81,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, sched order
 		power = cl.Power[0]
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
-	d := store.OrderRun{TraceID: info.ID, Scheduler: string(sched), Nodes: cl.Nodes, Cores: cores,
+	d := store.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: opt.Migrate, Nodes: cl.Nodes, Cores: cores,
 		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
@@ -118,45 +118,20 @@ func longestSteps(path []store.PathStep, n int) []store.PathStep {
 	return kept
 }
 
-// orderRun is a simulation as a run: one interval, the program, whose
-// characteristics are the cluster's time (docs/orders-sim.md, "In the
-// store: runs and characteristics"): the nodes' core-seconds split into
-// productive (busy), insufficient parallelism (idle), communication
-// (transfer) and synchronization (waiting for results).
+// orderRun is a simulation as a run of the store (result.NodesRun) with
+// the cluster as its configuration.
 func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Result) *result.Run {
-	cfg := result.Config{Grid: []int{cl.Nodes}, TStart: cl.Latency}
+	nodes := make([]result.NodeTime, len(res.Nodes))
+	for i, n := range res.Nodes {
+		nodes[i] = result.NodeTime{Busy: n.Busy, Idle: n.Idle, Waiting: n.Waiting, Transfer: n.Transfer}
+	}
+	run := result.NodesRun(result.Predicted, info.Name, res.Makespan, max(cl.Cores, 1), nodes)
+	run.Config.TStart = cl.Latency
 	if cl.Bandwidth > 0 {
-		cfg.TByte = 1 / cl.Bandwidth
+		run.Config.TByte = 1 / cl.Bandwidth
 	}
 	if len(cl.Power) == 1 {
-		cfg.Power = cl.Power[0]
+		run.Config.Power = cl.Power[0]
 	}
-	main := &result.Interval{ID: 1, Level: 0, Type: result.Main, Count: 1, File: info.Name}
-	main.Values = nodeValues(res.Total, res.Makespan, cl.Nodes*max(cl.Cores, 1))
-	main.Values[result.ExecutionTime] = res.Makespan
-	for i, n := range res.Nodes {
-		pv := result.ProcValues{Proc: i, Values: nodeValues(n, res.Makespan, max(cl.Cores, 1))}
-		main.Procs = append(main.Procs, pv)
-	}
-	return &result.Run{Kind: result.Predicted, Program: info.Name, Config: cfg, Intervals: []*result.Interval{main}, ReportRoot: 1}
-}
-
-// nodeValues are the characteristics of a node's (or the cluster's) time
-// over cores cores.
-func nodeValues(n ordersim.NodeStats, makespan float64, cores int) result.Values {
-	var v result.Values
-	total := makespan * float64(cores)
-	v[result.ExecutionTime] = makespan
-	v[result.TotalTime] = total
-	v[result.ProductiveTime] = n.Busy
-	v[result.ProductiveCPUTime] = n.Busy
-	v[result.LostTime] = total - n.Busy
-	v[result.InsuffParallelism] = n.Idle
-	v[result.InsuffParallelismUsr] = n.Idle
-	v[result.Communication] = n.Transfer
-	v[result.Synchronization] = n.Waiting
-	if total > 0 {
-		v[result.Efficiency] = n.Busy / total
-	}
-	return v
+	return run
 }

@@ -32,6 +32,7 @@ type ordersDefinition struct {
 	Bandwidth  float64   `json:"bandwidth"`
 	Scheduler  string    `json:"scheduler"`
 	Seed       uint64    `json:"seed"`
+	Migrate    bool      `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
 	PerProcMax int       `json:"per_proc_max"`
 }
 
@@ -91,7 +92,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	}
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed,
+		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: req.Options.Migrate,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster
@@ -186,7 +187,7 @@ func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo
 		}
 		cl := req.Cluster
 		cl.Nodes = pt.Nodes
-		sim := orderSimulation(info, cl, opts.Scheduler, pt.Result, ws, nil)
+		sim := orderSimulation(info, cl, opts, pt.Result, ws, nil)
 		sim.Run.SweepID = sweepID
 		if err := st.SaveOrderSimulation(ctx, sim, position[pt.Nodes], store.SaveOptions{PerProcMax: req.PerProcMax}); err != nil {
 			return fmt.Errorf("store %d nodes: %w", pt.Nodes, err)

@@ -17,6 +17,7 @@ import (
 type OrderRun struct {
 	TraceID      int64   `db:"trace_id"` // order trace
 	Scheduler    string  `db:"scheduler"`
+	Migrate      bool    `db:"migrate"` // waiting orders resume on any free node
 	Nodes        int     `db:"nodes"`
 	Cores        int     `db:"cores"`
 	Latency      float64 `db:"latency"`   // s
@@ -91,9 +92,9 @@ func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, i
 			return fmt.Errorf("save orders run: %w", err)
 		}
 		d := sim.Detail
-		if _, err := tx.ExecContext(ctx, `INSERT INTO order_runs(run_id, trace_id, scheduler, nodes, cores, latency, bandwidth,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_runs(run_id, trace_id, scheduler, migrate, nodes, cores, latency, bandwidth,
 			power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, run.ID, d.TraceID, d.Scheduler, d.Nodes, d.Cores, d.Latency, d.Bandwidth,
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, run.ID, d.TraceID, d.Scheduler, d.Migrate, d.Nodes, d.Cores, d.Latency, d.Bandwidth,
 			d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
 			return fmt.Errorf("save orders run: %w", err)
 		}
@@ -142,7 +143,7 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 		return nil, err
 	}
 	sim := &OrderSimulation{Run: run}
-	if err := s.db.GetContext(ctx, &sim.Detail, `SELECT trace_id, scheduler, nodes, cores, latency, bandwidth, power, makespan,
+	if err := s.db.GetContext(ctx, &sim.Detail, `SELECT trace_id, scheduler, migrate, nodes, cores, latency, bandwidth, power, makespan,
 		work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID); err != nil {
 		return nil, fmt.Errorf("run %d is not an orders simulation: %w", runID, err)
 	}
@@ -165,7 +166,7 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 // then run id.
 func (s *Store) OrderSweepRuns(ctx context.Context, sweepID int64) ([]OrderRunRow, error) {
 	var out []OrderRunRow
-	err := s.db.SelectContext(ctx, &out, `SELECT o.run_id, r.sweep_index, o.trace_id, o.scheduler, o.nodes, o.cores, o.latency,
+	err := s.db.SelectContext(ctx, &out, `SELECT o.run_id, r.sweep_index, o.trace_id, o.scheduler, o.migrate, o.nodes, o.cores, o.latency,
 		o.bandwidth, o.power, o.makespan, o.work, o.span, o.burdened_span, o.parallelism, o.speedup, o.speedup_lo, o.speedup_hi
 		FROM order_runs o JOIN runs r ON r.id = o.run_id WHERE r.sweep_id = ? ORDER BY o.nodes, o.run_id`, sweepID)
 	return out, err

@@ -1,0 +1,79 @@
+package measured
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Format and Version identify the file format in its header line.
+const (
+	Format  = "presage-orders-run"
+	Version = 1
+)
+
+// MaxWorkers bounds the workers of a run: more lines than any machine's
+// cores is a damaged file, not a run.
+const MaxWorkers = 1 << 16
+
+// Run is a measured run of an orders program.
+type Run struct {
+	Program  string
+	Machine  string
+	Migrate  bool      // orders resumed on any free worker
+	Started  time.Time // when the run started (UTC, to the second in the file)
+	Orders   int64     // orders made
+	Makespan float64   // s, from the main order's start to the last order's end
+	Workers  []Worker
+}
+
+// Worker is how one worker spent the run, in seconds; the three add up to
+// the makespan.
+type Worker struct {
+	Orders  int64   // orders started on it
+	Busy    float64 // running an order
+	Waiting float64 // free while orders suspended on it waited for results
+	Idle    float64 // free with nothing to run
+}
+
+// tolerance is how far a worker's three times may add up from the
+// makespan: the clock is read once per change of a worker's state, and a
+// run measured to the nanosecond carries rounding in the file's decimals.
+func tolerance(makespan float64) float64 { return 1e-6 + 1e-6*makespan }
+
+// check returns what is wrong with r, nil when nothing is; line gives the
+// line of worker i in the file.
+func (r *Run) check() (line int, err error) {
+	switch {
+	case r.Program == "":
+		return 1, fmt.Errorf("no program (expected its name)")
+	case r.Orders < 1:
+		return 1, fmt.Errorf("orders %d (expected at least the main order)", r.Orders)
+	case !finite(r.Makespan) || r.Makespan < 0:
+		return 1, fmt.Errorf("makespan %v (expected a finite number of seconds ≥ 0)", r.Makespan)
+	}
+	var started int64
+	for i, w := range r.Workers {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"busy", w.Busy}, {"waiting", w.Waiting}, {"idle", w.Idle}} {
+			if !finite(f.v) || f.v < 0 {
+				return i + 2, fmt.Errorf("worker %d: %s %v (expected a finite number of seconds ≥ 0)", i, f.name, f.v)
+			}
+		}
+		if w.Orders < 0 {
+			return i + 2, fmt.Errorf("worker %d: orders %d (expected ≥ 0)", i, w.Orders)
+		}
+		if sum := w.Busy + w.Waiting + w.Idle; math.Abs(sum-r.Makespan) > tolerance(r.Makespan) {
+			return i + 2, fmt.Errorf("worker %d: busy + waiting + idle = %v s (expected the makespan, %v s)", i, sum, r.Makespan)
+		}
+		started += w.Orders
+	}
+	if started != r.Orders {
+		return 1, fmt.Errorf("the workers started %d orders (expected the %d orders of the header)", started, r.Orders)
+	}
+	return 0, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
