@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/presage-dvm/presage/schema/store"
 )
@@ -14,15 +13,6 @@ type mergeCmd struct {
 }
 
 func (c *mergeCmd) Run(ctx context.Context, g *Globals) error {
-	into, err := filepath.Abs(c.Into)
-	if err != nil {
-		return err
-	}
-	for _, s := range c.Stores {
-		if abs, err := filepath.Abs(s); err == nil && abs == into {
-			return fmt.Errorf("merge: %s is both a source and the destination", s)
-		}
-	}
 	st, err := store.Open(c.Into)
 	if err != nil {
 		return err

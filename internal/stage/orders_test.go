@@ -159,3 +159,33 @@ func sweepHash(t *testing.T, st *store.Store) string {
 	}
 	return sweeps[0].Hash
 }
+
+// TestOrdersSimulationsMergeOnce: simulations outside sweeps are known by
+// their content, the order_runs row included: two schedulers on the same
+// cluster are two runs, and merging them twice adds them once.
+func TestOrdersSimulationsMergeOnce(t *testing.T) {
+	ctx := context.Background()
+	st, src := ordersStore(t)
+	for _, s := range []ordersim.Scheduler{ordersim.FIFO, ordersim.WorkStealing} {
+		if _, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "dac", Cluster: ordersim.Cluster{Nodes: 4},
+			Options: ordersim.Options{Scheduler: s}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	dst, _ := sweeptest.Store(t, "all.db", nil, nil)
+	sum, err := dst.Merge(ctx, []string{src, src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := dst.Merge(ctx, []string{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Runs != 2 || sum.Dups != 2 || again.Runs != 0 || again.Dups != 2 {
+		t.Errorf("merges %+v then %+v: want 2 runs added once, then duplicates", sum, again)
+	}
+	if n, err := dst.CountRows("order_runs"); err != nil || n != 2 {
+		t.Errorf("%d order_runs rows (%v), want 2", n, err)
+	}
+}

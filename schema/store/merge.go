@@ -9,6 +9,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/jmoiron/sqlx"
 
@@ -21,7 +22,7 @@ type MergeSummary struct {
 	Inputs   int // traces, machines and sts files added
 	Sweeps   int // sweeps added
 	Runs     int // runs added
-	Dups     int // runs left out: their sweep position was stored already
+	Dups     int // runs left out: stored already (the same sweep position, or the same content)
 	Rows     int64
 	Existing int // inputs and sweeps found in the destination already
 }
@@ -47,6 +48,9 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		}
 	}()
 	for _, path := range srcs {
+		if sameFile(s.path, path) {
+			return sum, fmt.Errorf("merge: %s is the destination %s itself (the same file, through a link or another path)", path, s.path)
+		}
 		src, err := OpenReadOnly(path)
 		if err != nil {
 			return sum, err
@@ -57,8 +61,11 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		if err != nil {
 			return sum, fmt.Errorf("merge: %s: %w", path, err)
 		}
-		if v != want {
-			return sum, fmt.Errorf("merge: %s has schema version %d, the destination %d: open it with this build first (it migrates) or merge with the build that wrote it", path, v, want)
+		if v > want {
+			return sum, fmt.Errorf("merge: %s has schema version %d, newer than this build's %d: merge it with the build that wrote it", path, v, want)
+		}
+		if v < want {
+			return sum, fmt.Errorf("merge: %s has schema version %d, the destination %d: migrate it first by opening it once with this build (e.g. presage --db %s list runs)", path, v, want, path)
 		}
 	}
 	tx, err := dst.BeginTxx(ctx, nil)
@@ -66,14 +73,27 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		return sum, err
 	}
 	defer tx.Rollback() // no-op after Commit
+	var keys runKeys // loaded when the first run outside a sweep comes
 	for i, db := range dbs {
-		m := &merger{ctx: ctx, src: db, tx: tx, path: srcs[i], sum: &sum, ids: map[string]map[int64]int64{}, fresh: map[string]map[int64]bool{}}
+		m := &merger{ctx: ctx, src: db, tx: tx, path: srcs[i], sum: &sum, ids: map[string]map[int64]int64{}, fresh: map[string]map[int64]bool{},
+			keys: &keys}
 		if err := m.run(); err != nil {
 			return sum, fmt.Errorf("merge %s: %w", srcs[i], err)
 		}
 		sum.Stores++
 	}
 	return sum, tx.Commit()
+}
+
+// sameFile reports whether paths a and b name one file: the same path,
+// a symbolic or a hard link.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // checkTables refuses a destination with mergeTables merge does not know, so

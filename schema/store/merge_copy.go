@@ -21,6 +21,12 @@ type merger struct {
 	// reused; fresh[table][source id] is set for rows copied.
 	ids   map[string]map[int64]int64
 	fresh map[string]map[int64]bool
+	// keys are the content keys of the runs outside sweeps, shared by
+	// the sources of one merge (merge_runs.go); newKey is the key of the
+	// run being copied.
+	keys   *runKeys
+	cols   []string // of the table being copied
+	newKey string
 }
 
 func (m *merger) run() error {
@@ -58,6 +64,7 @@ func (m *merger) copyTable(t mergeTable) error {
 	if err != nil {
 		return err
 	}
+	m.cols = cols
 	insCols := cols
 	if t.ids {
 		insCols = withoutColumn(cols, "id")
@@ -152,6 +159,9 @@ func (m *merger) copyRow(t mergeTable, at map[string]int, vals []any, ins *sqlx.
 		return err
 	}
 	m.ids[t.name][old], m.fresh[t.name][old] = id, true
+	if m.newKey != "" {
+		(*m.keys)[m.newKey], m.newKey = id, ""
+	}
 	m.sum.Rows++
 	switch t.name {
 	case "runs":
@@ -167,12 +177,19 @@ func (m *merger) copyRow(t mergeTable, at map[string]int, vals []any, ins *sqlx.
 // existing finds the destination's row for a row of a keyed table: the
 // same content hash, or the same sweep definition (which must be of the
 // same trace); for a run of a sweep, a run at the same position of the
-// sweep, whose own rows are then left out.
+// sweep, and for another run, a run of the same content (merge_runs.go),
+// whose own rows are then left out.
 func (m *merger) existing(t mergeTable, at map[string]int, vals []any) (id int64, found bool, err error) {
 	if t.name == "runs" {
 		sw, idx := vals[at["sweep_id"]], vals[at["sweep_index"]]
 		if sw == nil || idx == nil {
-			return 0, false, nil
+			key, id, found, err := m.sameRun(at, m.cols, vals, idOf(vals[at["id"]]))
+			if found {
+				m.sum.Dups++ // mapped but not fresh: the duplicate's rows are skipped
+			} else {
+				m.newKey = key
+			}
+			return id, found, err
 		}
 		err := m.tx.Get(&id, `SELECT id FROM runs WHERE sweep_id = ? AND sweep_index = ?`, sw, idx)
 		if errors.Is(err, sql.ErrNoRows) {
