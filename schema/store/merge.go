@@ -73,7 +73,7 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		return sum, err
 	}
 	defer tx.Rollback() // no-op after Commit
-	var keys runKeys // loaded when the first run outside a sweep comes
+	var keys runKeys    // loaded when the first run outside a sweep comes
 	for i, db := range dbs {
 		m := &merger{ctx: ctx, src: db, tx: tx, path: srcs[i], sum: &sum, ids: map[string]map[int64]int64{}, fresh: map[string]map[int64]bool{},
 			keys: &keys}
