@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
 )
 
@@ -67,5 +72,79 @@ func TestMergeTwiceAddsNothing(t *testing.T) {
 	}
 	if after := storeCounts(t, src); after != before {
 		t.Errorf("a refused self-merge changed the store:\n before %s\n after  %s", before, after)
+	}
+}
+
+// TestIngestStoppedBySignal: SIGINT or SIGTERM in the middle of an
+// ingest stops it with 130 or 143 and one line saying so, the store
+// closed and as it was.
+func TestIngestStoppedBySignal(t *testing.T) {
+	src := t.TempDir()
+	trace := filepath.Join(src, "big.ptr")
+	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 64, Calls: 300_000}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sig  os.Signal
+		code int
+		name string
+	}{{os.Interrupt, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
+			before := storeCounts(t, dir)
+			cmd := exec.Command(binary, "--db", filepath.Join(dir, "presage.db"), "--quiet", "ingest", "trace", trace)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// The write-ahead log grows once the ingest writes calls.
+			deadline := time.Now().Add(time.Minute)
+			for time.Now().Before(deadline) {
+				if fi, err := os.Stat(filepath.Join(dir, "presage.db-wal")); err == nil && fi.Size() > 1<<20 {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, stderr.String())
+			}
+			if msg := stderr.String(); !strings.HasPrefix(msg, "presage: stopped by "+tc.name) || strings.Count(msg, "\n") != 1 {
+				t.Errorf("stderr %q, want one line saying %s stopped it", msg, tc.name)
+			}
+			closedCleanly(t, dir)
+			if after := storeCounts(t, dir); after != before {
+				t.Errorf("store changed:\n before %s\n after  %s", before, after)
+			}
+		})
+	}
+}
+
+// TestUsageErrorsAreOneLine: a command line that does not parse gets one
+// line saying what is wrong and a hint naming the command's help, exit 2;
+// never a usage dump.
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		hint string
+	}{
+		{[]string{"frob"}, "unexpected argument frob", "presage --help"},
+		{[]string{"sweep", "--trace", "t", "--max-rank", "abc"}, "--max-rank", "presage sweep --help"},
+		{[]string{"ingest", "trace"}, "expected \"<files> ...\"", "presage ingest trace --help"},
+		{[]string{"orders", "simulate", "--orders", "x", "--scheduler", "random"}, "--scheduler", "presage orders simulate --help"},
+	} {
+		r := presage(t, t.TempDir(), tc.args...)
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if r.code != 2 || len(lines) != 2 || !strings.Contains(lines[0], tc.want) ||
+			lines[1] != "hint: "+tc.hint+" shows the usage" || r.stdout != "" {
+			t.Errorf("presage %v: exit %d, stderr %q, stdout %q; want exit 2, %q and the hint %q",
+				tc.args, r.code, r.stderr, r.stdout, tc.want, tc.hint)
+		}
 	}
 }

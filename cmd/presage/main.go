@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -53,22 +52,63 @@ type cli struct {
 	Orders  ordersCmd  `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
 }
 
-func main() {
+func main() { os.Exit(run(os.Args[1:])) }
+
+// run runs the command line args and returns the exit status: 0, 1 for
+// an error, 2 for a command line that does not parse, 128+n when signal
+// n stopped the command.
+func run(args []string) int {
 	var c cli
-	kctx := kong.Parse(&c,
+	parser, err := kong.New(&c,
 		kong.Name("presage"),
 		kong.Description("Predict and analyse the performance of parallel DVM programs."),
-		kong.UsageOnError(),
 		kong.Vars{"listings": strings.Join(store.Listings(), ", ")},
 	)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if err != nil {
+		panic(err) // the command-line grammar itself is wrong: a bug
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "presage:", err)
+		fmt.Fprintln(os.Stderr, usageHint(err))
+		return 2
+	}
+	var sigs signals
+	ctx, stop := sigs.watch(context.Background())
 	defer stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))
-	if err := kctx.Run(&c.Globals); err != nil {
-		fmt.Fprintln(os.Stderr, "presage:", err)
-		if errors.Is(err, context.Canceled) {
-			os.Exit(130)
-		}
-		os.Exit(1)
+	err = kctx.Run(&c.Globals)
+	if sig := sigs.signal(); sig != nil {
+		fmt.Fprintf(os.Stderr, "presage: stopped by %s: what was complete is stored, nothing half-written is; run the same command again to go on\n", signalName(sig))
+		return exitCode(sig)
 	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "presage:", err)
+		return 1
+	}
+	return 0
+}
+
+// usageHint points at the help of the command a parse error is about.
+func usageHint(err error) string {
+	cmd := "presage"
+	var pe *kong.ParseError
+	if errors.As(err, &pe) && pe.Context != nil {
+		if path := pe.Context.Command(); path != "" {
+			cmd += " " + strings.Join(commandWords(path), " ")
+		}
+	}
+	return fmt.Sprintf("hint: %s --help shows the usage", cmd)
+}
+
+// commandWords keeps the command names of kong's command path ("sweep",
+// "ingest trace <files>") and drops its argument placeholders.
+func commandWords(path string) []string {
+	var words []string
+	for _, w := range strings.Fields(path) {
+		if !strings.HasPrefix(w, "<") {
+			words = append(words, w)
+		}
+	}
+	return words
 }

@@ -90,7 +90,18 @@ func interruptSweep(t *testing.T, dir string, after int, sig os.Signal) int {
 	return cmd.ProcessState.ExitCode()
 }
 
-// TestSweepInterruptedAndKilled interrupts a sweep with SIGINT, then kills
+// closedCleanly fails unless the store in dir was closed: no -wal or -shm
+// file is left beside it.
+func closedCleanly(t *testing.T, dir string) {
+	t.Helper()
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(filepath.Join(dir, "presage.db"+suffix)); err == nil {
+			t.Errorf("presage.db%s left behind: the store was not closed", suffix)
+		}
+	}
+}
+
+// TestSweepInterruptedAndKilled interrupts a sweep with SIGINT and SIGTERM, then kills
 // the resumed one with SIGKILL, then completes it: the store ends with
 // exactly the rows of an uninterrupted sweep.
 func TestSweepInterruptedAndKilled(t *testing.T) {
@@ -98,6 +109,12 @@ func TestSweepInterruptedAndKilled(t *testing.T) {
 	if code := interruptSweep(t, dir, 2, os.Interrupt); code != 130 {
 		t.Errorf("interrupted sweep exited with %d, want 130", code)
 	}
+	closedCleanly(t, dir)
+	// SIGTERM, what Slurm sends on scancel, stops it as cleanly.
+	if code := interruptSweep(t, dir, countRuns(t, dir)+2, syscall.SIGTERM); code != 143 {
+		t.Errorf("terminated sweep exited with %d, want 143", code)
+	}
+	closedCleanly(t, dir)
 	afterInt := countRuns(t, dir)
 	if code := interruptSweep(t, dir, afterInt+3, syscall.SIGKILL); code != -1 {
 		t.Errorf("killed sweep: exit code %d, want -1 (killed)", code)

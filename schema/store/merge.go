@@ -68,7 +68,7 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 			return sum, fmt.Errorf("merge: %s has schema version %d, the destination %d: migrate it first by opening it once with this build (e.g. presage --db %s list runs)", path, v, want, path)
 		}
 	}
-	tx, err := dst.BeginTxx(ctx, nil)
+	tx, err := begin(ctx, dst)
 	if err != nil {
 		return sum, err
 	}

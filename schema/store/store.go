@@ -80,7 +80,7 @@ func (s *Store) SchemaVersion() (int, error) { return schema.CurrentVersion(s.db
 
 // update runs f in one transaction, committed when f returns nil.
 func (s *Store) update(ctx context.Context, f func(tx *sqlx.Tx) error) error {
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := begin(ctx, s.db)
 	if err != nil {
 		return err
 	}
@@ -89,6 +89,17 @@ func (s *Store) update(ctx context.Context, f func(tx *sqlx.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// begin starts a transaction that only its owner ends. database/sql rolls
+// back a transaction whose context is cancelled in a goroutine of its
+// own, which a process stopping by a signal does not wait for: its
+// connection stays open and the -wal and -shm files stay behind. The
+// statements of the transaction still take ctx, so that they stop at a
+// cancel, and the owner's deferred Rollback then ends it before the store
+// is closed.
+func begin(ctx context.Context, db *sqlx.DB) (*sqlx.Tx, error) {
+	return db.BeginTxx(context.WithoutCancel(ctx), nil)
 }
 
 // ErrNotFound is wrapped by the errors of look-ups of things the store
