@@ -83,7 +83,7 @@ func TestTraceDefective(t *testing.T) {
 	st := storetest.Open(t)
 	for _, tt := range []struct{ path, msg string }{
 		{cut, "truncated trace: call_dvm_void_printf at line 1583 has no ret_dvm_void_printf"},
-		{bad, `TIME: expected a number, got "zero"`},
+		{bad, `TIME: expected a decimal number of seconds from 0 to 1e+09, got "zero"`},
 	} {
 		_, err := ingest.Trace(context.Background(), st, tt.path, nil)
 		var pe *ptr.Error

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"github.com/presage-dvm/presage/sim/trace"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -90,7 +91,7 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 			return nil, err
 		}
 	}
-	return finish(e, cfg, opt), nil
+	return finish(e, cfg, opt)
 }
 
 // start applies the configuration (see Predict) and prepares an engine
@@ -122,14 +123,39 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 	return e, cfg, nil
 }
 
-// finish integrates the interval tree into the run.
-func finish(e *engine.Engine, cfg result.Config, opt Options) *result.Run {
+// finish integrates the interval tree into the run. Times that overflow
+// (an override of 1e308 s, a power of 1e-320) make no run: the error says
+// which characteristic of which interval went wrong.
+func finish(e *engine.Engine, cfg result.Config, opt Options) (*result.Run, error) {
 	ivs, root, warnings := e.Finish()
 	prog := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(opt.Trace), ".gz"), ".ptr")
 	if opt.Trace == "" {
 		prog = ""
 	}
-	return &result.Run{Kind: result.Predicted, Program: prog, Config: cfg, Intervals: ivs, ReportRoot: root, Warnings: warnings}
+	for _, iv := range ivs {
+		if c, v, ok := nonFinite(iv); ok {
+			return nil, fmt.Errorf("sim: %s of interval %d is %v on %s (tstart %g s, tbyte %g s, power %g): expected a configuration whose times stay finite",
+				c, iv.ID, v, result.GridString(cfg.Grid), cfg.TStart, cfg.TByte, cfg.Power)
+		}
+	}
+	return &result.Run{Kind: result.Predicted, Program: prog, Config: cfg, Intervals: ivs, ReportRoot: root, Warnings: warnings}, nil
+}
+
+// nonFinite returns a characteristic of iv, or of one of its processors,
+// that is NaN or infinite.
+func nonFinite(iv *result.Interval) (result.Char, float64, bool) {
+	all := []result.Values{iv.Values}
+	for _, p := range iv.Procs {
+		all = append(all, p.Values)
+	}
+	for _, vs := range all {
+		for c, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return result.Char(c), v, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // DefaultGrid is the grid of a configuration that names none: the

@@ -80,5 +80,5 @@ func Simulate(prog *Program, m *machine.Machine, cfg result.Config, opt Options)
 			}
 		}
 	}
-	return finish(e, cfg, opt), nil
+	return finish(e, cfg, opt)
 }

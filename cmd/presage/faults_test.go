@@ -148,3 +148,58 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNonsenseNumbersRefused: grids too large to hold, non-finite,
+// negative or zero overrides, negative counts and deadlines, and
+// configurations whose times overflow are refused with a message naming
+// the value and what was expected, before anything is stored.
+func TestNonsenseNumbersRefused(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	predict := []string{"predict", "--trace", "jac", "--machine", "Predictor"}
+	sweep := []string{"sweep", "--trace", "jac", "--machine", "Predictor"}
+	search := []string{"search", "--trace", "jac", "--machine", "Predictor"}
+	with := func(cmd []string, args ...string) []string { return append(append([]string{}, cmd...), args...) }
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{with(predict, "--grid", "4294967296x4294967296"), "more than 1048576 processors"},
+		{with(predict, "--grid", "2x9223372036854775807"), "more than 1048576 processors"},
+		{with(predict, "--grid", "4x4611686018427387905"), "more than 1048576 processors"},
+		{with(sweep, "--grids", "2x2,4x4611686018427387905"), "more than 1048576 processors"},
+		{with(search, "--mode", "1", "--first", "4294967296x4294967296"), "more than 1048576 processors"},
+		{with(predict, "--grid", "2x2", "--tstart=1e308"), "expected a configuration whose times stay finite"},
+		{with(predict, "--grid", "2x2", "--power=1e-320"), "expected a configuration whose times stay finite"},
+		{with(predict, "--grid", "2x2", "--power=NaN"), "--power NaN: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--power=Inf"), "--power +Inf: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--power=-1"), "--power -1: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--power=0"), "--power 0: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--tstart=0"), "--tstart 0: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--tstart=-5"), "--tstart -5: expected a positive finite number"},
+		{with(predict, "--grid", "2x2", "--tbyte=-1"), "--tbyte -1: expected a positive finite number"},
+		{with(sweep, "--grids", "2x2", "--power=NaN"), `"NaN" is not a positive finite number`},
+		{with(sweep, "--grids", "2x2", "--tstart=0"), `"0" is not a positive finite number`},
+		{with(sweep, "--grids", "2x2", "--tbyte=nan"), `"nan" is not a positive finite number`},
+		{with(sweep, "--procs", "1..4", "--max-rank", "7"), "--max-rank 7: expected an integer from 1 to 4"},
+		{with(search, "--top=-1"), "--top -1: expected an integer ≥ 0"},
+		{with(search, "--deadline=-1"), "--deadline -1: expected a finite number of seconds ≥ 0"},
+		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--deadline=-1"}, "--deadline -1"},
+		{[]string{"orders", "simulate", "--orders", "x", "--latency=NaN"}, "--latency NaN"},
+	} {
+		before := storeCounts(t, dir)
+		r := presage(t, dir, tc.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("presage %v: exit %d, %q; want an error with %q", tc.args, r.code, r.stderr, tc.want)
+		}
+		if after := storeCounts(t, dir); after != before {
+			t.Errorf("presage %v changed the store:\n before %s\n after  %s", tc.args, before, after)
+		}
+	}
+	// Processor counts beyond the machine are left out before the grids
+	// are enumerated: two million counts take no time.
+	r := mustSucceed(t, presage(t, dir, with(sweep, "--procs", "1..2000000", "--dry-run")...))
+	if !strings.Contains(r.stdout, "configurations") || !strings.Contains(r.stderr, "counts above 1024") {
+		t.Errorf("dry run of 1..2000000 on 1024 processors: %q %q", r.stdout, r.stderr)
+	}
+}

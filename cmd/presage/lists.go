@@ -86,7 +86,17 @@ func parseRange(s string) (lo, hi int, err error) {
 	return lo, hi, nil
 }
 
-// parseFloats reads a list of non-negative numbers: "1e-5,2e-5", or a
+// checkOverride checks the value of an override flag: positive and
+// finite. Zero would silently mean "the machine file's value", the
+// default of a flag not given.
+func checkOverride(flag string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s %v: expected a positive finite number (leave the flag out for the machine file's values)", flag, v)
+	}
+	return nil
+}
+
+// parseFloats reads a list of positive numbers: "1e-5,2e-5", or a
 // linear range "0.5..2:0.5" (step required). The values are divided by
 // per (1e6 turns microseconds into seconds, as predict does).
 func parseFloats(s string, per float64) ([]float64, error) {
@@ -95,8 +105,8 @@ func parseFloats(s string, per float64) ([]float64, error) {
 		a, rest, isRange := strings.Cut(item, "..")
 		if !isRange {
 			v, err := strconv.ParseFloat(item, 64)
-			if err != nil || v < 0 || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("list %q: %q is not a non-negative number", s, item)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("list %q: %q is not a positive finite number", s, item)
 			}
 			out = append(out, v/per)
 			continue
@@ -105,8 +115,8 @@ func parseFloats(s string, per float64) ([]float64, error) {
 		from, err1 := strconv.ParseFloat(a, 64)
 		to, err2 := strconv.ParseFloat(b, 64)
 		step, err3 := strconv.ParseFloat(st, 64)
-		if !ok || err1 != nil || err2 != nil || err3 != nil || from < 0 || to < from || !(step > 0) {
-			return nil, fmt.Errorf("list %q: range %q: expected a..b:step with 0 <= a <= b and step > 0", s, item)
+		if !ok || err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || math.IsInf(to, 0) || !(step > 0) {
+			return nil, fmt.Errorf("list %q: range %q: expected a..b:step with 0 < a <= b finite and step > 0", s, item)
 		}
 		if (to-from)/step >= maxListLen {
 			return nil, fmt.Errorf("list %q: more than %d values", s, maxListLen)

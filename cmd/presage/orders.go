@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"text/tabwriter"
 
@@ -58,6 +59,8 @@ type ordersReportCmd struct {
 	Out      string  `help:"Output file (default: PROGRAM.orders.NODES.html)." type:"path"`
 }
 
+func (c *ordersReportCmd) Validate() error { return checkFlags(seconds("--deadline", c.Deadline)) }
+
 // maxReportEvents bounds the orders' schedules the report draws.
 const maxReportEvents = 200000
 
@@ -111,11 +114,20 @@ func (f clusterFlags) options() ordersim.Options {
 	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed, Migrate: f.Migrate}
 }
 
+func (f clusterFlags) rules() []flagRule {
+	return []flagRule{atLeast("--cores", f.Cores, 1), positive("--power", f.Power), seconds("--latency", f.Latency),
+		{"--bandwidth", f.Bandwidth, f.Bandwidth >= 0 && !math.IsInf(f.Bandwidth, 0), "a finite number of bytes per second ≥ 0 (0: unlimited)"}}
+}
+
 type ordersSimulateCmd struct {
 	Orders string `help:"Stored order trace (name or id)." required:""`
 	Nodes  int    `help:"Nodes of the cluster." default:"1"`
 	clusterFlags
 	MaxEvents int64 `name:"max-events" help:"Store every order's schedule when the trace has at most this many orders." default:"100000"`
+}
+
+func (c *ordersSimulateCmd) Validate() error {
+	return checkFlags(append(c.rules(), atLeast("--nodes", c.Nodes, 1), flagRule{"--max-events", c.MaxEvents, c.MaxEvents >= 0, "0 or more"})...)
 }
 
 func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
@@ -156,6 +168,11 @@ type ordersSweepCmd struct {
 	PerProcMax int    `name:"per-proc-max" help:"Write the per-node values of runs of at most this many nodes (0: always)." default:"64"`
 	Workers    int    `help:"Clusters simulated at once (default: all cores)."`
 	Shard      string `help:"Run shard I/N of the node counts (position mod N = I), e.g. 3/16."`
+}
+
+func (c *ordersSweepCmd) Validate() error {
+	return checkFlags(append(c.rules(), seconds("--deadline", c.Deadline), atLeast("--per-proc-max", c.PerProcMax, 0),
+		atLeast("--workers", c.Workers, 0))...)
 }
 
 func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {

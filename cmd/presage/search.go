@@ -26,6 +26,11 @@ type searchCmd struct {
 	Log        bool    `help:"Print the original's search log (modes 1-5)."`
 }
 
+func (c *searchCmd) Validate() error {
+	return checkFlags(atLeast("--top", c.Top, 0), seconds("--deadline", c.Deadline), between("--max-rank", c.MaxRank, 0, 4),
+		atLeast("--per-proc-max", c.PerProcMax, 0), atLeast("--workers", c.Workers, 0))
+}
+
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
 		Objective: search.Objective(c.Objective), Deadline: c.Deadline, PerProcMax: c.PerProcMax,

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/presage-dvm/presage/internal/stage"
-	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 type sweepCmd struct {
@@ -30,6 +29,11 @@ type sweepCmd struct {
 	Shard      string `help:"Run shard I/N of the configurations (index mod N = I), e.g. 3/16."`
 }
 
+func (c *sweepCmd) Validate() error {
+	return checkFlags(between("--max-rank", c.MaxRank, 1, 4), atLeast("--per-proc-max", c.PerProcMax, 0),
+		atLeast("--workers", c.Workers, 0))
+}
+
 func (c *sweepCmd) request() (stage.SweepRequest, error) {
 	req := stage.SweepRequest{Trace: c.Trace, Machines: parseNames(c.Machine), PerProcMax: c.PerProcMax,
 		Networks: parseNames(c.Network)}
@@ -40,7 +44,7 @@ func (c *sweepCmd) request() (stage.SweepRequest, error) {
 	case c.Procs != "":
 		var lo, hi int
 		if lo, hi, err = parseRange(c.Procs); err == nil {
-			req.Grids = sweep.GridsInRange(lo, hi, c.MaxRank)
+			req.Procs = stage.ProcRange{Lo: lo, Hi: hi, MaxRank: c.MaxRank}
 		}
 	default:
 		err = fmt.Errorf("give --procs a..b or --grids")
@@ -81,6 +85,9 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	plan, err := stage.PlanSweep(ctx, st, req)
 	if err != nil {
 		return err
+	}
+	if plan.ProcsAbove > 0 {
+		g.infof("--procs %s: counts above %d, the largest machine's processors, left out", c.Procs, plan.ProcsAbove)
 	}
 	if plan.Skipped > 0 {
 		g.infof("%d configurations skipped: grid larger than the machine", plan.Skipped)

@@ -3,7 +3,6 @@ package ptr
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -76,9 +75,9 @@ func classify(b []byte, fl *funcLine) (k kind, msg string) {
 	}
 	fl.kind, fl.name, fl.file = k, b[i:e], fv
 	tv = trimSemicolonBytes(tv)
-	t, err := strconv.ParseFloat(string(tv), 64)
-	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-		return k, fmt.Sprintf("TIME: expected a number, got %q", tv)
+	t, ok := parseTime(tv)
+	if !ok {
+		return k, fmt.Sprintf("TIME: expected a decimal number of seconds from 0 to %g, got %q", maxTime, tv)
 	}
 	lv = trimSemicolonBytes(lv)
 	n, err := strconv.Atoi(string(lv))
@@ -87,6 +86,54 @@ func classify(b []byte, fl *funcLine) (k kind, msg string) {
 	}
 	fl.time, fl.line = t, n
 	return k, ""
+}
+
+// maxTime bounds a TIME: the seconds of user time before a call or
+// within one, on the one processor that recorded the trace. A billion
+// seconds is 31 years; a larger value is damage, and it would overflow the
+// sums of the simulation.
+const maxTime = 1e9
+
+// parseTime reads a TIME as Lib-DVM prints it: a plain decimal number,
+// with an optional fraction and exponent (strconv.ParseFloat alone would
+// also take "0x1p3", "1_000", "Inf" and negative numbers).
+func parseTime(b []byte) (float64, bool) {
+	digits := func(i int) int {
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := 0
+	if i < len(b) && b[i] == '+' {
+		i++
+	}
+	j := digits(i)
+	mantissa := j - i
+	if j < len(b) && b[j] == '.' {
+		k := digits(j + 1)
+		mantissa += k - j - 1
+		j = k
+	}
+	if mantissa == 0 {
+		return 0, false
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		k := j + 1
+		if k < len(b) && (b[k] == '+' || b[k] == '-') {
+			k++
+		}
+		if e := digits(k); e > k {
+			j = e
+		} else {
+			return 0, false
+		}
+	}
+	if j != len(b) {
+		return 0, false
+	}
+	t, err := strconv.ParseFloat(string(b), 64)
+	return t, err == nil && t <= maxTime
 }
 
 // findKey finds key in b as the original does (docs/model.md §9.4): the first

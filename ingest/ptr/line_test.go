@@ -36,8 +36,20 @@ func TestClassify(t *testing.T) {
 		{line: "X TIME=1 LINE=2 FILE=f", kind: paramLine},
 		{line: "TIME LINE FILE call_x", kind: paramLine},
 		// Malformed numbers.
-		{line: "call_x TIME=abc LINE=2 FILE=f", kind: callLine, msg: `TIME: expected a number, got "abc"`},
-		{line: "call_x TIME=NaN LINE=2 FILE=f", kind: callLine, msg: `TIME: expected a number, got "NaN"`},
+		{line: "call_x TIME=abc LINE=2 FILE=f", kind: callLine, msg: timeMsg("abc")},
+		{line: "call_x TIME=NaN LINE=2 FILE=f", kind: callLine, msg: timeMsg("NaN")},
+		{line: "call_x TIME=Inf LINE=2 FILE=f", kind: callLine, msg: timeMsg("Inf")},
+		{line: "call_x TIME=-5 LINE=2 FILE=f", kind: callLine, msg: timeMsg("-5")},
+		{line: "call_x TIME=1e308 LINE=2 FILE=f", kind: callLine, msg: timeMsg("1e308")},
+		{line: "call_x TIME=0x1p3 LINE=2 FILE=f", kind: callLine, msg: timeMsg("0x1p3")},
+		{line: "call_x TIME=1_000 LINE=2 FILE=f", kind: callLine, msg: timeMsg("1_000")},
+		{line: "call_x TIME=. LINE=2 FILE=f", kind: callLine, msg: timeMsg(".")},
+		{line: "call_x TIME=1e LINE=2 FILE=f", kind: callLine, msg: timeMsg("1e")},
+		// Decimal forms Lib-DVM may print.
+		{line: "call_x TIME=.5 LINE=2 FILE=f", kind: callLine, name: "x", file: "f", time: 0.5, lineNo: 2},
+		{line: "call_x TIME=3. LINE=2 FILE=f", kind: callLine, name: "x", file: "f", time: 3, lineNo: 2},
+		{line: "call_x TIME=+1.5E-02 LINE=2 FILE=f", kind: callLine, name: "x", file: "f", time: 0.015, lineNo: 2},
+		{line: "call_x TIME=1e9 LINE=2 FILE=f", kind: callLine, name: "x", file: "f", time: 1e9, lineNo: 2},
 		{line: "ret_x TIME=1 LINE=2.5 FILE=f", kind: retLine, msg: `LINE: expected an integer, got "2.5"`},
 	}
 	for _, tt := range tests {
@@ -55,6 +67,10 @@ func TestClassify(t *testing.T) {
 				tt.line, fl.name, fl.file, fl.time, fl.line, tt.name, tt.file, tt.time, tt.lineNo)
 		}
 	}
+}
+
+func timeMsg(v string) string {
+	return `TIME: expected a decimal number of seconds from 0 to 1e+09, got "` + v + `"`
 }
 
 func TestKeep(t *testing.T) {

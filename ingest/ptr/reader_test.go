@@ -148,7 +148,7 @@ func TestParseHeader(t *testing.T) {
 	}
 	tests := []struct{ text, msg string }{
 		{"RTS VERSION = 2889\nProcCount=1", "mini: header: VProcCount= missing"},
-		{"VProcCount=0;\ncall_x TIME=? LINE=1 FILE=f", `mini:2: TIME: expected a number, got "?"`},
+		{"VProcCount=0;\ncall_x TIME=? LINE=1 FILE=f", `mini:2: TIME: expected a decimal number of seconds from 0 to 1e+09, got "?"`},
 		{"ProcCount=one\nVProcCount=0;", `mini:1: ProcCount: expected an integer, got "one"`},
 	}
 	for _, tt := range tests {
@@ -201,9 +201,9 @@ func TestReaderErrors(t *testing.T) {
 		{"call in call", repl("ret_crtamv_ ", "call_crtamv_ "), 9, "truncated trace: call_crtamv_ at line 9 has no ret_crtamv_ (call_crtamv_ follows at line 13)"},
 		{"event in call", cut(mini, "ret_endpl_") + "Event_dvm_exit TIME=0 LINE=30 FILE=a.cdv\n", 19, "call_endpl_ at line 19 has no ret_endpl_ (Event_dvm_exit follows at line 20)"},
 		{"no Event", cut(mini, "Event_"), 20, "truncated trace: no Event_dvm_exit line"},
-		{"bad TIME", repl("TIME=1.5", "TIME=1,5"), 16, `TIME: expected a number, got "1,5"`},
+		{"bad TIME", repl("TIME=1.5", "TIME=1,5"), 16, `TIME: expected a decimal number of seconds from 0 to 1e+09, got "1,5"`},
 		{"bad LINE", repl("LINE=22 FILE=b.cdv\nret", "LINE=x FILE=b.cdv\nret"), 19, `LINE: expected an integer, got "x"`},
-		{"bad header TIME", repl("TIME=0.00000119", "TIME=?"), 6, `TIME: expected a number, got "?"`},
+		{"bad header TIME", repl("TIME=0.00000119", "TIME=?"), 6, `TIME: expected a decimal number of seconds from 0 to 1e+09, got "?"`},
 		{"ret mismatch", repl("ret_align_", "ret_alig_"), 18, "ret_alig_ does not match call_align_ at line 16"},
 		{"ret without call", repl("call_endpl_ TIME=0.25 LINE=22 FILE=b.cdv\n", ""), 19, "ret_endpl_ without call_endpl_"},
 		{"truncated gzip", gzipPrefix(mini, 200), 0, "unexpected EOF"},

@@ -18,6 +18,10 @@ type SweepRequest struct {
 	Trace    string   // stored trace, name or id
 	Machines []string // stored machines, names or ids
 	Grids    [][]int
+	// Procs, when Hi > 0, asks for every grid of rank 1..MaxRank whose
+	// processor count is in Lo..Hi, instead of Grids; counts above the
+	// largest machine's processors are left out before enumerating.
+	Procs    ProcRange
 	Networks []string  // default: the simulator's default network
 	TStart   []float64 // seconds; default: the file's
 	TByte    []float64 // seconds; default: the file's
@@ -29,10 +33,17 @@ type SweepRequest struct {
 	Extra      string // see sweep.Definition.Extra
 }
 
+// ProcRange is a range of processor counts with the largest grid rank.
+type ProcRange struct{ Lo, Hi, MaxRank int }
+
 // SweepPlan is a sweep plan with the stored trace it simulates.
 type SweepPlan struct {
 	*sweep.Plan
 	Trace *CompiledTrace
+	// ProcsAbove is the largest machine's processor count when
+	// SweepRequest.Procs went beyond it (the counts above were left
+	// out), else 0.
+	ProcsAbove int
 }
 
 // PlanSweep loads and compiles the trace (once, for all configurations),
@@ -59,13 +70,27 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 		}
 		machines = append(machines, sweep.Machine{Name: info.Name, ID: info.ID, SHA256: info.SHA256, Machine: m})
 	}
+	above := 0
+	if r := req.Procs; r.Hi > 0 {
+		most := 0
+		for _, m := range machines {
+			most = max(most, m.Machine.Processors())
+		}
+		if r.Lo > most {
+			return nil, fmt.Errorf("sweep: processors %d..%d: the machines have at most %d", r.Lo, r.Hi, most)
+		}
+		if r.Hi > most {
+			above = most
+		}
+		def.Grids = sweep.GridsInRange(r.Lo, min(r.Hi, most), r.MaxRank)
+	}
 	opt := req.Options
 	opt.Trace = tr.Info.Name
 	p, err := sweep.NewPlan(def, tr.Program, machines, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &SweepPlan{Plan: p, Trace: tr}, nil
+	return &SweepPlan{Plan: p, Trace: tr, ProcsAbove: above}, nil
 }
 
 // SweepOptions control how a plan is run.

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"math"
+)
+
+// The commands' Validate methods check their numeric flags before any
+// work (kong calls them while parsing, so that a bad value is a
+// command-line error: one line, exit 2): a negative --top or deadline, a
+// rank out of range are refused, never clamped or acted on.
+
+// flagRule is what a flag's value must be.
+type flagRule struct {
+	flag  string
+	value any
+	ok    bool
+	want  string
+}
+
+// checkFlags returns the first rule broken.
+func checkFlags(rules ...flagRule) error {
+	for _, r := range rules {
+		if !r.ok {
+			return fmt.Errorf("%s %v: expected %s", r.flag, r.value, r.want)
+		}
+	}
+	return nil
+}
+
+func atLeast(flag string, v, lo int) flagRule {
+	return flagRule{flag, v, v >= lo, fmt.Sprintf("an integer ≥ %d", lo)}
+}
+
+func between(flag string, v, lo, hi int) flagRule {
+	return flagRule{flag, v, v >= lo && v <= hi, fmt.Sprintf("an integer from %d to %d", lo, hi)}
+}
+
+// seconds: a duration, 0 meaning none.
+func seconds(flag string, v float64) flagRule {
+	return flagRule{flag, v, v >= 0 && !math.IsInf(v, 0), "a finite number of seconds ≥ 0"}
+}
+
+// positive: a finite value > 0.
+func positive(flag string, v float64) flagRule {
+	return flagRule{flag, v, v > 0 && !math.IsInf(v, 0), "a finite number > 0"}
+}
