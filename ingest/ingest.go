@@ -36,12 +36,34 @@ func sumReader(r io.Reader) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// sniffSize is how many first bytes a format's sniff looks at.
+const sniffSize = 512
+
 // openHashed opens the file at path and returns it positioned at its
 // start, with its size and its sha256 (sum), so that an ingester can look
-// the content up in the store before parsing it.
-func openHashed(path string) (f *os.File, size int64, digest string, err error) {
+// the content up in the store before parsing it. sniff, when not nil,
+// first checks the file's first bytes, so that a file of another kind is
+// refused at once rather than after hashing it whole.
+func openHashed(path string, sniff func(head []byte, name string) error) (f *os.File, size int64, digest string, err error) {
 	if f, err = os.Open(path); err != nil {
 		return nil, 0, "", err
+	}
+	fail := func(err error) (*os.File, int64, string, error) {
+		f.Close()
+		return nil, 0, "", err
+	}
+	if sniff != nil {
+		head := make([]byte, sniffSize)
+		n, err := io.ReadFull(f, head)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return fail(fmt.Errorf("%s: %w", path, err))
+		}
+		if err := sniff(head[:n], path); err != nil {
+			return fail(err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fail(fmt.Errorf("%s: %w", path, err))
+		}
 	}
 	stat, err := f.Stat()
 	if err == nil {
@@ -51,8 +73,7 @@ func openHashed(path string) (f *os.File, size int64, digest string, err error) 
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
-		f.Close()
-		return nil, 0, "", fmt.Errorf("%s: %w", path, err)
+		return fail(fmt.Errorf("%s: %w", path, err))
 	}
 	return f, stat.Size(), digest, nil
 }

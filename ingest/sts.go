@@ -1,9 +1,7 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
-	"os"
 
 	"github.com/presage-dvm/presage/ingest/pppa"
 	"github.com/presage-dvm/presage/ingest/sts"
@@ -20,22 +18,22 @@ func StsName(path string) string { return storedName(path, ".gz+", ".sts") }
 // again: its description comes back with Existing set. A defective file
 // (an *sts.Error) is not stored.
 func Sts(ctx context.Context, st *store.Store, path string) (store.StsInfo, error) {
-	raw, err := os.ReadFile(path)
+	f, size, digest, err := openHashed(path, sts.Sniff)
 	if err != nil {
 		return store.StsInfo{}, err
 	}
-	digest := sum(raw)
+	defer f.Close()
 	if info, found, err := st.StsBySHA(ctx, digest); err != nil || found {
 		return info, err
 	}
-	f, err := sts.Decode(bytes.NewReader(raw), path)
+	file, err := sts.Decode(f, path)
 	if err != nil {
 		return store.StsInfo{}, err
 	}
 	name := StsName(path)
-	a, err := pppa.Analyze(f, name)
+	a, err := pppa.Analyze(file, name)
 	if err != nil {
 		return store.StsInfo{}, err
 	}
-	return st.SaveSts(ctx, store.StsInfo{Name: name, Path: path, SHA256: digest, Bytes: int64(len(raw))}, a)
+	return st.SaveSts(ctx, store.StsInfo{Name: name, Path: path, SHA256: digest, Bytes: size}, a)
 }

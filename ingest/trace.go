@@ -19,7 +19,7 @@ func TraceName(path string) string { return storedName(path, ".gz", ".ptr") }
 // nothing is written. progress, if not nil, is called now and then with the
 // bytes of the file read so far and the file's size, and once at the end.
 func Trace(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
-	f, size, digest, err := openHashed(path)
+	f, size, digest, err := openHashed(path, ptr.Sniff)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"github.com/presage-dvm/presage/sim/trace"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -133,29 +132,12 @@ func finish(e *engine.Engine, cfg result.Config, opt Options) (*result.Run, erro
 		prog = ""
 	}
 	for _, iv := range ivs {
-		if c, v, ok := nonFinite(iv); ok {
+		if c, v, ok := iv.NonFinite(); ok {
 			return nil, fmt.Errorf("sim: %s of interval %d is %v on %s (tstart %g s, tbyte %g s, power %g): expected a configuration whose times stay finite",
 				c, iv.ID, v, result.GridString(cfg.Grid), cfg.TStart, cfg.TByte, cfg.Power)
 		}
 	}
 	return &result.Run{Kind: result.Predicted, Program: prog, Config: cfg, Intervals: ivs, ReportRoot: root, Warnings: warnings}, nil
-}
-
-// nonFinite returns a characteristic of iv, or of one of its processors,
-// that is NaN or infinite.
-func nonFinite(iv *result.Interval) (result.Char, float64, bool) {
-	all := []result.Values{iv.Values}
-	for _, p := range iv.Procs {
-		all = append(all, p.Values)
-	}
-	for _, vs := range all {
-		for c, v := range vs {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return result.Char(c), v, true
-			}
-		}
-	}
-	return 0, 0, false
 }
 
 // DefaultGrid is the grid of a configuration that names none: the

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/ststest"
 )
 
 // The faults a hostile or clumsy user and a faulty environment cause
@@ -202,4 +204,48 @@ func TestNonsenseNumbersRefused(t *testing.T) {
 	if !strings.Contains(r.stdout, "configurations") || !strings.Contains(r.stderr, "counts above 1024") {
 		t.Errorf("dry run of 1..2000000 on 1024 processors: %q %q", r.stdout, r.stderr)
 	}
+}
+
+// TestBadStatisticsFiles: statistics files whose grid contradicts their
+// processor count, or with anything after their last buffer, or that are
+// not statistics at all, are refused with the file named, the store as it
+// was.
+func TestBadStatisticsFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	grid := func(g ...int64) []byte {
+		spec := ststest.Simple(4)
+		spec.Grid = g
+		return spec.GzPlus()
+	}
+	good := ststest.Simple(4).GzPlus()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"grid3x3.sts.gz+", grid(3, 3), "processor grid 3x3 for 4 processors"},
+		{"grid0x4.sts.gz+", grid(0, 4), "processor grid 0x4 for 4 processors"},
+		{"gridneg.sts.gz+", grid(-2, -2), "processor grid -2x-2 for 4 processors"},
+		{"gridhuge.sts.gz+", grid(1<<62, 4), "processor grid 4611686018427387904x4 for 4 processors"},
+		{"padded.sts.gz+", append(slices.Clone(good), make([]byte, 4<<20)...), "data after the last processor's buffer"},
+		{"zeros.sts.gz+", make([]byte, 8<<20), "not a statistics file"},
+	} {
+		path := write(tc.name, tc.data)
+		before := storeCounts(t, dir)
+		r := presage(t, dir, "ingest", "sts", path)
+		if r.code == 0 || !strings.Contains(r.stderr, path) || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("ingest sts %s: exit %d, %q; want %q", tc.name, r.code, r.stderr, tc.want)
+		}
+		if after := storeCounts(t, dir); after != before {
+			t.Errorf("%s changed the store:\n before %s\n after  %s", tc.name, before, after)
+		}
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "sts", write("good.sts.gz+", good)))
 }

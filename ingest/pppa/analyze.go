@@ -87,6 +87,12 @@ func Analyze(f *sts.File, program string) (*Analysis, error) {
 		idleAndImbalance(g, f.Procs, vals)
 	}
 	a.Run = buildRun(f, program, groups, vals, a.Procs)
+	for _, iv := range a.Run.Intervals {
+		if c, v, ok := iv.NonFinite(); ok {
+			return nil, fmt.Errorf("%s: %s of interval %s:%d is %v: expected finite times in the file (damaged numbers such as NaN, Inf or 1e308)",
+				f.Name, c, iv.File, iv.Line, v)
+		}
+	}
 	for _, g := range groups {
 		iv := &f.Procs[g.members[0].proc].Intervals[g.members[0].num-1]
 		info := IntervalInfo{TypeCode: iv.Type, LineEnd: iv.LineEnd}

@@ -170,3 +170,22 @@ func TestRealFile(t *testing.T) {
 		t.Errorf("EXE_COUNT %d, want 20", n)
 	}
 }
+
+// TestNonFiniteTimesRefused: NaN, infinite or overflowing times in a file
+// make no run: the error names the file and the interval.
+func TestNonFiniteTimesRefused(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), 1e308} {
+		spec := ststest.Simple(2)
+		main := &spec.Procs[1].Intervals[0]
+		main.Cells = map[[2]int][3]float64{{0, 0}: {0, v, v}, {13, 13}: {1, v, 0}}
+		f, err := sts.Decode(bytes.NewReader(spec.GzPlus()), "bad.sts.gz+")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = pppa.Analyze(f, "bad")
+		if err == nil || !strings.Contains(err.Error(), "bad.sts.gz+: ") || !strings.Contains(err.Error(), "jac.fdv:8") ||
+			!strings.Contains(err.Error(), "expected finite times") {
+			t.Errorf("time %v: error %v, want one naming the file, the interval and finite times", v, err)
+		}
+	}
+}

@@ -68,6 +68,19 @@ func OpenFile(path string) (*Reader, error) {
 	return r, nil
 }
 
+// Sniff checks that head, the first bytes of a file, can begin a trace —
+// gzip-compressed, or text without NUL bytes — so that a file that is not
+// one is refused before it is read whole.
+func Sniff(head []byte, name string) error {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		return nil
+	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return newError(name, 0, nil, "not a trace: NUL byte at offset %d, expected text or gzip", i)
+	}
+	return nil
+}
+
 // NewReader reads the header of the trace in rd (gzip-compressed when it
 // starts with the gzip magic bytes). name is used in error messages.
 func NewReader(rd io.Reader, name string) (*Reader, error) {
@@ -137,6 +150,9 @@ func (r *Reader) readRaw() ([]byte, error) {
 	}
 	r.lineNo++
 	r.nbytes += int64(len(raw))
+	if i := bytes.IndexByte(raw, 0); i >= 0 {
+		return nil, r.errorf(r.lineNo, nil, "not a Lib-DVM trace: NUL byte at column %d, expected text (a damaged or padded file?)", i+1)
+	}
 	if raw[len(raw)-1] == '\n' {
 		raw = raw[:len(raw)-1]
 	}
@@ -200,9 +216,6 @@ func (r *Reader) readHeader() error {
 		}
 		if err != nil {
 			return err
-		}
-		if bytes.IndexByte(raw, 0) >= 0 {
-			return r.errorf(r.lineNo, nil, "not a Lib-DVM trace: binary data")
 		}
 		if size += len(raw) + 1; size > maxHeader {
 			if !sawFunc {
@@ -481,10 +494,32 @@ func (r *Reader) takeText() (string, trace.Params) {
 // drain reads the tail after the Event_ line, so that TextBytes is the
 // whole size and a damaged gzip stream is noticed.
 func (r *Reader) drain() error {
-	n, err := io.Copy(io.Discard, r.br)
+	w := &textOnly{line: r.lineNo}
+	n, err := io.Copy(w, r.br)
 	r.nbytes += n
+	if w.nulAt > 0 {
+		return r.errorf(w.line, nil, "NUL byte after the Event_ line: expected text to the end (a damaged or padded file?)")
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return r.errorf(r.lineNo, err, "read error after the Event_ line: %v", err)
 	}
 	return nil
+}
+
+// textOnly discards text, counting its lines, and stops at a NUL byte.
+type textOnly struct {
+	line  int
+	nulAt int // the line of the first NUL byte, 0 for none
+}
+
+var errNUL = errors.New("NUL byte")
+
+func (w *textOnly) Write(p []byte) (int, error) {
+	if i := bytes.IndexByte(p, 0); i >= 0 {
+		w.nulAt = w.line + 1 + bytes.Count(p[:i], []byte{'\n'})
+		w.line = w.nulAt
+		return i, errNUL
+	}
+	w.line += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }

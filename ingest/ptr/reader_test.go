@@ -190,7 +190,7 @@ func TestReaderErrors(t *testing.T) {
 		{"empty", "", 0, "empty file"},
 		{"blank", "\n  \n\n", 0, "empty file"},
 		{"text", "hello\nworld\n", 0, "not a Lib-DVM trace: no call_/ret_ line"},
-		{"binary", "RTS\x00\x01\x02\n", 1, "not a Lib-DVM trace: binary data"},
+		{"binary", "RTS\x00\x01\x02\n", 1, "not a Lib-DVM trace: NUL byte at column 4"},
 		{"no dvm_Init", cut(mini, "ret_dvm_Init"), 6, "truncated trace: no ret_dvm_Init line"},
 		{"header only", cut(mini, "call_crtamv_"), 8, "truncated trace: no Event_dvm_exit line"},
 		{"no VProcCount", repl("VProcCount=0;", "VProc=0;"), 0, "header: VProcCount= missing"},
@@ -207,6 +207,8 @@ func TestReaderErrors(t *testing.T) {
 		{"ret mismatch", repl("ret_align_", "ret_alig_"), 18, "ret_alig_ does not match call_align_ at line 16"},
 		{"ret without call", repl("call_endpl_ TIME=0.25 LINE=22 FILE=b.cdv\n", ""), 19, "ret_endpl_ without call_endpl_"},
 		{"truncated gzip", gzipPrefix(mini, 200), 0, "unexpected EOF"},
+		{"NUL in a call", repl("ret_align_", "ret_al\x00ign_"), 18, "NUL byte at column 7"},
+		{"zeros after the end", mini + "SystemTime=0.1;\n" + strings.Repeat("\x00", 3<<20), strings.Count(mini, "\n") + 2, "NUL byte after the Event_ line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -39,16 +40,56 @@ func Decode(r io.Reader, name string) (*File, error) {
 		br = bufio.NewReaderSize(zr, 64<<10)
 	}
 	c := &counter{r: br, file: name}
-	head, _ := br.Peek(2)
+	head, _ := br.Peek(24)
+	var f *File
+	var err error
+	switch layout(head) {
+	case "gz+":
+		f, err = c.decodeGzPlus()
+	case "plain":
+		f, err = c.decodePlain()
+	default:
+		return nil, notStatistics(head, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, c.checkEnd()
+}
+
+// Sniff checks that head, the first bytes of a file (24 suffice), can
+// begin a statistics file — gzip-compressed, .gz+ or plain — so that a
+// file that is not one is refused before it is read whole.
+func Sniff(head []byte, name string) error {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b || layout(head) != "" {
+		return nil
+	}
+	return notStatistics(head, name)
+}
+
+// layout names the layout head begins, "" for none.
+func layout(head []byte) string {
 	switch {
 	case len(head) > 0 && head[0] >= '0' && head[0] <= '9':
-		return c.decodeGzPlus()
-	case len(head) == 2 && (head[0] == 1 && head[1] == 0 || head[0] == 0 && head[1] == 1):
-		return c.decodePlain()
+		return "gz+"
+	case len(head) >= 2 && (head[0] == 1 && head[1] == 0 || head[0] == 0 && head[1] == 1):
+		return "plain"
 	}
-	peek, _ := br.Peek(24)
-	return nil, &Error{File: name, Proc: -1, Offset: 0, Msg: fmt.Sprintf(
-		"not a statistics file: starts with %q; expected the decimal buffer size and a NUL (.gz+ layout) or a byte-order marker 01 00 (plain layout)", peek)}
+	return ""
+}
+
+func notStatistics(head []byte, name string) error {
+	return &Error{File: name, Proc: -1, Offset: 0, Msg: fmt.Sprintf(
+		"not a statistics file: starts with %q; expected the decimal buffer size and a NUL (.gz+ layout) or a byte-order marker 01 00 (plain layout)", head[:min(len(head), 24)])}
+}
+
+// checkEnd refuses data after the last processor's buffer: a valid file
+// followed by anything else is damaged.
+func (c *counter) checkEnd() error {
+	if _, err := c.r.Peek(1); err == io.EOF {
+		return nil
+	}
+	return &Error{File: c.file, Proc: -1, Offset: c.off, Msg: "data after the last processor's buffer: expected the end of the file"}
 }
 
 // counter reads the file sequentially, counting bytes for error offsets.
@@ -105,29 +146,28 @@ func (c *counter) decodeGzPlus() (*File, error) {
 	if count < 1 || count > maxProcs {
 		return nil, &Error{File: c.file, Proc: -1, Offset: at, Msg: fmt.Sprintf("processor count %d, expected 1..%d", count, maxProcs)}
 	}
-	// The compressed blocks are small; reading them first lets the
-	// processors' buffers be inflated in parallel.
-	blocks := make([][]byte, 0, min(count, 64))
+	// Blocks are inflated in parallel as they are read, at most
+	// GOMAXPROCS at a time, so that only that many compressed blocks are
+	// held besides the decoded buffers.
+	f := &File{Name: c.file, Layout: "gz+", Procs: make([]Proc, count)}
+	errs := make([]error, count)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for p := 0; p < int(count); p++ {
 		at := c.off
 		clen, err := c.number(fmt.Sprintf("the compressed size of processor %d", p))
 		if err != nil {
+			g.Wait()
 			return nil, err
 		}
 		var block bytes.Buffer
 		if n, err := io.CopyN(&block, c, clen); err != nil {
+			g.Wait()
 			return nil, &Error{File: c.file, Proc: -1, Offset: at, Msg: fmt.Sprintf(
 				"truncated: the file ends %d bytes into the %d compressed bytes of processor %d", n, clen, p), Err: err}
 		}
-		blocks = append(blocks, block.Bytes())
-	}
-	f := &File{Name: c.file, Layout: "gz+", Procs: make([]Proc, len(blocks))}
-	errs := make([]error, len(blocks))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for p, block := range blocks {
 		g.Go(func() error {
-			f.Procs[p], errs[p] = c.inflate(block, size, p)
+			f.Procs[p], errs[p] = c.inflate(block.Bytes(), size, p)
 			return nil
 		})
 	}
@@ -169,11 +209,36 @@ func (c *counter) decodePlain() (*File, error) {
 	return f, checkFile(f)
 }
 
-// checkFile checks what must agree between the processors.
+// checkFile checks what must agree between the processors: their count,
+// and the processor grid, whose sizes multiply to it.
 func checkFile(f *File) error {
-	want := f.Procs[0].Header.ProcCount
-	if int64(len(f.Procs)) != want {
-		return &Error{File: f.Name, Proc: -1, Msg: fmt.Sprintf("the file holds %d processor buffers, the header says %d processors", len(f.Procs), want)}
+	h := f.Procs[0].Header
+	if int64(len(f.Procs)) != h.ProcCount {
+		return &Error{File: f.Name, Proc: -1, Msg: fmt.Sprintf("the file holds %d processor buffers, the header says %d processors", len(f.Procs), h.ProcCount)}
+	}
+	if len(h.Grid) == 0 {
+		return nil
+	}
+	product := int64(1)
+	for _, d := range h.Grid {
+		// Checked size by size, the product cannot overflow.
+		if d < 1 || d > h.ProcCount || product*d > h.ProcCount {
+			product = -1
+			break
+		}
+		product *= d
+	}
+	if product != h.ProcCount {
+		return &Error{File: f.Name, Proc: 0, Offset: 10, Msg: fmt.Sprintf("processor grid %s for %d processors: expected positive sizes whose product is the processor count",
+			gridString(h.Grid), h.ProcCount)}
 	}
 	return nil
+}
+
+func gridString(grid []int64) string {
+	parts := make([]string, len(grid))
+	for i, d := range grid {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return strings.Join(parts, "x")
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,12 @@ const (
 	offLInter = 18 + 8*5
 )
 
+// withGrid is spec with the processor grid its headers state.
+func withGrid(spec ststest.Spec, grid ...int64) []byte {
+	spec.Grid = grid
+	return spec.GzPlus()
+}
+
 func TestDecodeErrors(t *testing.T) {
 	spec := ststest.Simple(2)
 	good := spec.GzPlus()
@@ -131,6 +138,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"more ends than starts", corrupt(spec, func(b []byte) { le.PutUint16(b[rec+recLen:], 0) }), 0, "more interval ends than starts"},
 		{"broken link", corrupt(spec, func(b []byte) { le.PutUint64(b[rec+recLen+4+56:], 0x1234) }), 0, "broken up link"},
 		{"bad time item", corrupt(spec, func(b []byte) { le.PutUint16(b[len(b)-26:], 77) }), 0, "operation item 77"},
+		{"grid of other processors", withGrid(spec, 3, 3), 0, "processor grid 3x3 for 2 processors"},
+		{"grid size 0", withGrid(spec, 0, 2), 0, "processor grid 0x2 for 2 processors"},
+		{"negative grid", withGrid(spec, -2, -1), 0, "processor grid -2x-1 for 2 processors"},
+		{"overflowing grid", withGrid(spec, 1<<62, 4), 0, "processor grid 4611686018427387904x4 for 2 processors"},
+		{"zeros after the file", append(slices.Clone(good), make([]byte, 1<<20)...), -1, "data after the last processor's buffer"},
+		{"zeros after a plain file", append(spec.Plain(), make([]byte, 100)...), -1, "data after the last processor's buffer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sts.Decode(bytes.NewReader(tc.data), "bad.sts.gz+")

@@ -1,5 +1,7 @@
 package result
 
+import "math"
+
 // Kind says where a run's numbers come from.
 type Kind string
 
@@ -121,4 +123,21 @@ func (iv *Interval) Comparative(c Char) (s Stat, ok bool) {
 	}
 	s.Mean = sum / float64(len(iv.Procs))
 	return s, true
+}
+
+// NonFinite returns a characteristic of the interval, or of one of its
+// processors, that is NaN or infinite: the store holds only numbers.
+func (iv *Interval) NonFinite() (Char, float64, bool) {
+	all := []Values{iv.Values}
+	for _, p := range iv.Procs {
+		all = append(all, p.Values)
+	}
+	for _, vs := range all {
+		for c, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return Char(c), v, true
+			}
+		}
+	}
+	return 0, 0, false
 }
