@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/presage-dvm/presage/exports/arrowipc"
 	"github.com/presage-dvm/presage/exports/csvexport"
@@ -20,8 +22,15 @@ type exportCmd struct {
 
 // exportFlags are the flags of every export.
 type exportFlags struct {
-	Out   string `help:"Output directory." required:"" type:"path"`
+	Out   string `help:"Output folder: a new or empty one, or an earlier export, which is replaced once the new one is complete." required:""`
 	Sweep int64  `help:"Export only this sweep (0: everything)."`
+}
+
+func (f *exportFlags) Validate() error {
+	if strings.TrimSpace(f.Out) == "" {
+		return errors.New(`--out "": expected a folder name`)
+	}
+	return nil
 }
 
 type (
@@ -32,37 +41,39 @@ type (
 )
 
 func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "parquet", func(st *store.Store) (table.Summary, error) {
-		return parquet.Write(ctx, st, c.Out, parquet.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "parquet", func(st *store.Store, dir string) (table.Summary, error) {
+		return parquet.Write(ctx, st, dir, parquet.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportArrowCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "Arrow IPC", func(st *store.Store) (table.Summary, error) {
-		return arrowipc.Write(ctx, st, c.Out, arrowipc.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "Arrow IPC", func(st *store.Store, dir string) (table.Summary, error) {
+		return arrowipc.Write(ctx, st, dir, arrowipc.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportCSVCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "CSV", func(st *store.Store) (table.Summary, error) {
-		return csvexport.Write(ctx, st, c.Out, csvexport.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "CSV", func(st *store.Store, dir string) (table.Summary, error) {
+		return csvexport.Write(ctx, st, dir, csvexport.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportExtrapCmd) Run(ctx context.Context, g *Globals) error {
-	return c.export(ctx, g, "Extra-P", func(st *store.Store) (table.Summary, error) {
-		return extrap.Write(ctx, st, c.Out, extrap.Options{SweepID: c.Sweep})
+	return c.export(ctx, g, "Extra-P", func(st *store.Store, dir string) (table.Summary, error) {
+		return extrap.Write(ctx, st, dir, extrap.Options{SweepID: c.Sweep})
 	})
 }
 
-// export opens the store and runs one exporter on it.
-func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(*store.Store) (table.Summary, error)) error {
+// export opens the store and runs one exporter on it, into a folder that
+// replaces --out once complete (writeExportDir).
+func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(st *store.Store, dir string) (table.Summary, error)) error {
 	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sum, err := write(st)
+	sum, err := writeExportDir(f.Out, manifest{Format: format, Store: st.Path(), Sweep: f.Sweep},
+		func(dir string) (table.Summary, error) { return write(st, dir) })
 	if err != nil {
 		return err
 	}

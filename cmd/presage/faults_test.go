@@ -249,3 +249,51 @@ func TestBadStatisticsFiles(t *testing.T) {
 	}
 	mustSucceed(t, presage(t, dir, "ingest", "sts", write("good.sts.gz+", good)))
 }
+
+// TestExportReplacesWhole: an export is written beside its folder and put
+// in its place once complete, so the stale partitions of an earlier
+// export never mix with a new one; a folder that is not an export is
+// never written into, nor is the current folder for an empty --out.
+func TestExportReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	out := filepath.Join(dir, "export")
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out))
+	stale := filepath.Join(out, "values", "sweep_id=99")
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out))
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("the stale partition %s survived a new export", stale)
+	}
+	if _, err := os.Stat(filepath.Join(out, exportManifest)); err != nil {
+		t.Errorf("no manifest in the export: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".export.tmp-") {
+			t.Errorf("temporary folder %s left behind", e.Name())
+		}
+	}
+
+	foreign := filepath.Join(dir, "mine")
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := presage(t, dir, "export", "parquet", "--out", foreign)
+	if r.code == 0 || !strings.Contains(r.stderr, "is not a Presage export") {
+		t.Errorf("export into a folder of other files: exit %d, %q", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(foreign); len(entries) != 1 {
+		t.Errorf("the refused export wrote into %s: %d entries", foreign, len(entries))
+	}
+	r = presage(t, dir, "export", "csv", "--out", "")
+	if r.code != 2 || !strings.Contains(r.stderr, `--out "": expected a folder name`) {
+		t.Errorf(`export --out "": exit %d, %q`, r.code, r.stderr)
+	}
+}
