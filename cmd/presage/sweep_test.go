@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,5 +173,47 @@ func TestSweepShardsMerge(t *testing.T) {
 	bad := presage(t, all, "sweep", "--trace", "gen", "--grids", "2", "--shard", "2/2")
 	if bad.code == 0 || !strings.Contains(bad.stderr, "--shard") {
 		t.Errorf("--shard 2/2: exit %d, %q", bad.code, bad.stderr)
+	}
+}
+
+// TestSameSweepTwiceAtOnce: two processes running the same sweep on one
+// store both finish; each stores what the other has not, and the store
+// ends with exactly the rows of one sweep.
+func TestSameSweepTwiceAtOnce(t *testing.T) {
+	dir := sweepDir(t)
+	var cmds []*exec.Cmd
+	var outs []*strings.Builder
+	for range 2 {
+		cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, "presage.db"), "--quiet"}, sweepArgs...)...)
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("stderr: %s", errOut.String())
+			}
+		})
+	}
+	ran := 0
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("sweep %d: %v", i, err)
+		}
+		var sweepID, selected, existing, n int
+		if _, err := fmt.Sscanf(outs[i].String(), "sweep %d: %d configurations (%d already stored, %d run)", &sweepID, &selected, &existing, &n); err != nil {
+			t.Fatalf("sweep %d printed %q", i, outs[i].String())
+		}
+		ran += n
+	}
+	if ran != 48 {
+		t.Errorf("the two sweeps simulated and stored %d configurations together, want 48", ran)
+	}
+	ref := sweepDir(t)
+	mustSucceed(t, presage(t, ref, sweepArgs...))
+	if d := sweeptest.Diff(fingerprint(t, dir), fingerprint(t, ref)); d != "" {
+		t.Errorf("two sweeps at once vs one: %s", d)
 	}
 }

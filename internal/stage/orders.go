@@ -35,7 +35,8 @@ func SimulateOrders(ctx context.Context, st *store.Store, req OrdersRequest) (*s
 	if err != nil {
 		return nil, err
 	}
-	return sim, st.SaveOrderSimulation(ctx, sim, -1, store.SaveOptions{})
+	_, err = st.SaveOrderSimulation(ctx, sim, -1, store.SaveOptions{})
+	return sim, err
 }
 
 // simulateOrders simulates one cluster of req and builds what is stored:

@@ -127,7 +127,11 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 		}
 		todo = append(todo, i)
 	}
-	if err := sweepOrders(ctx, st, info, req, todo, id, opt, func(int) {
+	if err := sweepOrders(ctx, st, info, req, todo, id, opt, func(saved bool) {
+		if !saved { // another process running the same sweep was first
+			sum.Existing++
+			return
+		}
 		sum.Ran++
 		if opt.Progress != nil {
 			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Elapsed: time.Since(start)})
@@ -149,11 +153,12 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 // sweepOrders simulates the node counts req.Nodes[i] of todo (positions
 // in the sweep) with ordersim's sweep, which prepares the trace once and
 // reuses a schedule for every size it cannot change (docs/orders-sim.md,
-// "Sweeps"), and stores each at its position; stored is called after each.
+// "Sweeps"), and stores each at its position; stored is called after each,
+// saved false when another process had stored the position first.
 // The orders' own schedules are not kept in a sweep: the per-node rows
 // and the critical path are.
 func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersSweepRequest,
-	todo []int, sweepID int64, opt SweepOptions, stored func(int)) error {
+	todo []int, sweepID int64, opt SweepOptions, stored func(saved bool)) error {
 	if len(todo) == 0 {
 		return nil
 	}
@@ -189,10 +194,11 @@ func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo
 		cl.Nodes = pt.Nodes
 		sim := orderSimulation(info, cl, opts, pt.Result, ws, nil)
 		sim.Run.SweepID = sweepID
-		if err := st.SaveOrderSimulation(ctx, sim, position[pt.Nodes], store.SaveOptions{PerProcMax: req.PerProcMax}); err != nil {
+		saved, err := st.SaveOrderSimulation(ctx, sim, position[pt.Nodes], store.SaveOptions{PerProcMax: req.PerProcMax})
+		if err != nil {
 			return fmt.Errorf("store %d nodes: %w", pt.Nodes, err)
 		}
-		stored(pt.Nodes)
+		stored(saved)
 	}
 	return nil
 }

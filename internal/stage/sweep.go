@@ -160,8 +160,13 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 	save := store.SaveOptions{PerProcMax: p.Def.PerProcMax}
 	err = sweep.Execute(ctx, todo, opt.Workers, p.Simulate, func(c sweep.Config, run *result.Run) error {
 		run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
-		if err := st.SaveSweepRun(ctx, run, c.Index, save); err != nil {
+		stored, err := st.SaveSweepRun(ctx, run, c.Index, save)
+		if err != nil {
 			return fmt.Errorf("store configuration %d (%s): %w", c.Index, p.Describe(c), err)
+		}
+		if !stored { // another process running the same sweep was first
+			sum.Existing++
+			return nil
 		}
 		sum.Ran++
 		sum.Calls += int64(p.Program.Calls())

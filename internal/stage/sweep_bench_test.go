@@ -168,7 +168,7 @@ func BenchmarkStore(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++ // every run at its own position of the sweep
-		if err := db.SaveSweepRun(context.Background(), run, i, store.SaveOptions{PerProcMax: 64}); err != nil {
+		if _, err := db.SaveSweepRun(context.Background(), run, i, store.SaveOptions{PerProcMax: 64}); err != nil {
 			b.Fatal(err)
 		}
 	}

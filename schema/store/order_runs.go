@@ -76,10 +76,17 @@ type OrderSimulation struct {
 }
 
 // SaveOrderSimulation stores sim in one transaction and sets sim.Run.ID;
-// index is its position in sim.Run.SweepID's sweep, or -1.
-func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, index int, opt SaveOptions) error {
-	return s.update(ctx, func(tx *sqlx.Tx) error {
+// index is its position in sim.Run.SweepID's sweep, or -1. As with
+// SaveSweepRun, a position stored first by another process is left as it
+// is and stored is false.
+func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, index int, opt SaveOptions) (stored bool, err error) {
+	err = s.update(ctx, func(tx *sqlx.Tx) error {
 		run := sim.Run
+		if index >= 0 {
+			if taken, err := positionTaken(tx, run.SweepID, index); err != nil || taken {
+				return err
+			}
+		}
 		if err := saveRun(tx, run, opt); err != nil {
 			return err
 		}
@@ -98,8 +105,10 @@ func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, i
 			d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
 			return fmt.Errorf("save orders run: %w", err)
 		}
+		stored = true
 		return saveOrderRows(tx, run.ID, sim)
 	})
+	return stored, err
 }
 
 // saveOrderRows writes the per-node, critical-path and per-order rows.

@@ -34,7 +34,10 @@ const busyTimeout = 10000
 // Open opens (creating if needed) the store at path and brings its schema
 // up to date. Foreign keys are enforced; writers wait for each other.
 func Open(path string) (*Store, error) {
-	dsn := fmt.Sprintf("%s?_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)",
+	// Transactions take the write lock when they begin (_txlock=immediate):
+	// one that reads before it writes, such as a sweep checking that its
+	// position is free, then cannot be overtaken by another process.
+	dsn := fmt.Sprintf("%s?_txlock=immediate&_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)",
 		fileURI(path), busyTimeout)
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {

@@ -91,17 +91,32 @@ func (s *Store) SweepDone(ctx context.Context, sweepID int64) (map[int]bool, err
 
 // SaveSweepRun stores one finished configuration of a sweep atomically:
 // the run (run.SweepID set) with all its rows and its position index in
-// the sweep commit together or not at all.
-func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, opt SaveOptions) error {
-	return s.update(ctx, func(tx *sqlx.Tx) error {
+// the sweep commit together or not at all. When another process running
+// the same sweep stored the position first, nothing is written and stored
+// is false.
+func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, opt SaveOptions) (stored bool, err error) {
+	err = s.update(ctx, func(tx *sqlx.Tx) error {
+		if taken, err := positionTaken(tx, run.SweepID, index); err != nil || taken {
+			return err
+		}
 		if err := saveRun(tx, run, opt); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`UPDATE runs SET sweep_index = ? WHERE id = ?`, index, run.ID); err != nil {
 			return fmt.Errorf("save run: %w", err)
 		}
+		stored = true
 		return nil
 	})
+	return stored, err
+}
+
+// positionTaken reports whether a run holds position index of the sweep
+// already: another process running the same sweep stored it first.
+func positionTaken(tx *sqlx.Tx, sweepID int64, index int) (bool, error) {
+	var n int
+	err := tx.Get(&n, `SELECT count(*) FROM runs WHERE sweep_id = ? AND sweep_index = ?`, sweepID, index)
+	return n > 0, err
 }
 
 // Outcome is the headline of a stored configuration of a sweep.
