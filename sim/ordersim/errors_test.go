@@ -64,3 +64,17 @@ func TestDeadlockBesideMain(t *testing.T) {
 		t.Errorf("error %v, want the deadlock of orders 2 and 3", err)
 	}
 }
+
+// TestNegativeResultIndex: a source other than the reader, which rejects
+// them, may hand a negative result index; it is an error, not a panic.
+func TestNegativeResultIndex(t *testing.T) {
+	for _, tr := range []orders{
+		{ord(1, 0, 0, 3, ordertraceRequest(2, -1, 2)), ord(2, 1, 0, 1)}, // provided before the request
+		{ord(1, 0, 0, 3, ordertraceRequest(2, -1, 0)), ord(2, 1, 0, 1)}, // requested before it is provided
+	} {
+		_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{})
+		if err == nil || !strings.Contains(err.Error(), "order 1 requests result -1 of order 2 (expected an index ≥ 0)") {
+			t.Errorf("error %v, want the negative index", err)
+		}
+	}
+}

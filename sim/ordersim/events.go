@@ -10,13 +10,13 @@ const (
 	evResume             // a requested result reached a suspended order's node
 )
 
-// event names its order by a slot of the engine's table of orders with
-// events, not by a pointer: a heap of pointer-free values costs the
-// garbage collector neither scanning nor write barriers as it moves them.
+// event names its order by its number in the engine's arena, not by a
+// pointer: a heap of pointer-free values costs the garbage collector
+// neither scanning nor write barriers as it moves them.
 type event struct {
 	t    float64
 	seq  uint64 // ties: in the order they were scheduled
-	slot int32
+	idx  int32  // the order's number in the arena
 	kind kind
 }
 
@@ -32,9 +32,9 @@ func (q *events) len() int { return len(q.h) }
 
 func (a *event) before(b *event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
 
-func (q *events) push(t float64, k kind, slot int32) {
+func (q *events) push(t float64, k kind, idx int32) {
 	q.seq++
-	ev := event{t: t, seq: q.seq, slot: slot, kind: k}
+	ev := event{t: t, seq: q.seq, idx: idx, kind: k}
 	i := len(q.h)
 	q.h = append(q.h, ev)
 	for i > 0 {
@@ -76,27 +76,4 @@ func (q *events) pop() event {
 	}
 	q.h[i] = ev
 	return top
-}
-
-// slots gives the orders that may have events a number each.
-type slots struct {
-	of   []*live
-	free []int32
-}
-
-func (s *slots) take(l *live) {
-	if n := len(s.free); n > 0 {
-		l.slot = s.free[n-1]
-		s.free = s.free[:n-1]
-		s.of[l.slot] = l
-		return
-	}
-	l.slot = int32(len(s.of))
-	s.of = append(s.of, l)
-}
-
-func (s *slots) release(l *live) {
-	s.of[l.slot] = nil
-	s.free = append(s.free, l.slot)
-	l.slot = -1
 }

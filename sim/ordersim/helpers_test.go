@@ -9,8 +9,8 @@ import (
 	"github.com/presage-dvm/presage/orders/ordertrace"
 )
 
-// orders is an in-memory trace; every Next returns a copy, because the
-// simulation writes the moments of the results it plays.
+// orders is an in-memory trace; every Next returns a copy, so that no
+// simulation can change the trace.
 type orders []*ordertrace.Order
 
 func (os orders) source() ordertrace.Source { return &sliceSource{orders: os} }

@@ -33,25 +33,23 @@ func (n *node) account(t float64) {
 	}
 }
 
-// fifo is a queue of orders.
+// fifo is a queue of orders, by their numbers in the engine's arena.
 type fifo struct {
-	q    []*live
+	q    []int32
 	head int
 }
 
 func (f *fifo) len() int { return len(f.q) - f.head }
 
-func (f *fifo) push(l *live) { f.q = append(f.q, l) }
+func (f *fifo) push(l *live) { f.q = append(f.q, l.idx) }
 
-func (f *fifo) pop() *live {
+func (f *fifo) pop() int32 {
 	l := f.q[f.head]
-	f.q[f.head] = nil
 	f.head++
 	if f.head == len(f.q) {
 		f.q, f.head = f.q[:0], 0
 	} else if f.head > 1024 && f.head*2 > len(f.q) {
 		n := copy(f.q, f.q[f.head:])
-		clear(f.q[n:])
 		f.q, f.head = f.q[:n], 0
 	}
 	return l
@@ -60,10 +58,9 @@ func (f *fifo) pop() *live {
 // deque is a fifo that can also give up its newest order.
 type deque struct{ fifo }
 
-func (d *deque) popNewest() *live {
+func (d *deque) popNewest() int32 {
 	last := len(d.q) - 1
 	l := d.q[last]
-	d.q[last] = nil
 	d.q = d.q[:last]
 	if d.head == len(d.q) {
 		d.q, d.head = d.q[:0], 0

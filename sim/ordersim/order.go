@@ -2,6 +2,7 @@ package ordersim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 )
@@ -10,7 +11,8 @@ import (
 type state uint8
 
 const (
-	unread    state = iota // requested before its line was read
+	gone      state = iota // not an order: a free entry of the engine's arena
+	unread                 // requested before its line was read
 	pending                // read, not yet made by its parent
 	queued                 // made, waiting for a core (or its arguments)
 	running                // on a core
@@ -21,95 +23,170 @@ const (
 
 // live is an order the simulation holds: from when its line is read (or
 // it is first requested) until it has finished and its last request has
-// been played.
+// been played. It lives in the engine's arena and names other orders and
+// links by their numbers there (0 for none); it copies from its line
+// what the simulation needs, so that the line can go once read. Its
+// fields are ordered by size so that it fills three cache lines; the
+// schedule reported to Options.OnOrder is kept apart, in times.
 type live struct {
-	id     int64
-	o      *ordertrace.Order // nil once finished: its segments are not needed
-	parent *live
-	node   int32 // -1 until placed
-	slot   int32 // its number in the engine's slots while it is made and not finished
-	state  state
+	id       int64
+	own      float64 // the own moment it is at (or stepping to, while running)
+	madeAt   float64 // the parent's own moment that makes it
+	duration float64
+	argBytes int64
 
-	own float64 // the own moment it is at (or stepping to, while running)
+	// reqs are the order's requests, qi the next to play, due at reqAt
+	// (+Inf when none is left), kept here to spare a visit to reqs.
+	reqs  []ordertrace.Request
+	reqAt float64
+
+	res0 ordertrace.Result // see extra
+
+	xferIn, runStart float64 // see chain
+
+	qi   int32 // see reqs
+	idx  int32 // its own number in the arena, which names it in events and queues
+	node int32 // -1 until placed
 
 	// Children read and not yet made form a queue, in order of making,
 	// linked by sibling; kidsLeft is the number not yet read, reqsLeft
 	// the number of requests naming the order not yet played: when it
 	// has finished and none is left, the order is dropped.
-	nextKid, lastKid, sibling *live
+	// kidAt is the next child's madeAt, kept here because the child's
+	// entry, read long before, is out of the cache.
+	kidAt                     float64
+	nextKid, lastKid, sibling int32
 	kidsLeft, reqsLeft        uint32
 	argNode                   int32 // where the arguments are: the parent's node
 
-	// results are the order's results; once provided, At holds the
-	// moment of the simulated run instead of the own moment.
-	results  []ordertrace.Result
+	// The order's results: res0 when it has one, else those of
+	// extra; once provided, At holds the moment of the simulated run
+	// instead of the own moment.
+	extra    int32
+	nres     int32
 	provided int32
-	ri, qi   int32 // next result, next request
+	ri       int32 // next result
 	waitOn   int32 // which result of the order waited on
-	waiters  *live // suspended on one of its results, linked by nextWaiter
-	nextWait *live
-
-	made, ready, start, suspendedAt float64
-	wait, transfer                  float64
+	waiters  int32 // suspended on one of its results, linked by nextWait
+	nextWait int32
 
 	// The critical path: the chain that led to the current run stretch,
 	// which started at runStart after xferIn of transfer (the rest of the
-	// gap was queueing); pendChain and pendXfer replace them on resuming.
-	// prov holds the stretch that provided each result.
-	chain, pendChain *link
-	xferIn, pendXfer float64
-	runStart         float64
-	madeBy           link // the parent's stretch until it made the order
-	prov0            *link
-	provMore         []*link
-	lazyLast         bool // the last result's link is made when needed
+	// gap was queueing). A suspended order does not run, so the request
+	// it waits on sets them at once, for the stretch it resumes.
+	// prov0 is the stretch that provided the first result (extra holds
+	// those of the others). Each is a counted reference to a link.
+	chain int32
+	prov0 int32
+
+	state    state
+	lazyLast bool // the last result's link is made when needed
+}
+
+// times is the schedule of an order, kept beside the arena only for
+// Options.OnOrder: the simulation itself never reads it, and leaving it
+// out keeps a live order in three cache lines.
+type times struct {
+	made, ready, start, suspendedAt float64
+	wait, transfer                  float64
+}
+
+// timesOf returns the schedule of l, nil when nobody wants it.
+func (e *engine) timesOf(l *live) *times {
+	if e.opt.OnOrder == nil {
+		return nil
+	}
+	for int(l.idx>>chunkBits) >= len(e.times) {
+		e.times = append(e.times, new([1 << chunkBits]times))
+	}
+	return &e.times[l.idx>>chunkBits][l.idx&(1<<chunkBits-1)]
+}
+
+// extra holds what an order with several results needs.
+type extra struct {
+	results []ordertrace.Result
+	prov    []int32 // links, as live.prov0
+}
+
+// res returns l's result i.
+func (e *engine) res(l *live, i int32) *ordertrace.Result {
+	if l.extra == 0 {
+		return &l.res0
+	}
+	return &e.extras.at(l.extra).results[i]
+}
+
+// provSlot returns where l keeps the link of the stretch that provided
+// result i.
+func (e *engine) provSlot(l *live, i int32) *int32 {
+	if l.extra == 0 {
+		return &l.prov0
+	}
+	return &e.extras.at(l.extra).prov[i]
 }
 
 // provLink returns the stretch that provided result i. A result
 // provided at the end of the order, with nobody waiting, gets its link
 // only when a request needs it: the order's chain does not change after
 // its end.
-func (l *live) provLink(i int32) *link {
-	if l.lazyLast && int(i) == len(l.results)-1 {
+func (e *engine) provLink(l *live, i int32) int32 {
+	if l.lazyLast && i == l.nres-1 {
 		l.lazyLast = false
-		l.setProvLink(i, l.stretch(l.results[i].At))
+		e.links.set(e.provSlot(l, i), e.stretch(l, e.res(l, i).At))
 	}
-	if i == 0 {
-		return l.prov0
-	}
-	return l.provMore[i-1]
+	return *e.provSlot(l, i)
 }
 
-func (l *live) setProvLink(i int32, k *link) {
-	if i == 0 {
-		l.prov0 = k
-		return
+// setRequests files the requests of l's line.
+func (l *live) setRequests(r []ordertrace.Request) {
+	l.reqs, l.qi = r, 0
+	l.reqAt = math.Inf(1)
+	if len(r) > 0 {
+		l.reqAt = r[0].At
 	}
-	if l.provMore == nil {
-		l.provMore = make([]*link, len(l.results)-1)
+}
+
+// nextRequest moves on to l's next request.
+func (l *live) nextRequest() {
+	l.qi++
+	l.reqAt = math.Inf(1)
+	if int(l.qi) < len(l.reqs) {
+		l.reqAt = l.reqs[l.qi].At
 	}
-	l.provMore[i-1] = k
 }
 
 // addKid appends k to l's children to make.
-func (l *live) addKid(k *live) {
-	if l.nextKid == nil {
-		l.nextKid = k
+func (e *engine) addKid(l, k *live) {
+	if l.nextKid == 0 {
+		l.nextKid, l.kidAt = k.idx, k.madeAt
 	} else {
-		l.lastKid.sibling = k
+		e.lives.at(l.lastKid).sibling = k.idx
 	}
-	l.lastKid = k
+	l.lastKid = k.idx
 }
 
-// kid returns the next child l makes, nil when it makes no more.
-func (e *engine) kid(l *live) (*live, error) {
-	for l.nextKid == nil && l.kidsLeft > 0 {
+// hasKid reports whether l makes another child, reading lines until that
+// child's, at l.nextKid.
+func (e *engine) hasKid(l *live) (bool, error) {
+	for l.nextKid == 0 && l.kidsLeft > 0 {
 		if e.eof {
-			return nil, fmt.Errorf("ordersim: the trace ended before the %d children left of order %d (expected the same trace on every read)", l.kidsLeft, l.id)
+			return false, fmt.Errorf("ordersim: the trace ended before the %d children left of order %d (expected the same trace on every read)", l.kidsLeft, l.id)
 		}
 		if err := e.readNext(); err != nil {
-			return nil, err
+			return false, err
 		}
 	}
-	return l.nextKid, nil
+	return l.nextKid != 0, nil
+}
+
+// popKid removes from l's children to make the next one, and returns it.
+func (e *engine) popKid(l *live) *live {
+	k := e.lives.at(l.nextKid)
+	l.nextKid, k.sibling = k.sibling, 0
+	if l.nextKid == 0 {
+		l.lastKid = 0
+	} else {
+		l.kidAt = e.lives.at(l.nextKid).madeAt
+	}
+	return k
 }

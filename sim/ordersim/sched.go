@@ -3,37 +3,39 @@ package ordersim
 // place makes order l at e.now; parent is nil for the main order, whose
 // arguments are on node 0.
 func (e *engine) place(l *live, parent *live) {
-	l.state, l.made = queued, e.now
+	l.state = queued
+	t := e.timesOf(l)
+	if t != nil {
+		t.made, t.ready = e.now, e.now
+	}
 	src := int32(0)
 	if parent != nil {
 		src = parent.node
 		if e.path {
-			// The link lives in the child, saving an allocation per order.
-			l.madeBy = parent.stretchAt(e.now)
-			l.chain = &l.madeBy
+			e.links.set(&l.chain, e.stretch(parent, e.now))
 		}
 	}
 	l.argNode = src
-	e.slots.take(l)
 	e.live++
 	e.peakLive = max(e.peakLive, e.live)
 	switch e.sched {
 	case FIFO:
-		l.ready = e.now
 		e.global.push(l)
 	case WorkStealing:
-		l.ready = e.now
 		e.pushOwn(src, l)
 	default:
 		n := e.choose(src, parent != nil)
 		e.loads.add(n, 1)
-		d := e.cl.transfer(src, n, l.o.ArgBytes)
-		l.node, l.transfer, l.xferIn, l.ready = n, d, d, e.now+d
+		d := e.cl.transfer(src, n, l.argBytes)
+		l.node, l.xferIn = n, d
+		if t != nil {
+			t.transfer, t.ready = d, e.now+d
+		}
 		if d == 0 {
 			e.nodes[n].local.push(l)
 			e.markDirty(n)
 		} else {
-			e.ev.push(e.now+d, evArrive, l.slot)
+			e.ev.push(e.now+d, evArrive, l.idx)
 		}
 	}
 }
@@ -56,7 +58,7 @@ func (e *engine) dispatch() bool {
 		e.dirty.set(i, false)
 		n := &e.nodes[i]
 		for n.free() > 0 && n.resume.len() > 0 {
-			e.resume(n.resume.pop())
+			e.resume(e.lives.at(n.resume.pop()))
 			took = true
 		}
 		for n.free() > 0 && n.local.len() > 0 {
@@ -80,7 +82,7 @@ func (e *engine) dispatch() bool {
 			if i < 0 {
 				break
 			}
-			l := e.global.pop()
+			l := e.lives.at(e.global.pop())
 			e.take(l, int32(i), l.argNode)
 			took = true
 		}
@@ -103,7 +105,7 @@ func (e *engine) dispatch() bool {
 func (e *engine) migrate() bool {
 	took := false
 	for e.resumable.len() > 0 {
-		l := e.resumable.q[e.resumable.head]
+		l := e.lives.at(e.resumable.q[e.resumable.head])
 		i := l.node
 		if e.nodes[i].free() == 0 {
 			j := e.free.next(0)
@@ -143,10 +145,10 @@ func (e *engine) move(l *live, i int32) {
 func (e *engine) serveLocal(i int32) {
 	n := &e.nodes[i]
 	if e.sched != WorkStealing {
-		e.begin(n.local.pop())
+		e.begin(e.lives.at(n.local.pop()))
 		return
 	}
-	l := n.local.popNewest()
+	l := e.lives.at(n.local.popNewest())
 	if n.local.len() == 0 {
 		e.dropVictim(i)
 	}
@@ -158,7 +160,7 @@ func (e *engine) serveLocal(i int32) {
 func (e *engine) steal(i int32) {
 	v := e.victims[e.random(len(e.victims))]
 	vn := &e.nodes[v]
-	l := vn.local.pop()
+	l := e.lives.at(vn.local.pop())
 	if vn.local.len() == 0 {
 		e.dropVictim(v)
 	}
@@ -169,7 +171,7 @@ func (e *engine) steal(i int32) {
 // holding the core meanwhile.
 func (e *engine) take(l *live, i, src int32) {
 	l.node = i
-	d := e.cl.transfer(src, i, l.o.ArgBytes)
+	d := e.cl.transfer(src, i, l.argBytes)
 	if d == 0 {
 		e.begin(l)
 		return
@@ -178,8 +180,11 @@ func (e *engine) take(l *live, i, src int32) {
 	n.account(e.now)
 	n.xferring++
 	e.syncFree(i)
-	l.transfer, l.xferIn = d, d
-	e.ev.push(e.now+d, evStart, l.slot)
+	l.xferIn = d
+	if t := e.timesOf(l); t != nil {
+		t.transfer = d
+	}
+	e.ev.push(e.now+d, evStart, l.idx)
 }
 
 func (e *engine) pushOwn(n int32, l *live) {

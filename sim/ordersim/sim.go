@@ -31,9 +31,13 @@ type engine struct {
 	victimAt  []int32 // each node's index in victims, when it is one
 	rng       uint64
 
-	ev    events
-	slots slots // of the orders made and not finished
-	now   float64
+	ev  events
+	now float64
+
+	lives  arena[live]              // the orders held, named by their numbers
+	links  links                    // the critical path's stretches
+	extras arena[extra]             // of the orders with several results
+	times  []*[1 << chunkBits]times // beside lives, for OnOrder
 
 	entries  table // orders read and not yet dropped
 	nextID   int64 // the id the next line must have
@@ -45,7 +49,7 @@ type engine struct {
 
 	orders    int64
 	makespan  float64
-	last      *link
+	last      int32 // the link of the stretch that ended last
 	nodesUsed int
 	err       error
 }
@@ -80,10 +84,11 @@ func (e *engine) run() error {
 	if err := e.readNext(); err != nil {
 		return err
 	}
-	main := e.entries.get(1)
-	if main == nil || main.o == nil {
+	mi := e.entries.get(1)
+	if mi == 0 || e.lives.at(mi).state != pending {
 		return errors.New("ordersim: the trace has no order (expected the main order, id 1)")
 	}
+	main := e.lives.at(mi)
 	e.buffered--
 	e.place(main, nil)
 	for e.err == nil {
@@ -106,7 +111,7 @@ func (e *engine) run() error {
 }
 
 func (e *engine) handle(ev event) {
-	l := e.slots.of[ev.slot]
+	l := e.lives.at(ev.idx)
 	switch ev.kind {
 	case evStep:
 		e.advance(l)
@@ -147,13 +152,16 @@ func (e *engine) readNext() error {
 	if len(o.Results) == 0 {
 		return fmt.Errorf("ordersim: order %d provides no result (expected at least one)", o.ID)
 	}
-	l := e.entries.get(o.ID)
-	if l == nil {
+	var l *live
+	if i := e.entries.get(o.ID); i != 0 {
+		l = e.lives.at(i)
+		if err := e.checkRequested(l, o); err != nil {
+			return err
+		}
+	} else {
 		l = e.newLive(o.ID)
-	} else if err := checkRequested(l, o); err != nil {
-		return err
 	}
-	l.o, l.results, l.state, l.node = o, o.Results, pending, -1
+	e.fileLine(l, o)
 	e.buffered++
 	e.peakBuf = max(e.peakBuf, e.buffered)
 	if o.ID == 1 {
@@ -162,45 +170,72 @@ func (e *engine) readNext() error {
 		}
 		return nil
 	}
-	return e.fileKid(l)
+	return e.fileKid(l, o.Parent)
 }
 
-// fileKid appends l to its parent's children to make.
-func (e *engine) fileKid(l *live) error {
-	o := l.o
-	p := e.entries.get(o.Parent)
-	switch {
-	case o.Parent <= 0 || o.Parent >= o.ID:
-		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", o.ID, o.Parent)
-	case p == nil || p.state == finished:
-		return fmt.Errorf("ordersim: order %d is made by order %d, which has already finished (expected the same trace on every read)", o.ID, o.Parent)
-	case o.MadeAt < p.own && p.state >= running:
-		return fmt.Errorf("ordersim: order %d is made at %v of order %d, which is already at %v (expected siblings in order of making)", o.ID, o.MadeAt, o.Parent, p.own)
-	case o.MadeAt > p.o.Duration:
-		return fmt.Errorf("ordersim: order %d is made at %v, after its parent %d ends at %v", o.ID, o.MadeAt, o.Parent, p.o.Duration)
+// fileLine copies into l what the simulation needs of its line o.
+func (e *engine) fileLine(l *live, o *ordertrace.Order) {
+	l.state, l.node = pending, -1
+	l.madeAt, l.duration, l.argBytes = o.MadeAt, o.Duration, o.ArgBytes
+	l.setRequests(o.Requests)
+	l.nres = int32(len(o.Results))
+	if len(o.Results) == 1 {
+		l.res0 = o.Results[0]
+		return
 	}
-	if s := p.lastKid; s != nil && s.state == pending && s.o.MadeAt > o.MadeAt {
-		return fmt.Errorf("ordersim: order %d is made at %v, before its earlier sibling %d at %v (expected siblings in order of making)", o.ID, o.MadeAt, s.id, s.o.MadeAt)
+	i, x := e.extras.alloc()
+	x.results = append(x.results, o.Results...)
+	if e.path {
+		x.prov = make([]int32, len(o.Results))
+	}
+	l.extra = i
+}
+
+// fileKid appends l to the children to make of its parent.
+func (e *engine) fileKid(l *live, parent int64) error {
+	if parent <= 0 || parent >= l.id {
+		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", l.id, parent)
+	}
+	pi := e.entries.get(parent)
+	if pi == 0 || e.lives.at(pi).state == finished {
+		return fmt.Errorf("ordersim: order %d is made by order %d, which has already finished (expected the same trace on every read)", l.id, parent)
+	}
+	p := e.lives.at(pi)
+	switch {
+	case l.madeAt < p.own && p.state >= running:
+		return fmt.Errorf("ordersim: order %d is made at %v of order %d, which is already at %v (expected siblings in order of making)", l.id, l.madeAt, parent, p.own)
+	case l.madeAt > p.duration:
+		return fmt.Errorf("ordersim: order %d is made at %v, after its parent %d ends at %v", l.id, l.madeAt, parent, p.duration)
+	}
+	if p.lastKid != 0 {
+		if s := e.lives.at(p.lastKid); s.state == pending && s.madeAt > l.madeAt {
+			return fmt.Errorf("ordersim: order %d is made at %v, before its earlier sibling %d at %v (expected siblings in order of making)", l.id, l.madeAt, s.id, s.madeAt)
+		}
 	}
 	if p.kidsLeft == 0 {
-		return fmt.Errorf("ordersim: order %d is a child of order %d, which had all its children counted (expected the same trace on every read)", o.ID, p.id)
+		return fmt.Errorf("ordersim: order %d is a child of order %d, which had all its children counted (expected the same trace on every read)", l.id, p.id)
 	}
 	p.kidsLeft--
-	l.parent = p
-	p.addKid(l)
+	e.addKid(p, l)
 	return nil
 }
 
 // newLive files a new entry for order id, with its counts.
 func (e *engine) newLive(id int64) *live {
-	l := &live{id: id, node: -1, kidsLeft: e.trace.kids.get(id), reqsLeft: e.trace.reqs.get(id)}
+	i, l := e.lives.alloc()
+	*l = live{id: id, idx: i, node: -1, state: unread, kidsLeft: e.trace.kids.get(id), reqsLeft: e.trace.reqs.get(id)}
+	if t := e.timesOf(l); t != nil {
+		*t = times{}
+	}
 	e.entries.put(l)
 	return l
 }
 
 // checkRequested checks the line of an order requested before it was read.
-func checkRequested(l *live, o *ordertrace.Order) error {
-	for w := l.waiters; w != nil; w = w.nextWait {
+func (e *engine) checkRequested(l *live, o *ordertrace.Order) error {
+	for wi := l.waiters; wi != 0; {
+		w := e.lives.at(wi)
+		wi = w.nextWait
 		if int(w.waitOn) >= len(o.Results) {
 			return fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", w.id, w.waitOn, o.ID, len(o.Results))
 		}
@@ -215,8 +250,8 @@ func (e *engine) checkDone() error {
 		return nil
 	}
 	var stuck []string
-	e.entries.each(func(l *live) {
-		if l.state == suspended && len(stuck) < 5 {
+	e.entries.each(func(i int32) {
+		if l := e.lives.at(i); l.state == suspended && len(stuck) < 5 {
 			stuck = append(stuck, fmt.Sprintf("order %d waits at %v", l.id, l.own))
 		}
 	})
@@ -233,8 +268,8 @@ func (e *engine) result() *Result {
 		r.Nodes[i] = n.stats
 		r.Total.add(n.stats)
 	}
-	if e.last != nil {
-		r.CriticalPath = steps(e.last)
+	if e.last != 0 {
+		r.CriticalPath = e.links.steps(e.last)
 	}
 	return r
 }

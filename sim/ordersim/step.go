@@ -14,7 +14,10 @@ func (e *engine) begin(l *live) {
 	n.running++
 	n.stats.Orders++
 	e.syncFree(l.node)
-	l.state, l.start, l.runStart, l.own = running, e.now, e.now, 0
+	l.state, l.runStart, l.own = running, e.now, 0
+	if t := e.timesOf(l); t != nil {
+		t.start = e.now
+	}
 	e.nodesUsed = max(e.nodesUsed, int(l.node)+1)
 	e.advance(l)
 }
@@ -23,85 +26,84 @@ func (e *engine) begin(l *live) {
 // format prescribes (children made, then requests, then results, then the
 // end), and schedules its next moment, unless it suspends or ends.
 func (e *engine) advance(l *live) {
-	o := l.o
 	for {
-		k, err := e.kid(l)
+		more, err := e.hasKid(l)
 		if err != nil {
 			e.fail(err)
 			return
 		}
-		if k == nil || k.o.MadeAt > l.own {
+		if !more || l.kidAt > l.own {
 			break
 		}
-		l.nextKid, k.sibling, k.parent = k.sibling, nil, nil
-		if l.nextKid == nil {
-			l.lastKid = nil
-		}
 		e.buffered--
-		e.place(k, l)
+		e.place(e.popKid(l), l)
 	}
-	for ; int(l.qi) < len(o.Requests) && o.Requests[l.qi].At <= l.own; l.qi++ {
-		if !e.request(l, o.Requests[l.qi]) {
+	for ; l.reqAt <= l.own; l.nextRequest() {
+		if !e.request(l, l.reqs[l.qi]) {
 			return
 		}
 	}
-	for ; int(l.ri) < len(l.results) && l.results[l.ri].At <= l.own; l.ri++ {
+	for ; l.ri < l.nres && e.res(l, l.ri).At <= l.own; l.ri++ {
 		e.provide(l, l.ri)
 	}
-	if l.own >= o.Duration {
+	if l.own >= l.duration {
 		e.finish(l)
 		return
 	}
-	next := o.Duration
-	if k := l.nextKid; k != nil {
-		next = math.Min(next, k.o.MadeAt)
+	next := math.Min(l.duration, l.reqAt)
+	if l.nextKid != 0 {
+		next = math.Min(next, l.kidAt)
 	}
-	if int(l.qi) < len(o.Requests) {
-		next = math.Min(next, o.Requests[l.qi].At)
-	}
-	if int(l.ri) < len(l.results) {
-		next = math.Min(next, l.results[l.ri].At)
+	if l.ri < l.nres {
+		next = math.Min(next, e.res(l, l.ri).At)
 	}
 	d := (next - l.own) / e.power[l.node]
 	l.own = next
-	e.ev.push(e.now+d, evStep, l.slot)
+	e.ev.push(e.now+d, evStep, l.idx)
 }
 
 // request plays l's request r; it reports whether l goes on at once.
 func (e *engine) request(l *live, r ordertrace.Request) bool {
-	q := e.entries.get(r.Order)
-	if q == nil {
+	var q *live
+	if qi := e.entries.get(r.Order); qi != 0 {
+		q = e.lives.at(qi)
+	} else {
 		if r.Order < e.nextID {
 			e.fail(fmt.Errorf("ordersim: order %d requests order %d once more than counted (expected the same trace on every read)", l.id, r.Order))
 			return false
 		}
 		q = e.newLive(r.Order)
-		q.state = unread
 	}
 	q.reqsLeft--
-	if q.state != unread && r.Result >= len(q.results) {
-		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", l.id, r.Result, q.id, len(q.results)))
+	if r.Result < 0 {
+		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d (expected an index ≥ 0)", l.id, r.Result, q.id))
+		return false
+	}
+	if q.state != unread && r.Result >= int(q.nres) {
+		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", l.id, r.Result, q.id, q.nres))
 		return false
 	}
 	if int32(r.Result) < q.provided {
-		res := q.results[r.Result]
+		res := *e.res(q, int32(r.Result))
 		at := res.At + e.cl.transfer(q.node, l.node, res.Bytes)
+		if at > e.now {
+			l.xferIn = at - res.At
+			if e.path {
+				e.links.set(&l.chain, e.provLink(q, int32(r.Result)))
+			}
+		}
 		if q.state == finished && q.reqsLeft == 0 {
 			e.drop(q)
 		}
 		if at <= e.now {
 			return true
 		}
-		l.pendXfer = at - res.At
-		if e.path {
-			l.pendChain = q.provLink(int32(r.Result))
-		}
 		e.suspend(l)
-		e.ev.push(at, evResume, l.slot)
+		e.ev.push(at, evResume, l.idx)
 		return false
 	}
 	l.waitOn = int32(r.Result)
-	l.nextWait, q.waiters = q.waiters, l
+	l.nextWait, q.waiters = q.waiters, l.idx
 	e.suspend(l)
 	return false
 }
@@ -112,7 +114,10 @@ func (e *engine) suspend(l *live) {
 	n.account(e.now)
 	n.running--
 	n.suspended++
-	l.state, l.suspendedAt = suspended, e.now
+	l.state = suspended
+	if t := e.timesOf(l); t != nil {
+		t.suspendedAt = e.now
+	}
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 }
@@ -125,39 +130,43 @@ func (e *engine) resume(l *live) {
 	n.suspended--
 	e.syncFree(l.node)
 	l.state = running
-	l.wait += e.now - l.suspendedAt
-	l.chain, l.xferIn, l.runStart = l.pendChain, l.pendXfer, e.now
-	l.pendChain = nil
-	l.qi++
+	if t := e.timesOf(l); t != nil {
+		t.wait += e.now - t.suspendedAt
+	}
+	l.runStart = e.now // after l.xferIn, since the chain its request set
+	l.nextRequest()
 	e.advance(l)
 }
 
 // provide makes l's result i available, sending it to every order
 // already waiting for it.
 func (e *engine) provide(l *live, i int32) {
-	l.results[i].At = e.now
+	res := e.res(l, i)
+	res.At = e.now
 	l.provided = i + 1
-	var lk *link
+	var lk int32
 	switch {
 	case !e.path:
-	case l.waiters == nil && int(i) == len(l.results)-1 && l.own == l.o.Duration:
+	case l.waiters == 0 && i == l.nres-1 && l.own == l.duration:
 		l.lazyLast = true
 	default:
-		lk = l.stretch(e.now)
-		l.setProvLink(i, lk)
+		lk = e.stretch(l, e.now)
+		e.links.set(e.provSlot(l, i), lk)
 	}
-	var kept *live
-	for w := l.waiters; w != nil; {
+	var kept int32
+	for wi := l.waiters; wi != 0; {
+		w := e.lives.at(wi)
 		next := w.nextWait
 		if w.waitOn != i {
-			w.nextWait, kept = kept, w
+			w.nextWait, kept = kept, wi
 		} else {
-			w.nextWait = nil
-			d := e.cl.transfer(l.node, w.node, l.results[i].Bytes)
-			w.pendChain, w.pendXfer = lk, d
-			e.ev.push(e.now+d, evResume, w.slot)
+			w.nextWait = 0
+			d := e.cl.transfer(l.node, w.node, res.Bytes)
+			e.links.set(&w.chain, lk)
+			w.xferIn = d
+			e.ev.push(e.now+d, evResume, wi)
 		}
-		w = next
+		wi = next
 	}
 	l.waiters = kept
 }
@@ -173,26 +182,36 @@ func (e *engine) finish(l *live) {
 		e.loads.add(l.node, -1)
 	}
 	l.state = finished
-	e.slots.release(l)
 	e.orders++
 	if e.now >= e.makespan {
 		e.makespan = e.now
 		if e.path {
-			e.last = l.stretch(e.now)
+			e.links.set(&e.last, e.stretch(l, e.now))
 		}
 	}
-	if e.opt.OnOrder != nil {
-		e.opt.OnOrder(OrderResult{ID: l.id, Node: int(l.node), Made: l.made, Ready: l.ready, Start: l.start,
-			End: e.now, Wait: l.wait, Transfer: l.transfer})
+	if t := e.timesOf(l); t != nil {
+		e.opt.OnOrder(OrderResult{ID: l.id, Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
+			End: e.now, Wait: t.wait, Transfer: t.transfer})
 	}
-	l.o = nil
+	l.reqs = nil // its requests are all played
 	if l.reqsLeft == 0 {
 		e.drop(l)
 	}
 }
 
-// drop forgets l, finished with all its requests played.
+// drop forgets l, finished with all its requests played, and gives its
+// entry back to the arena.
 func (e *engine) drop(l *live) {
 	e.entries.del(l.id)
 	e.live--
+	e.links.let(l.chain)
+	if l.extra != 0 {
+		for _, k := range e.extras.at(l.extra).prov {
+			e.links.let(k)
+		}
+		e.extras.release(l.extra)
+	} else {
+		e.links.let(l.prov0)
+	}
+	e.lives.release(l.idx)
 }

@@ -10,10 +10,13 @@ import (
 // numbered level by level (order i makes 2i and 2i+1), the order in which
 // an as-soon-as-possible run makes them: an inner order splits (1 s),
 // makes its halves, waits for both and combines (1 s); a leaf works 4 s.
-// It keeps nothing but a counter.
+// It keeps nothing but a counter; like a reader filling a buffer, it
+// hands out orders from batches, and gives every leaf (every inner
+// order) the same Results, which the simulation only reads.
 type dacSource struct {
 	depth int
 	next  int64
+	batch []ordertrace.Order
 }
 
 func openDAC(depth int) func() (ordertrace.Source, error) {
@@ -32,20 +35,30 @@ func (s *dacSource) Next() (*ordertrace.Order, error) {
 		return nil, io.EOF
 	}
 	s.next++
-	o := &ordertrace.Order{ID: id, Parent: id / 2, Proc: "dac", ArgBytes: 800}
+	if len(s.batch) == 0 {
+		s.batch = make([]ordertrace.Order, 1024)
+	}
+	o := &s.batch[0]
+	s.batch = s.batch[1:]
+	*o = ordertrace.Order{ID: id, Parent: id / 2, Proc: "dac", ArgBytes: 800}
 	if id > 1 {
 		o.MadeAt = 1
 	}
 	if id > dacOrders(s.depth-1) {
 		o.Duration = 4
-		o.Results = []ordertrace.Result{{At: 4, Bytes: 400}}
+		o.Results = leafResults
 		return o, nil
 	}
 	o.Duration = 2
 	o.Requests = []ordertrace.Request{{Order: 2 * id, At: 1}, {Order: 2*id + 1, At: 1}}
-	o.Results = []ordertrace.Result{{At: 2, Bytes: 800}}
+	o.Results = innerResults
 	return o, nil
 }
+
+var (
+	leafResults  = []ordertrace.Result{{At: 4, Bytes: 400}}
+	innerResults = []ordertrace.Result{{At: 2, Bytes: 800}}
+)
 
 // masterSource streams a master making workers tasks (3 s each) per
 // round, 0.01 s apart, and waiting for them at the end of the round.

@@ -90,8 +90,9 @@ func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (
 
 // Simulate plays the trace on cl and returns the prediction. The trace is
 // read lazily: an order when its parent is about to make it, or when an
-// order's next child is needed; the orders read become the simulation's,
-// which overwrites their results' moments.
+// order's next child is needed. The simulation copies what it needs of
+// each order read and keeps of the order itself only its Requests, until
+// they are played; it does not modify the orders.
 func (t *Trace) Simulate(cl Cluster, opt Options) (*Result, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
