@@ -23,7 +23,7 @@ var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
 
 // Run puts a measured and a predicted run of the same program side by side.
 func (c *compareCmd) Run(g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func (c *exportExtrapCmd) Run(ctx context.Context, g *Globals) error {
 // export opens the store and runs one exporter on it, into a folder that
 // replaces --out once complete (writeExportDir).
 func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(st *store.Store, dir string) (table.Summary, error)) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

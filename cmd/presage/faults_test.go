@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -296,4 +297,77 @@ func TestExportReplacesWhole(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, `--out "": expected a folder name`) {
 		t.Errorf(`export --out "": exit %d, %q`, r.code, r.stderr)
 	}
+}
+
+// TestReadOnlyStore: a store the user may not write — a 0444 file, or a
+// file in a read-only folder — can still be listed, reported, exported,
+// compared and queried; a command that writes says it cannot, and the
+// store stays as it was. As root, the commands run as nobody.
+func TestReadOnlyStore(t *testing.T) {
+	for _, readOnlyFolder := range []bool{false, true} {
+		dir := t.TempDir()
+		inputsStore(t, dir)
+		mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"))
+		mustSucceed(t, presage(t, dir, "ingest", "sts", golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")))
+		before := storeCounts(t, dir)
+		out := t.TempDir()
+		for _, d := range []string{filepath.Dir(binary), filepath.Dir(dir), dir, filepath.Dir(out), out} {
+			if err := os.Chmod(d, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db := filepath.Join(dir, "presage.db")
+		if err := os.Chmod(db, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		if readOnlyFolder {
+			if err := os.Chmod(dir, 0o555); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		}
+		for _, args := range [][]string{
+			{"list", "runs"}, {"list", "traces"},
+			{"report", "text", "--run", "2"}, {"report", "json", "--run", "1"},
+			{"report", "html", "--run", "1", "--out", filepath.Join(out, "r.html")},
+			{"export", "csv", "--out", filepath.Join(out, "csv")},
+			{"compare", "--measured", "2", "--predicted", "1"},
+			{"query", "SELECT count(*) FROM runs"},
+		} {
+			if r := presageAsUser(t, db, args...); r.code != 0 {
+				t.Errorf("read-only folder %v: presage %v: exit %d, %q", readOnlyFolder, args, r.code, r.stderr)
+			}
+		}
+		r := presageAsUser(t, db, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "4")
+		if r.code == 0 || !strings.Contains(r.stderr, "it cannot be written") {
+			t.Errorf("read-only folder %v: predict into a read-only store: exit %d, %q", readOnlyFolder, r.code, r.stderr)
+		}
+		os.Chmod(dir, 0o755)
+		os.Chmod(db, 0o644)
+		if after := storeCounts(t, dir); after != before {
+			t.Errorf("read-only folder %v: the store changed:\n before %s\n after  %s", readOnlyFolder, before, after)
+		}
+	}
+}
+
+// presageAsUser runs the binary on the store db as a user who may not
+// write what root owns: nobody when the tests run as root.
+func presageAsUser(t *testing.T, db string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"--db", db}, args...)...)
+	cmd.Dir = os.TempDir()
+	if os.Geteuid() == 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run presage %v: %v", args, err)
+	}
+	return cliResult{stdout.String(), stderr.String(), code}
 }

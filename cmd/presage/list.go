@@ -14,7 +14,7 @@ type listCmd struct {
 // Run prints one listing of the store (store.List) as an aligned text
 // table.
 func (c *listCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

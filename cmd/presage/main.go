@@ -27,6 +27,21 @@ func (g *Globals) openStore() (*store.Store, error) {
 	return store.Open(g.DB)
 }
 
+// readStore opens the store named by --db for reading only: commands that
+// only read (list, report, export, compare, query) work on a store the
+// user may not write, and never create one at a mistyped path.
+func (g *Globals) readStore() (*store.Store, error) {
+	st, err := store.OpenReadOnly(g.DB)
+	if err != nil {
+		return nil, fmt.Errorf("%w (expected a store made by presage ingest, predict or sweep)", err)
+	}
+	if err := st.CheckCurrent(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
 // infof prints an informational message unless --quiet.
 func (g *Globals) infof(format string, args ...any) {
 	if !g.Quiet {

@@ -27,7 +27,7 @@ type ordersCalibrationCmd struct {
 }
 
 func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (c *ordersReportCmd) Validate() error { return checkFlags(seconds("--deadli
 const maxReportEvents = 200000
 
 func (c *ordersReportCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/presage-dvm/presage/exports/query"
 	"github.com/presage-dvm/presage/queries"
-	"github.com/presage-dvm/presage/schema/store"
 )
 
 type queryCmd struct {
@@ -32,10 +31,7 @@ func (c *queryCmd) Run(ctx context.Context, g *Globals) error {
 	if (c.SQL == "") == (c.Name == "") {
 		return errors.New("query: give either a SQL statement or --name NAME (--list shows the names)")
 	}
-	if _, err := os.Stat(g.DB); err != nil {
-		return fmt.Errorf("query: store %s: %w", g.DB, err)
-	}
-	st, err := store.OpenReadOnly(g.DB)
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

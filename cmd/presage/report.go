@@ -43,7 +43,7 @@ type htmlCmd struct {
 }
 
 func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ type jsonCmd struct {
 }
 
 func (c *jsonCmd) Run(g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ type textCmd struct {
 }
 
 func (c *textCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.readStore()
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -45,24 +46,67 @@ func Open(path string) (*Store, error) {
 	}
 	if err := schema.Migrate(db); err != nil {
 		db.Close()
+		if cannotWrite(err) {
+			return nil, fmt.Errorf("store %s: %w: it cannot be written (a read-only file or folder, or a full disk); list, report, export, compare and query only read it and still work", path, err)
+		}
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return &Store{db: db, path: path}, nil
 }
 
 // OpenReadOnly opens an existing store for reading only: the connection
-// refuses every write.
+// refuses every write, and nothing is written to open it, so a store the
+// user may not write (a 0444 file, a read-only folder, a full disk) can
+// still be read. In a folder where SQLite cannot create the write-ahead
+// log's index, the store is read as immutable: no writer can be at work
+// there either.
 func OpenReadOnly(path string) (*Store, error) {
-	dsn := fmt.Sprintf("%s?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), busyTimeout)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	st, err := openReader(path, "")
+	if err != nil {
+		st, err = openReader(path, "&immutable=1")
+	}
+	return st, err
+}
+
+// openReader opens path read-only with the extra URI parameters and
+// checks that it can be read.
+func openReader(path, extra string) (*Store, error) {
+	dsn := fmt.Sprintf("%s?mode=ro%s&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), extra, busyTimeout)
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	if err := db.Ping(); err != nil {
+	var n int
+	if err := db.Get(&n, `SELECT count(*) FROM sqlite_master`); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return &Store{db: db, path: path}, nil
+}
+
+// CheckCurrent refuses a store whose schema version is not this build's:
+// a store opened read-only is not migrated.
+func (s *Store) CheckCurrent() error {
+	v, err := s.SchemaVersion()
+	switch {
+	case err != nil:
+		return fmt.Errorf("store %s: %w", s.path, err)
+	case v < schema.Version:
+		return fmt.Errorf("store %s has schema version %d, this build %d: open it once with a command that writes (e.g. presage --db %s ingest ...) to migrate it", s.path, v, schema.Version, s.path)
+	case v > schema.Version:
+		return fmt.Errorf("store %s has schema version %d, newer than this build's %d: use the build that wrote it", s.path, v, schema.Version)
+	}
+	return nil
+}
+
+// cannotWrite reports whether err is SQLite refusing to write the file.
+func cannotWrite(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "readonly database") || strings.Contains(msg, "disk is full") ||
+		strings.Contains(msg, "unable to open database file")
 }
 
 // fileURI is the SQLite URI of the file at path: the characters that
