@@ -371,3 +371,45 @@ func presageAsUser(t *testing.T, db string, args ...string) cliResult {
 	}
 	return cliResult{stdout.String(), stderr.String(), code}
 }
+
+// TestSameBaseNames: traces of one base name from different folders are
+// both stored; the ingest warns, the name is refused as ambiguous with
+// both ids, and each id finds its own trace.
+func TestSameBaseNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile := func(src, dst string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(golden.Path(t, "traces", "jac.ptr"), "a/prog.ptr")
+	copyFile(golden.Path(t, "traces", "jac1d.ptr"), "b/prog.ptr")
+	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
+	mustSucceed(t, presage(t, dir, "ingest", "trace", "a/prog.ptr"))
+	r := mustSucceed(t, presage(t, dir, "ingest", "trace", "b/prog.ptr"))
+	if !strings.Contains(r.stderr, `warning: trace "prog" is also the name of id [1]: refer to each by its id (--trace 2)`) {
+		t.Errorf("second ingest said %q", r.stderr)
+	}
+	before := storeCounts(t, dir)
+	r = presage(t, dir, "predict", "--trace", "prog", "--machine", "Predictor", "--grid", "2")
+	if r.code == 0 || !strings.Contains(r.stderr, `2 traces are named "prog": ids 1 (`) ||
+		!strings.Contains(r.stderr, `a/prog.ptr), 2 (`) || !strings.Contains(r.stderr, `b/prog.ptr); give the id instead`) {
+		t.Errorf("predict --trace prog: exit %d, %q", r.code, r.stderr)
+	}
+	if after := storeCounts(t, dir); after != before {
+		t.Errorf("the refused predict changed the store:\n before %s\n after  %s", before, after)
+	}
+	r = mustSucceed(t, presage(t, dir, "predict", "--trace", "2", "--machine", "Predictor", "--grid", "2"))
+	if !strings.Contains(r.stdout, "prog on Predictor, grid 2") {
+		t.Errorf("predict --trace 2 printed %q", r.stdout)
+	}
+}

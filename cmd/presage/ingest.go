@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/schema/store"
 )
 
 type ingestCmd struct {
@@ -39,6 +41,7 @@ func (c *ingestTraceCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("trace %s: %d calls, %d bytes (id %d)", info.Name, info.Calls, info.Bytes, info.ID)
+		g.warnNamesakes(st, "traces", info.Name, info.ID)
 	}
 	return nil
 }
@@ -63,6 +66,7 @@ func (c *ingestMachineCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("machine %s: %d processors (id %d)", info.Name, info.Processors, info.ID)
+		g.warnNamesakes(st, "machines", info.Name, info.ID)
 	}
 	return nil
 }
@@ -112,6 +116,7 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		g.infof("order trace %s: %d orders, work %.6g %s, span %.6g %s, parallelism %.3g (id %d)",
 			info.Name, info.Orders, info.Work, info.Unit, info.Span, info.Unit, info.Work/info.Span, info.ID)
+		g.warnNamesakes(st, "order_traces", info.Name, info.ID)
 	}
 	return nil
 }
@@ -136,6 +141,7 @@ func (c *ingestCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("calibration %s: %d rows (id %d)", info.Name, info.Rows, info.ID)
+		g.warnNamesakes(st, "calibrations", info.Name, info.ID)
 	}
 	return nil
 }
@@ -164,3 +170,18 @@ func (c *ingestOrdersRunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	return nil
 }
+
+// warnNamesakes says when the file just stored as row id of table has
+// the name of others (the same base name in another folder): the name
+// then no longer finds one, and each is given by its id.
+func (g *Globals) warnNamesakes(st *store.Store, table, name string, id int64) {
+	ids, err := st.Namesakes(table, id)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	g.infof("warning: %s %q is also the name of id %v: refer to each by its id (--%s %d)",
+		strings.TrimSuffix(strings.ReplaceAll(table, "_", " "), "s"), name, ids, flagOf[table], id)
+}
+
+// flagOf is the flag that names a stored input of each table.
+var flagOf = map[string]string{"traces": "trace", "machines": "machine", "order_traces": "orders", "calibrations": "calibration"}

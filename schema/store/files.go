@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,13 +61,28 @@ func saveFile[T any](ctx context.Context, s *Store, table string, insert func(tx
 	return saved, nil
 }
 
-// getByNameOrID reads into dest the row of table named ref (the latest
-// stored of that name) or, when no row has that name and ref is a number,
-// the row with that id; found is false when there is neither. Every
-// stored input (trace, machine, order trace, calibration) is named this
-// way on the command line.
+// getByNameOrID reads into dest the row of table named ref or, when no
+// row has that name and ref is a number, the row with that id; found is
+// false when there is neither. Every stored input (trace, machine, order
+// trace, calibration) is named this way on the command line. Files of one
+// base name in different folders are all stored under that name: then
+// the name is ambiguous and the error lists their ids, never choosing one.
 func (s *Store) getByNameOrID(dest any, table, columns, ref string) (found bool, err error) {
-	err = s.db.Get(dest, `SELECT `+columns+` FROM `+table+` WHERE name = ? ORDER BY id DESC LIMIT 1`, ref)
+	var same []struct {
+		ID   int64  `db:"id"`
+		Path string `db:"path"`
+	}
+	if err := s.db.Select(&same, `SELECT id, path FROM `+table+` WHERE name = ? ORDER BY id`, ref); err != nil {
+		return false, err
+	}
+	if len(same) > 1 {
+		list := make([]string, len(same))
+		for i, r := range same {
+			list[i] = fmt.Sprintf("%d (%s)", r.ID, r.Path)
+		}
+		return false, fmt.Errorf("%d %s are named %q: ids %s; give the id instead", len(same), strings.ReplaceAll(table, "_", " "), ref, strings.Join(list, ", "))
+	}
+	err = s.db.Get(dest, `SELECT `+columns+` FROM `+table+` WHERE name = ?`, ref)
 	if errors.Is(err, sql.ErrNoRows) {
 		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
 			err = s.db.Get(dest, `SELECT `+columns+` FROM `+table+` WHERE id = ?`, id)
@@ -75,4 +92,16 @@ func (s *Store) getByNameOrID(dest any, table, columns, ref string) (found bool,
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// Namesakes returns the ids of the other rows of table (traces, machines,
+// sts_files, order_traces, calibrations, order_measurements) stored under
+// the name of row id: files of one base name from different folders.
+func (s *Store) Namesakes(table string, id int64) ([]int64, error) {
+	if !slices.Contains([]string{"traces", "machines", "sts_files", "order_traces", "calibrations", "order_measurements"}, table) {
+		return nil, fmt.Errorf("namesakes: unknown table %q", table)
+	}
+	var ids []int64
+	err := s.db.Select(&ids, `SELECT o.id FROM `+table+` o JOIN `+table+` t ON t.name = o.name WHERE t.id = ? AND o.id <> ? ORDER BY o.id`, id, id)
+	return ids, err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,18 +67,25 @@ func TestMachineLookups(t *testing.T) {
 	}
 }
 
-// TestLatestByName stores two different files with the same base name:
-// the name finds the latest, Machines lists both.
-func TestLatestByName(t *testing.T) {
+// TestSameMachineNameAmbiguous stores two different files with the same base
+// name: the name is refused as ambiguous, naming both ids, each id finds
+// its own, Machines lists both.
+func TestSameMachineNameAmbiguous(t *testing.T) {
 	st := storetest.Open(t)
 	first := ingestMachine(t, st, "m.par", "cluster = c; c = {2 x p}; p = 1;")
 	second := ingestMachine(t, st, "m.par", "type = ethernet; start time = 5; send byte time = 1; topology = {2, 4};")
-	m, info, err := st.Machine("m")
+	if _, _, err := st.Machine("m"); err == nil || !strings.Contains(err.Error(), `2 machines are named "m": ids 1 (`) {
+		t.Fatalf("Machine(m) of two machines named m: %v", err)
+	}
+	m, info, err := st.Machine(strconv.FormatInt(second.ID, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.ID != second.ID || m.Format != machine.FormatFlat || m.Processors() != 8 || len(m.Topology) != 2 {
-		t.Fatalf("Machine(m) = %+v, %s %d processors", info, m.Format, m.Processors())
+		t.Fatalf("Machine(%d) = %+v, %s %d processors", second.ID, info, m.Format, m.Processors())
+	}
+	if ids, err := st.Namesakes("machines", second.ID); err != nil || len(ids) != 1 || ids[0] != first.ID {
+		t.Errorf("Namesakes = %v, %v; want [%d]", ids, err, first.ID)
 	}
 	list, err := st.Machines()
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest"
@@ -87,9 +89,9 @@ func TestTraceLookups(t *testing.T) {
 	}
 }
 
-// TestLatestNameWins ingests jac1d and a gzipped copy (other bytes, same
-// name): the name finds the latest, the id the first.
-func TestLatestNameWins(t *testing.T) {
+// TestSameTraceNameAmbiguous ingests jac1d and a gzipped copy (other bytes,
+// same name): the name is ambiguous, each id finds its own.
+func TestSameTraceNameAmbiguous(t *testing.T) {
 	path := golden.Path(t, "traces", "jac1d.ptr")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -109,12 +111,12 @@ func TestLatestNameWins(t *testing.T) {
 	if second.Existing || second.ID == first.ID || second.Name != "jac1d" || second.Bytes != first.Bytes || second.Calls != first.Calls {
 		t.Errorf("gzip copy ingested as %+v (first %+v)", second, first)
 	}
-	tr, err := st.LoadTrace("jac1d")
+	if _, err := st.LoadTrace("jac1d"); err == nil || !strings.Contains(err.Error(), `2 traces are named "jac1d"`) {
+		t.Errorf("LoadTrace(jac1d) of two traces named jac1d: %v, want an ambiguity", err)
+	}
+	tr, err := st.LoadTrace(strconv.FormatInt(second.ID, 10))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if tr.ID != second.ID {
-		t.Errorf("LoadTrace(jac1d) gave id %d, want the latest %d", tr.ID, second.ID)
 	}
 	if old, err := st.LoadTrace("1"); err != nil || old.ID != first.ID || !reflect.DeepEqual(old.Calls, tr.Calls) {
 		t.Errorf("the plain and gzip ingests load different calls (%v)", err)
