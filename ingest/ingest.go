@@ -11,6 +11,7 @@
 package ingest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -34,6 +35,18 @@ func sumReader(r io.Reader) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// sniffJSONLines checks that head can begin a JSON Lines file (order
+// traces, measured runs): gzip, or a '{' after blanks.
+func sniffJSONLines(head []byte, name string) error {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		return nil
+	}
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) == 0 || t[0] == '{' {
+		return nil
+	}
+	return fmt.Errorf("%s: starts with %q: expected JSON Lines (a '{' first) or gzip", name, head[:min(len(head), 16)])
 }
 
 // sniffSize is how many first bytes a format's sniff looks at.

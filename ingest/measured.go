@@ -19,7 +19,7 @@ func MeasuredName(path string) string { return storedName(path, ".jsonl") }
 // that one with Existing set. A defective file (an *measured.Error naming
 // file and line) stores nothing.
 func OrderMeasurement(ctx context.Context, st *store.Store, path string) (store.OrderMeasurementInfo, error) {
-	f, size, digest, err := openHashed(path, nil)
+	f, size, digest, err := openHashed(path, sniffJSONLines)
 	if err != nil {
 		return store.OrderMeasurementInfo{}, err
 	}

@@ -19,7 +19,7 @@ func OrderTraceName(path string) string { return storedName(path, ".gz", ".jsonl
 // its work and span are computed in the same pass, and it is written in
 // one transaction: on any error nothing is written.
 func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderTraceInfo, error) {
-	f, size, digest, err := openHashed(path, nil)
+	f, size, digest, err := openHashed(path, sniffJSONLines)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}

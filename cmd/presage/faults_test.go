@@ -413,3 +413,46 @@ func TestSameBaseNames(t *testing.T) {
 		t.Errorf("predict --trace 2 printed %q", r.stdout)
 	}
 }
+
+// TestStorePathsTakenLiterally: --db names a file, whatever characters
+// its name holds: '#', '?' and '%xx' are not URI syntax.
+func TestStorePathsTakenLiterally(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"run#1.db", "run#2.db", "p%41q.db", "what?.db"}
+	for _, name := range names {
+		cmd := exec.Command(binary, "--db", name, "--quiet", "ingest", "machine", golden.Path(t, "machines", "Predictor.par"))
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("--db %s: %v\n%s", name, err, out)
+		}
+	}
+	for _, name := range append(names, "run", "pAq.db", "what") {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if exists := err == nil; exists != slices.Contains(names, name) {
+			t.Errorf("%s exists: %v", name, exists)
+		}
+	}
+}
+
+// TestNotOfTheKindRefusedAtOnce: a file of zeros given as a trace, an
+// order trace or a measured run is refused by its first bytes, naming it.
+func TestNotOfTheKindRefusedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	zeros := filepath.Join(dir, "zeros.bin")
+	if err := os.WriteFile(zeros, make([]byte, 8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kind, want string
+	}{
+		{"trace", "not a trace: NUL byte at offset 0"},
+		{"sts", "not a statistics file"},
+		{"orders", "expected JSON Lines"},
+		{"orders-run", "expected JSON Lines"},
+	} {
+		r := presage(t, dir, "ingest", tc.kind, zeros)
+		if r.code == 0 || !strings.Contains(r.stderr, zeros) || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("ingest %s of zeros: exit %d, %q; want %q", tc.kind, r.code, r.stderr, tc.want)
+		}
+	}
+}
