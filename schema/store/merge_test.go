@@ -97,6 +97,22 @@ func TestMergeRefusesOtherSchemaVersion(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesNewerSchemaVersion: a store written by a newer build is
+// refused with the advice to merge with that build (this one cannot
+// migrate it).
+func TestMergeRefusesNewerSchemaVersion(t *testing.T) {
+	newer, path := mergeStore(t, "newer.db")
+	if err := newer.Exec(`INSERT INTO schema_version(version, name, applied_at) VALUES (?, 'future', '2099-01-01T00:00:00Z')`, schema.Version+1); err != nil {
+		t.Fatal(err)
+	}
+	newer.Close()
+	dst, _ := sweeptest.Store(t, "all.db", nil, nil)
+	_, err := dst.Merge(context.Background(), []string{path})
+	if err == nil || !strings.Contains(err.Error(), "newer than this build's") || !strings.Contains(err.Error(), "merge it with the build that wrote it") {
+		t.Fatalf("merge of a newer store: error %v", err)
+	}
+}
+
 // TestMergeRefusesSweepOfOtherTrace: two stores whose sweeps carry the same
 // definition hash over different traces cannot be merged, and the refused
 // merge writes nothing.
