@@ -45,7 +45,10 @@ func writeExportDir(out string, m manifest, write func(dir string) (table.Summar
 	if err != nil {
 		return sum, err
 	}
-	defer os.RemoveAll(tmp) // nothing left after the rename
+	defer os.RemoveAll(tmp)                      // nothing left after the rename
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		return sum, err
+	}
 	if sum, err = write(tmp); err != nil {
 		return sum, err
 	}

@@ -19,7 +19,7 @@ func (c *listCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	return query.Write(os.Stdout, "table", func(header func([]string) error, row func([]any) error) error {
+	return query.Write(os.Stdout, query.Options{Format: "table", Digits: 6}, func(header func([]string) error, row func([]any) error) error {
 		return st.List(ctx, c.What, header, row)
 	})
 }

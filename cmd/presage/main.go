@@ -8,7 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -18,12 +20,50 @@ import (
 
 // Globals are the flags every command has.
 type Globals struct {
-	DB    string `help:"SQLite store." default:"presage.db" type:"path" env:"PRESAGE_DB"`
-	Quiet bool   `help:"Print no progress and no informational messages." short:"q"`
+	DB      string           `help:"SQLite store." default:"presage.db" type:"path" env:"PRESAGE_DB"`
+	Quiet   bool             `help:"Print no progress and no informational messages." short:"q"`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	created bool // openStore created the store: a failed command removes it
 }
 
-// openStore opens the store named by --db, creating it if needed.
+// openStore opens the store named by --db, creating it if needed: for
+// the commands that bring inputs (ingest, demo).
 func (g *Globals) openStore() (*store.Store, error) {
+	if _, err := os.Stat(g.DB); errors.Is(err, fs.ErrNotExist) {
+		g.created = true
+	}
+	return store.Open(g.DB)
+}
+
+// removeCreated removes the store a failed command created, when it
+// holds nothing: no file was ingested and no run stored before the
+// failure.
+func (g *Globals) removeCreated() {
+	if !g.created {
+		return
+	}
+	st, err := store.Open(g.DB) // writable: closing it removes its -wal
+	if err != nil {
+		return
+	}
+	empty, err := st.Empty()
+	st.Close()
+	if err != nil || !empty {
+		return
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(g.DB + suffix)
+	}
+}
+
+// existingStore opens the store named by --db for a command that works
+// on what it holds: a mistyped --db, or a folder without a store, is an
+// error that creates nothing.
+func (g *Globals) existingStore() (*store.Store, error) {
+	if _, err := os.Stat(g.DB); err != nil {
+		return nil, fmt.Errorf("no store %s: ingest a trace first (presage --db %s ingest trace FILE.ptr)", g.DB, g.DB)
+	}
 	return store.Open(g.DB)
 }
 
@@ -77,7 +117,7 @@ func run(args []string) int {
 	parser, err := kong.New(&c,
 		kong.Name("presage"),
 		kong.Description("Predict and analyse the performance of parallel DVM programs."),
-		kong.Vars{"listings": strings.Join(store.Listings(), ", ")},
+		kong.Vars{"listings": strings.Join(store.Listings(), ", "), "version": version()},
 	)
 	if err != nil {
 		panic(err) // the command-line grammar itself is wrong: a bug
@@ -93,6 +133,9 @@ func run(args []string) int {
 	defer stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(&c.Globals)
+	if err != nil || sigs.signal() != nil {
+		c.removeCreated()
+	}
 	if sig := sigs.signal(); sig != nil {
 		fmt.Fprintf(os.Stderr, "presage: stopped by %s: what was complete is stored, nothing half-written is; run the same command again to go on\n", signalName(sig))
 		return exitCode(sig)
@@ -102,6 +145,29 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// version is the build's module version and commit, as Go records them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "presage (unknown build)"
+	}
+	v := "presage " + info.Main.Version
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if settings["vcs.modified"] == "true" {
+			v += "+modified"
+		}
+	}
+	if t := settings["vcs.time"]; t != "" {
+		v += " " + t
+	}
+	return v + " " + info.GoVersion
 }
 
 // usageHint points at the help of the command a parse error is about.

@@ -131,7 +131,7 @@ func (c *ordersSimulateCmd) Validate() error {
 }
 
 func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
-	st, err := g.openStore()
+	st, err := g.existingStore()
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	st, err := g.openStore()
+	st, err := g.existingStore()
 	if err != nil {
 		return err
 	}

@@ -1,38 +1,159 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/presage-dvm/presage/internal/stage"
 )
 
-// progress returns a callback drawing a byte progress bar on stderr when it
-// is a terminal and --quiet is off, and a finish function; otherwise both
-// do nothing.
+// Long work shows its progress on stderr: a bar on a terminal, a line
+// every few seconds elsewhere (pipes, Slurm logs; PRESAGE_PROGRESS_INTERVAL,
+// a Go duration, default 5s), nothing with --quiet.
+
+// progressInterval is how often a progress line is printed off a terminal.
+func progressInterval() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("PRESAGE_PROGRESS_INTERVAL")); err == nil && d > 0 {
+		return d
+	}
+	return 5 * time.Second
+}
+
+// progressMode says how progress is shown.
+type progressMode int
+
+const (
+	noProgress progressMode = iota
+	barProgress
+	lineProgress
+)
+
+func (g *Globals) progressMode() progressMode {
+	switch {
+	case g.Quiet:
+		return noProgress
+	case term.IsTerminal(int(os.Stderr.Fd())):
+		return barProgress
+	}
+	return lineProgress
+}
+
+// lines prints a progress line at most every interval.
+type lines struct {
+	start, last time.Time
+	every       time.Duration
+}
+
+func newLines() *lines {
+	now := time.Now()
+	return &lines{start: now, last: now, every: progressInterval()}
+}
+
+// due reports whether a line is due now.
+func (l *lines) due() bool {
+	if time.Since(l.last) < l.every {
+		return false
+	}
+	l.last = time.Now()
+	return true
+}
+
+// eta estimates the time left after done of total in elapsed.
+func eta(done, total float64, elapsed time.Duration) string {
+	if done <= 0 || total <= done {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * (total - done) / done)
+	return ", about " + left.Round(time.Second).String() + " left"
+}
+
+// progress returns a callback showing the progress of reading a file of
+// total bytes, and a finish function.
 func (g *Globals) progress(description string) (update func(done, total int64), finish func()) {
-	if g.Quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
-		return func(int64, int64) {}, func() {}
-	}
-	var bar *progressbar.ProgressBar
-	update = func(done, total int64) {
-		if bar == nil {
-			bar = progressbar.NewOptions64(total,
-				progressbar.OptionSetWriter(os.Stderr),
-				progressbar.OptionSetDescription(description),
-				progressbar.OptionShowBytes(true),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
+	switch g.progressMode() {
+	case barProgress:
+		var bar *progressbar.ProgressBar
+		update = func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.NewOptions64(total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription(description),
+					progressbar.OptionShowBytes(true),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			bar.Set64(done)
 		}
-		bar.Set64(done)
-	}
-	finish = func() {
-		if bar != nil {
-			bar.Finish()
+		return update, func() {
+			if bar != nil {
+				bar.Finish()
+			}
 		}
+	case lineProgress:
+		l := newLines()
+		return func(done, total int64) {
+			if l.due() && total > 0 {
+				fmt.Fprintf(os.Stderr, "%s: %.1f of %.1f MB (%.0f%%)%s\n", description, float64(done)/1e6, float64(total)/1e6,
+					100*float64(done)/float64(total), eta(float64(done), float64(total), time.Since(l.start)))
+			}
+		}, func() {}
 	}
-	return update, finish
+	return func(int64, int64) {}, func() {}
+}
+
+// sweepProgress returns a callback showing the progress of a sweep's
+// configurations, and a finish function.
+func (g *Globals) sweepProgress() (update func(stage.Progress), finish func()) {
+	rate := func(p stage.Progress) string {
+		if s := p.Elapsed.Seconds(); s > 0 && p.Calls > 0 {
+			return fmt.Sprintf("%.3g Mcalls/s", float64(p.Calls)/s/1e6)
+		}
+		return ""
+	}
+	switch g.progressMode() {
+	case barProgress:
+		var bar *progressbar.ProgressBar
+		update = func(p stage.Progress) {
+			if bar == nil {
+				bar = progressbar.NewOptions(p.Total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetItsString("configs"),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(200*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			if r := rate(p); r != "" {
+				bar.Describe("sweep " + r)
+			}
+			bar.Set(p.Done)
+		}
+		return update, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+	case lineProgress:
+		l := newLines()
+		return func(p stage.Progress) {
+			if !l.due() {
+				return
+			}
+			parts := []string{fmt.Sprintf("sweep: %d of %d configurations (%.0f%%)", p.Done, p.Total, 100*float64(p.Done)/float64(max(p.Total, 1)))}
+			if r := rate(p); r != "" {
+				parts = append(parts, r)
+			}
+			fmt.Fprintf(os.Stderr, "%s%s\n", strings.Join(parts, ", "), eta(float64(p.Done), float64(p.Total), p.Elapsed))
+		}, func() {}
+	}
+	return nil, func() {}
 }

@@ -17,6 +17,7 @@ type queryCmd struct {
 	Param  map[string]string `help:"Query parameter, e.g. --param run=3." short:"p"`
 	List   bool              `help:"Describe the named queries."`
 	Format string            `help:"Output format." enum:"table,csv,json" default:"table"`
+	Digits int               `help:"Significant digits of the numbers in the table format (0: all); csv and json are always exact." default:"6"`
 }
 
 // Run executes a query on the store, read-only: a query cannot change it.
@@ -41,7 +42,13 @@ func (c *queryCmd) Run(ctx context.Context, g *Globals) error {
 		args[strings.TrimPrefix(k, ":")] = v
 	}
 	if c.Name != "" {
-		return query.Named(ctx, st, c.Name, args, c.Format, os.Stdout)
+		return query.Named(ctx, st, c.Name, args, c.options(), os.Stdout)
 	}
-	return query.Run(ctx, st, c.SQL, args, c.Format, os.Stdout)
+	return query.Run(ctx, st, c.SQL, args, c.options(), os.Stdout)
+}
+
+func (c *queryCmd) options() query.Options { return query.Options{Format: c.Format, Digits: c.Digits} }
+
+func (c *queryCmd) Validate() error {
+	return checkFlags(between("--digits", c.Digits, 0, 17))
 }

@@ -49,7 +49,7 @@ func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		req.First = first
 	}
-	st, err := g.openStore()
+	st, err := g.existingStore()
 	if err != nil {
 		return err
 	}

@@ -5,10 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/presage-dvm/presage/internal/stage"
 )
@@ -77,7 +73,7 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	st, err := g.openStore()
+	st, err := g.existingStore()
 	if err != nil {
 		return err
 	}
@@ -132,38 +128,4 @@ func parseShard(s string) (i, n int, err error) {
 // commandLine is the command as typed, recorded with a new sweep.
 func commandLine() string {
 	return strings.Join(os.Args, " ")
-}
-
-// sweepProgress returns a callback drawing a progress bar of configurations
-// with their rate, the rate of call simulations and the ETA on stderr when
-// it is a terminal and --quiet is off (the same rule as progress); else
-// the callback is nil.
-func (g *Globals) sweepProgress() (update func(stage.Progress), finish func()) {
-	if g.Quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
-		return nil, func() {}
-	}
-	var bar *progressbar.ProgressBar
-	update = func(p stage.Progress) {
-		if bar == nil {
-			bar = progressbar.NewOptions(p.Total,
-				progressbar.OptionSetWriter(os.Stderr),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("configs"),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		if s := p.Elapsed.Seconds(); s > 0 {
-			bar.Describe(fmt.Sprintf("sweep %.3g Mcalls/s", float64(p.Calls)/s/1e6))
-		}
-		bar.Set(p.Done)
-	}
-	finish = func() {
-		if bar != nil {
-			bar.Finish()
-		}
-	}
-	return update, finish
 }

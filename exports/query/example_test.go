@@ -16,7 +16,7 @@ func ExampleWrite() {
 		}
 		return row([]any{int64(2), "gauss", 2e-5})
 	}
-	if err := query.Write(os.Stdout, "csv", rows); err != nil {
+	if err := query.Write(os.Stdout, query.Options{Format: "csv"}, rows); err != nil {
 		panic(err)
 	}
 	// Output:

@@ -20,27 +20,30 @@ type writer interface {
 	close() error
 }
 
-func newWriter(format string, w io.Writer) (writer, error) {
-	switch format {
+func newWriter(opt Options, w io.Writer) (writer, error) {
+	switch opt.Format {
 	case "table", "":
-		return &tableWriter{tw: tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)}, nil
+		return &tableWriter{tw: tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight), digits: opt.Digits}, nil
 	case "csv":
 		return &csvWriter{w: csv.NewWriter(w)}, nil
 	case "json":
 		return &jsonWriter{w: bufio.NewWriter(w)}, nil
 	}
-	return nil, fmt.Errorf("format %q: expected table, csv or json", format)
+	return nil, fmt.Errorf("format %q: expected table, csv or json", opt.Format)
 }
 
 // text formats a value for the table and CSV outputs; NULL is "" (CSV)
-// or NULL (table).
-func text(v any, null string) string {
+// or NULL (table); floats get digits significant digits, all when 0.
+func text(v any, null string, digits int) string {
 	switch x := v.(type) {
 	case nil:
 		return null
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float64:
+		if digits > 0 {
+			return strconv.FormatFloat(x, 'g', digits, 64)
+		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case string:
 		return x
@@ -55,8 +58,9 @@ func text(v any, null string) string {
 }
 
 type tableWriter struct {
-	tw  *tabwriter.Writer
-	buf []byte
+	tw     *tabwriter.Writer
+	buf    []byte
+	digits int
 }
 
 func (t *tableWriter) line(fields []string) error {
@@ -75,7 +79,7 @@ func (t *tableWriter) header(cols []string) error { return t.line(cols) }
 func (t *tableWriter) row(vals []any) error {
 	f := make([]string, len(vals))
 	for i, v := range vals {
-		f[i] = text(v, "NULL")
+		f[i] = text(v, "NULL", t.digits)
 	}
 	return t.line(f)
 }
@@ -94,7 +98,7 @@ func (c *csvWriter) row(vals []any) error {
 		c.rec = make([]string, len(vals))
 	}
 	for i, v := range vals {
-		c.rec[i] = text(v, "")
+		c.rec[i] = text(v, "", 0)
 	}
 	return c.w.Write(c.rec)
 }

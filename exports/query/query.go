@@ -25,17 +25,17 @@ type Rows func(header func(cols []string) error, row func(vals []any) error) err
 
 // Run executes one read-only statement with named arguments (:name in the
 // SQL, args keyed by name without the colon) and writes its result to w in
-// format (table, csv or json).
-func Run(ctx context.Context, src Source, sqlText string, args map[string]any, format string, w io.Writer) error {
-	return Write(w, format, func(header func([]string) error, row func([]any) error) error {
+// opt's format.
+func Run(ctx context.Context, src Source, sqlText string, args map[string]any, opt Options, w io.Writer) error {
+	return Write(w, opt, func(header func([]string) error, row func([]any) error) error {
 		return src.Query(ctx, sqlText, args, header, row)
 	})
 }
 
 // Named executes the named query name (see package queries) with args as
 // its parameters (missing ones take their defaults) and writes the result
-// to w in format.
-func Named(ctx context.Context, src Source, name string, args map[string]any, format string, w io.Writer) error {
+// to w as opt says.
+func Named(ctx context.Context, src Source, name string, args map[string]any, opt Options, w io.Writer) error {
 	q, err := queries.Get(name)
 	if err != nil {
 		return err
@@ -44,14 +44,23 @@ func Named(ctx context.Context, src Source, name string, args map[string]any, fo
 	if err != nil {
 		return err
 	}
-	return Write(w, format, func(header func([]string) error, row func([]any) error) error {
+	return Write(w, opt, func(header func([]string) error, row func([]any) error) error {
 		return src.Query(ctx, q.SQL, bound, header, row)
 	})
 }
 
-// Write writes the result rows produce to w in format.
-func Write(w io.Writer, format string, rows Rows) error {
-	out, err := newWriter(format, w)
+// Options say how a result is written.
+type Options struct {
+	Format string // table (the default), csv or json
+	// Digits rounds the numbers of the table format to that many
+	// significant digits, for people; 0 writes them exactly. CSV and JSON,
+	// for programs, are always exact.
+	Digits int
+}
+
+// Write writes the result rows produce to w as opt says.
+func Write(w io.Writer, opt Options, rows Rows) error {
+	out, err := newWriter(opt, w)
 	if err != nil {
 		return err
 	}

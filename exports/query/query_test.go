@@ -31,7 +31,7 @@ func sample(header func([]string) error, row func([]any) error) error {
 
 func TestFormats(t *testing.T) {
 	var js bytes.Buffer
-	if err := Write(&js, "json", sample); err != nil {
+	if err := Write(&js, Options{Format: "json"}, sample); err != nil {
 		t.Fatal(err)
 	}
 	var objs []map[string]any
@@ -47,7 +47,7 @@ func TestFormats(t *testing.T) {
 	}
 
 	var cs bytes.Buffer
-	if err := Write(&cs, "csv", sample); err != nil {
+	if err := Write(&cs, Options{Format: "csv"}, sample); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&cs).ReadAll()
@@ -59,15 +59,38 @@ func TestFormats(t *testing.T) {
 	}
 
 	var tb bytes.Buffer
-	if err := Write(&tb, "table", sample); err != nil {
+	if err := Write(&tb, Options{Format: "table"}, sample); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(tb.String(), "\n"), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[1], "NULL") || len(lines[0]) != len(lines[1]) {
 		t.Errorf("table:\n%s", tb.String())
 	}
+	// The table rounds for people, CSV stays exact for programs.
+	thirds := func(header func([]string) error, row func([]any) error) error {
+		if err := header([]string{"x"}); err != nil {
+			return err
+		}
+		return row([]any{0.008236179999999992})
+	}
+	for _, tc := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Format: "table", Digits: 6}, "0.00823618"},
+		{Options{Format: "table"}, "0.008236179999999992"},
+		{Options{Format: "csv", Digits: 6}, "0.008236179999999992"},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, tc.opt, thirds); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(strings.Split(b.String(), "\n")[1]); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.opt, got, tc.want)
+		}
+	}
 
-	if err := Write(&tb, "xml", sample); err == nil {
+	if err := Write(&tb, Options{Format: "xml"}, sample); err == nil {
 		t.Error("format xml: no error")
 	}
 }
@@ -87,7 +110,7 @@ func (r *recorder) Query(_ context.Context, query string, params map[string]any,
 func TestRun(t *testing.T) {
 	var r recorder
 	var out bytes.Buffer
-	if err := Run(context.Background(), &r, "the statement", map[string]any{"n": 2}, "csv", &out); err != nil {
+	if err := Run(context.Background(), &r, "the statement", map[string]any{"n": 2}, Options{Format: "csv"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if r.query != "the statement" || r.params["n"] != 2 || strings.Count(out.String(), "\n") != 3 {
@@ -104,7 +127,7 @@ func TestNamed(t *testing.T) {
 	defer rdb.Close()
 	var out bytes.Buffer
 	err = Named(context.Background(), rdb, "compare_runs",
-		map[string]any{"run_a": "1", "run_b": "2"}, "csv", &out)
+		map[string]any{"run_a": "1", "run_b": "2"}, Options{Format: "csv"}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +138,7 @@ func TestNamed(t *testing.T) {
 	if len(recs) != 1+len(built.Runs[0].Intervals) {
 		t.Errorf("compare_runs: %d lines, want header + %d", len(recs), len(built.Runs[0].Intervals))
 	}
-	err = Named(context.Background(), st, "compare_runs", map[string]any{"run_a": "1"}, "csv", &out)
+	err = Named(context.Background(), st, "compare_runs", map[string]any{"run_a": "1"}, Options{Format: "csv"}, &out)
 	if err == nil || errors.Is(err, store.ErrNotReadOnly) {
 		t.Errorf("missing run_b: error %v", err)
 	}

@@ -100,7 +100,7 @@ func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, er
 		return info, nil, err
 	}
 	if !found {
-		return info, nil, fmt.Errorf("calibration %w: %q (ingest it with presage ingest calibration FILE)", ErrNotFound, name)
+		return info, nil, s.missing("calibrations", "calibration", "calibration", name)
 	}
 	var stored []struct {
 		Block   string  `db:"block"`

@@ -105,3 +105,23 @@ func (s *Store) Namesakes(table string, id int64) ([]int64, error) {
 	err := s.db.Select(&ids, `SELECT o.id FROM `+table+` o JOIN `+table+` t ON t.name = o.name WHERE t.id = ? AND o.id <> ? ORDER BY o.id`, id, id)
 	return ids, err
 }
+
+// missing is the error for an input the store does not hold: it wraps
+// ErrNotFound, lists the names the store holds of that kind (up to ten)
+// and says how to ingest one. kind is "trace", "machine", "order trace"
+// or "calibration"; ingest the ingest subcommand.
+func (s *Store) missing(table, kind, ingest, name string) error {
+	var names []string
+	err := s.db.Select(&names, `SELECT DISTINCT name FROM `+table+` ORDER BY name LIMIT 11`)
+	holds := "none"
+	switch {
+	case err != nil:
+		holds = "unknown: " + err.Error()
+	case len(names) > 10:
+		holds = strings.Join(names[:10], ", ") + ", …"
+	case len(names) > 0:
+		holds = strings.Join(names, ", ")
+	}
+	return notFound(fmt.Sprintf("no %s %q in the store (its %ss: %s); ingest it with presage ingest %s FILE, or give a stored name or id",
+		kind, name, kind, holds, ingest))
+}

@@ -81,7 +81,7 @@ func (s *Store) Machine(name string) (*machine.Machine, MachineInfo, error) {
 		return nil, MachineInfo{}, err
 	}
 	if !found {
-		return nil, MachineInfo{}, fmt.Errorf("machine %w: %q", ErrNotFound, name)
+		return nil, MachineInfo{}, s.missing("machines", "machine", "machine", name)
 	}
 	m, err := machinefile.Parse(strings.NewReader(row.Source), row.Path)
 	if err != nil {

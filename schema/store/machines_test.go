@@ -62,7 +62,7 @@ func TestMachineLookups(t *testing.T) {
 		t.Errorf("MachineBySHA = %+v, %v, %v", byHash, found, err)
 	}
 	_, _, err = st.Machine("nowhere")
-	if !errors.Is(err, store.ErrNotFound) || err.Error() != `machine not found in the store: "nowhere"` {
+	if !errors.Is(err, store.ErrNotFound) || err.Error() != `no machine "nowhere" in the store (its machines: Predictor); ingest it with presage ingest machine FILE, or give a stored name or id` {
 		t.Fatalf("Machine of an unknown machine: %v", err)
 	}
 }

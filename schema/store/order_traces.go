@@ -149,7 +149,7 @@ func (s *Store) OrderTrace(name string) (OrderTraceInfo, error) {
 	var info OrderTraceInfo
 	found, err := s.getByNameOrID(&info, "order_traces", orderTraceColumns, name)
 	if err == nil && !found {
-		err = fmt.Errorf("order trace %w: %q (ingest it with presage ingest orders FILE)", ErrNotFound, name)
+		err = s.missing("order_traces", "order trace", "orders", name)
 	}
 	return info, err
 }

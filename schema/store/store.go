@@ -122,6 +122,15 @@ func (s *Store) Close() error { return s.db.Close() }
 // Path is the file the store was opened from.
 func (s *Store) Path() string { return s.path }
 
+// Empty reports whether the store holds no input and no run.
+func (s *Store) Empty() (bool, error) {
+	var n int
+	err := s.db.Get(&n, `SELECT (SELECT count(*) FROM traces) + (SELECT count(*) FROM machines) + (SELECT count(*) FROM sts_files)
+		+ (SELECT count(*) FROM order_traces) + (SELECT count(*) FROM calibrations) + (SELECT count(*) FROM order_measurements)
+		+ (SELECT count(*) FROM runs)`)
+	return n == 0, err
+}
+
 // SchemaVersion is the schema version recorded in the store.
 func (s *Store) SchemaVersion() (int, error) { return schema.CurrentVersion(s.db) }
 

@@ -48,7 +48,7 @@ func (s *Store) Trace(name string) (TraceInfo, error) {
 		return TraceInfo{}, fmt.Errorf("find trace %q: %w", name, err)
 	}
 	if !found {
-		return TraceInfo{}, notFound(fmt.Sprintf("no trace %q in the store", name))
+		return TraceInfo{}, s.missing("traces", "trace", "trace", name)
 	}
 	return info, nil
 }

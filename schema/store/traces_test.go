@@ -80,7 +80,7 @@ func TestTraceLookups(t *testing.T) {
 	}
 	for _, key := range []string{"nope", "99"} {
 		_, err := st.Trace(key)
-		if !errors.Is(err, store.ErrNotFound) || err.Error() != `no trace "`+key+`" in the store` {
+		if !errors.Is(err, store.ErrNotFound) || err.Error() != `no trace "`+key+`" in the store (its traces: jac1d); ingest it with presage ingest trace FILE, or give a stored name or id` {
 			t.Errorf("Trace(%q): %v", key, err)
 		}
 		if _, err := st.LoadTrace(key); !errors.Is(err, store.ErrNotFound) {
