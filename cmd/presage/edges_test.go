@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/internal/golden"
+)
+
+// The rough edges a new user meets (issue 13, "CLI edges").
+
+// TestProgressOffTerminal: with stderr not a terminal (a pipe, a Slurm
+// log), long work prints a progress line every few seconds (here every
+// nanosecond); --quiet prints none.
+func TestProgressOffTerminal(t *testing.T) {
+	run := func(extra ...string) string {
+		dir := sweepDir(t)
+		cmd := exec.Command(binary, append(append([]string{"--db", filepath.Join(dir, "presage.db")}, extra...), sweepArgs...)...)
+		cmd.Env = append(os.Environ(), "PRESAGE_PROGRESS_INTERVAL=1ns")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("sweep: %v\n%s", err, stderr.String())
+		}
+		return stderr.String()
+	}
+	if got := run("--quiet"); got != "" {
+		t.Errorf("--quiet printed %q", got)
+	}
+	got := run()
+	if n := strings.Count(got, "of 48 configurations ("); n < 5 {
+		t.Errorf("%d progress lines off a terminal, want one per configuration stored:\n%s", n, got)
+	}
+}
+
+// TestVersion: --version prints the build and exits 0.
+func TestVersion(t *testing.T) {
+	r := mustSucceed(t, presage(t, t.TempDir(), "--version"))
+	if !strings.HasPrefix(r.stdout, "presage ") || !strings.Contains(r.stdout, "go1.") {
+		t.Errorf("--version printed %q", r.stdout)
+	}
+}
+
+// TestFailuresCreateNoStore: a command that fails in a folder without a
+// store leaves none there, whether it needs one (sweep) or brings inputs
+// (ingest of a bad file); an ingest that stored a file before failing
+// keeps the store.
+func TestFailuresCreateNoStore(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ptr")
+	if err := os.WriteFile(bad, []byte("not a trace\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"sweep", "--trace", "jac", "--grids", "2"},
+		{"predict", "--trace", "jac", "--machine", "Predictor"},
+		{"ingest", "trace", bad},
+	} {
+		if r := presage(t, dir, args...); r.code == 0 {
+			t.Errorf("presage %v succeeded", args)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("presage %v left %d files in the folder, want only bad.ptr", args, len(entries))
+		}
+	}
+	r := presage(t, dir, "ingest", "trace", golden.Path(t, "traces", "jac.ptr"), bad)
+	if r.code == 0 {
+		t.Fatal("ingest of a good and a bad trace succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "presage.db")); err != nil {
+		t.Errorf("the store holding the good trace was removed: %v", err)
+	}
+	closedCleanly(t, dir)
+}
+
+// TestNotFoundSaysWhatIsThere: an unknown input names what the store
+// holds and how to ingest; a report is readable by the group.
+func TestNotFoundSaysWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--trace", "jac1d", "--machine", "Predictor"},
+			`no trace "jac1d" in the store (its traces: jac); ingest it with presage ingest trace FILE`},
+		{[]string{"predict", "--trace", "jac", "--machine", "Myri"},
+			`no machine "Myri" in the store (its machines: Predictor); ingest it with presage ingest machine FILE`},
+	} {
+		r := presage(t, dir, tc.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("presage %v: exit %d, %q; want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2"))
+	out := filepath.Join(dir, "r.html")
+	mustSucceed(t, presage(t, dir, "report", "html", "--run", "1", "--out", out))
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("report mode %v (%v), want 0644", fi.Mode().Perm(), err)
+	}
+}
