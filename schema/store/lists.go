@@ -15,8 +15,9 @@ var listings = map[string]string{
 	"traces":   `SELECT id, name, calls, bytes, proc_count AS procs, ingested_at FROM traces ORDER BY id`,
 	"machines": `SELECT id, name, format, root, processors, ingested_at FROM machines ORDER BY id`,
 	"sts":      `SELECT id, name, procs, grid, version, ingested_at FROM sts_files ORDER BY id`,
-	"runs": `SELECT id, kind, engine, program, coalesce(machine, '') AS machine, grid, procs,
-		printf('%.4f', execution_time) AS execution_time, created_at FROM runs ORDER BY id`,
+	"runs": `SELECT id, kind, engine, program, coalesce(machine, '') AS machine, grid, procs, coalesce(network, '') AS network,
+		coalesce(tstart * 1e6, '') AS tstart_us, coalesce(tbyte * 1e6, '') AS tbyte_us, coalesce(power, '') AS power,
+		printf('%.4f', execution_time) AS execution_time, coalesce(sweep_id, '') AS sweep, created_at FROM runs ORDER BY id`,
 	"orders": `SELECT id, name, program, unit, orders, printf('%.6g', work) AS work, printf('%.6g', span) AS span,
 		printf('%.4g', work / nullif(span, 0)) AS parallelism, ingested_at FROM order_traces ORDER BY id`,
 	"calibrations": `SELECT c.id, c.name, c.rows, count(b.block) AS blocks,
@@ -40,11 +41,18 @@ func Listings() []string {
 }
 
 // List hands the listing what (one of Listings) to header and row, as
-// Query does.
-func (s *Store) List(ctx context.Context, what string, header func(cols []string) error, row func(vals []any) error) error {
+// Query does: its latest limit rows (every row when limit is 0), in id
+// order. It returns how many rows the listing has in all.
+func (s *Store) List(ctx context.Context, what string, limit int, header func(cols []string) error, row func(vals []any) error) (total int, err error) {
 	q, ok := listings[what]
 	if !ok {
-		return fmt.Errorf("list %q: expected one of %s", what, strings.Join(Listings(), ", "))
+		return 0, fmt.Errorf("list %q: expected one of %s", what, strings.Join(Listings(), ", "))
 	}
-	return s.Query(ctx, q, nil, header, row)
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM (`+q+`)`); err != nil {
+		return 0, err
+	}
+	if limit > 0 {
+		q = fmt.Sprintf(`SELECT * FROM (SELECT * FROM (%s) ORDER BY id DESC LIMIT %d) ORDER BY id`, q, limit)
+	}
+	return total, s.Query(ctx, q, nil, header, row)
 }

@@ -119,15 +119,23 @@ func TestList(t *testing.T) {
 	st, _, built := fixture.NewStore(t, fixture.Small)
 	for _, what := range store.Listings() {
 		var rows int
-		if err := st.List(context.Background(), what, discard, func([]any) error { rows++; return nil }); err != nil {
+		total, err := st.List(context.Background(), what, 0, discard, func([]any) error { rows++; return nil })
+		if err != nil {
 			t.Fatalf("list %s: %v", what, err)
 		}
 		want := map[string]int{"traces": 1, "runs": len(built.Runs), "sweeps": len(built.Sweeps)}[what]
-		if rows != want {
-			t.Errorf("list %s: %d rows, want %d", what, rows, want)
+		if rows != want || total != want {
+			t.Errorf("list %s: %d rows of %d, want %d", what, rows, total, want)
 		}
 	}
-	if err := st.List(context.Background(), "nope", discard, ignore); err == nil || !strings.Contains(err.Error(), "runs") {
+	// A limit keeps the latest rows, in id order.
+	var ids []int64
+	total, err := st.List(context.Background(), "runs", 2, discard, func(vals []any) error { ids = append(ids, vals[0].(int64)); return nil })
+	n := len(built.Runs)
+	if err != nil || total != n || len(ids) != 2 || ids[0] != built.Runs[n-2].ID || ids[1] != built.Runs[n-1].ID {
+		t.Errorf("the latest 2 runs: %v of %d (%v); want the ids of the last two of %d", ids, total, err, n)
+	}
+	if _, err := st.List(context.Background(), "nope", 0, discard, ignore); err == nil || !strings.Contains(err.Error(), "runs") {
 		t.Errorf("list nope: error %v, want one naming the listings", err)
 	}
 }
