@@ -103,3 +103,24 @@ func TestNotFoundSaysWhatIsThere(t *testing.T) {
 		t.Errorf("report mode %v (%v), want 0644", fi.Mode().Perm(), err)
 	}
 }
+
+// TestEquivalentGridsLeftOut: --procs enumerates no grid with trailing
+// dimensions of 1 (its results equal the shorter grid's) unless
+// --all-grids: 1..4 at rank 2 is 8 grids, 12 with them.
+func TestEquivalentGridsLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "8 configurations (0 skipped)"},
+		{[]string{"--all-grids"}, "12 configurations (0 skipped)"},
+	} {
+		args := append([]string{"sweep", "--trace", "jac", "--machine", "Predictor", "--procs", "1..4", "--dry-run"}, tc.extra...)
+		r := mustSucceed(t, presage(t, dir, args...))
+		if !strings.HasPrefix(r.stdout, tc.want) {
+			t.Errorf("presage %v printed %q, want %q", args, r.stdout, tc.want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ type searchCmd struct {
 	Machine    string  `help:"Stored machine file (name or id)." default:"Predictor"`
 	Procs      string  `help:"Processor counts a..b (default: 1..the machine's processors; the original's modes search 1..b)."`
 	MaxRank    int     `name:"max-rank" help:"Largest grid rank of our search (default: the rank the trace distributes)."`
+	AllGrids   bool    `name:"all-grids" help:"Keep the grids with trailing dimensions of 1 (2x1), whose results equal the shorter grid's."`
 	Objective  string  `help:"What to optimise: time, efficiency or cost (time x processors)." enum:"time,efficiency,cost" default:"time"`
 	Deadline   float64 `help:"Find the fewest processors whose execution time is at most this many seconds."`
 	Mode       int     `help:"Run the original Predictor's search instead: 1 heuristic, 2 full over not-bad grids, 3 full, 5 = 1 then 2." enum:"0,1,2,3,5" default:"0"`
@@ -33,7 +34,7 @@ func (c *searchCmd) Validate() error {
 
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
-		Objective: search.Objective(c.Objective), Deadline: c.Deadline, PerProcMax: c.PerProcMax,
+		Objective: search.Objective(c.Objective), Deadline: c.Deadline, PerProcMax: c.PerProcMax, AllGrids: c.AllGrids,
 		Workers: c.Workers, Command: commandLine()}
 	if c.Procs != "" {
 		lo, hi, err := parseRange(c.Procs)

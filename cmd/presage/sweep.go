@@ -14,6 +14,7 @@ type sweepCmd struct {
 	Machine    string `help:"Stored machine files, comma-separated (name or id)." default:"Predictor"`
 	Procs      string `help:"Processor counts a..b: every grid of up to --max-rank dimensions whose product is in the range." xor:"grids"`
 	MaxRank    int    `name:"max-rank" help:"Largest grid rank enumerated for --procs." default:"2"`
+	AllGrids   bool   `name:"all-grids" help:"With --procs, keep the grids with trailing dimensions of 1 (2x1, 2x2x1), whose results equal the shorter grid's."`
 	Grids      string `help:"Grids, comma-separated, e.g. 2x2,4x4,8x8." xor:"grids"`
 	TStart     string `name:"tstart" help:"Start-up times (microseconds): list a,b,c or range a..b:step."`
 	TByte      string `name:"tbyte" help:"Times per byte (microseconds): list or range a..b:step."`
@@ -40,7 +41,7 @@ func (c *sweepCmd) request() (stage.SweepRequest, error) {
 	case c.Procs != "":
 		var lo, hi int
 		if lo, hi, err = parseRange(c.Procs); err == nil {
-			req.Procs = stage.ProcRange{Lo: lo, Hi: hi, MaxRank: c.MaxRank}
+			req.Procs = stage.ProcRange{Lo: lo, Hi: hi, MaxRank: c.MaxRank, AllGrids: c.AllGrids}
 		}
 	default:
 		err = fmt.Errorf("give --procs a..b or --grids")

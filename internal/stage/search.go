@@ -19,6 +19,9 @@ type SearchRequest struct {
 	// Lo..Hi is the range of processor counts (Hi 0 = the machine's). The
 	// original's modes search 1..Hi, as it searches 1..NUMPROC.
 	Lo, Hi int
+	// AllGrids keeps, in Presage's search, the grids with trailing
+	// dimensions of size 1 that sweep.Distinct leaves out.
+	AllGrids bool
 	// MaxRank bounds the grid ranks of Presage's search; 0 = the rank of
 	// the trace's distributions (at least 1).
 	MaxRank int
@@ -128,7 +131,11 @@ func searchGrids(req SearchRequest, ms [search.MaxRank]int, hi int) ([][]int, st
 		if lo > hi {
 			return nil, "", fmt.Errorf("search: processors %d..%d: the machine has %d", lo, req.Hi, hi)
 		}
-		return sweep.GridsInRange(lo, hi, r), "", nil
+		grids := sweep.GridsInRange(lo, hi, r)
+		if !req.AllGrids {
+			grids = sweep.Distinct(grids)
+		}
+		return grids, "", nil
 	}
 	kept, _, _ := search.Candidates(hi, ms, req.Mode == 3)
 	if search.Rank(ms) == 0 {

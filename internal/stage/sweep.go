@@ -34,7 +34,12 @@ type SweepRequest struct {
 }
 
 // ProcRange is a range of processor counts with the largest grid rank.
-type ProcRange struct{ Lo, Hi, MaxRank int }
+// Grids with trailing dimensions of size 1, equivalent to shorter ones
+// (sweep.Distinct), are left out unless AllGrids.
+type ProcRange struct {
+	Lo, Hi, MaxRank int
+	AllGrids        bool
+}
 
 // SweepPlan is a sweep plan with the stored trace it simulates.
 type SweepPlan struct {
@@ -83,6 +88,9 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 			above = most
 		}
 		def.Grids = sweep.GridsInRange(r.Lo, min(r.Hi, most), r.MaxRank)
+		if !r.AllGrids {
+			def.Grids = sweep.Distinct(def.Grids)
+		}
 	}
 	opt := req.Options
 	opt.Trace = tr.Info.Name

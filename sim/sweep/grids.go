@@ -43,3 +43,18 @@ func GridsInRange(lo, hi, maxRank int) [][]int {
 	}
 	return out
 }
+
+// Distinct keeps the grids without trailing dimensions of size 1: a grid
+// such as 2x1 or 2x2x1 distributes exactly as 2 or 2x2 does, so its
+// results are those of the shorter grid (checked on every real trace:
+// docs/sweeps.md, "Equivalent grids"). A 1 before the last dimension is
+// kept: 1x2 maps the template's second dimension, 2 its first.
+func Distinct(grids [][]int) [][]int {
+	var out [][]int
+	for _, g := range grids {
+		if len(g) == 1 || g[len(g)-1] != 1 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
