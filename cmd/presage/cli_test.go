@@ -238,15 +238,26 @@ func TestBadMachineFile(t *testing.T) {
 	}
 }
 
+// TestDemo: the demo sweeps 1..N processors, writes the run report of
+// its grid and the sweep report, says where both are, and is idempotent:
+// a second demo stores nothing more.
 func TestDemo(t *testing.T) {
 	dir := t.TempDir()
-	r := mustSucceed(t, presage(t, dir, "demo", "--dir", "out", "--grids", "1,2x2"))
-	if !strings.Contains(r.stdout, "HTML report of run 2:") {
-		t.Fatalf("demo printed %q", r.stdout)
+	args := []string{"demo", "--dir", "out", "--procs", "16", "--grid", "4x4"}
+	r := mustSucceed(t, presage(t, dir, args...))
+	for _, want := range []string{"HTML report of run ", " (4x4): ", "jacobi.demo.4x4.html", "HTML report of sweep 1: ", "sweep-1.html"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("demo printed %q, lacking %q", r.stdout, want)
+		}
 	}
 	matches, _ := filepath.Glob(filepath.Join(dir, "out", "*.html"))
-	if len(matches) != 1 {
-		t.Fatalf("demo wrote %v, want one HTML report", matches)
+	if len(matches) != 2 {
+		t.Fatalf("demo wrote %v, want the run and the sweep reports", matches)
+	}
+	before := storeCounts(t, dir)
+	r = mustSucceed(t, presage(t, dir, args...))
+	if after := storeCounts(t, dir); after != before || !strings.Contains(r.stderr, "already stored, 0 predicted") {
+		t.Errorf("a second demo stored more (%q):\n before %s\n after  %s", r.stderr, before, after)
 	}
 }
 

@@ -10,9 +10,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/presage-dvm/presage/exports/htmlreport"
+	"github.com/presage-dvm/presage/exports/sweepreport"
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,13 +22,26 @@ import (
 var demoMachine []byte
 
 type demoCmd struct {
-	Dir   string   `help:"Directory for the generated trace, machine file and report." default:"presage-demo" type:"path"`
-	Grids []string `help:"Grids to predict." default:"1,2,2x2,4x4,8x8"`
+	Dir   string `help:"Directory for the generated trace, machine file and reports." default:"presage-demo" type:"path"`
+	Procs int    `help:"Sweep the grids of 1..N processors (rank up to 2)." default:"64"`
+	Grid  string `help:"Grid of the run report and of the table's last line." default:"8x8"`
 }
 
-// Run generates a Jacobi trace with intervals, ingests it with the demo
-// machine, predicts every grid and writes the report of the largest one.
+func (c *demoCmd) Validate() error { return checkFlags(between("--procs", c.Procs, 1, 1024)) }
+
+// demoTable are the grids the demo prints, up to its --grid.
+var demoTable = []string{"1", "2", "2x2", "4x4", "8x8", "16x16", "32x32"}
+
+// Run generates a Jacobi trace with intervals and the demo machine,
+// ingests them, sweeps every grid of 1..--procs processors and writes the
+// run report of --grid and the sweep report. Running it again finds
+// everything stored (the files have the same bytes, the sweep the same
+// definition) and only writes the reports again.
 func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
+	grid, err := result.ParseGrid(c.Grid)
+	if err != nil {
+		return fmt.Errorf("--grid: %w", err)
+	}
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return err
 	}
@@ -54,43 +69,74 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	g.infof("store %s: trace %s (%d calls), machine %s (%d processors)", g.DB, tr.Name, tr.Calls, m.Name, m.Processors)
-
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\tgrid\tprocessors\texecution time (s)\tspeedup\tefficiency\t")
-	var last *result.Run
-	var t1 float64
-	for _, gs := range c.Grids {
-		grid, err := result.ParseGrid(gs)
-		if err != nil {
-			return err
-		}
-		run, err := stage.PredictOne(ctx, st, stage.PredictRequest{
-			Trace: tr.Name, Machine: m.Name, Config: result.Config{Grid: grid},
-		})
-		if err != nil {
-			return err
-		}
-		v := run.Intervals[0].Values
-		if t1 == 0 {
-			t1 = v[result.ExecutionTime]
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.6f\t%.2f\t%.4f\t\n", run.ID, gs, run.Config.Procs(),
-			v[result.ExecutionTime], t1/v[result.ExecutionTime], v[result.Efficiency])
-		last = run
-	}
-	tw.Flush()
-	// The report is made from the store, as `presage report html` does.
-	last, err = st.Run(last.ID)
+	plan, err := stage.PlanSweep(ctx, st, stage.SweepRequest{Trace: tr.Name, Machines: []string{m.Name},
+		Procs: stage.ProcRange{Lo: 1, Hi: c.Procs, MaxRank: 2}, PerProcMax: 64})
 	if err != nil {
 		return err
 	}
-	out := filepath.Join(c.Dir, defaultReportName(last, ".html"))
-	if err := writeFileAtomic(out, func(w io.Writer) error {
-		return htmlreport.Write(w, last, htmlreport.Options{})
+	update, finish := g.sweepProgress()
+	sum, err := stage.Sweep(ctx, st, plan, stage.SweepOptions{Progress: update, Command: commandLine()})
+	finish()
+	if err != nil {
+		return err
+	}
+	g.infof("sweep %d: %d grids of 1..%d processors (%d already stored, %d predicted)", sum.SweepID, sum.Selected, c.Procs, sum.Existing, sum.Ran)
+	outcomes, err := st.SweepOutcomes(ctx, sum.SweepID)
+	if err != nil {
+		return err
+	}
+	byGrid := map[string]store.Outcome{}
+	for _, o := range outcomes {
+		byGrid[o.Grid] = o
+	}
+	if err := printDemoTable(byGrid, result.GridString(grid)); err != nil {
+		return err
+	}
+	chosen, ok := byGrid[result.GridString(grid)]
+	if !ok {
+		return fmt.Errorf("--grid %s: not among the sweep's grids of 1..%d processors", c.Grid, c.Procs)
+	}
+	run, err := st.Run(chosen.RunID)
+	if err != nil {
+		return err
+	}
+	runReport := filepath.Join(c.Dir, defaultReportName(run, ".html"))
+	if err := writeFileAtomic(runReport, func(w io.Writer) error {
+		return htmlreport.Write(w, run, htmlreport.Options{})
 	}); err != nil {
 		return err
 	}
-	abs, _ := filepath.Abs(out)
-	fmt.Printf("HTML report of run %d: %s\n", last.ID, abs)
+	sweepReport := filepath.Join(c.Dir, fmt.Sprintf("sweep-%d.html", sum.SweepID))
+	if err := writeFileAtomic(sweepReport, func(w io.Writer) error {
+		in, err := sweepreport.Load(ctx, st, sum.SweepID, sweepreport.Options{})
+		if err != nil {
+			return err
+		}
+		return sweepreport.Write(w, in, sweepreport.Options{})
+	}); err != nil {
+		return err
+	}
+	for _, r := range []struct{ what, path string }{{fmt.Sprintf("run %d (%s)", run.ID, c.Grid), runReport}, {fmt.Sprintf("sweep %d", sum.SweepID), sweepReport}} {
+		abs, _ := filepath.Abs(r.path)
+		fmt.Printf("HTML report of %s: %s\n", r.what, abs)
+	}
 	return nil
+}
+
+// printDemoTable prints the demo's grids up to last from the sweep.
+func printDemoTable(byGrid map[string]store.Outcome, last string) error {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\tgrid\tprocessors\texecution time (s)\tspeedup\tefficiency\t")
+	t1 := byGrid["1"].Time
+	for _, gs := range demoTable {
+		o, ok := byGrid[gs]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.6f\t%.2f\t%.4f\t\n", o.RunID, gs, o.Procs, o.Time, t1/o.Time, o.Efficiency)
+		if gs == last {
+			break
+		}
+	}
+	return tw.Flush()
 }
