@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
@@ -96,29 +97,42 @@ func TestIngestStoppedBySignal(t *testing.T) {
 			dir := t.TempDir()
 			mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
 			before := storeCounts(t, dir)
-			cmd := exec.Command(binary, "--db", filepath.Join(dir, "presage.db"), "--quiet", "ingest", "trace", trace)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
+			// Progress lines (every millisecond off a terminal) say how far
+			// the reading is: the signal goes when about a third is read.
+			cmd := exec.Command(binary, "--db", filepath.Join(dir, "presage.db"), "ingest", "trace", trace)
+			cmd.Env = append(os.Environ(), "PRESAGE_PROGRESS_INTERVAL=1ms")
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// The write-ahead log grows once the ingest writes calls.
-			deadline := time.Now().Add(time.Minute)
-			for time.Now().Before(deadline) {
-				if fi, err := os.Stat(filepath.Join(dir, "presage.db-wal")); err == nil && fi.Size() > 1<<20 {
-					break
+			var last string
+			sent := false
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				last = sc.Text()
+				var done, total float64
+				if _, err := fmt.Sscanf(last[strings.LastIndex(last, ": ")+2:], "%g of %g MB", &done, &total); err == nil && !sent && done > total/4 {
+					if done > 3*total/4 {
+						t.Fatalf("the ingest read %.1f of %.1f MB before the test could signal it", done, total)
+					}
+					if err := cmd.Process.Signal(tc.sig); err != nil {
+						t.Fatal(err)
+					}
+					sent = true
 				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
 			}
 			cmd.Wait()
-			if code := cmd.ProcessState.ExitCode(); code != tc.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, stderr.String())
+			if !sent {
+				t.Fatalf("no progress line to time the signal by; the last line was %q", last)
 			}
-			if msg := stderr.String(); !strings.HasPrefix(msg, "presage: stopped by "+tc.name) || strings.Count(msg, "\n") != 1 {
-				t.Errorf("stderr %q, want one line saying %s stopped it", msg, tc.name)
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit %d, want %d (last line %q)", code, tc.code, last)
+			}
+			if !strings.HasPrefix(last, "presage: stopped by "+tc.name) {
+				t.Errorf("last line %q, want one saying %s stopped it", last, tc.name)
 			}
 			closedCleanly(t, dir)
 			if after := storeCounts(t, dir); after != before {
