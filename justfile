@@ -34,3 +34,24 @@ lint:
     go vet ./...
     go run honnef.co/go/tools/cmd/staticcheck@latest ./...
     go run golang.org/x/tools/cmd/deadcode@latest -test ./...
+
+# Side by side with the original DVM Predictor: CPU s (user+sys), 3 runs each, fresh store and stored trace.
+compare-original trace="../shared/data/traces/jac1d_x40000.ptr.gz" machine="../shared/data/machines/Predictor.par" grids="1 2x2 8x8":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    presage=$(realpath bin/presage); orig=$(realpath ../shared/tools/dvm-predictor); machine=$(realpath "{{machine}}")
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+    case "{{trace}}" in *.gz) gunzip -c "{{trace}}" >"$work/trace.ptr" ;; *) cp "{{trace}}" "$work/trace.ptr" ;; esac
+    cpu() { /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1; awk '{printf "%.2f", $1 + $2}' "$work/time"; }
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+    printf '%-6s %-3s %9s %14s %14s %7s %7s\n' grid run original presage-fresh presage-stored fresh× stored×
+    for g in {{grids}}; do
+      for i in 1 2 3; do
+        o=$(cd "$work" && cpu "$orig" "$machine" trace.ptr out.html ${g//x/ })
+        rm -f "$work"/p.db*
+        f=$(cpu "$presage" -q --db "$work/p.db" predict "$work/trace.ptr" --machine "$machine" --grid "$g")
+        s=$(cpu "$presage" -q --db "$work/p.db" predict "$work/trace.ptr" --machine "$machine" --grid "$g")
+        printf '%-6s %-3s %9s %14s %14s %7s %7s\n' "$g" "$i" "$o" "$f" "$s" "$(ratio "$o" "$f")" "$(ratio "$o" "$s")"
+      done
+    done

@@ -14,11 +14,43 @@ func TraceName(path string) string { return storedName(path, ".gz", ".ptr") }
 
 // Trace stores the trace file at path (plain or gzip) unless a file with
 // the same bytes is stored already, in which case it returns that trace
-// with Existing set and writes nothing. The trace is parsed and written in
-// one transaction: on any error (a defective trace is a *ptr.Error)
-// nothing is written. progress, if not nil, is called now and then with the
-// bytes of the file read so far and the file's size, and once at the end.
+// with Existing set and writes nothing. The trace is parsed and packed in
+// one pass and one transaction: on any error (a defective trace is a
+// *ptr.Error) nothing is written. progress, if not nil, is called now and
+// then with the bytes of the file read so far and the file's size, and
+// once at the end. The calls table is not written (TraceOptions.Calls).
 func Trace(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
+	return TraceWith(ctx, st, path, TraceOptions{Progress: progress})
+}
+
+// TraceOptions are the choices of TraceWith.
+type TraceOptions struct {
+	// Progress, if not nil, is called as Trace describes.
+	Progress func(done, total int64)
+	// Calls also writes the trace's rows of the calls table, one per call,
+	// for SQL users (store.MaterializeCalls), in a second transaction; a
+	// stored trace gets them too when it has none.
+	Calls bool
+}
+
+// TraceWith is Trace with options.
+func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptions) (store.TraceInfo, error) {
+	info, err := packFile(ctx, st, path, opt.Progress)
+	if err != nil || !opt.Calls {
+		return info, err
+	}
+	if _, err := st.MaterializeCalls(ctx, info); err != nil {
+		return store.TraceInfo{}, err
+	}
+	return info, nil
+}
+
+// packFile stores the trace at path with its pack, as Trace describes.
+// The file is hashed first, so that a stored trace costs one read of the
+// file (of its compressed bytes when gzip), not a parse; a new one is then
+// inflated in a goroutine beside the parsing, and the parser keeps the
+// parameter texts without parsing them, as the pack needs.
+func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
 	f, size, digest, err := openHashed(path, ptr.Sniff)
 	if err != nil {
 		return store.TraceInfo{}, err
@@ -28,10 +60,12 @@ func Trace(ctx context.Context, st *store.Store, path string, progress func(done
 		return info, err
 	}
 	cr := &countingReader{r: f, total: size, progress: progress}
-	r, err := ptr.NewReader(cr, path)
+	r, err := ptr.NewConcurrentReader(cr, path)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
+	defer r.Close()
+	r.TextOnly()
 	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, SHA256: digest}, r)
 	if err != nil {
 		return store.TraceInfo{}, err

@@ -58,8 +58,15 @@ func TestTrace(t *testing.T) {
 	if again != info {
 		t.Errorf("second Trace = %+v, want %+v", again, info)
 	}
+	// The calls table is written on request only.
+	if nt, nc := counts(t, st); nt != 1 || nc != 0 {
+		t.Errorf("after two ingests: %d traces, %d call rows; want 1, 0", nt, nc)
+	}
+	if _, err := ingest.TraceWith(context.Background(), st, path, ingest.TraceOptions{Calls: true}); err != nil {
+		t.Fatal(err)
+	}
 	if nt, nc := counts(t, st); nt != 1 || nc != 258 {
-		t.Errorf("after two ingests: %d traces, %d calls; want 1, 258", nt, nc)
+		t.Errorf("after an ingest with Calls: %d traces, %d call rows; want 1, 258", nt, nc)
 	}
 }
 

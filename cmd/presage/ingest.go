@@ -19,6 +19,7 @@ type ingestCmd struct {
 
 type ingestTraceCmd struct {
 	Files []string `arg:"" help:"Trace files." type:"existingfile"`
+	Calls bool     `help:"Also write the calls table (one SQL row per call, for SQL queries such as func_profile; presage calls does it later)."`
 }
 
 // Run ingests each file in its own transaction: a bad file leaves the
@@ -31,7 +32,7 @@ func (c *ingestTraceCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	for _, f := range c.Files {
 		update, finish := g.progress("ingest " + f)
-		info, err := ingest.Trace(ctx, st, f, update)
+		info, err := ingest.TraceWith(ctx, st, f, ingest.TraceOptions{Progress: update, Calls: c.Calls})
 		finish()
 		if err != nil {
 			return err

@@ -2,24 +2,39 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"strconv"
 
+	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
+// predictCmd predicts one configuration. The trace and the machine are
+// each a stored name or id, or a file, ingested first unless its bytes are
+// stored already: `presage predict jac.ptr.gz --machine Predictor.par`.
 type predictCmd struct {
-	Trace   string   `help:"Stored trace (name or id)." required:""`
-	Machine string   `help:"Stored machine file (name or id)." required:""`
-	Grid    string   `help:"Processor grid, e.g. 4, 2x2, 2x2x2 (default: the machine's topology or 1)."`
-	TStart  *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
-	TByte   *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
-	Power   *float64 `help:"Override every processor's relative power (> 0)."`
+	TraceArg string   `arg:"" optional:"" name:"trace-file" help:"Trace: a file (.ptr, plain or gzip; ingested unless stored already) or a stored name or id. Same as --trace."`
+	Trace    string   `help:"Stored trace (name or id) or trace file."`
+	Machine  string   `help:"Stored machine file (name or id) or machine file (ingested unless stored already)." required:""`
+	Grid     string   `help:"Processor grid, e.g. 4, 2x2, 2x2x2 (default: the machine's topology or 1)."`
+	TStart   *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
+	TByte    *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
+	Power    *float64 `help:"Override every processor's relative power (> 0)."`
 }
 
 // Validate checks the overrides given: an override is a positive finite
 // number; without the flag, the machine file's values hold.
 func (c *predictCmd) Validate() error {
+	switch {
+	case c.TraceArg == "" && c.Trace == "":
+		return errors.New("missing the trace: give a trace file or stored name (presage predict TRACE --machine MACHINE)")
+	case c.TraceArg != "" && c.Trace != "":
+		return fmt.Errorf("two traces given (%s and --trace %s): give one", c.TraceArg, c.Trace)
+	}
 	for _, o := range []struct {
 		flag string
 		v    *float64
@@ -53,7 +68,11 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	run, err := stage.PredictOne(ctx, st, stage.PredictRequest{Trace: c.Trace, Machine: c.Machine, Config: cfg})
+	traceRef, machineRef, err := c.storeInputs(ctx, g, st)
+	if err != nil {
+		return err
+	}
+	run, err := stage.PredictOne(ctx, st, stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg})
 	if err != nil {
 		return err
 	}
@@ -65,4 +84,44 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 		g.infof("warning: %s (%d times)", w.Message, w.Count)
 	}
 	return nil
+}
+
+// storeInputs ingests the trace and the machine where they name files,
+// de-duplicated by content as `presage ingest` does, and returns how the
+// store knows each: the id of an ingested file, else the name given.
+func (c *predictCmd) storeInputs(ctx context.Context, g *Globals, st *store.Store) (traceRef, machineRef string, err error) {
+	traceRef, machineRef = c.TraceArg, c.Machine
+	if traceRef == "" {
+		traceRef = c.Trace
+	}
+	if isFile(traceRef) {
+		update, finish := g.progress("ingest " + traceRef)
+		info, err := ingest.Trace(ctx, st, traceRef, update)
+		finish()
+		if err != nil {
+			return "", "", err
+		}
+		if !info.Existing {
+			g.infof("trace %s: %d calls, %d bytes (id %d)", info.Name, info.Calls, info.Bytes, info.ID)
+		}
+		traceRef = strconv.FormatInt(info.ID, 10)
+	}
+	if isFile(machineRef) {
+		info, err := ingest.Machine(ctx, st, machineRef)
+		if err != nil {
+			return "", "", err
+		}
+		if !info.Existing {
+			g.infof("machine %s (id %d)", info.Name, info.ID)
+		}
+		machineRef = strconv.FormatInt(info.ID, 10)
+	}
+	return traceRef, machineRef, nil
+}
+
+// isFile tells whether ref names a regular file: a file wins over a
+// stored name, as the path a user types is what they mean.
+func isFile(ref string) bool {
+	fi, err := os.Stat(ref)
+	return err == nil && fi.Mode().IsRegular()
 }

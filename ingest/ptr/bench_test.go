@@ -12,13 +12,19 @@ import (
 
 // benchRead reads the whole trace in data once per iteration; MB/s are of
 // the unpacked text.
-func benchRead(b *testing.B, data []byte) {
+func benchRead(b *testing.B, data []byte) { benchReadWith(b, data, nil) }
+
+// benchReadWith is benchRead with setup applied to each Reader.
+func benchReadWith(b *testing.B, data []byte, setup func(*Reader)) {
 	b.Helper()
 	var text int64
 	for b.Loop() {
 		r, err := NewReader(bytes.NewReader(data), "bench")
 		if err != nil {
 			b.Fatal(err)
+		}
+		if setup != nil {
+			setup(r)
 		}
 		for {
 			_, err := r.Next()
@@ -34,7 +40,7 @@ func benchRead(b *testing.B, data []byte) {
 	b.SetBytes(text)
 }
 
-func readGolden(b *testing.B, name string) []byte {
+func readGolden(b testing.TB, name string) []byte {
 	data, err := os.ReadFile(golden.Path(b, "traces", name))
 	if err != nil {
 		b.Fatal(err)
@@ -64,3 +70,9 @@ func BenchmarkReadX1000Text(b *testing.B) {
 	benchRead(b, gunzip(b, readGolden(b, "jac1d_x1000.ptr.gz")))
 }
 func BenchmarkReadAdi(b *testing.B) { benchRead(b, readGolden(b, "adi.ptr")) }
+
+// BenchmarkReadX40000TextOnly reads as the ingest does: texts kept,
+// parameters not parsed.
+func BenchmarkReadX40000TextOnly(b *testing.B) {
+	benchReadWith(b, gunzip(b, readGolden(b, "jac1d_x40000.ptr.gz")), (*Reader).TextOnly)
+}

@@ -38,7 +38,7 @@ var mergeTables = []mergeTable{
 		"machine_id": "machines", "order_trace_id": "order_traces", "measurement_id": "order_measurements"}},
 	{name: "intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_values", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
-	{name: "interval_proc_values", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "interval_proc_series", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_stats", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "run_warnings", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "sts_intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},

@@ -171,7 +171,8 @@ func TestMergeKeepsTracesAfterAKnownOne(t *testing.T) {
 		t.Fatalf("merged store has traces %+v, want jac and jac1d", rows)
 	}
 	for _, r := range rows {
-		if r.Rows != r.Calls || r.Packs == 0 {
+		// The calls table is written on request only: none here.
+		if r.Rows != 0 || r.Packs == 0 {
 			t.Errorf("trace %s: %d calls recorded, %d call rows, %d pack chunks", r.Name, r.Calls, r.Rows, r.Packs)
 		}
 	}

@@ -93,13 +93,14 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 // dominates.
 type inserter struct {
 	iv, val, proc, stat *batch
+	json                []byte // the series being encoded (procSeries)
 }
 
 func newInserter(tx *sqlx.Tx) *inserter {
 	return &inserter{
 		iv:   newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count)`, 10),
 		val:  newBatch(tx, `interval_values(run_id, interval_id, char_id, value)`, 4),
-		proc: newBatch(tx, `interval_proc_values(run_id, interval_id, proc, char_id, value)`, 5),
+		proc: newBatch(tx, `interval_proc_series(run_id, interval_id, char_id, vals)`, 4),
 		stat: newBatch(tx, `interval_stats(run_id, interval_id, char_id, min, min_proc, max, max_proc, mean)`, 8),
 	}
 }
@@ -152,19 +153,7 @@ func (ins *inserter) values(runID int64, iv *result.Interval, perProc bool) erro
 	if !perProc {
 		return nil
 	}
-	for _, p := range iv.Procs {
-		for c, v := range p.Values {
-			// Zeros are left out, except the execution time, which keeps
-			// every processor present.
-			if v == 0 && result.Char(c) != result.ExecutionTime {
-				continue
-			}
-			if err := ins.proc.add(runID, iv.ID, p.Proc, c, v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return ins.procSeries(runID, iv)
 }
 
 // batchRows is the number of rows of one multi-row INSERT.

@@ -183,10 +183,11 @@ func nullZero(v float64) any {
 	return v
 }
 
-// CountRows returns the number of rows of one of the store's tables.
+// CountRows returns the number of rows of one of the store's tables or
+// views (interval_proc_values is a view since schema 8).
 func (s *Store) CountRows(table string) (int, error) {
 	var known int
-	if err := s.db.Get(&known, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table); err != nil {
+	if err := s.db.Get(&known, `SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?`, table); err != nil {
 		return 0, err
 	}
 	if known == 0 {

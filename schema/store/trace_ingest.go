@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -23,7 +22,9 @@ type TraceReader interface {
 
 // SaveTrace stores the trace that r reads, in one transaction: its row
 // (info's Name, Path and SHA256; IngestedAt, now when empty; the rest from
-// r), its calls table rows and its pack. On any error, r's included (a
+// r) and its pack. The calls table, one SQL row per call, is not written:
+// it is eight times the pack's size and a prediction never reads it, so it
+// is built only on request (MaterializeCalls). On any error, r's included (a
 // defective trace) or ctx's, nothing is written. When the store holds a
 // trace with the same SHA256 already (a concurrent ingest of the same
 // bytes won), that trace comes back with Existing set.
@@ -41,7 +42,7 @@ func (s *Store) SaveTrace(ctx context.Context, info TraceInfo, r TraceReader) (T
 	return saveFile(ctx, s, "traces", insert, lookup)
 }
 
-// insertTrace writes the traces row, the calls of r and their pack within
+// insertTrace writes the traces row and the pack of the calls of r within
 // tx and fills info's ID, Calls and Bytes.
 func insertTrace(ctx context.Context, tx *sqlx.Tx, r TraceReader, info *TraceInfo) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO traces(name, path, sha256, bytes, calls, proc_count, header,
@@ -54,7 +55,7 @@ func insertTrace(ctx context.Context, tx *sqlx.Tx, r TraceReader, info *TraceInf
 	if info.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
-	calls, err := copyCalls(ctx, tx, r, info)
+	calls, err := packCalls(ctx, tx, info.ID, r)
 	if err != nil {
 		return err
 	}
@@ -63,70 +64,7 @@ func insertTrace(ctx context.Context, tx *sqlx.Tx, r TraceReader, info *TraceInf
 	return err
 }
 
-// copyCalls writes every call of r as a row of the calls table and into
-// the pack of trace info, and returns how many there were.
-func copyCalls(ctx context.Context, tx *sqlx.Tx, r trace.Source, info *TraceInfo) (int, error) {
-	w := newCallWriter(tx, info.ID)
-	defer w.close()
-	pw, err := newPackWriter(ctx, tx, info.ID)
-	if err != nil {
-		return 0, err
-	}
-	defer pw.close()
-	for {
-		c, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := w.add(c); err != nil {
-			return 0, fmt.Errorf("store trace %s: call at line %d: %w", info.Path, c.TraceLine, err)
-		}
-		if err := pw.add(c); err != nil {
-			return 0, fmt.Errorf("store trace %s: call at line %d: %w", info.Path, c.TraceLine, err)
-		}
-		if w.seq%cancelCheckCalls == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
-	}
-	if err := w.flush(); err != nil {
-		return 0, fmt.Errorf("store trace %s: %w", info.Path, err)
-	}
-	if err := pw.finish(); err != nil {
-		return 0, fmt.Errorf("store trace %s: %w", info.Path, err)
-	}
-	return int(w.seq), nil
-}
-
 // cancelCheckCalls is how many calls are copied or streamed between two
 // looks at the context: often enough to stop within milliseconds, rarely
 // enough to cost nothing.
 const cancelCheckCalls = 4096
-
-// callWriter writes the rows of the calls table of one trace, numbering
-// the calls in order.
-type callWriter struct {
-	id   int64
-	seq  int64
-	rows *batch
-}
-
-func newCallWriter(tx *sqlx.Tx, id int64) *callWriter {
-	return &callWriter{id: id, rows: newBatch(tx,
-		`calls(trace_id, seq, func, call_time, ret_time, line, file, trace_line, call_params, ret_params)`, 10)}
-}
-
-func (w *callWriter) add(c *trace.Call) error {
-	err := w.rows.add(w.id, w.seq, c.Func, c.CallTime, c.RetTime, c.Line, c.File, c.TraceLine, c.InText, c.OutText)
-	w.seq++
-	return err
-}
-
-// flush writes the calls of an incomplete batch.
-func (w *callWriter) flush() error { return w.rows.flush() }
-
-func (w *callWriter) close() { w.rows.close() }

@@ -96,6 +96,9 @@ func (w *packWriter) shape(c *trace.Call) (uint64, error) {
 
 // flush stores the calls packed since the last flush as the next chunk.
 func (w *packWriter) flush() error {
+	if w.buf == nil {
+		w.buf = []byte{} // the empty chunk of a trace without calls: not NULL
+	}
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO trace_packs(trace_id, chunk, calls, data) VALUES (?, ?, ?, ?)`,
 		w.id, w.chunk, w.n, w.buf); err != nil {
 		return fmt.Errorf("store chunk %d of the pack: %w", w.chunk, err)
@@ -129,14 +132,18 @@ func (s *Store) BuildPack(ctx context.Context, id int64) error {
 		return err
 	}
 	defer src.Close()
-	return s.update(ctx, func(tx *sqlx.Tx) error { return packCalls(ctx, tx, id, src) })
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		_, err := packCalls(ctx, tx, id, src)
+		return err
+	})
 }
 
-// packCalls writes the pack of trace id from the calls of src within tx.
-func packCalls(ctx context.Context, tx *sqlx.Tx, id int64, src trace.Source) error {
+// packCalls writes the pack of trace id from the calls of src within tx
+// and returns how many calls there were.
+func packCalls(ctx context.Context, tx *sqlx.Tx, id int64, src trace.Source) (int, error) {
 	w, err := newPackWriter(ctx, tx, id)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer w.close()
 	for {
@@ -145,14 +152,19 @@ func packCalls(ctx context.Context, tx *sqlx.Tx, id int64, src trace.Source) err
 			break
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := w.add(c); err != nil {
-			return fmt.Errorf("pack trace %d: call at line %d: %w", id, c.TraceLine, err)
+			return 0, fmt.Errorf("pack trace %d: call at line %d: %w", id, c.TraceLine, err)
+		}
+		if w.total%cancelCheckCalls == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
 		}
 	}
 	if err := w.finish(); err != nil {
-		return fmt.Errorf("pack trace %d: %w", id, err)
+		return 0, fmt.Errorf("pack trace %d: %w", id, err)
 	}
-	return nil
+	return w.total, nil
 }

@@ -21,10 +21,11 @@ import (
 	"github.com/presage-dvm/presage/sim/trace"
 )
 
-// ingestTrace ingests the trace file at path into st.
+// ingestTrace ingests the trace file at path into st with its calls table
+// rows, which the tests of unpacked traces and of the table read.
 func ingestTrace(tb testing.TB, st *store.Store, path string) store.TraceInfo {
 	tb.Helper()
-	info, err := ingest.Trace(context.Background(), st, path, nil)
+	info, err := ingest.TraceWith(context.Background(), st, path, ingest.TraceOptions{Calls: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
