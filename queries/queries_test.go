@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -234,6 +235,14 @@ func TestQueries(t *testing.T) {
 	})
 
 	t.Run("func_profile", func(t *testing.T) {
+		// The calls table is written on request (presage calls).
+		info, err := st.Trace(strconv.FormatInt(built.TraceID, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.MaterializeCalls(context.Background(), info); err != nil {
+			t.Fatal(err)
+		}
 		rows := rowsOf(t, "func_profile", run(nil))
 		var calls, pct float64
 		for i, row := range rows {
