@@ -124,3 +124,31 @@ func TestEquivalentGridsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictFromFiles: predict takes trace and machine files, stored
+// names or a mix; files are ingested once. The calls table is written on
+// request, once.
+func TestPredictFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	trace, machine := golden.Path(t, "traces", "jac.ptr"), golden.Path(t, "machines", "Predictor.par")
+	r := mustSucceed(t, presage(t, dir, "predict", trace, "--machine", machine, "--grid", "2x2"))
+	if !strings.Contains(r.stdout, "run 1: jac on Predictor, grid 2x2") {
+		t.Errorf("predict from files printed %q", r.stdout)
+	}
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", machine, "--grid", "2"))
+	mustSucceed(t, presage(t, dir, "predict", "--trace", trace, "--machine", "Predictor", "--grid", "4"))
+	if got := storeCounts(t, dir); !strings.HasPrefix(got, "traces=1 calls=0 machines=1 runs=3 ") {
+		t.Errorf("after three predictions from files and names: %s", got)
+	}
+	r = mustSucceed(t, presage(t, dir, "calls", "jac"))
+	if !strings.Contains(r.stderr, "487 calls written to the calls table") {
+		t.Errorf("calls printed %q", r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "calls", "jac"))
+	if !strings.Contains(r.stderr, "holds its calls already") {
+		t.Errorf("calls again printed %q", r.stderr)
+	}
+	if got := storeCounts(t, dir); !strings.HasPrefix(got, "traces=1 calls=487 ") {
+		t.Errorf("after presage calls: %s", got)
+	}
+}
