@@ -316,8 +316,25 @@ func TestMeasuredAndCompare(t *testing.T) {
 	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
 	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac_e4", "--machine", "Predictor", "--grid", "2x2"))
 	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "1", "--predicted", "2"))
-	if !strings.Contains(r.stdout, "Summary: 5 matched, 0 unmatched measured, 0 unmatched predicted") {
-		t.Errorf("compare printed:\n%s", r.stdout)
+	// Main with Main; the -e4 program loop of the trace is listed with
+	// its reason.
+	for _, want := range []string{"Summary: 5 matched, 0 unmatched measured, 1 unmatched predicted",
+		"Main jac.fdv:8 (predicted interval 1, count 1) = Main jac.fdv:8 (measured interval 1, count 1)",
+		"because the program-level loop of a trace compiled with -e4"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare printed, without %q:\n%s", want, r.stdout)
+		}
+	}
+	// Another program is refused, unless forced.
+	mustSucceed(t, presage(t, dir, "ingest", "trace", golden.Path(t, "traces", "jac1d.ptr")))
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac1d", "--machine", "Predictor", "--grid", "2x2"))
+	r = presage(t, dir, "compare", "--measured", "1", "--predicted", "3")
+	if r.code == 0 || !strings.Contains(r.stderr, "are not the same program") || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("jac_e4 measured vs jac1d predicted: exit %d, %q", r.code, r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "1", "--predicted", "3", "--force"))
+	if !strings.Contains(r.stdout+r.stderr, "warning") {
+		t.Errorf("forced compare of two programs printed no warning:\n%s%s", r.stdout, r.stderr)
 	}
 	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "--name", "measured_vs_predicted",
 		"--param", "measured=1", "--param", "predicted=2"))

@@ -13,6 +13,8 @@ type compareCmd struct {
 	Predicted string `help:"Predicted run (number or 'latest')." required:""`
 	Format    string `help:"text, json or html." enum:"text,json,html" default:"text"`
 	Out       string `help:"Output file ('-' for standard output)." default:"-"`
+	Force     bool   `help:"Compare runs that are not of one program (different source files or intervals), with a warning in every output."`
+	hostFlags
 }
 
 var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
@@ -50,7 +52,15 @@ func (c *compareCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := compare.Compare(measured, predicted)
+	opt := compare.Options{Force: c.Force}
+	host, described, err := c.host()
+	if err != nil {
+		return err
+	}
+	if described {
+		opt.MeasuredMachine = hostFacts(host, measured.Config.Procs())
+	}
+	cmp, err := compare.Compare(measured, predicted, opt)
 	if err != nil {
 		return err
 	}

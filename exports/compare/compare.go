@@ -22,9 +22,8 @@ var Chars = []result.Char{
 type Method string
 
 const (
-	ByRoot Method = "root" // the two report roots (or the interval of the other tree with the root's key)
-	ByPath Method = "path" // the same path of keys from the matched roots
-	ByKey  Method = "key"  // a key found once in each report tree
+	ByMain Method = "main" // Main with Main
+	ByPath Method = "path" // the same identity under matched parents
 )
 
 // Ref identifies an interval of one side.
@@ -35,9 +34,12 @@ type Ref struct {
 	Line  int
 	Expr  *int64 // nil when the interval has no expression
 	Level int    // the interval's level in its own run (0 = Main)
-	Depth int    // levels below its side's report root; -1 outside the report tree
-	Count int64  // times the interval was entered
-	Exec  float64
+	// Depth is the level the identity counts: below Main, looking through
+	// the program-level loop of an -e4 trace.
+	Depth  int
+	Count  int64 // times the interval was entered
+	Exec   float64
+	Reason string // why the interval is unmatched; "" when matched
 }
 
 // Key returns the identity the intervals are matched by.
@@ -80,11 +82,29 @@ type Side struct {
 	Program string
 	Machine string // "" for measured runs
 	Grid    string // e.g. "2x2"
-	Root    Ref    // the report root: where the side's report tree starts
-	Size    int    // intervals in the report tree
-	// Outside are the run's intervals outside its report tree (Main above
-	// a deeper report root, for instance); they are not compared.
-	Outside []Ref
+	Root    Ref    // the report root: where the side's own report starts
+	Size    int    // intervals of the run, all compared
+	// MachineFacts describe the machine the side ran (or was predicted)
+	// on, as label and value: what the run itself says (processes,
+	// per-processor times) and what the user described (Options).
+	MachineFacts []Fact
+	// ProgramLoop is the program-level loop of an -e4 trace (a Seq at
+	// Main's line, Main's only child), looked through by the matching; nil
+	// when the side has none.
+	ProgramLoop *Ref
+}
+
+// Fact is a labelled value of a report.
+type Fact struct{ Label, Value string }
+
+// Options change what Compare accepts and shows.
+type Options struct {
+	// Force compares runs that are not of one program, with a warning.
+	Force bool
+	// MeasuredMachine and PredictedMachine are shown beside each side's
+	// own facts (the machine the measurement ran on, described by the
+	// user; the machine file of the prediction).
+	MeasuredMachine, PredictedMachine []Fact
 }
 
 // Summary sums the comparison up.
@@ -102,18 +122,20 @@ type Summary struct {
 // Comparison is the result of Compare.
 type Comparison struct {
 	Measured, Predicted Side
-	// Matches in the pre-order of the predicted report tree.
+	// Matches in the pre-order of the predicted tree.
 	Matches []Match
-	// Intervals of the report trees without a counterpart, in pre-order.
+	// Intervals without a counterpart, in pre-order, with their Reason.
 	UnmatchedMeasured, UnmatchedPredicted []Ref
 	Summary                               Summary
 	Warnings                              []string
 }
 
-// Compare matches the report trees of measured and predicted and compares
-// the matched intervals. Runs of unexpected kinds or on different grids
-// are still compared, with a warning.
-func Compare(measured, predicted *result.Run) (*Comparison, error) {
+// Compare matches the intervals of measured and predicted by identity,
+// Main with Main, and compares the matched ones. Runs that are not of one
+// program are refused with a *NotComparableError unless opt.Force, which
+// compares them with a warning; runs of unexpected kinds or on different
+// grids are compared with a warning.
+func Compare(measured, predicted *result.Run, opt Options) (*Comparison, error) {
 	if measured == nil || predicted == nil {
 		return nil, errors.New("compare: a run is missing")
 	}
@@ -125,12 +147,21 @@ func Compare(measured, predicted *result.Run) (*Comparison, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compare: predicted %w", err)
 	}
+	ws := warnings(measured, predicted)
+	if err := comparable(mt, pt); err != nil {
+		if !opt.Force {
+			return nil, err
+		}
+		ws = append([]string{"compared with --force: " + err.(*NotComparableError).Reason}, ws...)
+	}
 	pairs := match(mt, pt)
 	c := &Comparison{
 		Measured:  mt.side(),
 		Predicted: pt.side(),
-		Warnings:  warnings(measured, predicted),
+		Warnings:  ws,
 	}
+	c.Measured.MachineFacts = append(runFacts(measured), opt.MeasuredMachine...)
+	c.Predicted.MachineFacts = append(runFacts(predicted), opt.PredictedMachine...)
 	for _, p := range pairs {
 		c.Matches = append(c.Matches, Match{
 			Measured:  mt.ref(p.m),

@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -38,9 +41,9 @@ func TestMatching(t *testing.T) {
 	tests := []struct {
 		name                string
 		measured, predicted *result.Run
+		force               bool   // the runs are not of one program
 		want                string // pairs
 		wantUnM, wantUnP    string // unmatched IDs
-		wantOutM, wantOutP  string // outside the report trees
 	}{
 		{
 			name: "same tree",
@@ -48,7 +51,7 @@ func TestMatching(t *testing.T) {
 				iv{3, 1, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
 			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
 				iv{3, 1, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
-			want: "1=1/root 2=2/path 3=3/path 4=4/path",
+			want: "1=1/main 2=2/path 3=3/path 4=4/path",
 		},
 		{
 			name: "unmatched on both sides",
@@ -56,45 +59,31 @@ func TestMatching(t *testing.T) {
 				iv{3, 1, P, "a.fdv", 7, nil, 1}, iv{4, 3, S, "a.fdv", 8, nil, 1}),
 			predicted: pred(0, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
 				iv{3, 1, P, "a.fdv", 6, nil, 1}),
-			want: "1=1/root 2=2/path", wantUnM: "3 4", wantUnP: "3",
+			force: true,
+			want:  "1=1/main 2=2/path", wantUnM: "3 4", wantUnP: "3",
 		},
 		{
-			name:      "different roots",
+			name:      "program-level loop of an -e4 trace, whatever the report roots",
 			measured:  jacMeasured(5, 1, 4, 2, 2),
 			predicted: jacPredicted(5, 1, 4, 2, 2),
-			want:      "2=1/root 3=2/path 4=3/path 5=4/path 6=5/path", wantOutP: "1",
+			want:      "1=1/main 3=2/path 4=3/path 5=4/path 6=5/path", wantUnP: "2",
 		},
 		{
-			name: "anchor on the other tree's interval with the root's key",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 3, nil, 3},
-				iv{3, 2, P, "a.fdv", 5, nil, 1}),
-			predicted: pred(2, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 3, nil, 3},
-				iv{3, 2, P, "a.fdv", 5, nil, 1}),
-			want: "2=2/root 3=3/path", wantUnM: "1", wantOutP: "1",
+			name: "a Seq at Main's line beside other children is an interval like any other",
+			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 1, nil, 3},
+				iv{3, 1, P, "a.fdv", 5, nil, 1}),
+			predicted: pred(2, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 1, nil, 3},
+				iv{3, 1, P, "a.fdv", 5, nil, 1}),
+			want: "1=1/main 2=2/path 3=3/path",
 		},
 		{
-			name: "anchor in the predicted tree",
-			measured: meas(2, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 3, nil, 3},
-				iv{3, 2, P, "a.fdv", 5, nil, 1}),
-			predicted: pred(0, iv{1, 0, M, "a.fdv", 2, nil, 4}, iv{2, 1, S, "a.fdv", 3, nil, 3},
-				iv{3, 2, P, "a.fdv", 5, nil, 1}),
-			want: "2=2/root 3=3/path", wantUnP: "1", wantOutM: "1",
-		},
-		{
-			name: "key fallback below an extra level, then path",
+			name: "an identity at another level is no match",
 			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 9, nil, 2},
 				iv{3, 2, P, "a.fdv", 10, nil, 1}),
 			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, U, "a.fdv", 2, ex(1), 3},
 				iv{3, 2, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
-			want: "1=1/root 3=2/key 4=3/path", wantUnP: "2",
-		},
-		{
-			name:     "no key fallback for a repeated key",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 10, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4},
-				iv{2, 1, S, "a.fdv", 3, nil, 1}, iv{3, 2, P, "a.fdv", 10, nil, 1},
-				iv{4, 1, S, "a.fdv", 4, nil, 1}, iv{5, 4, P, "a.fdv", 10, nil, 1}),
-			want: "1=1/root", wantUnM: "2", wantUnP: "2 3 4 5",
+			force: true,
+			want:  "1=1/main", wantUnM: "2 3", wantUnP: "2 3 4",
 		},
 		{
 			name: "expression is part of the key; equal siblings pair in order",
@@ -102,19 +91,22 @@ func TestMatching(t *testing.T) {
 				iv{3, 1, U, "a.fdv", 3, ex(1), 1}, iv{4, 1, P, "a.fdv", 7, nil, 1}, iv{5, 1, P, "a.fdv", 7, nil, 1}),
 			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, U, "a.fdv", 3, ex(1), 1},
 				iv{3, 1, U, "a.fdv", 3, nil, 1}, iv{4, 1, P, "a.fdv", 7, nil, 1}, iv{5, 1, P, "a.fdv", 7, nil, 1}),
-			want: "1=1/root 2=3/path 4=4/path 5=5/path", wantUnM: "2", wantUnP: "3",
+			force: true,
+			want:  "1=1/main 2=3/path 4=4/path 5=5/path", wantUnM: "2", wantUnP: "3",
 		},
 		{
-			name:     "files compared by base name",
-			measured: meas(1, iv{1, 0, M, `C:\src\a.fdv`, 1, nil, 4}, iv{2, 1, P, "/home/u/a.fdv", 5, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
-				iv{3, 1, P, "b.fdv", 5, nil, 1}),
-			want: "1=1/root 2=2/path", wantUnP: "3",
+			name:      "files compared by base name; the prediction may have fewer intervals",
+			measured:  meas(1, iv{1, 0, M, `C:\src\a.fdv`, 1, nil, 4}, iv{2, 1, P, "/home/u/a.fdv", 5, nil, 1}),
+			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}),
+			want:      "1=1/main", wantUnM: "2",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Compare(tt.measured, tt.predicted)
+			if _, err := Compare(tt.measured, tt.predicted, Options{}); (err != nil) != tt.force {
+				t.Fatalf("without --force: error %v, want one: %v", err, tt.force)
+			}
+			c, err := Compare(tt.measured, tt.predicted, Options{Force: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,11 +119,13 @@ func TestMatching(t *testing.T) {
 			if got := ids(c.UnmatchedPredicted); got != tt.wantUnP {
 				t.Errorf("unmatched predicted %q, want %q", got, tt.wantUnP)
 			}
-			if got := ids(c.Measured.Outside); got != tt.wantOutM {
-				t.Errorf("measured outside %q, want %q", got, tt.wantOutM)
+			for _, r := range append(c.UnmatchedMeasured, c.UnmatchedPredicted...) {
+				if r.Reason == "" {
+					t.Errorf("unmatched %s (interval %d) has no reason", r, r.ID)
+				}
 			}
-			if got := ids(c.Predicted.Outside); got != tt.wantOutP {
-				t.Errorf("predicted outside %q, want %q", got, tt.wantOutP)
+			if forced := len(c.Warnings) > 0 && strings.HasPrefix(c.Warnings[0], "compared with --force"); forced != tt.force {
+				t.Errorf("warnings %q: forced %v, want %v", c.Warnings, forced, tt.force)
 			}
 			s := c.Summary
 			if s.Matched != len(c.Matches) || s.UnmatchedMeasured != len(c.UnmatchedMeasured) ||
@@ -139,12 +133,60 @@ func TestMatching(t *testing.T) {
 				t.Errorf("summary %+v disagrees with the lists", s)
 			}
 			if n := len(c.Matches) + len(c.UnmatchedMeasured); n != c.Measured.Size {
-				t.Errorf("measured: %d matched + unmatched, report tree of %d", n, c.Measured.Size)
+				t.Errorf("measured: %d matched + unmatched, %d intervals", n, c.Measured.Size)
 			}
 			if n := len(c.Matches) + len(c.UnmatchedPredicted); n != c.Predicted.Size {
-				t.Errorf("predicted: %d matched + unmatched, report tree of %d", n, c.Predicted.Size)
+				t.Errorf("predicted: %d matched + unmatched, %d intervals", n, c.Predicted.Size)
 			}
 		})
+	}
+}
+
+func TestReasons(t *testing.T) {
+	m := jacMeasured(5, 1, 4, 2, 2)
+	p := newRun(result.Predicted, []int{2, 2}, 1, iv{1, 0, result.Main, "jac.fdv", 8, nil, 5})
+	c := mustCompare(t, m, p)
+	want := []string{
+		"2 the predicted run has Main only (a trace or statistics without intervals)",
+		"3 the predicted run has Main only (a trace or statistics without intervals)",
+		"4 its parent Seq jac.fdv:22 is unmatched",
+		"5 its parent Seq jac.fdv:22 is unmatched",
+	}
+	var got []string
+	for _, r := range c.UnmatchedMeasured {
+		got = append(got, fmt.Sprintf("%d %s", r.ID, r.Reason))
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("reasons\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	c = mustCompare(t, m, jacPredicted(5, 1, 4, 2, 2))
+	if r := c.UnmatchedPredicted; len(r) != 1 || !strings.Contains(r[0].Reason, "program-level loop") {
+		t.Errorf("unmatched predicted %+v, want the program-level loop", r)
+	}
+}
+
+func TestNotComparable(t *testing.T) {
+	jac := jacMeasured(5, 1, 4, 2, 2)
+	other := newRun(result.Predicted, []int{2, 2}, 1, iv{1, 0, result.Main, "jac1d.cdv", 25, nil, 5})
+	other.Program = "jac1d"
+	_, err := Compare(jac, other, Options{})
+	var nc *NotComparableError
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "source files are jac.fdv, the prediction's jac1d.cdv") {
+		t.Fatalf("error %v, want a NotComparableError naming the files", err)
+	}
+	moved := jacPredicted(5, 1, 4, 2, 2)
+	moved.Intervals[3].Line = 23
+	if _, err := Compare(jac, moved, Options{}); !errors.As(err, &nc) || !strings.Contains(nc.Reason, "Seq jac.fdv:22") {
+		t.Errorf("error %v, want the missing Seq jac.fdv:22 named", err)
+	}
+	c, err := Compare(jac, other, Options{Force: true})
+	if err != nil || len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], "--force") {
+		t.Fatalf("forced: %v, %v", c, err)
+	}
+	for name, w := range map[string]func(io.Writer, *Comparison) error{"text": WriteText, "json": WriteJSON, "html": WriteHTML} {
+		if out := render(t, c, w); !bytes.Contains(out, []byte("compared with --force")) {
+			t.Errorf("%s output lacks the --force warning", name)
+		}
 	}
 }
 
@@ -156,9 +198,6 @@ func TestDepth(t *testing.T) {
 	}
 	if s := strings.Join(got, " "); s != "0/0 1/1 1/1 2/2 2/2" {
 		t.Errorf("depths %s", s)
-	}
-	if o := c.Predicted.Outside; len(o) != 1 || o[0].Depth != -1 || o[0].Type != result.Main {
-		t.Errorf("outside %+v, want Main at depth -1", o)
 	}
 	if c.Measured.Root.Type != result.Main || c.Predicted.Root.Type != result.Seq || c.Predicted.Root.ID != 2 {
 		t.Errorf("roots %v / %v", c.Measured.Root, c.Predicted.Root)
@@ -235,7 +274,7 @@ func TestWarnings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, p := jacMeasured(5, 1, 4, 2, 2), jacPredicted(5, 1, 4, 2, 2)
 			tt.edit(m, p)
-			c, err := Compare(m, p)
+			c, err := Compare(m, p, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +310,7 @@ func TestCompareErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Compare(tt.m, tt.p)
+			c, err := Compare(tt.m, tt.p, Options{})
 			if err == nil || c != nil {
 				t.Fatalf("got %v, %v; want an error", c, err)
 			}

@@ -41,6 +41,7 @@ func WriteHTML(w io.Writer, c *Comparison) error {
 type view struct {
 	Title, Heading, Subtitle, Note string
 	Facts                          []fact
+	Machines                       [][]string // label, measured, predicted
 	Warnings                       []string
 	Rows                           []row
 	Sections                       []section
@@ -71,9 +72,9 @@ type refList struct {
 }
 
 type refRow struct {
-	Type, File, Expr, Exec string
-	Line, ID, Level        int
-	Count                  int64
+	Type, File, Expr, Exec, Reason string
+	Line, ID, Level                int
+	Count                          int64
 }
 
 func buildView(c *Comparison) view {
@@ -82,11 +83,12 @@ func buildView(c *Comparison) view {
 		Heading:  c.Predicted.Program,
 		Subtitle: fmt.Sprintf("%s against %s", sideName(c.Predicted), sideName(c.Measured)),
 		Facts:    summaryFacts(c),
+		Machines: machineRows(c),
 		Warnings: c.Warnings,
 	}
 	if mr, pr := c.Measured.Root, c.Predicted.Root; mr.Key() != pr.Key() {
-		v.Note = fmt.Sprintf("The report trees start at different intervals: the prediction at %s (interval %d), "+
-			"the measurement at %s (interval %d).", pr, pr.ID, mr, mr.ID)
+		v.Note = fmt.Sprintf("The two sides' own reports start at different intervals (the prediction at %s, "+
+			"the measurement at %s); the comparison matches Main with Main and every interval by identity.", pr, mr)
 	}
 	for i := range c.Matches {
 		m := &c.Matches[i]
@@ -100,8 +102,6 @@ func buildView(c *Comparison) view {
 	}{
 		{"Unmatched measured intervals", c.UnmatchedMeasured},
 		{"Unmatched predicted intervals", c.UnmatchedPredicted},
-		{"Measured intervals outside the report tree (not compared)", c.Measured.Outside},
-		{"Predicted intervals outside the report tree (not compared)", c.Predicted.Outside},
 	} {
 		if len(l.refs) > 0 {
 			v.Lists = append(v.Lists, refList{l.title, refRows(l.refs)})
@@ -223,7 +223,7 @@ func refRows(refs []Ref) []refRow {
 			expr = strconv.FormatInt(*r.Expr, 10)
 		}
 		out[i] = refRow{
-			Type: string(r.Type), File: r.File, Expr: expr, Exec: num(r.Exec),
+			Type: string(r.Type), File: r.File, Expr: expr, Exec: num(r.Exec), Reason: r.Reason,
 			Line: r.Line, ID: r.ID, Level: r.Level, Count: r.Count,
 		}
 	}

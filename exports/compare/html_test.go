@@ -18,7 +18,7 @@ func TestWriteHTML(t *testing.T) {
 	m.Config.Grid = []int{4}
 	p := jacPredicted(10, 1, 1, 3, 2)
 	p.Intervals[2].Line = 11 // Par 10 unmatched on both sides
-	c := mustCompare(t, m, p)
+	c := mustForce(t, m, p)
 	page := render(t, c, WriteHTML)
 	doc := htmltest.Parse(t, page)
 	if n := len(doc.All(htmltest.Named("script"))); n != 0 || bytes.Contains(page, []byte("<link")) {
@@ -49,7 +49,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatalf("%d overview rows, want 4", len(rows))
 	}
 	wantRows := []struct{ text, meas, pred string }{
-		{"Seq jac.fdv:8 root 8.000000 10.000000 +25.0%", "width: 80.0%", "width: 100.0%"},
+		{"Main jac.fdv:8 main 8.000000 10.000000 +25.0%", "width: 80.0%", "width: 100.0%"},
 		{"Seq jac.fdv:22 path 0.000000 1.000000 -", "width: 0.0%", "width: 100.0%"},
 		{"Par jac.fdv:24 path 4.000000 3.000000 -25.0%", "width: 100.0%", "width: 75.0%"},
 	}
@@ -63,8 +63,8 @@ func TestWriteHTML(t *testing.T) {
 			t.Errorf("overview row %d bars %v %v, want %q %q", i, bars[1].Attr, bars[3].Attr, w.meas, w.pred)
 		}
 	}
-	// The root section names the measured interval it stands for.
-	if h := sections[0].All(htmltest.Named("h2"))[0].Text(); !strings.Contains(h, "measured interval 1 (Main jac.fdv:8)") {
+	// Main is matched with Main.
+	if h := sections[0].All(htmltest.Named("h2"))[0].Text(); !strings.Contains(h, "predicted interval 1 · measured interval 1 · matched by main") {
 		t.Errorf("root heading %q", h)
 	}
 	first := sections[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))
@@ -75,10 +75,12 @@ func TestWriteHTML(t *testing.T) {
 		t.Errorf("25%% error is not graded fair: %v", cell.Attr)
 	}
 	lists := doc.All(htmltest.WithClass("unmatched"))
-	if len(lists) != 3 || !strings.HasPrefix(lists[0].Text(), "Unmatched measured intervals") ||
-		rowText(lists[1].All(htmltest.Named("tr"))[1]) != "Par jac.fdv 11 - 3 2 1 1.000000" {
+	if len(lists) != 2 || !strings.HasPrefix(lists[0].Text(), "Unmatched measured intervals") ||
+		rowText(lists[1].All(htmltest.Named("tr"))[2]) != "Par jac.fdv 11 - 3 2 1 1.000000 no measured interval Par jac.fdv:11 under Main jac.fdv:8" {
 		for _, l := range lists {
-			t.Log(l.Text())
+			for _, r := range l.All(htmltest.Named("tr")) {
+				t.Logf("%q", rowText(r))
+			}
 		}
 		t.Errorf("%d unmatched lists", len(lists))
 	}
@@ -94,7 +96,7 @@ func TestWriteHTML(t *testing.T) {
 		"Measured":            "unsaved run · prog · 4",
 		"Matched intervals":   "4",
 		"Unmatched measured":  "1",
-		"Unmatched predicted": "1",
+		"Unmatched predicted": "2",
 		"Execution time MAPE": "16.7% over 3 intervals",
 	} {
 		if facts[k] != v {
@@ -120,7 +122,7 @@ func TestWriteHTMLEscapes(t *testing.T) {
 		t.Errorf("heading %q", h)
 	}
 	row := doc.All(htmltest.WithClass("overview"))[0].All(htmltest.Named("tr"))[1]
-	if got := row.All(htmltest.Named("th"))[0].Text(); got != `Seq <i>"x&y".fdv:8` {
+	if got := row.All(htmltest.Named("th"))[0].Text(); got != `Main <i>"x&y".fdv:8` {
 		t.Errorf("overview label %q", got)
 	}
 }

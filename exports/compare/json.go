@@ -22,14 +22,19 @@ type jsonDoc struct {
 }
 
 type jsonSide struct {
-	RunID   int64     `json:"run_id"`
-	Kind    string    `json:"kind"`
-	Program string    `json:"program"`
-	Machine string    `json:"machine,omitempty"`
-	Grid    string    `json:"grid"`
-	Root    jsonRef   `json:"report_root"`
-	Size    int       `json:"report_intervals"`
-	Outside []jsonRef `json:"outside_report"`
+	RunID   int64      `json:"run_id"`
+	Kind    string     `json:"kind"`
+	Program string     `json:"program"`
+	Machine string     `json:"machine,omitempty"`
+	Grid    string     `json:"grid"`
+	Root    jsonRef    `json:"report_root"`
+	Size    int        `json:"intervals"`
+	Facts   []jsonFact `json:"machine_facts"`
+}
+
+type jsonFact struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
 }
 
 type jsonRef struct {
@@ -42,6 +47,7 @@ type jsonRef struct {
 	Depth         int      `json:"depth"`
 	Count         int64    `json:"count"`
 	ExecutionTime *float64 `json:"execution_time"`
+	Reason        string   `json:"unmatched_reason,omitempty"`
 }
 
 type jsonMatch struct {
@@ -104,8 +110,16 @@ func WriteJSON(w io.Writer, c *Comparison) error {
 func toJSONSide(s Side) jsonSide {
 	return jsonSide{
 		RunID: s.RunID, Kind: string(s.Kind), Program: s.Program, Machine: s.Machine, Grid: s.Grid,
-		Root: toJSONRef(s.Root), Size: s.Size, Outside: toJSONRefs(s.Outside),
+		Root: toJSONRef(s.Root), Size: s.Size, Facts: toJSONFacts(s.MachineFacts),
 	}
+}
+
+func toJSONFacts(fs []Fact) []jsonFact {
+	out := make([]jsonFact, len(fs))
+	for i, f := range fs {
+		out[i] = jsonFact(f)
+	}
+	return out
 }
 
 func toJSONRefs(refs []Ref) []jsonRef {
@@ -119,7 +133,7 @@ func toJSONRefs(refs []Ref) []jsonRef {
 func toJSONRef(r Ref) jsonRef {
 	return jsonRef{
 		ID: r.ID, Type: string(r.Type), File: r.File, Line: r.Line, Expr: r.Expr,
-		Level: r.Level, Depth: r.Depth, Count: r.Count, ExecutionTime: finite(r.Exec),
+		Level: r.Level, Depth: r.Depth, Count: r.Count, ExecutionTime: finite(r.Exec), Reason: r.Reason,
 	}
 }
 

@@ -17,10 +17,10 @@ func TestWriteJSON(t *testing.T) {
 				ID   int    `json:"id"`
 				Type string `json:"type"`
 			} `json:"report_root"`
-			Outside []struct {
-				ID    int `json:"id"`
-				Depth int `json:"depth"`
-			} `json:"outside_report"`
+			Facts []struct {
+				Label string `json:"label"`
+				Value string `json:"value"`
+			} `json:"machine_facts"`
 		}
 		Characteristics []string `json:"characteristics"`
 		Matches         []struct {
@@ -51,10 +51,10 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("characteristics %v", doc.Characteristics)
 	}
 	if doc.Measured.Kind != "measured" || doc.Predicted.ReportRoot.ID != 2 || doc.Predicted.ReportRoot.Type != "Seq" ||
-		len(doc.Predicted.Outside) != 1 || doc.Predicted.Outside[0].Depth != -1 {
+		len(doc.Predicted.Facts) < 2 || doc.Predicted.Facts[0].Label != "Processes" || doc.Predicted.Facts[0].Value != "4" {
 		t.Errorf("sides %+v / %+v", doc.Measured, doc.Predicted)
 	}
-	if len(doc.Matches) != 5 || doc.Matches[0].By != "root" || doc.Matches[0].Predicted.ID != 2 || doc.Matches[0].Measured.ID != 1 {
+	if len(doc.Matches) != 5 || doc.Matches[0].By != "main" || doc.Matches[0].Predicted.ID != 1 || doc.Matches[0].Measured.ID != 1 {
 		t.Fatalf("matches %+v", doc.Matches)
 	}
 	exec := doc.Matches[0].Values[1]

@@ -45,15 +45,21 @@ func (k Key) String() string {
 	return s
 }
 
-// tree is the report tree of one side, with the state of the matching.
+func key(iv *result.Interval) Key { return keyOf(iv.Type, iv.File, iv.Line, iv.Expr) }
+
+// tree is the interval tree of one side, with the state of the matching.
+// Every interval takes part, whatever interval the side's report starts
+// from: the original Predictor reports from the interval current at the
+// end of the trace, the analyzer from Main, and both have a Main.
 type tree struct {
 	run     *result.Run
-	root    *result.Interval
-	nodes   []*result.Interval // the report tree in pre-order
+	main    *result.Interval
+	report  *result.Interval // the report root
+	wrapper *result.Interval // the program-level loop of an -e4 trace, or nil
 	byID    map[int]*result.Interval
-	depth   map[int]int // by ID, for the report tree only
-	keys    map[Key][]*result.Interval
+	depth   map[int]int // identity depth: levels below Main, the wrapper not counted
 	matched map[int]bool
+	reason  map[int]string // why an unmatched interval is
 }
 
 func newTree(run *result.Run) (*tree, error) {
@@ -64,50 +70,81 @@ func newTree(run *result.Run) (*tree, error) {
 		run:     run,
 		byID:    make(map[int]*result.Interval, len(run.Intervals)),
 		depth:   map[int]int{},
-		keys:    map[Key][]*result.Interval{},
 		matched: map[int]bool{},
+		reason:  map[int]string{},
 	}
 	for _, iv := range run.Intervals {
 		t.byID[iv.ID] = iv
 	}
-	t.root = run.Intervals[0]
+	t.main, t.report = run.Intervals[0], run.Intervals[0]
 	if run.ReportRoot != 0 {
-		if t.root = t.byID[run.ReportRoot]; t.root == nil {
+		if t.report = t.byID[run.ReportRoot]; t.report == nil {
 			return nil, fmt.Errorf("run %d: report root %d is not an interval of the run", run.ID, run.ReportRoot)
 		}
 	}
-	t.walk(t.root, 0)
+	t.wrapper = programLoop(t.main, t.byID)
+	t.setDepth(t.main, 0)
 	return t, nil
 }
 
-func (t *tree) walk(iv *result.Interval, depth int) {
-	t.nodes = append(t.nodes, iv)
-	t.depth[iv.ID] = depth
-	k := key(iv)
-	t.keys[k] = append(t.keys[k], iv)
-	for _, c := range iv.Children {
-		t.walk(t.byID[c], depth+1)
+// programLoop returns the program-level loop of a trace compiled with
+// -e4: the only child of Main, a Seq interval at Main's own line and file
+// (the bsloop_ the compiler puts around the whole program). The analyzer's
+// statistics have no such interval, their Main stands for it; so the
+// comparison looks through it, and its children are Main's.
+func programLoop(main *result.Interval, byID map[int]*result.Interval) *result.Interval {
+	if len(main.Children) != 1 {
+		return nil
 	}
-}
-
-func key(iv *result.Interval) Key { return keyOf(iv.Type, iv.File, iv.Line, iv.Expr) }
-
-// unique returns the only interval of the report tree with key k.
-func (t *tree) unique(k Key) *result.Interval {
-	if ivs := t.keys[k]; len(ivs) == 1 {
-		return ivs[0]
+	c := byID[main.Children[0]]
+	if c.Type == result.Seq && c.Line == main.Line && baseName(c.File) == baseName(main.File) {
+		return c
 	}
 	return nil
 }
 
-func (t *tree) ref(iv *result.Interval) Ref {
-	d, ok := t.depth[iv.ID]
-	if !ok {
-		d = -1
+func (t *tree) setDepth(iv *result.Interval, d int) {
+	t.depth[iv.ID] = d
+	for _, c := range t.children(iv) {
+		t.setDepth(c, d+1)
 	}
+	if iv == t.main && t.wrapper != nil {
+		t.depth[t.wrapper.ID] = 1
+	}
+}
+
+// children are the children of iv as the comparison sees them: Main's
+// are those of the program-level loop when there is one.
+func (t *tree) children(iv *result.Interval) []*result.Interval {
+	if iv == t.main && t.wrapper != nil {
+		iv = t.wrapper
+	}
+	out := make([]*result.Interval, len(iv.Children))
+	for i, id := range iv.Children {
+		out[i] = t.byID[id]
+	}
+	return out
+}
+
+// identities lists the identity of every interval the comparison sees,
+// as "depth/key" (the program-level loop left out).
+func (t *tree) identities() map[string]bool {
+	ids := map[string]bool{}
+	for _, iv := range t.run.Intervals {
+		if iv != t.wrapper {
+			ids[identity(t.depth[iv.ID], key(iv))] = true
+		}
+	}
+	return ids
+}
+
+func identity(depth int, k Key) string { return fmt.Sprintf("level %d %s", depth, k) }
+
+func (t *tree) ref(iv *result.Interval) Ref {
 	return Ref{
 		ID: iv.ID, Type: iv.Type, File: iv.File, Line: iv.Line, Expr: iv.Expr,
-		Level: iv.Level, Depth: d, Count: iv.Count, Exec: iv.Values[result.ExecutionTime],
+		Level: iv.Level, Depth: t.depth[iv.ID], Count: iv.Count, Exec: iv.Values[result.ExecutionTime],
+		Reason: t.reason[iv.ID],
 	}
 }
 
@@ -115,19 +152,19 @@ func (t *tree) side() Side {
 	r := t.run
 	s := Side{
 		RunID: r.ID, Kind: r.Kind, Program: r.Program, Machine: r.Config.Machine,
-		Grid: result.GridString(r.Config.Grid), Root: t.ref(t.root), Size: len(t.nodes),
+		Grid: result.GridString(r.Config.Grid), Root: t.ref(t.report), Size: len(r.Intervals),
 	}
-	for _, iv := range r.Intervals {
-		if _, in := t.depth[iv.ID]; !in {
-			s.Outside = append(s.Outside, t.ref(iv))
-		}
+	if t.wrapper != nil {
+		ref := t.ref(t.wrapper)
+		s.ProgramLoop = &ref
 	}
 	return s
 }
 
+// unmatched lists the unmatched intervals in pre-order with their reason.
 func (t *tree) unmatched() []Ref {
 	var out []Ref
-	for _, iv := range t.nodes {
+	for _, iv := range t.run.Intervals {
 		if !t.matched[iv.ID] {
 			out = append(out, t.ref(iv))
 		}
@@ -141,79 +178,70 @@ type pair struct {
 	by   Method
 }
 
-// match pairs the intervals of the two report trees. The roots are paired
-// first (anchor), then their descendants by path of keys; what is left is
-// paired by key where the key occurs once in each tree, and the
-// descendants of such a pair by path again. The pairs come back in the
-// pre-order of the predicted tree.
+// match pairs Main with Main, then, level by level, the children of a
+// matched pair that have the same identity; siblings of one identity pair
+// in creation order. Every interval left over gets its reason. The pairs
+// come in the pre-order of the predicted tree.
 func match(m, p *tree) []pair {
-	found := map[int]pair{} // by predicted ID
+	var out []pair
 	var add func(a, b *result.Interval, by Method)
 	add = func(a, b *result.Interval, by Method) {
 		m.matched[a.ID], p.matched[b.ID] = true, true
-		found[b.ID] = pair{a, b, by}
+		out = append(out, pair{a, b, by})
 		matchChildren(m, p, a, b, add)
 	}
-	ma, pa := anchor(m, p)
-	add(ma, pa, ByRoot)
-	for _, iv := range p.nodes {
-		if p.matched[iv.ID] {
-			continue
-		}
-		k := key(iv)
-		if p.unique(k) == nil {
-			continue
-		}
-		if other := m.unique(k); other != nil && !m.matched[other.ID] {
-			add(other, iv, ByKey)
+	add(m.main, p.main, ByMain)
+	for _, t := range []*tree{m, p} {
+		if t.wrapper != nil {
+			t.reason[t.wrapper.ID] = "the program-level loop of a trace compiled with -e4 (a Seq at Main's line): the other side's Main stands for it, its children are compared as Main's"
 		}
 	}
-	var out []pair
-	for _, iv := range p.nodes {
-		if pr, ok := found[iv.ID]; ok {
-			out = append(out, pr)
-		}
-	}
+	explain(m, p, "predicted")
+	explain(p, m, "measured")
 	return out
 }
 
-// anchor chooses the pair the structural match starts from. The report
-// roots of the two sides need not be the same interval: the Predictor
-// reports from the interval current at the end of the trace (a level-1
-// Seq under -e4, docs/model.md §7.1), the analyzer from Main. When one root's
-// key is found once in the other tree the pair is that; otherwise the two
-// roots stand for each other.
-func anchor(m, p *tree) (*result.Interval, *result.Interval) {
-	if key(m.root) == key(p.root) {
-		return m.root, p.root
-	}
-	if iv := m.unique(key(p.root)); iv != nil {
-		return iv, p.root
-	}
-	if iv := p.unique(key(m.root)); iv != nil {
-		return m.root, iv
-	}
-	return m.root, p.root
-}
-
 // matchChildren pairs the children of a matched pair that have the same
-// key; siblings with the same key pair in creation order.
+// identity.
 func matchChildren(m, p *tree, a, b *result.Interval, add func(a, b *result.Interval, by Method)) {
 	waiting := map[Key][]*result.Interval{}
-	for _, id := range a.Children {
-		if iv := m.byID[id]; !m.matched[iv.ID] {
-			waiting[key(iv)] = append(waiting[key(iv)], iv)
-		}
+	for _, iv := range m.children(a) {
+		waiting[key(iv)] = append(waiting[key(iv)], iv)
 	}
-	for _, id := range b.Children {
-		iv := p.byID[id]
-		if p.matched[iv.ID] {
-			continue
-		}
+	for _, iv := range p.children(b) {
 		k := key(iv)
 		if q := waiting[k]; len(q) > 0 {
 			waiting[k] = q[1:]
 			add(q[0], iv, ByPath)
 		}
+	}
+}
+
+// explain gives every unmatched interval of t without a reason yet why
+// it has no counterpart in other.
+func explain(t, other *tree, otherSide string) {
+	elsewhere := map[Key]bool{}
+	for _, iv := range other.run.Intervals {
+		elsewhere[key(iv)] = true
+	}
+	var walk func(iv *result.Interval, parent *result.Interval)
+	walk = func(iv, parent *result.Interval) {
+		switch {
+		case t.matched[iv.ID] || t.reason[iv.ID] != "":
+		case !t.matched[parent.ID]:
+			t.reason[iv.ID] = fmt.Sprintf("its parent %s is unmatched", key(parent))
+		case elsewhere[key(iv)]:
+			t.reason[iv.ID] = fmt.Sprintf("the %s run has %s, but not under %s", otherSide, key(iv), key(parent))
+		case len(other.run.Intervals) == 1:
+			t.reason[iv.ID] = fmt.Sprintf("the %s run has Main only (a trace or statistics without intervals)", otherSide)
+		default:
+			t.reason[iv.ID] = fmt.Sprintf("no %s interval %s under %s", otherSide, key(iv), key(parent))
+		}
+		for _, c := range t.children(iv) {
+			walk(c, iv)
+		}
+	}
+	for _, c := range t.children(t.main) {
+		walk(c, t.main)
 	}
 }

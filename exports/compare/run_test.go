@@ -60,7 +60,7 @@ func jacMeasured(exec ...float64) *result.Run {
 
 func jacPredicted(exec ...float64) *result.Run {
 	return newRun(result.Predicted, []int{2, 2}, 2,
-		iv{1, 0, result.Main, "jac.fdv", 8, nil, 1},
+		iv{1, 0, result.Main, "jac.fdv", 8, nil, exec[0]},
 		iv{2, 1, result.Seq, "jac.fdv", 8, nil, exec[0]},
 		iv{3, 2, result.Par, "jac.fdv", 10, nil, exec[1]},
 		iv{4, 2, result.Seq, "jac.fdv", 22, nil, exec[2]},
@@ -72,7 +72,17 @@ func jacPredicted(exec ...float64) *result.Run {
 // mustCompare compares m with p, failing the test on error.
 func mustCompare(t *testing.T, m, p *result.Run) *Comparison {
 	t.Helper()
-	c, err := Compare(m, p)
+	c, err := Compare(m, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// mustForce compares m with p as compare --force does.
+func mustForce(t *testing.T, m, p *result.Run) *Comparison {
+	t.Helper()
+	c, err := Compare(m, p, Options{Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}

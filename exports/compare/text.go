@@ -23,6 +23,10 @@ func WriteText(w io.Writer, c *Comparison) error {
 	for _, msg := range c.Warnings {
 		fmt.Fprintf(b, "warning: %s\n", msg)
 	}
+	if rows := machineRows(c); len(rows) > 0 {
+		fmt.Fprintf(b, "\nMachines\n")
+		writeAligned(b, "  ", append([][]string{{"", "Measured", "Predicted"}}, rows...), 3)
+	}
 	if len(c.Matches) > 0 {
 		fmt.Fprintf(b, "\nExecution time of the matched intervals\n")
 		rows := [][]string{{"Interval", "Matched by", "Measured", "Predicted", "Rel error"}}
@@ -39,8 +43,6 @@ func WriteText(w io.Writer, c *Comparison) error {
 	}
 	writeRefs(b, "Unmatched measured intervals", c.UnmatchedMeasured)
 	writeRefs(b, "Unmatched predicted intervals", c.UnmatchedPredicted)
-	writeRefs(b, "Measured intervals outside the report tree (not compared)", c.Measured.Outside)
-	writeRefs(b, "Predicted intervals outside the report tree (not compared)", c.Predicted.Outside)
 	fmt.Fprintf(b, "\n%s\n", summaryLine(c))
 	return b.Flush()
 }
@@ -55,7 +57,7 @@ func sideLine(what string, s Side) []string {
 		prog += " on " + s.Machine
 	}
 	return []string{what, run, prog, "grid " + s.Grid,
-		fmt.Sprintf("report root %s (interval %d)", s.Root, s.Root.ID)}
+		fmt.Sprintf("own report from %s (interval %d)", s.Root, s.Root.ID)}
 }
 
 func writeMatch(b *bufio.Writer, m *Match) {
@@ -77,7 +79,17 @@ func writeRefs(b *bufio.Writer, title string, refs []Ref) {
 	for _, r := range refs {
 		rows = append(rows, []string{r.String(), fmt.Sprint(r.ID), fmt.Sprint(r.Level), fmt.Sprint(r.Count), num(r.Exec)})
 	}
-	writeAligned(b, "  ", rows, 1)
+	// Each interval's line, then why it is unmatched.
+	var lines strings.Builder
+	lb := bufio.NewWriter(&lines)
+	writeAligned(lb, "  ", rows, 1)
+	lb.Flush()
+	for i, l := range strings.Split(strings.TrimSuffix(lines.String(), "\n"), "\n") {
+		b.WriteString(l + "\n")
+		if i > 0 {
+			fmt.Fprintf(b, "      because %s\n", refs[i-1].Reason)
+		}
+	}
 }
 
 // summaryLine is the last line of the text output.

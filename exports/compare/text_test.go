@@ -18,11 +18,12 @@ func TestWriteText(t *testing.T) {
 	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
 	out := string(render(t, c, WriteText))
 	bs := blocks(out)
-	// Header, overview, 5 interval tables, the predicted Main outside, summary.
-	if len(bs) != 9 {
-		t.Fatalf("%d blocks, want 9:\n%s", len(bs), out)
+	// Header, machines, overview, 5 interval tables, the program-level
+	// loop unmatched, summary.
+	if len(bs) != 10 {
+		t.Fatalf("%d blocks, want 10:\n%s", len(bs), out)
 	}
-	for i, blk := range bs[1 : len(bs)-1] {
+	for i, blk := range bs[2 : len(bs)-2] {
 		// The last column is right-aligned: every row of a table ends in
 		// the same column.
 		rows := blk[1:]
@@ -33,13 +34,14 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	wantLines := []string{
-		"  Seq jac.fdv:8       root        8.000000  10.000000     +25.0%",
+		"  Main jac.fdv:8      main        8.000000  10.000000     +25.0%",
 		"    Seq jac.fdv:22    path        0.000000   1.000000          -",
-		"Seq jac.fdv:8 (predicted interval 2, count 1) = Main jac.fdv:8 (measured interval 1, count 1), matched by root",
+		"Main jac.fdv:8 (predicted interval 1, count 1) = Main jac.fdv:8 (measured interval 1, count 1), matched by main",
 		"  Execution_time           8.000000  10.000000  +2.000000     +25.0%",
 		"  Efficiency              0.000000   0.250000  +0.250000          -",
-		"  Main jac.fdv:8   1      0      1        1.000000",
-		"Summary: 5 matched, 0 unmatched measured, 0 unmatched predicted intervals; Execution_time MAPE 25.0% over 4 intervals",
+		"  Seq jac.fdv:8   2      1      1       10.000000",
+		"      because the program-level loop of a trace compiled with -e4 (a Seq at Main's line): the other side's Main stands for it, its children are compared as Main's",
+		"Summary: 5 matched, 0 unmatched measured, 1 unmatched predicted intervals; Execution_time MAPE 25.0% over 4 intervals",
 	}
 	for _, w := range wantLines {
 		if !strings.Contains(out, w+"\n") {
@@ -56,13 +58,15 @@ func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
 	m.Config.Grid = []int{4}
 	p := jacPredicted(1, 1, 1, 1, 1)
 	p.Intervals[2].Line = 11 // Par jac.fdv:10 becomes 11: unmatched on both sides
-	c := mustCompare(t, m, p)
+	c := mustForce(t, m, p)
 	out := string(render(t, c, WriteText))
 	for _, w := range []string{
 		"warning: processor grids differ: measured 4, predicted 2x2 (compared anyway)\n",
-		"Unmatched measured intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:10   2      1      1        0.000000\n",
-		"Unmatched predicted intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:11   3      2      1        1.000000\n",
-		"Summary: 4 matched, 1 unmatched measured, 1 unmatched predicted intervals; Execution_time MAPE undefined (no matched interval has a measured execution time)\n",
+		"warning: compared with --force: the prediction has no interval level 1 Par jac.fdv:10\n",
+		"Unmatched measured intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:10   2      1      1        0.000000\n" +
+			"      because no predicted interval Par jac.fdv:10 under Main jac.fdv:8\n",
+		"  Par jac.fdv:11   3      2      1        1.000000\n      because no measured interval Par jac.fdv:11 under Main jac.fdv:8\n",
+		"Summary: 4 matched, 1 unmatched measured, 2 unmatched predicted intervals; Execution_time MAPE undefined (no matched interval has a measured execution time)\n",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in\n%s", w, out)

@@ -48,8 +48,10 @@ type Analysis struct {
 	SmallBuff bool     // not all collective-operation times were stored
 }
 
-// Analyze computes the analyzer's characteristics of f; program names the run.
-func Analyze(f *sts.File, program string) (*Analysis, error) {
+// Analyze computes the analyzer's characteristics of f; name is the
+// file's stored name, and the run's program is that name without its grid
+// (ProgramName).
+func Analyze(f *sts.File, name string) (*Analysis, error) {
 	if len(f.Procs) == 0 {
 		return nil, fmt.Errorf("%s: no processor buffers", f.Name)
 	}
@@ -86,7 +88,7 @@ func Analyze(f *sts.File, program string) (*Analysis, error) {
 	for _, g := range groups {
 		idleAndImbalance(g, f.Procs, vals)
 	}
-	a.Run = buildRun(f, program, groups, vals, a.Procs)
+	a.Run = buildRun(f, ProgramName(name, len(f.Procs)), groups, vals, a.Procs)
 	for _, iv := range a.Run.Intervals {
 		if c, v, ok := iv.NonFinite(); ok {
 			return nil, fmt.Errorf("%s: %s of interval %s:%d is %v: expected finite times in the file (damaged numbers such as NaN, Inf or 1e308)",

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/presage-dvm/presage/exports/compare"
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/calibrate"
+)
+
+// hostFlags describe the machine a measurement ran on, by flags or by a
+// machine file whose root cluster's children are the nodes.
+type hostFlags struct {
+	HostFile     string `help:"Machine file (.par) of the host the measurement ran on: the root cluster's children are its nodes, their processors its cores." type:"existingfile" placeholder:"FILE.par"`
+	Nodes        int    `help:"Nodes of the host the measurement ran on." default:"1"`
+	CoresPerNode int    `help:"Cores per node of the host (0: not described)." placeholder:"N"`
+	Network      string `help:"The host's interconnect, as a name (shared-memory, ethernet, ...)." default:"shared-memory"`
+}
+
+// host returns the described host, and whether there is one.
+func (h hostFlags) host() (calibrate.Host, bool, error) {
+	if h.HostFile != "" {
+		f, err := os.Open(h.HostFile)
+		if err != nil {
+			return calibrate.Host{}, false, err
+		}
+		defer f.Close()
+		m, err := machinefile.Parse(f, h.HostFile)
+		if err != nil {
+			return calibrate.Host{}, false, err
+		}
+		host := calibrate.Host{Nodes: 1, CoresPerNode: m.Processors(), Network: m.Root.CommType}
+		if c := m.Root.Children; len(c) > 0 && !c[0].IsLeaf() {
+			host.Nodes, host.CoresPerNode = len(c), m.Processors()/len(c)
+		}
+		return host, true, nil
+	}
+	if h.CoresPerNode == 0 {
+		return calibrate.Host{}, false, nil
+	}
+	host := calibrate.Host{Nodes: h.Nodes, CoresPerNode: h.CoresPerNode, Network: h.Network}
+	return host, true, host.Check()
+}
+
+// hostFacts describe a host for a run of procs processes.
+func hostFacts(h calibrate.Host, procs int) []compare.Fact {
+	over := "no"
+	if h.Oversubscribed(procs) {
+		over = fmt.Sprintf("yes: %d processes on %d cores (%.3g per core)", procs, h.Cores(), h.ProcsPerCore(procs))
+	}
+	return []compare.Fact{
+		{Label: "Nodes", Value: fmt.Sprint(h.Nodes)},
+		{Label: "Cores per node", Value: fmt.Sprint(h.CoresPerNode)},
+		{Label: "Network", Value: h.Network},
+		{Label: "Oversubscribed", Value: over},
+	}
+}

@@ -1,0 +1,328 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/presage-dvm/presage/exports/compare"
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/calibrate"
+	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// CalibrateRequest names a stored trace, the measured runs of its program
+// and the host they ran on.
+type CalibrateRequest struct {
+	Trace    string         // trace name or id
+	Measured []int64        // measured run ids; none: every measured run of the trace's program
+	Machine  string         // the machine the parameters start from and the uncalibrated prediction uses
+	Host     calibrate.Host // the machine the measurements ran on
+	Holdout  []string       // grids ("2x2") held out of the fit and predicted
+	Out      string         // the machine file to write; its base name (without .par) names the machine
+	MaxEvals int            // bound on the simulations of the fit (0: 3000)
+}
+
+// Fitted are the characteristics the fit matches, per matched interval.
+var Fitted = []result.Char{result.ExecutionTime, result.Communication, result.Synchronization}
+
+// IntervalError is the execution time of one matched interval of one
+// measured run, measured and predicted before (on the request's machine)
+// and after calibration (on the fitted host).
+type IntervalError struct {
+	RunID                   int64
+	Grid                    string
+	Procs                   int
+	Holdout                 bool // the run was not fitted
+	Oversubscribed          bool // its processes outnumber the host's cores
+	Interval                string
+	Depth                   int
+	Measured, Before, After float64
+}
+
+// RelBefore and RelAfter are the relative errors (a fraction).
+func (e IntervalError) RelBefore() float64 { return (e.Before - e.Measured) / e.Measured }
+func (e IntervalError) RelAfter() float64  { return (e.After - e.Measured) / e.Measured }
+
+// Calibration is the outcome of Calibrate.
+type Calibration struct {
+	Program string
+	Host    calibrate.Host
+	Start   calibrate.Params
+	Free    []calibrate.Param
+	Fit     calibrate.Result
+	Machine store.MachineInfo // the fitted machine, stored
+	Path    string            // the machine file written
+	Errors  []IntervalError   // every run, matched interval by interval, in the runs' order
+}
+
+// calRun is a measured run with what the fit needs of it.
+type calRun struct {
+	run     *result.Run
+	procs   int
+	holdout bool
+}
+
+// Calibrate fits the machine parameters of the model to the measured runs
+// of a traced program (sim/calibrate), stores the fitted machine through
+// a machine file written at req.Out, and predicts every run before and
+// after calibration.
+func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*Calibration, error) {
+	if err := req.Host.Check(); err != nil {
+		return nil, err
+	}
+	ct, err := CompileTrace(ctx, st, req.Trace, nil)
+	if err != nil {
+		return nil, err
+	}
+	base, _, err := st.Machine(req.Machine)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := loadMeasured(st, ct.Info.Name, req)
+	if err != nil {
+		return nil, err
+	}
+	sim1 := func(m *machine.Machine, grid []int) (*result.Run, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return sim.Simulate(ct.Program, m, result.Config{Grid: grid}, sim.Options{Trace: filepath.Base(ct.Info.Path)})
+	}
+	name := calibrate.ParName(ingest.MachineName(req.Out))
+	onHost := func(p calibrate.Params, r calRun) (*result.Run, error) {
+		return sim1(req.Host.Machine(name, p, r.procs), r.run.Config.Grid)
+	}
+	c := &Calibration{Program: ct.Info.Name, Host: req.Host, Start: calibrate.FromMachine(base)}
+	c.Free = freeParams(req.Host, runs)
+	residuals := func(p calibrate.Params) ([]float64, error) {
+		var out []float64
+		for _, r := range runs {
+			if r.holdout {
+				continue
+			}
+			pred, err := onHost(p, r)
+			if err != nil {
+				return nil, err
+			}
+			cmp, err := compare.Compare(r.run, pred, compare.Options{})
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range cmp.Matches {
+				if m.By == compare.ByMain && cmp.Predicted.ProgramLoop != nil {
+					// The trace's Main holds, besides the program-level
+					// loop, the traced run's start-up (the time before
+					// bsloop_), which the statistics never see: no machine
+					// parameter explains it, so Main is not fitted.
+					continue
+				}
+				for _, ch := range Fitted {
+					v, _ := m.Value(ch)
+					out = append(out, calibrate.Residual(v.Predicted, v.Measured))
+				}
+			}
+		}
+		return out, nil
+	}
+	maxEvals := req.MaxEvals
+	if maxEvals == 0 {
+		maxEvals = 3000
+	}
+	if c.Fit, err = calibrate.Fit(c.Start, c.Free, residuals, maxEvals); err != nil {
+		return nil, fmt.Errorf("calibrate %s: %w", ct.Info.Name, err)
+	}
+	for _, r := range runs {
+		before, err := sim1(base, r.run.Config.Grid)
+		if err != nil {
+			return nil, fmt.Errorf("predict %s on %s, grid %s: %w", ct.Info.Name, req.Machine, result.GridString(r.run.Config.Grid), err)
+		}
+		after, err := onHost(c.Fit.Params, r)
+		if err != nil {
+			return nil, err
+		}
+		errs, err := intervalErrors(r, before, after, req.Host)
+		if err != nil {
+			return nil, err
+		}
+		c.Errors = append(c.Errors, errs...)
+	}
+	if err := c.store(ctx, st, req, runs); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// loadMeasured loads the measured runs of the request (or of program)
+// and marks the held-out ones; every held-out grid must be one of them.
+func loadMeasured(st *store.Store, program string, req CalibrateRequest) ([]calRun, error) {
+	ids := req.Measured
+	if len(ids) == 0 {
+		var err error
+		if ids, err = st.MeasuredRuns(program); err != nil {
+			return nil, err
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("calibrate %s: no measured run of the program in the store (ingest its statistics: presage ingest sts %s.GRID.sts.gz+)", program, program)
+	}
+	var runs []calRun
+	seen := map[string]bool{}
+	fitted := 0
+	for _, id := range ids {
+		run, err := st.Run(id)
+		if err != nil {
+			return nil, err
+		}
+		if run.Kind != result.Measured {
+			return nil, fmt.Errorf("run %d is %s, expected a measured run", id, run.Kind)
+		}
+		g := result.GridString(run.Config.Grid)
+		r := calRun{run: run, procs: run.Config.Procs(), holdout: holds(req.Holdout, run.Config.Grid)}
+		seen[g] = seen[g] || r.holdout
+		if !r.holdout {
+			fitted++
+		}
+		runs = append(runs, r)
+	}
+	for _, h := range req.Holdout {
+		grid, err := result.ParseGrid(h)
+		if err != nil {
+			return nil, fmt.Errorf("--holdout: %w", err)
+		}
+		if !slices.ContainsFunc(runs, func(r calRun) bool { return r.holdout && sameGrid(r.run.Config.Grid, grid) }) {
+			return nil, fmt.Errorf("--holdout %s: no measured run of %s on that grid", h, program)
+		}
+	}
+	if fitted == 0 {
+		return nil, fmt.Errorf("calibrate %s: every measured run is held out: nothing to fit", program)
+	}
+	return runs, nil
+}
+
+// holds reports whether grid is among the held-out grids; a grid equals
+// another with trailing sizes of 1 (the analyzer writes "1x1x1x1" for 1).
+func holds(holdout []string, grid []int) bool {
+	for _, h := range holdout {
+		if g, err := result.ParseGrid(h); err == nil && sameGrid(g, grid) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameGrid(a, b []int) bool {
+	trim := func(g []int) []int {
+		for len(g) > 1 && g[len(g)-1] == 1 {
+			g = g[:len(g)-1]
+		}
+		return g
+	}
+	return slices.Equal(trim(a), trim(b))
+}
+
+// freeParams are the parameters the fitted runs can tell: power and the
+// node's messages always, the messages between nodes when a run spans
+// nodes, the oversubscription latency when a run oversubscribes.
+func freeParams(h calibrate.Host, runs []calRun) []calibrate.Param {
+	free := []calibrate.Param{calibrate.Power, calibrate.TStartNode, calibrate.TByteNode}
+	spans, over := false, false
+	for _, r := range runs {
+		if r.holdout {
+			continue
+		}
+		spans = spans || h.Nodes > 1 && r.procs > 1 && h.ProcsPerNode(r.procs) < r.procs
+		over = over || h.Oversubscribed(r.procs)
+	}
+	if spans {
+		free = append(free, calibrate.TStartNodes, calibrate.TByteNodes)
+	}
+	if over {
+		free = append(free, calibrate.Oversub)
+	}
+	return free
+}
+
+// intervalErrors compares a measured run with its predictions before and
+// after calibration, interval by interval (the execution time).
+func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]IntervalError, error) {
+	cb, err := compare.Compare(r.run, before, compare.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ca, err := compare.Compare(r.run, after, compare.Options{})
+	if err != nil {
+		return nil, err
+	}
+	afterOf := map[int]float64{}
+	for _, m := range ca.Matches {
+		v, _ := m.Value(result.ExecutionTime)
+		afterOf[m.Measured.ID] = v.Predicted
+	}
+	var out []IntervalError
+	for _, m := range cb.Matches {
+		v, _ := m.Value(result.ExecutionTime)
+		a, ok := afterOf[m.Measured.ID]
+		if !ok {
+			a = math.NaN()
+		}
+		out = append(out, IntervalError{
+			RunID: r.run.ID, Grid: result.GridString(r.run.Config.Grid), Procs: r.procs, Holdout: r.holdout,
+			Oversubscribed: h.Oversubscribed(r.procs), Interval: m.Measured.String(), Depth: m.Measured.Depth,
+			Measured: v.Measured, Before: v.Predicted, After: a,
+		})
+	}
+	return out, nil
+}
+
+// store writes the fitted machine file, with the fit in its comments, and
+// ingests it as a machine.
+func (c *Calibration) store(ctx context.Context, st *store.Store, req CalibrateRequest, runs []calRun) error {
+	slots := req.Host.CoresPerNode
+	for _, r := range runs {
+		slots = max(slots, req.Host.ProcsPerNode(r.procs))
+	}
+	f, err := os.Create(req.Out)
+	if err != nil {
+		return err
+	}
+	err = calibrate.WritePar(f, calibrate.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, c.comments(req))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", req.Out, err)
+	}
+	c.Path = req.Out
+	c.Machine, err = ingest.Machine(ctx, st, req.Out)
+	return err
+}
+
+// comments are the machine file's header: what was fitted to what, the
+// parameters and the residuals.
+func (c *Calibration) comments(req CalibrateRequest) []string {
+	lines := []string{
+		fmt.Sprintf("Machine fitted by presage calibrate to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
+		fmt.Sprintf("Host: %d node(s) of %d core(s), network %s.", c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network),
+		"Fitted: " + c.Fit.Params.String() + ".",
+		fmt.Sprintf("Residuals (log of predicted/measured over %d values of %d fitted intervals' Execution_time, Communication, Synchronization): RMS %.4g after %d simulations.",
+			len(c.Fit.Residuals), len(c.Fit.Residuals)/len(Fitted), c.Fit.RMS, c.Fit.Evals),
+		"The oversubscription latency has no place in a machine file: a prediction on this file alone models processes that do not outnumber cores.",
+	}
+	for _, e := range c.Errors {
+		if e.Depth == 0 {
+			role := "fitted"
+			if e.Holdout {
+				role = "held out"
+			}
+			lines = append(lines, fmt.Sprintf("Run %d (%s, %s): Main measured %.6g s, predicted %.6g s before, %.6g s after.", e.RunID, e.Grid, role, e.Measured, e.Before, e.After))
+		}
+	}
+	return lines
+}
