@@ -3,12 +3,16 @@ package sim
 import (
 	"fmt"
 	"github.com/presage-dvm/presage/sim/trace"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -101,5 +105,47 @@ func BenchmarkPredict(b *testing.B) {
 			}
 			reportCalls(b, len(tr.calls))
 		})
+	}
+}
+
+// bigMachine is Predictor.par's cluster with 8192 nodes of two processors,
+// enough for a 128x128 grid.
+func bigMachine(b *testing.B) *machine.Machine {
+	text := strings.Replace(readMachineText(b, "Predictor"), "{512 x mvsP2}", "{8192 x mvsP2}", 1)
+	m, err := machinefile.Parse(strings.NewReader(text), "Predictor-16384.par")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+func readMachineText(b *testing.B, name string) string {
+	data, err := os.ReadFile(golden.Path(b, "machines", name+".par"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
+}
+
+// BenchmarkGridScaling simulates the long real traces on growing grids: a
+// prediction should cost about the same at 128x128 as at 2x2.
+func BenchmarkGridScaling(b *testing.B) {
+	m := bigMachine(b)
+	for _, name := range []string{"jac1d_x40000.ptr.gz", "jac_e4_L500_it4000.ptr.gz"} {
+		tr := readTrace(b, golden.Path(b, "traces", name))
+		prog, err := Compile(tr.header, trace.NewSliceSource(tr.calls))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range [][]int{{2, 2}, {8, 8}, {32, 32}, {64, 64}, {128, 128}} {
+			b.Run(fmt.Sprintf("%s/%s", tr.name, result.GridString(g)), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Simulate(prog, m, result.Config{Grid: g}, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCalls(b, prog.Calls())
+			})
+		}
 	}
 }

@@ -33,6 +33,11 @@ type Options struct {
 	// coordinate weights, as docs/model.md §5.9 describes; the original's
 	// reports are those of default weights.
 	LoadWeights bool
+
+	// oneClassPerProcessor simulates every processor on its own instead of
+	// once per class of identical processors: the reference the property
+	// tests compare the class-based simulation with, bit for bit.
+	oneClassPerProcessor bool
 }
 
 // Names lists the deviations that are switched on, for result.Config.
@@ -111,7 +116,8 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 		return nil, cfg, err
 	}
 	m = m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power)
-	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind})
+	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind,
+		OneClassPerProcessor: opt.oneClassPerProcessor})
 	if err != nil {
 		return nil, cfg, err
 	}

@@ -3,7 +3,10 @@ package engine
 import "github.com/presage-dvm/presage/sim/layout"
 
 // clock is the simulated elapsed time of absolute processor p.
-func (e *Engine) clock(p int) float64 { return e.clkU + e.clk[p] }
+func (e *Engine) clock(p int) float64 { return e.clkU + e.clk[e.classes.of[p]] }
+
+// classClock is the simulated elapsed time of the processors of class c.
+func (e *Engine) classClock(c int32) float64 { return e.clkU + e.clk[c] }
 
 // add is AddTime(kind, p, d) on the current interval, with the I/O filter
 // (docs/model.md §6.1).
@@ -15,13 +18,19 @@ func (e *Engine) add(k Kind, p int, d float64) {
 		}
 		k = KIOTime
 	}
-	r := iv.row(p, e.L)
+	c := e.isolate(p)
+	e.chargeClass(iv, k, c, d)
+}
+
+// chargeClass is AddTime(kind, p, d) for every processor p of class c.
+func (e *Engine) chargeClass(iv *interval, k Kind, c int32, d float64) {
+	r := &e.classRows(iv)[c]
 	ki := &kindInfo[k]
-	for _, c := range ki.counters() {
-		r[c] += d
+	for _, cn := range ki.counters() {
+		r[cn] += d
 	}
 	if ki.clock && d != 0 {
-		e.clk[p] += d
+		e.clk[c] += d
 		e.skewed = true
 	}
 }
@@ -46,14 +55,19 @@ func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
 // addSynch is AddTimeSynchronize: Synchronization and the class synch
 // field, no clock change, no I/O filter.
 func (e *Engine) addSynch(k Kind, p int, d float64) {
-	r := e.cur.row(p, e.L)
+	e.synchClass(k, e.isolate(p), d)
+}
+
+// synchClass is addSynch for every processor of class c.
+func (e *Engine) synchClass(k Kind, c int32, d float64) {
+	r := &e.classRows(e.cur)[c]
 	r[cSynch] += d
 	r[cClassSynch+cnt(kindClass(k))] += d
 }
 
 // addVary is AddTimeVariation.
 func (e *Engine) addVary(k Kind, p int, d float64) {
-	r := e.cur.row(p, e.L)
+	r := e.procRow(e.cur, p)
 	r[cVary] += d
 	r[cClassVary+cnt(kindClass(k))] += d
 }
@@ -124,13 +138,13 @@ func (e *Engine) mpsSync(k Kind) {
 func (e *Engine) syncAll(k Kind, T float64) {
 	ki := &kindInfo[k]
 	synch := cClassSynch + cnt(kindClass(k))
-	rows := e.cur.rows(e.L)
-	for p, c := range e.clk {
-		d := T - (e.clkU + c)
+	rows := e.classRows(e.cur)
+	for c, clk := range e.clk {
+		d := T - (e.clkU + clk)
 		if d == 0 {
 			continue
 		}
-		r := &rows[p]
+		r := &rows[c]
 		r[cSynch] += d
 		r[synch] += d
 		for _, c := range ki.counters() {
@@ -145,6 +159,12 @@ func (e *Engine) syncAll(k Kind, T float64) {
 // maxClock is max over the VM's processors of their clocks.
 func (e *Engine) maxClock(vm *layout.VM) float64 {
 	T := 0.0
+	if e.coversRoot(vm) {
+		for _, c := range e.clk {
+			T = later(T, e.clkU+c)
+		}
+		return T
+	}
 	for _, p := range vm.Map {
 		T = later(T, e.clock(p))
 	}

@@ -123,13 +123,15 @@ func (e *Engine) copyCost(from, to copySide, f *flagRec) (float64, bool, error) 
 		for d, s := range rd {
 			first[d] = section.Section{Lower: s.Lower, Upper: s.Lower, Step: 1}
 		}
+		var owners []int // of the first element
+		for q := 0; q < vm.P(); q++ {
+			if b, _ := from.arr.Loc(q); b.IntersectSize(first) > 0 {
+				owners = append(owners, q)
+			}
+		}
 		for k1 := 0; k1 < vm.P(); k1++ {
-			for q := 0; q < vm.P(); q++ {
-				if q == k1 {
-					continue
-				}
-				b, _ := from.arr.Loc(q)
-				if b.IntersectSize(first) > 0 {
+			for _, q := range owners {
+				if q != k1 {
 					tr.add(vm.Map[q], vm.Map[k1], ts)
 				}
 			}
@@ -332,7 +334,7 @@ func waitcp(e *Engine) error {
 		if s > 0 && c < fl.timeStart+s {
 			e.add(KRemote, p, max(fl.timeStart+s-c, s))
 			if c < fl.timeStart {
-				e.cur.row(p, e.L)[cSynch] += fl.timeStart - c
+				e.procRow(e.cur, p)[cSynch] += fl.timeStart - c
 			}
 		}
 	}

@@ -15,131 +15,191 @@ func regularOnly(e *Engine) error { e.regular(); return nil }
 
 func nothing(*Engine) error { return nil }
 
-// handlerOf returns the handler of a function name (docs/model.md §6.4, §6.5);
-// its h is nil for an unknown name.
-func handlerOf(name string) entry {
-	switch name {
-	// Intervals: RegularTime first, then the switch.
-	case "binter_", "bsloop_", "bploop_":
-		return entry{enterInterval, false}
-	case "einter_", "enloop_":
-		return entry{leaveInterval, false}
-	// DArray: handler only, call and ret times are never charged.
-	case "crtda_":
-		return entry{crtda, false}
-	case "align_":
-		return entry{align, false}
-	case "delda_":
-		return entry{delda, false}
-	case "realn_":
-		return entry{realn, false}
-	case "arrcpy_":
-		return entry{arrcpy, false}
-	case "aarrcp_":
-		return entry{aarrcp, false}
-	case "waitcp_":
-		return entry{waitcp, false}
-	// Shadow.
-	case "crtshg_":
-		return withRT(crtshg)
-	case "inssh_", "insshd_", "incsh_", "incshd_":
-		return withRT(inssh)
-	case "delshg_":
-		return withRT(delshg)
-	case "recvsh_":
-		return entry{regularOnly, false}
-	case "strtsh_":
-		return withRT(strtsh)
-	case "waitsh_":
-		return withRT(waitsh)
-	case "sendsh_":
-		return withRT(sendsh)
-	case "imlast_":
-		return withRT(imlast)
-	case "exfrst_":
-		return withRT(exfrst)
-	case "across_":
-		return withRT(across)
-	// Reduction.
-	case "crtrg_":
-		return withRT(crtrg)
-	case "crtred_":
-		return withRT(crtred)
-	case "insred_":
-		return withRT(insred)
-	case "delred_":
-		return withRT(delred)
-	case "delrg_":
-		return withRT(delrg)
-	case "strtrd_":
-		return withRT(strtrd)
-	case "waitrd_":
-		return withRT(waitrd)
+// funcKind is a traced run-time function as the engine tells functions
+// apart: one kind per behaviour, so that handlers switch on kinds rather
+// than on names.
+type funcKind uint8
+
+const (
+	fnUnknown funcKind = iota
+	// Intervals.
+	fnEnterUser // binter_
+	fnEnterSeq  // bsloop_
+	fnEnterPar  // bploop_
+	fnLeave     // einter_, enloop_
+	// Distributed arrays.
+	fnCrtda
+	fnAlign
+	fnDelda
+	fnRealn
+	fnArrcpy
+	fnAarrcp
+	fnWaitcp
+	// Shadow exchanges.
+	fnCrtshg
+	fnInssh
+	fnInsshd
+	fnIncsh
+	fnIncshd
+	fnDelshg
+	fnStrtsh
+	fnWaitsh
+	fnSendsh
+	fnImlast
+	fnExfrst
+	fnAcross
+	// Reductions.
+	fnCrtrg
+	fnCrtred
+	fnInsred
+	fnDelred
+	fnDelrg
+	fnStrtrd
+	fnWaitrd
 	// Parallel loops.
-	case "crtpl_":
-		return withRT(crtpl)
-	case "mappl_":
-		return withRT(mappl)
-	case "dopl_":
-		return entry{dopl, false}
-	case "endpl_":
-		return withRT(endpl)
+	fnCrtpl
+	fnMappl
+	fnDopl
+	fnEndpl
 	// Processor systems and templates.
-	case "crtps_":
-		return withRT(crtps)
-	case "psview_":
-		return withRT(psview)
-	case "getps_":
-		return withRT(getps)
-	case "getam_":
-		return withRT(getam)
-	case "getamr_":
-		return withRT(getamr)
-	case "mapam_":
-		return withRT(mapam)
-	case "runam_":
-		return withRT(runam)
-	case "stopam_":
-		return withRT(stopam)
-	case "crtamv_":
-		return withRT(crtamv)
-	case "blkdiv_":
-		return withRT(blkdiv)
-	case "distr_":
-		return withRT(distr)
-	case "setelw_":
-		return withRT(setelw)
-	case "delps_", "delamv_":
-		return entry{regularOnly, false}
-	case "redis_":
-		return entry{nothing, false}
+	fnCrtps
+	fnPsview
+	fnGetps
+	fnGetam
+	fnGetamr
+	fnMapam
+	fnRunam
+	fnStopam
+	fnCrtamv
+	fnBlkdiv
+	fnDistr
+	fnSetelw
+	fnRedis
 	// Remote access.
-	case "crtrbl_":
-		return withRT(crtrbl)
-	case "crtrbp_":
-		return withRT(crtrbp)
-	case "loadrb_":
-		return withRT(loadrb)
-	case "waitrb_":
-		return withRT(waitrb)
-	case "crtbg_", "insrb_", "loadbg_", "waitbg_":
-		return entry{regularOnly, false}
+	fnCrtrbl
+	fnCrtrbp
+	fnLoadrb
+	fnWaitrb
 	// Input/output.
-	case "biof_":
-		return entry{biof, false}
-	case "eiof_":
-		return entry{eiof, false}
-	case "srmem_":
-		return withRT(srmem)
+	fnBiof
+	fnEiof
+	fnSrmem
+	fnIOCall // every other I/O function (ioFuncs)
+	// Functions that only run RegularTime (regularFuncs and a few more).
+	fnRegularOnly
+	numFuncKinds
+)
+
+// handlers is the dispatch table (docs/model.md §6.4, §6.5): the handler
+// of every kind and whether RegularTime follows it. fnUnknown has none.
+var handlers = [numFuncKinds]entry{
+	// Intervals: RegularTime first, then the switch.
+	fnEnterUser: {enterInterval, false},
+	fnEnterSeq:  {enterInterval, false},
+	fnEnterPar:  {enterInterval, false},
+	fnLeave:     {leaveInterval, false},
+	// DArray: handler only, call and ret times are never charged.
+	fnCrtda:  {crtda, false},
+	fnAlign:  {align, false},
+	fnDelda:  {delda, false},
+	fnRealn:  {realn, false},
+	fnArrcpy: {arrcpy, false},
+	fnAarrcp: {aarrcp, false},
+	fnWaitcp: {waitcp, false},
+	// Shadow.
+	fnCrtshg: withRT(crtshg),
+	fnInssh:  withRT(inssh),
+	fnInsshd: withRT(inssh),
+	fnIncsh:  withRT(inssh),
+	fnIncshd: withRT(inssh),
+	fnDelshg: withRT(delshg),
+	fnStrtsh: withRT(strtsh),
+	fnWaitsh: withRT(waitsh),
+	fnSendsh: withRT(sendsh),
+	fnImlast: withRT(imlast),
+	fnExfrst: withRT(exfrst),
+	fnAcross: withRT(across),
+	// Reduction.
+	fnCrtrg:  withRT(crtrg),
+	fnCrtred: withRT(crtred),
+	fnInsred: withRT(insred),
+	fnDelred: withRT(delred),
+	fnDelrg:  withRT(delrg),
+	fnStrtrd: withRT(strtrd),
+	fnWaitrd: withRT(waitrd),
+	// Parallel loops.
+	fnCrtpl: withRT(crtpl),
+	fnMappl: withRT(mappl),
+	fnDopl:  {dopl, false},
+	fnEndpl: withRT(endpl),
+	// Processor systems and templates.
+	fnCrtps:  withRT(crtps),
+	fnPsview: withRT(psview),
+	fnGetps:  withRT(getps),
+	fnGetam:  withRT(getam),
+	fnGetamr: withRT(getamr),
+	fnMapam:  withRT(mapam),
+	fnRunam:  withRT(runam),
+	fnStopam: withRT(stopam),
+	fnCrtamv: withRT(crtamv),
+	fnBlkdiv: withRT(blkdiv),
+	fnDistr:  withRT(distr),
+	fnSetelw: withRT(setelw),
+	fnRedis:  {nothing, false},
+	// Remote access.
+	fnCrtrbl: withRT(crtrbl),
+	fnCrtrbp: withRT(crtrbp),
+	fnLoadrb: withRT(loadrb),
+	fnWaitrb: withRT(waitrb),
+	// Input/output.
+	fnBiof:        {biof, false},
+	fnEiof:        {eiof, false},
+	fnSrmem:       withRT(srmem),
+	fnIOCall:      {ioCall, false},
+	fnRegularOnly: {regularOnly, false},
+}
+
+// funcKinds names the functions with a kind of their own or shared by a
+// few; ioFuncs and regularFuncs list the rest.
+var funcKinds = map[string]funcKind{
+	"binter_": fnEnterUser, "bsloop_": fnEnterSeq, "bploop_": fnEnterPar,
+	"einter_": fnLeave, "enloop_": fnLeave,
+	"crtda_": fnCrtda, "align_": fnAlign, "delda_": fnDelda, "realn_": fnRealn,
+	"arrcpy_": fnArrcpy, "aarrcp_": fnAarrcp, "waitcp_": fnWaitcp,
+	"crtshg_": fnCrtshg, "inssh_": fnInssh, "insshd_": fnInsshd, "incsh_": fnIncsh,
+	"incshd_": fnIncshd, "delshg_": fnDelshg, "recvsh_": fnRegularOnly, "strtsh_": fnStrtsh,
+	"waitsh_": fnWaitsh, "sendsh_": fnSendsh, "imlast_": fnImlast, "exfrst_": fnExfrst,
+	"across_": fnAcross,
+	"crtrg_":  fnCrtrg, "crtred_": fnCrtred, "insred_": fnInsred, "delred_": fnDelred,
+	"delrg_": fnDelrg, "strtrd_": fnStrtrd, "waitrd_": fnWaitrd,
+	"crtpl_": fnCrtpl, "mappl_": fnMappl, "dopl_": fnDopl, "endpl_": fnEndpl,
+	"crtps_": fnCrtps, "psview_": fnPsview, "getps_": fnGetps, "getam_": fnGetam,
+	"getamr_": fnGetamr, "mapam_": fnMapam, "runam_": fnRunam, "stopam_": fnStopam,
+	"crtamv_": fnCrtamv, "blkdiv_": fnBlkdiv, "distr_": fnDistr, "setelw_": fnSetelw,
+	"delps_": fnRegularOnly, "delamv_": fnRegularOnly, "redis_": fnRedis,
+	"crtrbl_": fnCrtrbl, "crtrbp_": fnCrtrbp, "loadrb_": fnLoadrb, "waitrb_": fnWaitrb,
+	"crtbg_": fnRegularOnly, "insrb_": fnRegularOnly, "loadbg_": fnRegularOnly, "waitbg_": fnRegularOnly,
+	"biof_": fnBiof, "eiof_": fnEiof, "srmem_": fnSrmem,
+}
+
+// kindOf returns the kind of a function name, fnUnknown for a function the
+// model does not know.
+func kindOf(name string) funcKind {
+	if k, ok := funcKinds[name]; ok {
+		return k
 	}
 	if ioFuncs[name] {
-		return entry{ioCall, false}
+		return fnIOCall
 	}
 	if regularFuncs[name] {
-		return entry{regularOnly, false}
+		return fnRegularOnly
 	}
-	return entry{}
+	return fnUnknown
 }
+
+// handlerOf returns the handler of a function name; its h is nil for an
+// unknown name.
+func handlerOf(name string) entry { return handlers[kindOf(name)] }
 
 var ioFuncs = set("dvm_fopen", "dvm_fclose", "dvm_void_vfprintf", "dvm_vfprintf", "dvm_fwrite",
 	"dvm_fread", "dvm_vscanf", "dvm_fscanf", "dvm_scanf", "dvm_vfscanf", "dvm_clearerr", "dvm_feof",

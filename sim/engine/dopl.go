@@ -111,38 +111,101 @@ func (e *Engine) distributeLoopTime(lp *loop, portion section.Block, hasPortion 
 // distributeUniform is distributeLoopTime without a remembered portion on
 // a VM of every root processor, all of one power, outside an I/O block:
 // the charges of chargeIterations with the call time divided once and the
-// share computed once per block size.
+// share computed once per block size, made once per class of processors
+// with the same block size and sharing count.
 func (e *Engine) distributeUniform(m *loopMapping, vm *layout.VM) {
+	shares := m.shares(e, vm)
+	if shares == nil {
+		e.distributeEach(m, vm)
+		return
+	}
 	c := e.callT / vm.Power[0]
-	lastSize, lastT := int64(-1), 0.0
 	size := float64(m.Size)
-	rows := e.cur.rows(e.L)
-	P := min(len(m.Blocks), vm.P())
-	for k := 0; k < P; k++ {
-		sz := m.sizes[k]
-		if sz == 0 {
+	labels := shares.classes.of(e, shares.label) // may split classes
+	rows := e.classRows(e.cur)
+	for cl, l := range labels {
+		if l == noLabel {
 			continue
 		}
-		if sz != lastSize {
-			lastSize, lastT = sz, c*float64(sz)/size
-		}
-		t := lastT
-		p := vm.Map[k]
-		r := &rows[p]
-		r[cUsr] += t
-		r[cCPU] += t
-		r[cExec] += t
-		if t != 0 {
-			e.clk[p] += t
-			e.skewed = true
-		}
-		if n := m.cnt[k]; n > 1 {
-			x := t * float64(n-1) / float64(n)
-			r[cInsU] += x
-			r[cIns] += x
-			r[cLost] += x
+		g := shares.groups[l]
+		e.chargeIterationRow(&rows[cl], int32(cl), c*float64(g.size)/size, g.sharers)
+	}
+}
+
+// distributeEach is distributeUniform processor by processor, for a VM
+// whose map repeats a processor.
+func (e *Engine) distributeEach(m *loopMapping, vm *layout.VM) {
+	c := e.callT / vm.Power[0]
+	size := float64(m.Size)
+	for k := 0; k < min(len(m.Blocks), vm.P()); k++ {
+		if sz := m.sizes[k]; sz != 0 {
+			cl := e.isolate(vm.Map[k])
+			e.chargeIterationRow(&e.classRows(e.cur)[cl], cl, c*float64(sz)/size, m.cnt[k])
 		}
 	}
+}
+
+// chargeIterationRow charges t of user time to class cl (row r), with the
+// insufficient parallelism of a block executed by sharers processors.
+func (e *Engine) chargeIterationRow(r *counters, cl int32, t float64, sharers int) {
+	r[cUsr] += t
+	r[cCPU] += t
+	r[cExec] += t
+	if t != 0 {
+		e.clk[cl] += t
+		e.skewed = true
+	}
+	if sharers > 1 {
+		x := t * float64(sharers-1) / float64(sharers)
+		r[cInsU] += x
+		r[cIns] += x
+		r[cLost] += x
+	}
+}
+
+// iterationShares groups the root processors of a loop mapping by what
+// dopl_ charges them: the size of their block and how many processors
+// share it.
+type iterationShares struct {
+	vm      *layout.VM
+	n       int // len(vm.Map) when made
+	label   []int32
+	groups  []shareGroup
+	classes classLabels
+}
+
+type shareGroup struct {
+	size    int64
+	sharers int
+}
+
+// shares returns the mapping's processor groups on vm, made once; nil
+// when vm's map repeats a processor.
+func (m *loopMapping) shares(e *Engine, vm *layout.VM) *iterationShares {
+	if s := m.byShare; s != nil && s.vm == vm && s.n == len(vm.Map) {
+		return s
+	}
+	if !e.coversRoot(vm) {
+		return nil
+	}
+	s := &iterationShares{vm: vm, n: len(vm.Map), label: make([]int32, e.L)}
+	index := map[shareGroup]int32{}
+	for k, p := range vm.Map {
+		s.label[p] = noLabel
+		if k >= len(m.Blocks) || m.sizes[k] == 0 {
+			continue
+		}
+		g := shareGroup{m.sizes[k], m.cnt[k]}
+		l, ok := index[g]
+		if !ok {
+			l = int32(len(s.groups))
+			index[g] = l
+			s.groups = append(s.groups, g)
+		}
+		s.label[p] = l
+	}
+	m.byShare = s
+	return s
 }
 
 // chargeIterations is add(KUsr, p, t) followed, for a block several
@@ -156,12 +219,13 @@ func (e *Engine) chargeIterations(p int, t, ins float64, shared bool) {
 		}
 		return
 	}
-	r := e.cur.row(p, e.L)
+	cl := e.isolate(p)
+	r := &e.classRows(e.cur)[cl]
 	r[cUsr] += t
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
-		e.clk[p] += t
+		e.clk[cl] += t
 		e.skewed = true
 	}
 	if shared {

@@ -31,6 +31,10 @@ type Options struct {
 	LoadWeights bool
 	// Network is the message-time model (network.Cluster by default).
 	Network network.Kind
+	// OneClassPerProcessor simulates every processor on its own instead
+	// of once per class of identical processors (classes.go): slower, the
+	// same numbers bit for bit; the reference of the property tests.
+	OneClassPerProcessor bool
 }
 
 // Engine simulates one trace on one machine configuration.
@@ -44,9 +48,16 @@ type Engine struct {
 	pow  []float64  // power of every root processor
 
 	clkU float64   // clock part common to every processor
-	clk  []float64 // per-processor clock part
-	// skewed is false while every clk[p] is 0, so that all clocks are clkU.
+	clk  []float64 // clock part of every processor class
+	// skewed is false while every clk[c] is 0, so that all clocks are clkU.
 	skewed bool
+	// classes groups the processors whose clocks and counters are equal.
+	classes procClasses
+	// perClass are the intervals holding per-class counters or idle
+	// times, which a class split extends.
+	perClass []*interval
+	covering map[*layout.VM]coverage
+	classIDs []int32 // 0, 1, 2, ... (allClasses)
 
 	ivs   []*interval // creation order; ivs[0] = Main
 	cur   *interval
@@ -113,7 +124,8 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	}
 	e := &Engine{
 		name: name, opt: opt, net: net, L: n, pow: pow,
-		clk:        make([]float64, n),
+		classes:    newClasses(n, opt.OneClassPerProcessor),
+		covering:   map[*layout.VM]coverage{},
 		warnings:   map[string]int{},
 		templates:  map[uint64]*layout.Template{},
 		arrays:     map[uint64]*array{},
@@ -131,6 +143,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		loopCache:  map[loopKey]*loopMapping{},
 		boundCache: map[boundKey]*boundResult{},
 	}
+	e.clk = make([]float64, e.classes.count())
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root
 	e.curAM = &am{vm: e.root}

@@ -67,10 +67,10 @@ func TestAddTime(t *testing.T) {
 					want = 0.5
 				}
 			}
-			if got := e.cur.value(c, 1); got != want {
+			if got := e.value(e.cur, c, 1); got != want {
 				t.Errorf("kind %d: counter %d = %g, want %g", tc.k, c, got, want)
 			}
-			if got := e.cur.value(c, 0); got != 0 {
+			if got := e.value(e.cur, c, 0); got != 0 {
 				t.Errorf("kind %d: processor 0 counter %d = %g, want 0", tc.k, c, got)
 			}
 		}
@@ -94,10 +94,10 @@ func TestMPSSynchronize(t *testing.T) {
 		if p == 2 {
 			want = 0
 		}
-		if got := e.cur.value(cSynch, p); got != want {
+		if got := e.value(e.cur, cSynch, p); got != want {
 			t.Errorf("Synchronization of %d = %g, want %g", p, got, want)
 		}
-		if got := e.cur.value(cClassComm+cnt(classReduction), p); got != want {
+		if got := e.value(e.cur, cClassComm+cnt(classReduction), p); got != want {
 			t.Errorf("Wait_reduction of %d = %g, want %g", p, got, want)
 		}
 	}
@@ -113,11 +113,26 @@ func TestRegularTimeUniform(t *testing.T) {
 		t.Error("a uniform charge must not allocate per-processor rows")
 	}
 	for p := 0; p < 4; p++ {
-		if got := e.cur.value(cInsU, p); got != 0.003 {
+		if got := e.value(e.cur, cInsU, p); got != 0.003 {
 			t.Errorf("Insuff_parallelism_usr of %d = %g, want 0.003", p, got)
 		}
 		if got := e.clock(p); got != 0.006 {
 			t.Errorf("clock %d = %g, want 0.006", p, got)
+		}
+	}
+}
+
+// TestDispatchTable: every kind but fnUnknown has a handler, and every
+// named function resolves to one.
+func TestDispatchTable(t *testing.T) {
+	for k := fnUnknown + 1; k < numFuncKinds; k++ {
+		if handlers[k].h == nil {
+			t.Errorf("kind %d has no handler", k)
+		}
+	}
+	for name, k := range funcKinds {
+		if kindOf(name) != k || handlerOf(name).h == nil {
+			t.Errorf("%s: kind %d, handler %v", name, kindOf(name), handlerOf(name).h != nil)
 		}
 	}
 }

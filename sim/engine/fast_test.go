@@ -23,8 +23,8 @@ func TestChargeIterations(t *testing.T) {
 					t.Errorf("io=%v shared=%v: clock %d = %v, want %v", io, shared, p, a.clock(p), b.clock(p))
 				}
 				for c := cnt(0); c < nCnt; c++ {
-					if a.cur.value(c, p) != b.cur.value(c, p) {
-						t.Errorf("io=%v shared=%v: counter %d of %d = %v, want %v", io, shared, c, p, a.cur.value(c, p), b.cur.value(c, p))
+					if a.value(a.cur, c, p) != b.value(b.cur, c, p) {
+						t.Errorf("io=%v shared=%v: counter %d of %d = %v, want %v", io, shared, c, p, a.value(a.cur, c, p), b.value(b.cur, c, p))
 					}
 				}
 			}
@@ -41,13 +41,13 @@ func TestSyncAll(t *testing.T) {
 	}
 	e.mpsSync(KWaitShadow)
 	for p, want := range []float64{0.25, 0.5, 0.75, 0} {
-		if got := e.cur.value(cSynch, p); got != want {
+		if got := e.value(e.cur, cSynch, p); got != want {
 			t.Errorf("Synchronization of %d = %v, want %v", p, got, want)
 		}
-		if got := e.cur.value(cClassSynch+cnt(classShadow), p); got != want {
+		if got := e.value(e.cur, cClassSynch+cnt(classShadow), p); got != want {
 			t.Errorf("Shadow synch of %d = %v, want %v", p, got, want)
 		}
-		if got := e.cur.value(cClassComm+cnt(classShadow), p); got != want {
+		if got := e.value(e.cur, cClassComm+cnt(classShadow), p); got != want {
 			t.Errorf("Wait_shadow of %d = %v, want %v", p, got, want)
 		}
 		if e.clock(p) != 0.75 {

@@ -37,11 +37,12 @@ func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) *r
 	for p := 0; p < L; p++ {
 		pv := &r.Procs[p]
 		pv.Proc = p
+		c := e.classOf(p)
 		var idle, imb float64
 		if iv.idle != nil {
-			idle, imb = iv.idle[p], iv.imb[p]
+			idle, imb = iv.idle[c], iv.imb[c]
 		}
-		own := procValues(iv, p, idle, imb)
+		own := classValues(iv, c, idle, imb)
 		pv.Values = own
 		for c := result.Char(0); c < result.NumChars; c++ {
 			if c != result.ExecutionTime {
@@ -75,10 +76,11 @@ func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) *r
 	return r
 }
 
-// procValues are the own (non-nested) values of processor p in iv.
-func procValues(iv *interval, p int, idle, imb float64) result.Values {
+// classValues are the own (non-nested) values of the processors of class
+// k in iv.
+func classValues(iv *interval, k int32, idle, imb float64) result.Values {
 	var v result.Values
-	get := func(c cnt) float64 { return iv.value(c, p) }
+	get := func(c cnt) float64 { return iv.classValue(c, k) }
 	v[result.ExecutionTime] = get(cExec)
 	v[result.CPUTime] = get(cCPU)
 	v[result.CPUTimeUsr] = get(cUsr)

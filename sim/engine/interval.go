@@ -4,8 +4,9 @@ import "github.com/presage-dvm/presage/sim/result"
 
 // interval is one node of the interval tree with its per-processor
 // counters. Charges that fall on every root processor alike are kept once
-// in uni; own holds the per-processor parts (allocated on first use), so a
-// processor's value is uni + own[p].
+// in uni; own holds the per-class parts (allocated on first use), so the
+// value of processor p of class c is uni + own[c]. idle and imb are set
+// per class at every exit.
 type interval struct {
 	id, level int
 	typ       result.IntervalType
@@ -20,26 +21,44 @@ type interval struct {
 	idle, imb []float64
 	nop       [result.NumOpClasses]float64
 	io        bool // between biof_ and eiof_
+	perClass  bool // listed in Engine.perClass
 }
 
-func (iv *interval) row(p, L int) *counters {
-	return &iv.rows(L)[p]
-}
-
-// rows returns the per-processor counters, allocating them on first use.
-func (iv *interval) rows(L int) []counters {
+// classRows returns the per-class counters of iv, allocating them on
+// first use.
+func (e *Engine) classRows(iv *interval) []counters {
 	if iv.own == nil {
-		iv.own = make([]counters, L)
+		iv.own = make([]counters, e.classes.count())
+		e.listPerClass(iv)
 	}
 	return iv.own
 }
 
-// value is counter c of processor p.
-func (iv *interval) value(c cnt, p int) float64 {
+// procRow returns the counters of processor p alone: p leaves its class
+// first, since the caller charges it only.
+func (e *Engine) procRow(iv *interval, p int) *counters {
+	c := e.isolate(p)
+	return &e.classRows(iv)[c]
+}
+
+func (e *Engine) listPerClass(iv *interval) {
+	if !iv.perClass {
+		iv.perClass = true
+		e.perClass = append(e.perClass, iv)
+	}
+}
+
+// classValue is counter c of the processors of class k.
+func (iv *interval) classValue(c cnt, k int32) float64 {
 	if iv.own == nil {
 		return iv.uni[c]
 	}
-	return iv.uni[c] + iv.own[p][c]
+	return iv.uni[c] + iv.own[k][c]
+}
+
+// value is counter c of processor p in iv.
+func (e *Engine) value(iv *interval, c cnt, p int) float64 {
+	return iv.classValue(c, e.classOf(p))
 }
 
 // enter makes the child of cur with the given identity current, creating it
@@ -79,15 +98,27 @@ func (e *Engine) leave() bool {
 }
 
 // idleImbalance is CalcIdleAndImbalance over the current VM's processors.
+// On a VM of every root processor it visits each class once; otherwise
+// each processor of the VM is set apart from the rest of its class.
 func (e *Engine) idleImbalance(iv *interval) {
-	if iv.idle == nil {
-		iv.idle = make([]float64, e.L)
-		iv.imb = make([]float64, e.L)
-	}
 	vm := e.vm
+	var classes []int32
+	if e.coversRoot(vm) {
+		classes = e.allClasses()
+	} else {
+		classes = make([]int32, len(vm.Map))
+		for k, p := range vm.Map {
+			classes[k] = e.isolate(p)
+		}
+	}
+	if iv.idle == nil {
+		iv.idle = make([]float64, e.classes.count())
+		iv.imb = make([]float64, e.classes.count())
+		e.listPerClass(iv)
+	}
 	var maxE, maxU, maxS float64
-	for k, p := range vm.Map {
-		ex, u, s := iv.value(cExec, p), iv.value(cUsr, p), iv.value(cSys, p)
+	for k, c := range classes {
+		ex, u, s := iv.classValue(cExec, c), iv.classValue(cUsr, c), iv.classValue(cSys, c)
 		if k == 0 || ex > maxE {
 			maxE = ex
 		}
@@ -98,8 +129,8 @@ func (e *Engine) idleImbalance(iv *interval) {
 			maxS = s
 		}
 	}
-	for _, p := range vm.Map {
-		iv.idle[p] = maxE - iv.value(cExec, p)
-		iv.imb[p] = maxU + maxS - iv.value(cUsr, p) - iv.value(cSys, p)
+	for _, c := range classes {
+		iv.idle[c] = maxE - iv.classValue(cExec, c)
+		iv.imb[c] = maxU + maxS - iv.classValue(cUsr, c) - iv.classValue(cSys, c)
 	}
 }

@@ -7,8 +7,8 @@ import (
 func enterInterval(e *Engine) error {
 	e.regular()
 	var expr *int64
-	switch e.op.p.site.fn {
-	case "binter_":
+	switch e.op.p.site.kind {
+	case fnEnterUser:
 		x, ok, err := e.optDec(in, kIndex)
 		if err != nil {
 			return err
@@ -17,7 +17,7 @@ func enterInterval(e *Engine) error {
 			expr = &x
 		}
 		e.enter(result.User, e.op.p.site.line, e.op.p.site.file, expr)
-	case "bsloop_":
+	case fnEnterSeq:
 		e.enter(result.Seq, e.op.p.site.line, e.op.p.site.file, nil)
 	default:
 		e.enter(result.Par, e.op.p.site.line, e.op.p.site.file, nil)

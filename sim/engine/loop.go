@@ -37,6 +37,8 @@ type loopMapping struct {
 	*layout.Loop
 	sizes []int64 // |B_k|
 	cnt   []int   // #{j : B_j = B_k}
+	// byShare groups the processors by their dopl_ charge (dopl.go).
+	byShare *iterationShares
 }
 
 // OnArray etc. are reached through the embedded layout.Loop.

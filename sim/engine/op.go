@@ -22,6 +22,7 @@ type proto struct {
 // site is a traced function at a source position.
 type site struct {
 	fn      string
+	kind    funcKind
 	h       entry // h.h == nil for an unknown function
 	line    int
 	file    string
@@ -95,7 +96,8 @@ func (c *Compiler) site(k protoKey) *site {
 	k.in, k.out = "", ""
 	s, ok := c.sites[k]
 	if !ok {
-		s = &site{fn: k.fn, h: handlerOf(k.fn), line: k.line, file: k.file, pattern: k.pattern}
+		kind := kindOf(k.fn)
+		s = &site{fn: k.fn, kind: kind, h: handlers[kind], line: k.line, file: k.file, pattern: k.pattern}
 		c.sites[k] = s
 	}
 	if c.prev != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/presage-dvm/presage/sim/layout"
 
@@ -11,16 +12,16 @@ import (
 // pipe holds the quantities of the ACROSS pipeline model (docs/model.md
 // Appendix A.3) for one loop end.
 type pipe struct {
-	e      *Engine
-	blocks []section.Block
-	p      [4]int // grid sizes, 1 beyond the grid rank
-	P      int
-	rm     int
-	sw     [4]int64
-	invers [4]bool
-	s      [4]int64 // tile sizes
-	tc     float64
-	first  int
+	e           *Engine
+	blocks      []section.Block
+	p           [4]int // grid sizes, 1 beyond the grid rank
+	P           int
+	rm          int
+	shadowWidth [4]int64 // SW: the boundary width per dimension
+	invers      [4]bool
+	s           [4]int64 // tile sizes
+	iterTime    float64  // Tc: the time of one iteration
+	first       int
 	// done[i] holds processor i's tile completion times (Tc units) by tile
 	// position, once simulated.
 	done map[int]*[4][4][4][4]float64
@@ -41,7 +42,7 @@ func (e *Engine) pipeline(lp *loop, tc float64) {
 	if vm == nil || len(m.Blocks) != vm.P() {
 		return
 	}
-	pp := &pipe{e: e, P: vm.P(), tc: tc, done: map[int]*[4][4][4][4]float64{}}
+	pp := &pipe{e: e, P: vm.P(), iterTime: tc, done: map[int]*[4][4][4][4]float64{}}
 	pp.blocks = make([]section.Block, len(m.Blocks))
 	for k, b := range m.Blocks {
 		if b == nil {
@@ -98,12 +99,12 @@ func (pp *pipe) setWidths(lp *loop) {
 	e := pp.e
 	for d := 0; d < pp.rm; d++ {
 		if pp.invers[d] {
-			pp.sw[d] = 1
+			pp.shadowWidth[d] = 1
 			if e.acr != nil && e.acr.oldG != nil && d < len(e.acr.oldG.entries) {
-				pp.sw[d] = e.acr.oldG.entries[d].hw
+				pp.shadowWidth[d] = e.acr.oldG.entries[d].hw
 			}
 		} else if e.acr != nil && e.acr.newG != nil && d < len(e.acr.newG.entries) {
-			pp.sw[d] = e.acr.newG.entries[d].lw
+			pp.shadowWidth[d] = e.acr.newG.entries[d].lw
 		}
 	}
 }
@@ -137,22 +138,22 @@ func (pp *pipe) nonEmpty(k int) bool {
 }
 
 // linear is A.3 step 7 (one-dimensional loop): a chain of boundary sends.
-func (pp *pipe) linear(mp []int) {
+func (pp *pipe) linear(procMap []int) {
 	e := pp.e
-	for i := 1; i < pp.p[0] && i < len(mp); i++ {
-		_, begin, end := e.net.Send(i-1, i, pp.sw[0], e.clock(mp[i-1]))
-		c := e.clock(mp[i])
+	for i := 1; i < pp.p[0] && i < len(procMap); i++ {
+		_, begin, end := e.net.Send(i-1, i, pp.shadowWidth[0], e.clock(procMap[i-1]))
+		c := e.clock(procMap[i])
 		if c < end {
-			e.add(KWaitShadow, mp[i], end-c)
+			e.add(KWaitShadow, procMap[i], end-c)
 			if c > begin {
-				e.add(KShadowOverlap, mp[i], c-begin)
+				e.add(KShadowOverlap, procMap[i], c-begin)
 			}
 		}
 	}
 }
 
 // wavefront is A.3 step 8 and 9 for loops of rank ≥ 2.
-func (pp *pipe) wavefront(mp []int, ts, tb float64) {
+func (pp *pipe) wavefront(procMap []int, ts, tb float64) {
 	rm, first := pp.rm, pp.first
 	var dmax [4]int64
 	for k := range pp.blocks {
@@ -217,7 +218,7 @@ func (pp *pipe) wavefront(mp []int, ts, tb float64) {
 	}
 	M, N, Pp, DD := int64(1), int64(1), int64(1), int64(1)
 	for d := 0; d < rm; d++ {
-		if !mm[d] && pp.sw[d] != 0 {
+		if !mm[d] && pp.shadowWidth[d] != 0 {
 			M *= dim[d]
 		} else {
 			N *= dim[d]
@@ -228,14 +229,14 @@ func (pp *pipe) wavefront(mp []int, ts, tb float64) {
 	sum := 0.0
 	for d := 0; d < rm; d++ {
 		if !mm[d] && dmax[d] != 0 {
-			sum += float64(DD/dmax[d]) * float64(pp.sw[d])
+			sum += float64(DD/dmax[d]) * float64(pp.shadowWidth[d])
 		}
 	}
 	W := math.Ceil(sum / float64(N))
 	Mf, Nf, Pf := float64(M), float64(N), float64(Pp)
 	tm := 3 * W * tb / Mf
 	const tl = 8.0
-	tc := pp.tc
+	tc := pp.iterTime
 	var Q int64
 	switch {
 	case ts <= 0:
@@ -254,7 +255,7 @@ func (pp *pipe) wavefront(mp []int, ts, tb float64) {
 	}
 	n2 := min(Q, N)
 	for d := 0; d < rm; d++ {
-		if !(mm[d] || pp.sw[d] == 0) {
+		if !(mm[d] || pp.shadowWidth[d] == 0) {
 			continue
 		}
 		if n2 >= dim[d] {
@@ -267,7 +268,7 @@ func (pp *pipe) wavefront(mp []int, ts, tb float64) {
 	}
 	// One pipe per combination of coordinates of the independent
 	// dimensions.
-	pp.pipes(0, beg, end, multIs, mp)
+	pp.pipes(0, beg, end, multIs, procMap)
 }
 
 // compare is mult_is: 1 for identical blocks, 2 when they differ only in
@@ -281,26 +282,26 @@ func (pp *pipe) compare(a, b int) int {
 		return 1
 	}
 	for d := range ba {
-		if d < len(bb) && ba[d] != bb[d] && d < 4 && pp.sw[d] != 0 {
+		if d < len(bb) && ba[d] != bb[d] && d < 4 && pp.shadowWidth[d] != 0 {
 			return 0
 		}
 	}
 	return 2
 }
 
-func (pp *pipe) pipes(d int, beg, end [4]int, multIs [4]int, mp []int) {
+func (pp *pipe) pipes(d int, beg, end [4]int, multIs [4]int, procMap []int) {
 	if d == 4 {
-		pp.simulate(beg, end, mp)
+		pp.simulate(beg, end, procMap)
 		return
 	}
 	if multIs[d] == 0 {
-		pp.pipes(d+1, beg, end, multIs, mp)
+		pp.pipes(d+1, beg, end, multIs, procMap)
 		return
 	}
 	for x := beg[d]; x <= end[d]; x++ {
 		b, e := beg, end
 		b[d], e[d] = x, x
-		pp.pipes(d+1, b, e, multIs, mp)
+		pp.pipes(d+1, b, e, multIs, procMap)
 	}
 }
 
@@ -334,30 +335,37 @@ func (pp *pipe) order(beg, end [4]int) []int {
 	return out
 }
 
-// simulate runs one pipe (A.3 step 9).
-func (pp *pipe) simulate(beg, end [4]int, mp []int) {
-	e := pp.e
+// simulate runs one pipe (A.3 step 9): its processors in pipeline order,
+// each through its tiles.
+func (pp *pipe) simulate(beg, end [4]int, procMap []int) {
 	procs := pp.order(beg, end)
-	if len(procs) == 0 {
+	if len(procs) == 0 || !pp.nonEmpty(procs[0]) {
 		return
 	}
-	f := procs[0]
-	if !pp.nonEmpty(f) {
-		return
+	first := procs[0]
+	labels := pp.successorDims(first)
+	clock0 := pp.e.clock(procMap[first])
+	for _, i := range procs {
+		if !pp.nonEmpty(i) || i >= len(procMap) {
+			continue
+		}
+		pp.runProcessor(i, procMap[i], pp.predecessors(i, labels, beg, end), clock0)
 	}
-	// Grid dimension → array dimension in which f's block differs from
-	// its successor's along that grid dimension.
+}
+
+// successorDims maps each grid dimension to the array dimension in which
+// the first processor's block differs from its successor's along it.
+func (pp *pipe) successorDims(first int) [4]int {
 	var label [4]int
 	for g := 0; g < 4; g++ {
 		label[g] = g
-		st := pp.stride(g)
 		dir := 1
 		if pp.invers[g] {
 			dir = -1
 		}
-		q := f + dir*st
+		q := first + dir*pp.stride(g)
 		if pp.p[g] > 1 && pp.nonEmpty(q) {
-			bf, bq := pp.blocks[f], pp.blocks[q]
+			bf, bq := pp.blocks[first], pp.blocks[q]
 			for d := range bf {
 				if d < len(bq) && bf[d] != bq[d] {
 					label[g] = d
@@ -366,146 +374,176 @@ func (pp *pipe) simulate(beg, end [4]int, mp []int) {
 			}
 		}
 	}
-	inRange := func(k int) bool {
-		for x := 0; x < 4; x++ {
-			c := pp.coord(k, x)
-			if c < beg[x] || c > end[x] {
-				return false
-			}
+	return label
+}
+
+// inPipe reports whether processor k lies in the pipe beg..end.
+func (pp *pipe) inPipe(k int, beg, end [4]int) bool {
+	for x := 0; x < 4; x++ {
+		if c := pp.coord(k, x); c < beg[x] || c > end[x] {
+			return false
 		}
-		return true
 	}
-	clock0 := e.clock(mp[f])
-	tc := pp.tc
-	for _, i := range procs {
-		if !pp.nonEmpty(i) || i >= len(mp) {
+	return true
+}
+
+// predecessors gives, per array dimension, the already simulated
+// processor that sends processor i its boundary (-1 for none).
+func (pp *pipe) predecessors(i int, labels [4]int, beg, end [4]int) [4]int {
+	pred := [4]int{-1, -1, -1, -1}
+	for g := 0; g < 4; g++ {
+		if pp.p[g] <= 1 {
 			continue
 		}
-		// Predecessor per array dimension.
-		pred := [4]int{-1, -1, -1, -1}
-		for g := 0; g < 4; g++ {
-			if pp.p[g] <= 1 {
-				continue
-			}
-			dir := -1
-			if pp.invers[g] {
-				dir = 1
-			}
-			c := pp.coord(i, g) + dir
-			if c < 0 || c >= pp.p[g] {
-				continue
-			}
-			q := i + dir*pp.stride(g)
-			if pp.nonEmpty(q) && inRange(q) && pp.done[q] != nil {
-				pred[label[g]] = q
-			}
+		dir := -1
+		if pp.invers[g] {
+			dir = 1
 		}
-		var bs [4]int
-		for d := 0; d < 4; d++ {
-			bs[d] = int((pp.msz(i, d) + pp.s[d] - 1) / pp.s[d])
-			if bs[d] < 1 {
-				bs[d] = 1
-			}
+		if c := pp.coord(i, g) + dir; c < 0 || c >= pp.p[g] {
+			continue
 		}
-		comp := new([4][4][4][4]float64)
-		pp.done[i] = comp
-		cur := (e.clock(mp[i]) - clock0) / tc
-		var comm [4]float64
-		var com, last, realWait float64
-		size := func(k int, b [4]int) float64 {
-			a := 1.0
-			for d := 0; d < 4; d++ {
-				n := pp.msz(k, d)
-				bsd := int((n + pp.s[d] - 1) / pp.s[d])
-				if b[d] < min(3, bsd-1) {
-					a *= float64(pp.s[d])
-				} else if r := n % pp.s[d]; r != 0 {
-					a *= float64(r)
-				} else {
-					a *= float64(pp.s[d])
-				}
-			}
-			return a
+		q := i + dir*pp.stride(g)
+		if pp.nonEmpty(q) && pp.inPipe(q, beg, end) && pp.done[q] != nil {
+			pred[labels[g]] = q
 		}
-		positions := func(d int) []int {
-			n := min(bs[d], 4)
-			out := make([]int, 0, n)
-			for x := 0; x < n; x++ {
-				pos := x
-				if x == n-1 && bs[d] > 3 {
-					pos = 3
-				}
-				out = append(out, pos)
-			}
-			if pp.invers[d] {
-				for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
-					out[l], out[r] = out[r], out[l]
-				}
-			}
-			return out
-		}
-		lastPos := func(k, d int) int {
-			n := int((pp.msz(k, d) + pp.s[d] - 1) / pp.s[d])
-			if n > 3 {
-				return 3
-			}
-			return max(n-1, 0)
-		}
-		var b [4]int
-		for _, b3 := range positions(3) {
-			for _, b2 := range positions(2) {
-				for _, b0 := range positions(0) {
-					for _, b1 := range positions(1) {
-						b = [4]int{b0, b1, b2, b3}
-						ai := size(i, b)
-						if x, ok := pp.extrapolated(b, bs, comp); ok {
-							comp[b[0]][b[1]][b[2]][b[3]] = x - size(i, mid(b, bs)) + ai
-							cur = comp[b[0]][b[1]][b[2]][b[3]]
-							continue
-						}
-						m := cur
-						for d := 0; d < pp.rm; d++ {
-							q := pred[d]
-							entry := 0
-							if pp.invers[d] {
-								entry = lastPos(i, d)
-							}
-							if q < 0 || b[d] != entry {
-								continue
-							}
-							qc := pp.done[q]
-							aq := qc[b[0]][b[1]][b[2]][b[3]]
-							bytes := int64(ai / float64(min(pp.s[d], max(pp.msz(i, d), 1))) * float64(pp.sw[d]))
-							_, begin, en := e.net.Send(q, i, bytes, aq*tc+e.clock(0))
-							trans := en - begin
-							realWait += max(0, en-e.clock(0)-m*tc)
-							bq := b
-							if pp.invers[d] {
-								bq[d] = 0
-							} else {
-								bq[d] = lastPos(q, d)
-							}
-							comm[d] = max(comm[d], qc[bq[0]][bq[1]][bq[2]][bq[3]]) + trans/tc
-							last = max(last, trans)
-						}
-						for d := 0; d < pp.rm; d++ {
-							m = max(m, comm[d])
-						}
-						com += (m - cur) * tc
-						if com > last {
-							e.add(KSys, mp[i], com-last)
-							e.add(KInsSys, mp[i], com-last)
-							com = last
-						}
-						comp[b[0]][b[1]][b[2]][b[3]] = ai + m
-						cur = ai + m
-					}
-				}
-			}
-		}
-		e.add(KWaitShadow, mp[i], realWait)
-		e.add(KWaitShadow, mp[i], com)
 	}
+	return pred
+}
+
+// tiles is the number of tiles of processor k's block along dimension d.
+func (pp *pipe) tiles(k, d int) int {
+	return int((pp.msz(k, d) + pp.s[d] - 1) / pp.s[d])
+}
+
+// lastTile is the position of processor k's last tile along dimension d
+// (positions stop at 3: later tiles are extrapolated).
+func (pp *pipe) lastTile(k, d int) int {
+	if n := pp.tiles(k, d); n <= 3 {
+		return max(n-1, 0)
+	}
+	return 3
+}
+
+// tileElems is the number of iterations of processor k's tile at position
+// b: full tiles but the last one, which holds the remainder.
+func (pp *pipe) tileElems(k int, b [4]int) float64 {
+	a := 1.0
+	for d := 0; d < 4; d++ {
+		n := pp.msz(k, d)
+		if b[d] < min(3, pp.tiles(k, d)-1) {
+			a *= float64(pp.s[d])
+		} else if r := n % pp.s[d]; r != 0 {
+			a *= float64(r)
+		} else {
+			a *= float64(pp.s[d])
+		}
+	}
+	return a
+}
+
+// tilePositions are the simulated tile positions along dimension d of a
+// block of count tiles: 0, 1, 2 and 3 for the last, in pipeline order.
+func (pp *pipe) tilePositions(d, count int) []int {
+	n := min(count, 4)
+	out := make([]int, 0, n)
+	for x := 0; x < n; x++ {
+		pos := x
+		if x == n-1 && count > 3 {
+			pos = 3
+		}
+		out = append(out, pos)
+	}
+	if pp.invers[d] {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// procRun is the state of one processor going through its tiles, times in
+// Tc units but com, last and realWait (seconds).
+type procRun struct {
+	i, proc  int // VM index and absolute processor
+	pred     [4]int
+	counts   [4]int // tiles per dimension
+	done     *[4][4][4][4]float64
+	cur      float64    // completion of the previous tile
+	comm     [4]float64 // latest boundary arrival per dimension
+	com      float64    // communication not yet charged
+	last     float64    // longest transfer so far
+	realWait float64
+}
+
+// runProcessor simulates processor i (absolute proc) through its tiles,
+// dimension 1 fastest, then 0, 2 and 3, and charges its waits.
+func (pp *pipe) runProcessor(i, proc int, pred [4]int, clock0 float64) {
+	e := pp.e
+	r := &procRun{i: i, proc: proc, pred: pred, done: new([4][4][4][4]float64)}
+	for d := 0; d < 4; d++ {
+		r.counts[d] = max(pp.tiles(i, d), 1)
+	}
+	pp.done[i] = r.done
+	r.cur = (e.clock(proc) - clock0) / pp.iterTime
+	for _, b3 := range pp.tilePositions(3, r.counts[3]) {
+		for _, b2 := range pp.tilePositions(2, r.counts[2]) {
+			for _, b0 := range pp.tilePositions(0, r.counts[0]) {
+				for _, b1 := range pp.tilePositions(1, r.counts[1]) {
+					pp.runTile(r, [4]int{b0, b1, b2, b3})
+				}
+			}
+		}
+	}
+	e.add(KWaitShadow, proc, r.realWait)
+	e.add(KWaitShadow, proc, r.com)
+}
+
+// runTile computes the completion of tile b of r's processor: after the
+// previous tile and, at a block's entry edge, after the predecessors'
+// boundaries arrive.
+func (pp *pipe) runTile(r *procRun, b [4]int) {
+	e := pp.e
+	i, tc := r.i, pp.iterTime
+	elems := pp.tileElems(i, b)
+	if x, ok := pp.extrapolated(b, r.counts, r.done); ok {
+		r.done[b[0]][b[1]][b[2]][b[3]] = x - pp.tileElems(i, mid(b, r.counts)) + elems
+		r.cur = r.done[b[0]][b[1]][b[2]][b[3]]
+		return
+	}
+	start := r.cur
+	for d := 0; d < pp.rm; d++ {
+		q := r.pred[d]
+		entry := 0
+		if pp.invers[d] {
+			entry = pp.lastTile(i, d)
+		}
+		if q < 0 || b[d] != entry {
+			continue
+		}
+		qDone := pp.done[q]
+		sent := qDone[b[0]][b[1]][b[2]][b[3]]
+		bytes := int64(elems / float64(min(pp.s[d], max(pp.msz(i, d), 1))) * float64(pp.shadowWidth[d]))
+		_, begin, arrival := e.net.Send(q, i, bytes, sent*tc+e.clock(0))
+		trans := arrival - begin
+		r.realWait += max(0, arrival-e.clock(0)-start*tc)
+		from := b
+		if pp.invers[d] {
+			from[d] = 0
+		} else {
+			from[d] = pp.lastTile(q, d)
+		}
+		r.comm[d] = max(r.comm[d], qDone[from[0]][from[1]][from[2]][from[3]]) + trans/tc
+		r.last = max(r.last, trans)
+	}
+	for d := 0; d < pp.rm; d++ {
+		start = max(start, r.comm[d])
+	}
+	r.com += (start - r.cur) * tc
+	if r.com > r.last {
+		e.add(KSys, r.proc, r.com-r.last)
+		e.add(KInsSys, r.proc, r.com-r.last)
+		r.com = r.last
+	}
+	r.done[b[0]][b[1]][b[2]][b[3]] = elems + start
+	r.cur = elems + start
 }
 
 // extrapolated returns the completion of a last tile (position 3) of a

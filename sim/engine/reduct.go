@@ -232,6 +232,17 @@ func (e *Engine) waitRule(timeStart, timeEnd float64, wait, overlap Kind) {
 		}
 		return
 	}
+	if !e.cur.io && e.coversRoot(e.vm) {
+		// Processors of one class have one clock: one charge per class.
+		for _, cl := range e.allClasses() {
+			c := e.classClock(cl)
+			e.chargeClass(e.cur, overlap, cl, c-timeStart)
+			if c < timeEnd {
+				e.chargeClass(e.cur, wait, cl, timeEnd-c)
+			}
+		}
+		return
+	}
 	for _, p := range e.vm.Map {
 		c := e.clock(p)
 		e.add(overlap, p, c-timeStart)

@@ -70,9 +70,9 @@ func inssh(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	fn := e.op.p.site.fn
+	fn := e.op.p.site.kind
 	corner := false
-	if fn == "inssh_" || fn == "incsh_" {
+	if fn == fnInssh || fn == fnIncsh {
 		full, err := e.dec(in, kFullShdSign)
 		if err != nil {
 			return err
@@ -80,7 +80,7 @@ func inssh(e *Engine) error {
 		corner = full == 1
 	}
 	var lw, hw []int64
-	if fn == "inssh_" || fn == "insshd_" {
+	if fn == fnInssh || fn == fnInsshd {
 		if lw, err = e.decArray(in, kLowShdWidthArray); err != nil {
 			return err
 		}
