@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Checks the store and its exports with real clients:
 #   - SQLite itself (Python's sqlite3 module, the C library) gives the
-#     reference: row count and sum of one column per exported table and
-#     sweep, computed from the base tables;
-#   - pandas.read_sql reads the store's views (v_values_long,
-#     v_intervals_wide, v_runs, v_intervals) and must find the same;
-#   - DuckDB (@duckdb/node-api, its binary ships in the npm package) reads
-#     the Parquet export (and the CSV export) with Hive partitioning and
-#     must find the same;
-#   - the Arrow IPC export is read with Apache Arrow's JavaScript library
-#     (apache-arrow): DuckDB reads Arrow IPC only through a community
-#     extension that it downloads at run time, which this machine cannot.
+#     reference: the row count and sum of one column per table and sweep
+#     from the base tables, which pandas.read_sql must find in the views
+#     (v_values_long, v_intervals_wide, v_runs, v_intervals, and the
+#     orders views); and every row and column of the exported views,
+#     dumped by .ci/clients_ref.py;
+#   - .ci/clients.mjs compares every column of every exported table and
+#     sweep with that dump, types and values: DuckDB (@duckdb/node-api)
+#     reads the Parquet and CSV exports, Apache Arrow's JavaScript library
+#     the Arrow IPC export (DuckDB reads Arrow IPC only through a community
+#     extension that it downloads at run time, which this machine cannot);
+#     it checks the Extra-P files (every value once, repetitions of a point
+#     equal, one point per configuration), and finally checks itself:
+#     copies of exported files with one corrupted column must fail.
 #
 # Usage: .ci/clients.sh STORE EXPORT_DIR
 # EXPORT_DIR holds parquet/, arrow/, csv/ and extrap/, as written by
@@ -118,81 +121,24 @@ for view, (col, sql) in orders.items():
     if not want:
         print(f"FAIL pandas.read_sql {view}: the store holds no orders simulation")
     passed, failed = passed + ok, failed + (not ok)
-# Extra-P lines are the interval values (not the per-processor ones).
-extrap = {str(s): [n, total] for s, n, total in con.execute("""
+# Extra-P lines are the interval values (not the per-processor ones), one
+# parameter point per distinct configuration of a program.
+extrap = {str(s): {"rows": n, "sum": total} for s, n, total in con.execute("""
     SELECT coalesce(r.sweep_id, 0), count(*), total(v.value)
     FROM interval_values v JOIN runs r ON r.id = v.run_id GROUP BY 1""")}
-json.dump({"ref": ref, "extrap": extrap, "passed": passed, "failed": failed}, open(ref_path, "w"))
+for s, configs, measured in con.execute("""
+    SELECT sweep, count(*), max(kind = 'measured') FROM (
+      SELECT DISTINCT coalesce(sweep_id, 0) AS sweep, program, kind, machine, grid, network,
+        tstart, tbyte, power, options, trace_id
+      FROM runs r WHERE EXISTS (SELECT 1 FROM interval_values v WHERE v.run_id = r.id)) GROUP BY 1"""):
+    extrap[str(s)].update(configs=configs, measured=bool(measured))
+json.dump({"extrap": extrap, "passed": passed, "failed": failed}, open(ref_path, "w"))
 PY
 
-# DuckDB over Parquet and CSV, apache-arrow over Arrow IPC.
-cat > "$work/node/check.mjs" <<'JS'
-import { DuckDBInstance } from '@duckdb/node-api';
-import { tableFromIPC } from 'apache-arrow';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+# Every row and column of the exported views, as SQLite gives them.
+mkdir -p "$work/ref"
+"$py" .ci/clients_ref.py "$store" "$work/ref"
 
-const [out, refPath] = process.argv.slice(2);
-const { ref, extrap, passed: p0, failed: f0 } = JSON.parse(readFileSync(refPath, 'utf8'));
-let passed = p0, failed = f0;
-const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-const report = (ok, what, n, s, col, want) => {
-  ok ? passed++ : failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}: ${n} rows, sum(${col}) ${s.toPrecision(10)}  (sqlite: ${want[0]}, ${want[1].toPrecision(10)})`);
-};
-
-const db = await (await DuckDBInstance.create(':memory:')).connect();
-const version = (await db.runAndReadAll('SELECT version()')).getRows()[0][0];
-console.log(`duckdb ${version}`);
-for (const [table, { column, sweeps }] of Object.entries(ref)) {
-  for (const [fmt, reader] of [['parquet', 'read_parquet'], ['csv', 'read_csv']]) {
-    const glob = join(out, fmt, table, '*', `part-0.${fmt}`);
-    const q = `SELECT sweep_id, count(*), coalesce(sum("${column}"), 0)::DOUBLE
-               FROM ${reader}('${glob}', hive_partitioning = true) GROUP BY sweep_id`;
-    const got = new Map((await db.runAndReadAll(q)).getRows().map(([s, n, t]) => [String(s), [Number(n), t]]));
-    for (const [sweep, want] of Object.entries(sweeps)) {
-      const [n, s] = got.get(sweep) ?? [0, 0];
-      report(n === want[0] && close(s, want[1]), `duckdb ${reader} ${table} sweep ${sweep}`, n, s, column, want);
-    }
-  }
-  for (const [sweep, want] of Object.entries(sweeps)) {
-    const path = join(out, 'arrow', table, `sweep_id=${sweep}`, 'part-0.arrow');
-    if (!existsSync(path)) { report(false, `apache-arrow ${path} missing`, 0, 0, column, want); continue; }
-    const t = tableFromIPC(readFileSync(path));
-    let s = 0;
-    const col = t.getChild(column);
-    for (let i = 0; i < t.numRows; i++) { const v = col.get(i); if (v !== null) s += Number(v); }
-    const meta = t.schema.metadata;
-    const ok = t.numRows === want[0] && close(s, want[1]) && meta.get('presage.table') === table
-      && meta.get('presage.sweep_id') === sweep && meta.has('presage.schema_version');
-    report(ok, `apache-arrow ${table} sweep ${sweep} (schema ${meta.get('presage.schema_version')})`, t.numRows, s, column, want);
-  }
-}
-// Parquet metadata as DuckDB sees it: the schema version in every file's
-// key-value metadata, zstd on every column chunk, dictionaries on strings.
-{
-  const glob = join(out, 'parquet', '*', '*', 'part-0.parquet');
-  const files = Number((await db.runAndReadAll(`SELECT count(DISTINCT file_name) FROM parquet_metadata('${glob}')`)).getRows()[0][0]);
-  const withVersion = Number((await db.runAndReadAll(`SELECT count(DISTINCT file_name) FROM parquet_kv_metadata('${glob}')
-      WHERE decode(key) = 'presage.schema_version'`)).getRows()[0][0]);
-  const notZstd = Number((await db.runAndReadAll(`SELECT count(*) FROM parquet_metadata('${glob}') WHERE compression <> 'ZSTD'`)).getRows()[0][0]);
-  const plainStrings = Number((await db.runAndReadAll(`SELECT count(*) FROM parquet_metadata('${glob}') m
-      JOIN parquet_schema('${glob}') s ON s.file_name = m.file_name AND s.name = m.path_in_schema
-      WHERE s.type = 'BYTE_ARRAY' AND m.encodings NOT LIKE '%DICTIONARY%'`)).getRows()[0][0]);
-  const ok = files > 0 && withVersion === files && notZstd === 0 && plainStrings === 0;
-  ok ? passed++ : failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} duckdb parquet metadata: ${files} files, ${withVersion} with presage.schema_version, ` +
-    `${notZstd} column chunks not zstd, ${plainStrings} string chunks without a dictionary`);
-}
-// Extra-P: one line per interval value, in one file per sweep and program.
-for (const [sweep, want] of Object.entries(extrap)) {
-  const glob = join(out, 'extrap', `sweep_id=${sweep}`, '*.jsonl');
-  const q = `SELECT count(*), coalesce(sum(value), 0)::DOUBLE FROM read_json('${glob}', format = 'newline_delimited')`;
-  const [[n, s]] = (await db.runAndReadAll(q)).getRows();
-  report(Number(n) === want[0] && close(s, want[1]), `duckdb read_json extrap sweep ${sweep}`, Number(n), s, 'value', want);
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
-JS
 echo "== checking $store and $out"
-node "$work/node/check.mjs" "$out" "$work/ref.json"
+cp .ci/clients.mjs "$work/node/"
+node "$work/node/clients.mjs" "$out" "$work/ref" "$work/ref.json"

@@ -35,9 +35,12 @@ func (f *exportFlags) Validate() error {
 
 type (
 	exportParquetCmd struct{ exportFlags }
-	exportArrowCmd   struct{ exportFlags }
-	exportCSVCmd     struct{ exportFlags }
-	exportExtrapCmd  struct{ exportFlags }
+	exportArrowCmd   struct {
+		exportFlags
+		Zstd bool `help:"Compress the record batches with zstd (pyarrow and DuckDB read them; Apache Arrow JS does not)."`
+	}
+	exportCSVCmd    struct{ exportFlags }
+	exportExtrapCmd struct{ exportFlags }
 )
 
 func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
@@ -48,7 +51,7 @@ func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
 
 func (c *exportArrowCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "Arrow IPC", func(st *store.Store, dir string) (table.Summary, error) {
-		return arrowipc.Write(ctx, st, dir, arrowipc.Options{SweepID: c.Sweep})
+		return arrowipc.Write(ctx, st, dir, arrowipc.Options{SweepID: c.Sweep, Zstd: c.Zstd})
 	})
 }
 

@@ -17,7 +17,7 @@ import (
 // Options select what is exported.
 type Options struct {
 	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.All()
+	Tables    []table.Table // nil = table.Exported()
 	BatchRows int           // rows per record batch; 0 = table.DefaultBatchRows
 	// Zstd compresses the record batch bodies. Off by default: not every
 	// reader supports compressed IPC, and uncompressed files can be
@@ -32,7 +32,7 @@ type Summary = table.Summary
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
-		tables = table.All()
+		tables = table.Exported()
 	}
 	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format(opt.Zstd))
 }

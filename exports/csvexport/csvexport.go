@@ -20,7 +20,7 @@ import (
 // Options select what is exported.
 type Options struct {
 	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.All()
+	Tables    []table.Table // nil = table.Exported()
 	BatchRows int           // rows read at a time; 0 = table.DefaultBatchRows
 }
 
@@ -31,7 +31,7 @@ type Summary = table.Summary
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
-		tables = table.All()
+		tables = table.Exported()
 	}
 	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format)
 }

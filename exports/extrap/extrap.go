@@ -4,9 +4,14 @@
 //
 //	{"params":{"procs":4,"grid_d1":2,"grid_d2":2},"callpath":"Main->Par@jac.fdv:14","metric":"Execution_time","value":0.25}
 //
-// one file per sweep and program (<dir>/sweep_id=3/<program>.jsonl), so
-// that each file is one Extra-P experiment. Runs with equal parameters
-// become repetitions of one measurement point.
+// one file per sweep, program and combination of the attributes that are
+// not numbers (<dir>/sweep_id=3/<program>.jsonl, or
+// <program>.network=bus.rank=2.jsonl when the network and the grid's rank
+// vary), so that each file is one Extra-P experiment whose parameters are
+// exactly what varies in it, and lines with equal parameters are true
+// repetitions (params.go says how; Write refuses to make a repetition of
+// two different configurations). Start-up time and time per byte are in
+// microseconds.
 package extrap
 
 import (
@@ -54,23 +59,26 @@ func Write(ctx context.Context, src Source, outDir string, opt Options) (Summary
 			return sum, err
 		}
 		for _, p := range slices.Sorted(maps.Keys(byProgram)) {
-			f, err := writeFile(ctx, src, outDir, s, p, runParams(byProgram[p]))
+			files, err := writeProgram(ctx, src, outDir, s, p, byProgram[p])
 			if err != nil {
 				return sum, err
 			}
-			sum.Files = append(sum.Files, f)
-			sum.Rows += f.Rows
-			sum.Bytes += f.Bytes
+			for _, f := range files {
+				sum.Files = append(sum.Files, f)
+				sum.Rows += f.Rows
+				sum.Bytes += f.Bytes
+			}
 		}
 	}
 	return sum, nil
 }
 
 // programRuns returns the runs of a sweep by program, in id order.
-func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]store.RunRow, error) {
-	out := map[string][]store.RunRow{}
+func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]*store.RunRow, error) {
+	out := map[string][]*store.RunRow{}
 	err := src.RunRows(ctx, sweepID, func(r *store.RunRow) error {
-		out[r.Program] = append(out[r.Program], *r)
+		c := *r
+		out[r.Program] = append(out[r.Program], &c)
 		return nil
 	})
 	if err != nil {
@@ -79,99 +87,99 @@ func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]s
 	return out, nil
 }
 
-// Path is the file of a sweep's program in an export directory.
-func Path(dir string, sweepID int64, program string) string {
-	name := strings.Map(func(r rune) rune {
+// Path is the file of a sweep's program in an export directory; suffix
+// names the fixed attributes that tell the program's files apart
+// ("network=bus.rank=2"), "" when it has one file.
+func Path(dir string, sweepID int64, program, suffix string) string {
+	name := program
+	if suffix != "" {
+		name += "." + suffix
+	}
+	name = strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == 0 {
 			return '_'
 		}
 		return r
-	}, program)
+	}, name)
 	return filepath.Join(dir, "sweep_id="+strconv.FormatInt(sweepID, 10), name+".jsonl")
 }
 
-func writeFile(ctx context.Context, src Source, dir string, sweepID int64, program string, params map[int64]string) (table.File, error) {
-	path := Path(dir, sweepID, program)
-	f := table.File{Path: path, Table: "extrap", SweepID: sweepID}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return f, err
-	}
-	out, err := os.Create(path)
-	if err != nil {
-		return f, err
-	}
-	cw := &countingWriter{w: out}
-	f.Rows, err = writeLines(ctx, src, cw, sweepID, program, params)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return f, fmt.Errorf("extrap %s: %w", path, err)
-	}
-	f.Bytes = cw.n
-	return f, nil
+// output is one file being written.
+type output struct {
+	file table.File
+	f    *os.File
+	cw   *countingWriter
+	lw   *lineWriter
 }
 
-// runParams returns each run's "params" object, pre-encoded. A parameter
-// is included only when every run of the file has it, because Extra-P
-// takes the parameter names from the first line and requires them on
-// every line.
-func runParams(runs []store.RunRow) map[int64]string {
-	rank, tstart, tbyte, power := 4, true, true, true
-	for _, r := range runs {
-		if r.GridRank != runs[0].GridRank {
-			rank = 0 // grids of different ranks: only procs is comparable
-		}
-		rank = min(rank, int(r.GridRank))
-		tstart = tstart && r.TStart.Valid
-		tbyte = tbyte && r.TByte.Valid
-		power = power && r.Power.Valid
-	}
-	out := make(map[int64]string, len(runs))
-	for _, r := range runs {
-		var b strings.Builder
-		b.WriteString(`{"procs":` + strconv.FormatInt(r.Procs, 10))
-		dims := [4]int64{r.GridD1, r.GridD2.V, r.GridD3.V, r.GridD4.V}
-		for d := 0; d < rank; d++ {
-			fmt.Fprintf(&b, `,"grid_d%d":%d`, d+1, dims[d])
-		}
-		for _, p := range []struct {
-			name string
-			on   bool
-			v    store.Null[float64]
-		}{{"tstart", tstart, r.TStart}, {"tbyte", tbyte, r.TByte}, {"power", power, r.Power}} {
-			if p.on {
-				b.WriteString(`,"` + p.name + `":` + strconv.FormatFloat(p.v.V, 'g', -1, 64))
+// writeProgram writes the files of one program of a sweep, streaming its
+// interval values once and routing each to its run's file.
+func writeProgram(ctx context.Context, src Source, dir string, sweepID int64, program string, runs []*store.RunRow) (files []table.File, err error) {
+	params := map[int64]string{}
+	outOf := map[int64]*output{}
+	var outs []*output
+	defer func() {
+		for _, o := range outs {
+			if cerr := o.f.Close(); err == nil {
+				err = cerr
 			}
 		}
-		b.WriteString("}")
-		out[r.ID] = b.String()
-	}
-	return out
-}
-
-// writeLines streams the interval-level values (not the per-processor
-// ones) as JSON lines. Non-finite values, which JSON cannot carry, are
-// left out.
-func writeLines(ctx context.Context, src Source, w io.Writer, sweepID int64, program string, params map[int64]string) (int64, error) {
-	lw := newLineWriter(w)
-	var n int64
-	err := src.IntervalValues(ctx, sweepID, program, func(v store.IntervalValue) error {
-		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
-			return nil
+		if err != nil {
+			for _, o := range outs {
+				os.Remove(o.file.Path)
+			}
+			files = nil
 		}
-		p, ok := params[v.RunID]
+	}()
+	for _, g := range groupRuns(runs) {
+		path := Path(dir, sweepID, program, g.suffix)
+		enc, err := g.encodeParams(g.params())
+		if err != nil {
+			return nil, fmt.Errorf("extrap %s: %w", path, err)
+		}
+		o, err := create(path, sweepID)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o)
+		for _, r := range g.runs {
+			params[r.ID], outOf[r.ID] = enc[r.ID], o
+		}
+	}
+	err = src.IntervalValues(ctx, sweepID, program, func(v store.IntervalValue) error {
+		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
+			return nil // JSON cannot carry them
+		}
+		o, ok := outOf[v.RunID]
 		if !ok {
 			return fmt.Errorf("run %d: no configuration", v.RunID)
 		}
-		n++
-		return lw.line(p, v.Path, v.Characteristic, v.Value)
+		o.file.Rows++
+		return o.lw.line(params[v.RunID], v.Path, v.Characteristic, v.Value)
 	})
 	if err != nil {
-		return n, err
+		return nil, fmt.Errorf("extrap: sweep %d, %s: %w", sweepID, program, err)
 	}
-	return n, lw.flush()
+	for _, o := range outs {
+		if err := o.lw.flush(); err != nil {
+			return nil, fmt.Errorf("extrap %s: %w", o.file.Path, err)
+		}
+		o.file.Bytes = o.cw.n
+		files = append(files, o.file)
+	}
+	return files, nil
+}
+
+func create(path string, sweepID int64) (*output, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	cw := &countingWriter{w: f}
+	return &output{file: table.File{Path: path, Table: "extrap", SweepID: sweepID}, f: f, cw: cw, lw: newLineWriter(cw)}, nil
 }
 
 type lineWriter struct {

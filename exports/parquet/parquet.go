@@ -18,7 +18,7 @@ import (
 // Options select what is exported.
 type Options struct {
 	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.All()
+	Tables    []table.Table // nil = table.Exported()
 	BatchRows int           // rows per batch and row group; 0 = table.DefaultBatchRows
 }
 
@@ -29,7 +29,7 @@ type Summary = table.Summary
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
 	tables := opt.Tables
 	if tables == nil {
-		tables = table.All()
+		tables = table.Exported()
 	}
 	batch := opt.BatchRows
 	if batch <= 0 {

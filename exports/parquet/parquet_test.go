@@ -56,8 +56,10 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	sweeps := append([]int64{0}, built.Sweeps...)
-	if want := len(table.All()) * len(sweeps); len(sum.Files) != want {
-		t.Fatalf("%d files, want %d (4 tables x %d sweeps)", len(sum.Files), want, len(sweeps))
+	// Every sweep's file of each partitioned table, and the
+	// characteristics table once.
+	if want := len(table.All())*len(sweeps) + 1; len(sum.Files) != want {
+		t.Fatalf("%d files, want %d (4 tables x %d sweeps + characteristics)", len(sum.Files), want, len(sweeps))
 	}
 	for _, tb := range table.All() {
 		for _, s := range sweeps {

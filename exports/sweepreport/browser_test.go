@@ -272,3 +272,40 @@ func minInt(v []int) int {
 	}
 	return m
 }
+
+// TestBigSweepInChromium renders a sweep of the README's size (74,574
+// configurations) in a real browser and checks that every chart was drawn:
+// nine line charts (three quantities for each of three networks) whose
+// plot areas hold each start-up time's colour, and the breakdown. Set
+// PRESAGE_SCREENSHOT=file.png to keep the screenshot; the browser's time
+// (start-up, rendering and capture) is logged, not asserted.
+func TestBigSweepInChromium(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed (CI installs it with .ci/chromium.sh)")
+		}
+		t.Skip("chromium is not installed; skipping the browser rendering test")
+	}
+	var b bytes.Buffer
+	if err := Write(&b, bigSweep(1024), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	html := filepath.Join(t.TempDir(), "big.html")
+	if err := os.WriteFile(html, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	img := screenshot(t, browser, html, 1280, 2400)
+	t.Logf("%d bytes rendered and captured in %v", b.Len(), time.Since(start).Round(time.Millisecond))
+	lines := 0
+	for _, r := range plotAreas(img) {
+		if px, _ := colourCounts(img, r, palette[:3]); minInt(px) > 100 {
+			lines++
+		}
+	}
+	// 1280x2400 shows the first rows of charts, two per row.
+	if lines < 4 {
+		t.Errorf("%d line charts with all three start-up times drawn in the first 2400 pixels, want at least 4", lines)
+	}
+}

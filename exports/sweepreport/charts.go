@@ -7,8 +7,8 @@ import (
 )
 
 // procScale returns the log2 processor axis over the sweep's processor
-// counts, and its ticks: the counts themselves when there are few, powers
-// of two otherwise.
+// counts (its pixels are set by the chart), and its ticks: the counts
+// themselves when there are few, powers of two otherwise.
 func procScale(ss []*series) (scale, []float64) {
 	var procs []int
 	for _, s := range ss {
@@ -22,8 +22,7 @@ func procScale(ss []*series) (scale, []float64) {
 	if lo == hi {
 		lo, hi = lo/2, hi*2
 	}
-	x0, x1, _, _ := plotBox()
-	s := scale{Lo: lo, Hi: hi, P0: x0, P1: x1, Base: 2}
+	s := scale{Lo: lo, Hi: hi, Base: 2}
 	if len(procs) > 12 {
 		return s, nil
 	}
@@ -57,9 +56,9 @@ var (
 func timeScale(lo, hi float64) scale {
 	if lo > 0 && hi/lo >= 10 {
 		l, h := logDomain(lo, hi, 10)
-		return yScale(l, h, 10)
+		return scale{Lo: l, Hi: h, Base: 10}
 	}
-	return yScale(0, niceCeil(hi), 0)
+	return scale{Lo: 0, Hi: niceCeil(hi)}
 }
 
 // efficScale runs from 0 to 1 (further when a value exceeds it).
@@ -68,27 +67,26 @@ func efficScale(lo, hi float64) scale {
 	if lo < 0 {
 		l = -niceCeil(-lo)
 	}
-	return yScale(l, h, 0)
+	return scale{Lo: l, Hi: h}
 }
 
 // speedupScale is logarithmic (base 2) and always shows 1, so that the
 // ideal speedup is a straight line and slowdowns are visible.
 func speedupScale(lo, hi float64) scale {
 	l, h := logDomain(math.Min(lo, 1), math.Max(hi, 1), 2)
-	return yScale(l, h, 2)
+	return scale{Lo: l, Hi: h, Base: 2}
 }
 
-func yScale(lo, hi, base float64) scale {
-	_, _, yt, yb := plotBox()
-	return scale{Lo: lo, Hi: hi, P0: yb, P1: yt, Base: base}
-}
-
-// lineChartOf builds the chart of q: one line per series through its
-// fastest configuration per processor count, hollow markers for the others.
-func lineChartOf(ss []*series, q quantity) *lineChart {
-	x, xticks := procScale(ss)
+// quantityCharts builds the charts of q, one per panel, on one y scale so
+// that the panels compare at a glance.
+func quantityCharts(ps []*panel, l layout, q quantity) []*lineChart {
+	var all []*series
+	for _, p := range ps {
+		all = append(all, p.Series...)
+	}
+	x, xticks := procScale(all)
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range ss {
+	for _, s := range all {
 		for _, p := range s.Points {
 			for _, c := range append([]*config{p.Best}, p.Others...) {
 				if v := q.value(s, c); !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -100,41 +98,109 @@ func lineChartOf(ss []*series, q quantity) *lineChart {
 	if lo > hi { // nothing to draw
 		lo, hi = 1, 1
 	}
+	y := q.yScale(lo, hi)
+	var out []*lineChart
+	for i, p := range ps {
+		ch := lineChartOf(p, l, q, x, xticks, y)
+		if len(ps) > 1 {
+			ch.ID = fmt.Sprintf("%s-%d", q.id, i+1)
+			ch.Title += " — " + p.Label
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// lineChartOf builds the chart of q for one panel: per series a line
+// through the fastest configuration at each processor count and a band
+// over all of them.
+func lineChartOf(p *panel, l layout, q quantity, x scale, xticks []float64, y scale) *lineChart {
 	ch := &lineChart{
 		ID: q.id, Title: q.title, XLabel: "processors (log2 scale)", YLabel: q.ylabel,
-		X: x, XTicks: xticks, Y: q.yScale(lo, hi),
+		X: x, XTicks: xticks, Y: y,
 	}
 	if ch.Y.Base > 0 {
-		ch.YLabel += fmt.Sprintf(" (log%g scale)", ch.Y.Base)
+		ch.YLabel += fmt.Sprintf(" (log%g)", ch.Y.Base)
 	}
-	for i, s := range ss {
-		color, dash, marker := seriesStyle(i)
-		l := line{Name: s.Label, Color: color, Dash: dash, Marker: marker}
-		for _, p := range s.Points {
-			if v := q.value(s, p.Best); ch.Y.Valid(v) {
-				l.Pts = append(l.Pts, mark{float64(p.Procs), v, tip(s, p.Best, v, q.unit)})
+	banded := false
+	for _, s := range p.Series {
+		color, marker := seriesStyle(l.styleIndex(s.Key))
+		ln := line{Name: s.Label, Color: color, Marker: marker}
+		for _, pt := range s.Points {
+			v := q.value(s, pt.Best)
+			if !ch.Y.Valid(v) {
+				continue
 			}
-			for _, c := range p.Others {
-				if v := q.value(s, c); ch.Y.Valid(v) {
-					l.Alts = append(l.Alts, mark{float64(p.Procs), v, tip(s, c, v, q.unit) + " (not the fastest grid)"})
+			ln.Pts = append(ln.Pts, mark{X: float64(pt.Procs), Y: v, Time: pt.Best.Time})
+			b := band{X: float64(pt.Procs), Lo: v, Hi: v}
+			for _, c := range pt.Others {
+				if o := q.value(s, c); ch.Y.Valid(o) {
+					b.Lo, b.Hi = math.Min(b.Lo, o), math.Max(b.Hi, o)
 				}
 			}
+			banded = banded || b.Lo < b.Hi
+			ln.Band = append(ln.Band, b)
 		}
-		ch.Lines = append(ch.Lines, l)
+		for _, i := range markerPoints(s.Points, maxMarkers) {
+			pt := s.Points[i]
+			if v := q.value(s, pt.Best); ch.Y.Valid(v) {
+				ln.Marks = append(ln.Marks, mark{X: float64(pt.Procs), Y: v, Tip: tip(s, pt, v, q)})
+			}
+		}
+		ch.Lines = append(ch.Lines, ln)
 	}
-	ch.Desc = fmt.Sprintf("%s for %d series against the number of processors; each line follows the fastest grid at each processor count, other grids are hollow markers.",
-		q.title, len(ss))
+	ch.Banded = banded
+	ch.Desc = fmt.Sprintf("%s for %d series against the number of processors; each line follows the fastest configuration at each processor count, its shaded band spans every configuration there.",
+		ch.Title, len(p.Series))
 	if q.id == speedupQ.id {
-		ch.Ideal, ch.IdealName = idealSpeedup(ss, ch.Y), "ideal speedup"
-		ch.Desc += " Speedup is relative to each series' smallest processor count."
+		ch.Ideal, ch.IdealName = idealSpeedup(p.Series, ch.Y), "ideal speedup"
+		ch.Desc += " Speedup is relative to the fastest configuration at each series' smallest processor count."
 	}
 	return ch
+}
+
+// maxMarkers bounds the markers of a line: they tell the series apart and
+// carry tooltips, the line itself carries the data.
+const maxMarkers = 11
+
+// markerPoints picks the points that get a marker: the powers of two when
+// there are enough, otherwise evenly spaced points, at most n.
+func markerPoints(pts []point, n int) []int {
+	var pow2 []int
+	for i, p := range pts {
+		if p.Procs&(p.Procs-1) == 0 {
+			pow2 = append(pow2, i)
+		}
+	}
+	if len(pow2) >= 3 || len(pow2) == len(pts) {
+		return thinIndexes(pow2, n)
+	}
+	all := make([]int, len(pts))
+	for i := range all {
+		all[i] = i
+	}
+	return thinIndexes(all, n)
+}
+
+// thinIndexes keeps at most n of idx, evenly spaced, first and last kept.
+func thinIndexes(idx []int, n int) []int {
+	if len(idx) <= n || n < 2 {
+		return idx
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = idx[(i*(len(idx)-1)+(n-1)/2)/(n-1)]
+	}
+	return out
 }
 
 // idealSpeedup returns the segment of linear speedup within the chart, or
 // nil when the series start from different processor counts (there is no
 // single ideal line then).
 func idealSpeedup(ss []*series, y scale) *[2]mark {
+	if len(ss) == 0 {
+		return nil
+	}
 	p0 := ss[0].Points[0].Procs
 	pmax := p0
 	for _, s := range ss {
@@ -150,12 +216,24 @@ func idealSpeedup(ss []*series, y scale) *[2]mark {
 	return &[2]mark{{X: float64(p0), Y: 1}, {X: end, Y: end / float64(p0)}}
 }
 
-func tip(s *series, c *config, v float64, unit string) string {
+// tip describes a marked point: the series, the fastest grid and the
+// spread over the configurations at its processor count.
+func tip(s *series, p point, v float64, q quantity) string {
 	u := ""
-	if unit != "" {
-		u = " " + unit
+	if q.unit != "" {
+		u = " " + q.unit
 	}
-	return fmt.Sprintf("%s — grid %s (%d processors): %s%s, run %d", s.Label, c.Grid, c.Procs, short(v), u, c.RunID)
+	t := fmt.Sprintf("%s — %d processors: %s%s (grid %s, run %d)", s.Label, p.Procs, short(v), u, p.Best.Grid, p.Best.RunID)
+	if len(p.Others) > 0 {
+		lo, hi := v, v
+		for _, c := range p.Others {
+			if o := q.value(s, c); !math.IsNaN(o) {
+				lo, hi = math.Min(lo, o), math.Max(hi, o)
+			}
+		}
+		t += fmt.Sprintf("; %d configurations here span %s–%s%s", 1+len(p.Others), short(lo), short(hi), u)
+	}
+	return t
 }
 
 // barChartOf builds the breakdown chart of one configuration from its

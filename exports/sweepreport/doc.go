@@ -5,11 +5,16 @@
 // per series), a stacked chart of the lost-time breakdown per interval of
 // one configuration, and tables of the best configurations.
 //
-// A series is a distinct (network, tstart, tbyte, power, machine)
-// combination among the sweep's runs. When a series has several grids with
-// the same number of processors (2x8 and 4x4), its line follows the
-// fastest one and the others are drawn as hollow markers at the same
-// abscissa, so every configuration stays visible. Speedup is relative to
-// the time of the series' smallest processor count. Every number comes from
-// the store; the charts are drawn by this package's own small SVG code.
+// The charts stay readable at any sweep size (docs/sweep-report.md): the
+// lines of a chart are the values of one varied parameter (at most
+// maxSeries, each with its own colour-blind-safe colour and marker), the
+// combinations of the other varied parameters are facets (at most
+// maxFacets charts per quantity) and what does not fit is pooled. At each
+// processor count a line follows the fastest configuration and a band
+// spans all of them (every grid, every pooled value); lines and bands are
+// reduced to one point per pixel column, so a page's size depends on the
+// charts' width, not on the number of configurations. Speedup is relative
+// to the fastest configuration at a series' smallest processor count.
+// Every number comes from the store; the charts are drawn by this
+// package's own small SVG code.
 package sweepreport

@@ -19,8 +19,15 @@ type page struct {
 	Charts                   []figure
 	Tops                     []topTable
 	All                      []configRow
+	AllCount                 int    // configurations in the sweep
+	AllOmitted               string // why All is empty, with how to get the rows
 	Series                   int
+	Notes                    []string
 }
+
+// maxAllRows bounds the table of every configuration: beyond it the page
+// would grow with the sweep, and the store or an export serves better.
+const maxAllRows = 2000
 
 type fact struct{ Label, Value string }
 
@@ -64,9 +71,19 @@ func build(sw *store.SweepReport, cs []*config, chosen *config, ivs []*interval,
 		All:      rows,
 		Series:   len(ss),
 	}
+	p.AllCount = len(rows)
+	if len(rows) > maxAllRows {
+		p.All = nil
+		p.AllOmitted = fmt.Sprintf("%d configurations are too many for a page; every one is in the store: presage export csv --sweep %d, or presage query.",
+			len(rows), sw.Sweep.ID)
+	}
+	l := chooseLayout(cs)
+	p.Notes = l.notes()
+	ps := panels(cs, l)
 	for _, q := range []quantity{timeQ, efficQ, speedupQ} {
-		ch := lineChartOf(ss, q)
-		p.Charts = append(p.Charts, figure{Caption: ch.Title, SVG: template.HTML(ch.SVG())})
+		for _, ch := range quantityCharts(ps, l, q) {
+			p.Charts = append(p.Charts, figure{Caption: ch.Title, SVG: template.HTML(ch.SVG())})
+		}
 	}
 	label := ""
 	for _, s := range ss {

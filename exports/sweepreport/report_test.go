@@ -122,20 +122,38 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// plotLeft returns the left edge of a chart's plot area, which depends on
+// its widest y tick label.
+func plotLeft(t *testing.T, svg *htmltest.Node) float64 {
+	t.Helper()
+	rect := svg.First(t, "plot area", htmltest.WithClass("plot"))
+	x, err := strconv.ParseFloat(rect.Attr["x"], 64)
+	if err != nil {
+		t.Fatalf("plot area x %q: %v", rect.Attr["x"], err)
+	}
+	return x
+}
+
 // TestKnownPixels: values of the fixture land where the axes say. The
-// processor axis is log2 over [1, 32] on x = 64..542; efficiency is linear
-// over [0, 1] on y = 254..14; the speedup of the first point is 1.
+// processor axis is log2 over [1, 32] from the plot's left edge to x =
+// 542; efficiency is linear over [0, 1] on y = 254..14; the speedup of
+// the first point is 1. The left edge leaves room for the y tick labels
+// ("0.2" on the efficiency chart) beside the axis label.
 func TestKnownPixels(t *testing.T) {
 	f := newSweep(t)
 	doc := htmltest.Parse(t, f.render(t, Options{}))
 	charts := lineCharts(t, doc)
-	xFor := map[int]float64{1: 64, 2: 159.6, 4: 255.2, 8: 350.8, 16: 446.4, 32: 542}
 	procs := []int{1, 2, 4, 8, 16, 32}
+	effLeft, spLeft := plotLeft(t, charts["chart-efficiency"]), plotLeft(t, charts["chart-speedup"])
+	if want := yLabelW + textWidth("0.2") + yTickW; effLeft != want {
+		t.Errorf("efficiency plot starts at x %g, want %g", effLeft, want)
+	}
 	for s, fs := range fixtureSeries {
 		eff := points(t, charts["chart-efficiency"].All(htmltest.Named("polyline"))[s])
 		for i, p := range procs {
-			if eff[i][0] != xFor[p] {
-				t.Errorf("%s: x of %d processors = %g, want %g", fs.network, p, eff[i][0], xFor[p])
+			wantX := effLeft + (542-effLeft)*math.Log2(float64(p))/5
+			if math.Abs(eff[i][0]-wantX) > 0.051 {
+				t.Errorf("%s: x of %d processors = %g, want %.1f", fs.network, p, eff[i][0], wantX)
 			}
 			tm := modelTime(p, fs.comm) // for bus on 16, 4x4: faster than 2x8
 			wantY := 254 - 240*(10/(tm*float64(p)))
@@ -144,14 +162,15 @@ func TestKnownPixels(t *testing.T) {
 			}
 		}
 		sp := points(t, charts["chart-speedup"].All(htmltest.Named("polyline"))[s])
-		if sp[0] != [2]float64{64, 254} {
-			t.Errorf("%s: first speedup point at %v, want (64, 254): speedup 1 at the bottom of [1, 32]", fs.network, sp[0])
+		if sp[0] != [2]float64{spLeft, 254} {
+			t.Errorf("%s: first speedup point at %v, want (%g, 254): speedup 1 at the bottom of [1, 32]", fs.network, sp[0], spLeft)
 		}
 	}
 }
 
 // TestSameProcessorCount: of the bus series' grids 4x4 and 2x8 the line
-// goes through the faster (4x4); 2x8 is a hollow marker at the same x.
+// goes through the faster (4x4); the band reaches up to 2x8 at the same x,
+// and the marker's tooltip gives both the best time and the spread.
 func TestSameProcessorCount(t *testing.T) {
 	f := newSweep(t)
 	doc := htmltest.Parse(t, f.render(t, Options{}))
@@ -160,26 +179,29 @@ func TestSameProcessorCount(t *testing.T) {
 	if bus.Attr["data-series"] != "bus · tstart from file" {
 		t.Fatalf("first series is %q, want the bus one", bus.Attr["data-series"])
 	}
-	alts := bus.All(htmltest.WithClass("alt"))
-	if len(alts) != 1 {
-		t.Fatalf("%d hollow markers, want 1 (the 2x8 grid)", len(alts))
-	}
-	if tip := alts[0].Text(); !strings.Contains(tip, "grid 2x8") || !strings.Contains(tip, "not the fastest") {
-		t.Errorf("hollow marker tooltip %q, want grid 2x8 named as not the fastest", tip)
-	}
 	pts := points(t, bus.All(htmltest.Named("polyline"))[0])
-	if x, _ := strconv.ParseFloat(alts[0].Attr["cx"], 64); x != pts[4][0] {
-		t.Errorf("hollow marker at x %g, want the line's 16-processor x %g", x, pts[4][0])
+	bands := svg.First(t, "bands", htmltest.WithClass("bands")).All(htmltest.Named("polygon"))
+	if len(bands) != 1 {
+		t.Fatalf("%d bands, want 1 (only bus has two grids at one processor count)", len(bands))
 	}
-	if y, _ := strconv.ParseFloat(alts[0].Attr["cy"], 64); y >= pts[4][1] {
-		t.Errorf("hollow marker at y %g is not above (slower than) the line's %g", y, pts[4][1])
+	var top, bottom float64 = math.Inf(1), math.Inf(-1)
+	for _, f := range strings.Fields(bands[0].Attr["points"]) {
+		x, y, _ := strings.Cut(f, ",")
+		if xv, _ := strconv.ParseFloat(x, 64); xv == pts[4][0] {
+			yv, _ := strconv.ParseFloat(y, 64)
+			top, bottom = math.Min(top, yv), math.Max(bottom, yv)
+		}
+	}
+	if bottom != pts[4][1] || !(top < pts[4][1]) {
+		t.Errorf("band at 16 processors spans y %g..%g, want from the line's %g up (slower)", top, bottom, pts[4][1])
 	}
 	var tips []string
 	for _, m := range bus.All(htmltest.WithClass("mark")) {
 		tips = append(tips, m.Text())
 	}
-	if !strings.Contains(strings.Join(tips, "\n"), "grid 4x4 (16 processors): 1.425 s") {
-		t.Errorf("line markers %q do not give 4x4's time 1.425 s", tips)
+	want := []string{"16 processors: 1.425 s (grid 4x4, run", fmt.Sprintf("2 configurations here span 1.425–%s s", short(slowerGrid*modelTime(16, 0.05)))}
+	if all := strings.Join(tips, "\n"); !strings.Contains(all, want[0]) || !strings.Contains(all, want[1]) {
+		t.Errorf("line markers %q do not give 4x4's time 1.425 s and the spread to 2x8", tips)
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 
 var nan = math.NaN()
 
-// seriesKey is what distinguishes the lines of a chart.
+// seriesKey is the combination of parameters a sweep varies besides the
+// grid: the lines, facets and bands of the charts are projections of it.
 type seriesKey struct {
 	Network string
 	TStart  float64
@@ -57,22 +58,36 @@ func (s *series) Speedup(c *config) float64 {
 	return base / c.Time
 }
 
-// buildSeries groups configurations into series ordered by key. Equal
-// times at one processor count go to the lower run id, so the choice is
-// reproducible.
+// buildSeries groups configurations into series by their whole key, ordered
+// by key and labelled by what varies between them.
 func buildSeries(cs []*config) []*series {
+	out := groupSeries(cs, keyOf)
+	labelSeries(out)
+	return out
+}
+
+// groupSeries groups configurations into series by key (a projection of
+// their parameters), ordered by key and not labelled. Equal times at one
+// processor count go to the lower run id, so the choice is reproducible.
+func groupSeries(cs []*config, key func(*config) seriesKey) []*series {
 	byKey := map[seriesKey]*series{}
+	type at struct {
+		k     seriesKey
+		procs int
+	}
+	index := map[at]int{} // of a point in its series' Points
 	var out []*series
 	for _, c := range cs {
-		k := keyOf(c)
+		k := key(c)
 		s := byKey[k]
 		if s == nil {
 			s = &series{Key: k}
 			byKey[k] = s
 			out = append(out, s)
 		}
-		i := slices.IndexFunc(s.Points, func(p point) bool { return p.Procs == c.Procs })
-		if i < 0 {
+		i, ok := index[at{k, c.Procs}]
+		if !ok {
+			index[at{k, c.Procs}] = len(s.Points)
 			s.Points = append(s.Points, point{Procs: c.Procs, Best: c})
 			continue
 		}
@@ -91,7 +106,6 @@ func buildSeries(cs []*config) []*series {
 		}
 	}
 	slices.SortFunc(out, func(a, b *series) int { return compareKeys(a.Key, b.Key) })
-	labelSeries(out)
 	return out
 }
 
@@ -112,35 +126,39 @@ func faster(a, b *config) bool {
 // labelSeries names each series by the parameters that vary between the
 // series (all of them when none varies, i.e. there is one series).
 func labelSeries(ss []*series) {
-	parts := []struct {
-		varies func(a, b seriesKey) bool
-		format func(k seriesKey) string
-	}{
-		{func(a, b seriesKey) bool { return a.Network != b.Network }, func(k seriesKey) string { return orDefault(k.Network, "default network") }},
-		{func(a, b seriesKey) bool { return a.TStart != b.TStart }, func(k seriesKey) string { return "tstart " + micro(k.TStart) }},
-		{func(a, b seriesKey) bool { return a.TByte != b.TByte }, func(k seriesKey) string { return "tbyte " + micro(k.TByte) }},
-		{func(a, b seriesKey) bool { return a.Power != b.Power }, func(k seriesKey) string { return "power " + power(k.Power) }},
-		{func(a, b seriesKey) bool { return a.Machine != b.Machine }, func(k seriesKey) string { return orDefault(k.Machine, "no machine") }},
+	keys := make([]seriesKey, len(ss))
+	for i, s := range ss {
+		keys[i] = s.Key
 	}
-	use := make([]bool, len(parts))
+	for i, l := range labelKeys(keys) {
+		ss[i].Label = l
+	}
+}
+
+// labelKeys names each key by the parameters that vary between the keys,
+// or by all of them when none varies.
+func labelKeys(keys []seriesKey) []string {
+	use := make([]bool, len(params))
 	varying := false
-	for i, p := range parts {
-		for _, s := range ss[1:] {
-			if p.varies(ss[0].Key, s.Key) {
+	for i, p := range params {
+		for _, k := range keys[1:] {
+			if p.varies(keys[0], k) {
 				use[i], varying = true, true
 				break
 			}
 		}
 	}
-	for _, s := range ss {
+	out := make([]string, len(keys))
+	for j, k := range keys {
 		var ls []string
-		for i, p := range parts {
+		for i, p := range params {
 			if use[i] || !varying {
-				ls = append(ls, p.format(s.Key))
+				ls = append(ls, p.format(k))
 			}
 		}
-		s.Label = strings.Join(ls, " · ")
+		out[j] = strings.Join(ls, " · ")
 	}
+	return out
 }
 
 func orDefault(s, def string) string {

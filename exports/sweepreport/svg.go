@@ -44,6 +44,10 @@ const (
 	markSquare
 	markTriangle
 	markDiamond
+	markTriangleDown
+	markCross
+	markPlus
+	markStar
 	numMarks
 )
 
@@ -61,6 +65,11 @@ func (w *svgWriter) marker(shape int, x, y float64, color, tip string) {
 	case markDiamond:
 		w.elem("polygon", fmt.Sprintf(`points="%s,%s %s,%s %s,%s %s,%s"`,
 			px(x), px(y-r-0.8), px(x+r+0.8), px(y), px(x), px(y+r+0.8), px(x-r-0.8), px(y))+style, tip)
+	case markTriangleDown:
+		w.elem("polygon", fmt.Sprintf(`points="%s,%s %s,%s %s,%s"`,
+			px(x), px(y+r+0.8), px(x+r+0.6), px(y-r*0.8), px(x-r-0.6), px(y-r*0.8))+style, tip)
+	case markCross, markPlus, markStar:
+		w.elem("polygon", `points="`+polygon(shapes[shape], x, y, r+1)+`"`+style, tip)
 	default:
 		w.elem("circle", fmt.Sprintf(`cx="%s" cy="%s" r="%s"`, px(x), px(y), px(r))+style, tip)
 	}
@@ -75,4 +84,50 @@ func (w *svgWriter) elem(name, attrs, tip string) {
 		return
 	}
 	w.printf("<%s %s><title>%s</title></%s>", name, attrs, esc(tip), name)
+}
+
+// shapes are the outlines of the polygon markers, on a unit circle.
+var shapes = map[int][][2]float64{
+	markPlus:  plusOutline(0.36),
+	markCross: rotate(plusOutline(0.36), math.Pi/4),
+	markStar:  starOutline(5, 0.45),
+}
+
+// plusOutline is a plus sign of arm half-width a.
+func plusOutline(a float64) [][2]float64 {
+	return [][2]float64{{-a, -1}, {a, -1}, {a, -a}, {1, -a}, {1, a}, {a, a}, {a, 1}, {-a, 1}, {-a, a}, {-1, a}, {-1, -a}, {-a, -a}}
+}
+
+// starOutline is a star of n points whose inner radius is inner.
+func starOutline(n int, inner float64) [][2]float64 {
+	var out [][2]float64
+	for i := 0; i < 2*n; i++ {
+		r := 1.0
+		if i%2 == 1 {
+			r = inner
+		}
+		a := math.Pi * float64(i) / float64(n)
+		out = append(out, [2]float64{r * math.Sin(a), -r * math.Cos(a)})
+	}
+	return out
+}
+
+func rotate(pts [][2]float64, a float64) [][2]float64 {
+	out := make([][2]float64, len(pts))
+	for i, p := range pts {
+		out[i] = [2]float64{p[0]*math.Cos(a) - p[1]*math.Sin(a), p[0]*math.Sin(a) + p[1]*math.Cos(a)}
+	}
+	return out
+}
+
+// polygon places a unit outline at (x, y) with radius r.
+func polygon(outline [][2]float64, x, y, r float64) string {
+	var b strings.Builder
+	for i, p := range outline {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(px(x+r*p[0]) + "," + px(y+r*p[1]))
+	}
+	return b.String()
 }

@@ -9,17 +9,24 @@ import (
 )
 
 // ArrowSchema is the Arrow schema of the table's files for one sweep,
-// carrying the store schema version, the table name and the sweep in its
-// metadata.
+// carrying the store schema version, the table name and the sweep (but
+// for a static table) in its metadata, and every column's unit and
+// description in its field's.
 func (t Table) ArrowSchema(sweepID int64) *arrow.Schema {
 	fields := make([]arrow.Field, len(t.Columns))
 	for i, c := range t.Columns {
-		fields[i] = arrow.Field{Name: c.Name, Type: c.Kind.arrowType(), Nullable: c.Nullable}
+		md := arrow.NewMetadata([]string{"description"}, []string{c.Doc})
+		if c.Unit != "" {
+			md = arrow.NewMetadata([]string{"unit", "description"}, []string{c.Unit, c.Doc})
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Kind.arrowType(), Nullable: c.Nullable, Metadata: md}
 	}
-	md := arrow.NewMetadata(
-		[]string{MetaSchemaVersion, MetaTable, MetaSweepID},
-		[]string{strconv.Itoa(schema.Version), t.Name, strconv.FormatInt(sweepID, 10)},
-	)
+	keys := []string{MetaSchemaVersion, MetaTable}
+	vals := []string{strconv.Itoa(schema.Version), t.Name}
+	if !t.Static {
+		keys, vals = append(keys, MetaSweepID), append(vals, strconv.FormatInt(sweepID, 10))
+	}
+	md := arrow.NewMetadata(keys, vals)
 	return arrow.NewSchema(fields, &md)
 }
 

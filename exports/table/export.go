@@ -69,7 +69,11 @@ func Export(ctx context.Context, src Source, dir string, sweepID int64, tables [
 		return sum, err
 	}
 	for _, t := range tables {
-		for _, s := range sweeps {
+		parts := sweeps
+		if t.Static {
+			parts = []int64{-1}
+		}
+		for _, s := range parts {
 			file, err := exportOne(ctx, src, dir, t, s, batchRows, f)
 			if err != nil {
 				return sum, err

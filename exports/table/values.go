@@ -1,9 +1,12 @@
 package table
 
 import (
+	"context"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
 // The fields of each row type, by column name: how a column is appended
@@ -91,4 +94,21 @@ func appendNullString(b array.Builder, v store.Null[string]) {
 		return
 	}
 	appendString(b, v.V)
+}
+
+// streamCharacteristics appends the characteristics of sim/result.
+func streamCharacteristics(_ context.Context, _ Source, _ Table, _ int64, bt *batcher) error {
+	for _, c := range result.Chars {
+		for i, v := range []string{c.Name, c.Unit, string(c.Family), c.OpClass, c.Description} {
+			if v == "" && Characteristics.Columns[i].Nullable {
+				bt.b.Field(i).AppendNull()
+				continue
+			}
+			appendString(bt.b.Field(i), v)
+		}
+		if err := bt.added(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
 // charColumns are the characteristic columns of the wide table, those of
@@ -14,7 +15,8 @@ func charColumns() []Column {
 	wide := schema.WideCharColumns()
 	cols := make([]Column, len(wide))
 	for i, c := range wide {
-		cols[i] = nullable(c.Name, Float64)
+		info := result.Chars[c.Char]
+		cols[i] = nullable(c.Name, Float64, info.Unit, info.Description+"; NULL where the run stores no value")
 	}
 	return cols
 }
