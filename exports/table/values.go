@@ -97,10 +97,10 @@ func appendNullString(b array.Builder, v store.Null[string]) {
 }
 
 // streamCharacteristics appends the characteristics of sim/result.
-func streamCharacteristics(_ context.Context, _ Source, _ Table, _ int64, bt *batcher) error {
+func streamCharacteristics(_ context.Context, _ Source, t Table, _ int64, bt *batcher) error {
 	for _, c := range result.Chars {
 		for i, v := range []string{c.Name, c.Unit, string(c.Family), c.OpClass, c.Description} {
-			if v == "" && Characteristics.Columns[i].Nullable {
+			if v == "" && t.Columns[i].Nullable {
 				bt.b.Field(i).AppendNull()
 				continue
 			}
