@@ -45,6 +45,13 @@ func presage(t *testing.T, dir string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, "presage.db")}, args...)...)
 	cmd.Dir = dir
+	return runCommand(t, cmd)
+}
+
+// runCommand runs cmd, a command of the binary, and returns its outputs
+// and exit code.
+func runCommand(t *testing.T, cmd *exec.Cmd) cliResult {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -53,7 +60,7 @@ func presage(t *testing.T, dir string, args ...string) cliResult {
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run presage %v: %v", args, err)
+		t.Fatalf("run %v: %v", cmd.Args, err)
 	}
 	return cliResult{stdout.String(), stderr.String(), code}
 }

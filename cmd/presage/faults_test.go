@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -373,17 +371,7 @@ func presageAsUser(t *testing.T, db string, args ...string) cliResult {
 	if os.Geteuid() == 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	code := 0
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run presage %v: %v", args, err)
-	}
-	return cliResult{stdout.String(), stderr.String(), code}
+	return runCommand(t, cmd)
 }
 
 // TestSameBaseNames: traces of one base name from different folders are

@@ -50,27 +50,36 @@ func (s *Store) MaterializeCalls(ctx context.Context, info TraceInfo) (int, erro
 func copyCalls(ctx context.Context, tx *sqlx.Tx, info TraceInfo, src trace.Source) (int, error) {
 	w := newCallWriter(tx, info.ID)
 	defer w.close()
-	for {
-		c, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := w.add(c); err != nil {
-			return 0, fmt.Errorf("calls of trace %s: call at line %d: %w", info.Name, c.TraceLine, err)
-		}
-		if w.seq%cancelCheckCalls == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
+	if err := eachCall(ctx, src, w.add); err != nil {
+		return 0, fmt.Errorf("calls of trace %s: %w", info.Name, err)
 	}
 	if err := w.flush(); err != nil {
 		return 0, fmt.Errorf("calls of trace %s: %w", info.Name, err)
 	}
 	return int(w.seq), nil
+}
+
+// eachCall hands every call of src to add, stopping at the first error
+// (naming the call's line) or when ctx is cancelled, which it checks
+// every cancelCheckCalls calls.
+func eachCall(ctx context.Context, src trace.Source, add func(*trace.Call) error) error {
+	for n := 1; ; n++ {
+		c, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := add(c); err != nil {
+			return fmt.Errorf("call at line %d: %w", c.TraceLine, err)
+		}
+		if n%cancelCheckCalls == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // callWriter writes the rows of the calls table of one trace, numbering

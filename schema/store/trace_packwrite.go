@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/jmoiron/sqlx"
 
@@ -146,22 +144,8 @@ func packCalls(ctx context.Context, tx *sqlx.Tx, id int64, src trace.Source) (in
 		return 0, err
 	}
 	defer w.close()
-	for {
-		c, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := w.add(c); err != nil {
-			return 0, fmt.Errorf("pack trace %d: call at line %d: %w", id, c.TraceLine, err)
-		}
-		if w.total%cancelCheckCalls == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
+	if err := eachCall(ctx, src, w.add); err != nil {
+		return 0, fmt.Errorf("pack trace %d: %w", id, err)
 	}
 	if err := w.finish(); err != nil {
 		return 0, fmt.Errorf("pack trace %d: %w", id, err)

@@ -148,6 +148,15 @@ func (e *Engine) distributeEach(m *loopMapping, vm *layout.VM) {
 // chargeIterationRow charges t of user time to class cl (row r), with the
 // insufficient parallelism of a block executed by sharers processors.
 func (e *Engine) chargeIterationRow(r *counters, cl int32, t float64, sharers int) {
+	e.chargeUser(r, cl, t)
+	if sharers > 1 {
+		chargeInsufficient(r, t*float64(sharers-1)/float64(sharers))
+	}
+}
+
+// chargeUser charges t of user time to class cl (row r) and advances its
+// clock.
+func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cUsr] += t
 	r[cCPU] += t
 	r[cExec] += t
@@ -155,12 +164,14 @@ func (e *Engine) chargeIterationRow(r *counters, cl int32, t float64, sharers in
 		e.clk[cl] += t
 		e.skewed = true
 	}
-	if sharers > 1 {
-		x := t * float64(sharers-1) / float64(sharers)
-		r[cInsU] += x
-		r[cIns] += x
-		r[cLost] += x
-	}
+}
+
+// chargeInsufficient charges x of the user's insufficient parallelism to
+// row r.
+func chargeInsufficient(r *counters, x float64) {
+	r[cInsU] += x
+	r[cIns] += x
+	r[cLost] += x
 }
 
 // iterationShares groups the root processors of a loop mapping by what
@@ -221,17 +232,9 @@ func (e *Engine) chargeIterations(p int, t, ins float64, shared bool) {
 	}
 	cl := e.isolate(p)
 	r := &e.classRows(e.cur)[cl]
-	r[cUsr] += t
-	r[cCPU] += t
-	r[cExec] += t
-	if t != 0 {
-		e.clk[cl] += t
-		e.skewed = true
-	}
+	e.chargeUser(r, cl, t)
 	if shared {
-		r[cInsU] += ins
-		r[cIns] += ins
-		r[cLost] += ins
+		chargeInsufficient(r, ins)
 	}
 }
 
