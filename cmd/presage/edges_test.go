@@ -152,3 +152,29 @@ func TestPredictFromFiles(t *testing.T) {
 		t.Errorf("after presage calls: %s", got)
 	}
 }
+
+// TestExportFilters: --trace and --run narrow an export to those runs;
+// the characteristics table comes with every export.
+func TestExportFilters(t *testing.T) {
+	dir := t.TempDir()
+	machine := golden.Path(t, "machines", "Predictor.par")
+	mustSucceed(t, presage(t, dir, "predict", golden.Path(t, "traces", "jac.ptr"), "--machine", machine, "--grid", "2x2"))
+	mustSucceed(t, presage(t, dir, "predict", golden.Path(t, "traces", "jac1d.ptr"), "--machine", "Predictor", "--grid", "2"))
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--trace", "jac1d"}, "runs=1 "},
+		{[]string{"--run", "1"}, "runs=1 "},
+		{nil, "runs=2 "},
+	} {
+		out := filepath.Join(dir, "e"+strings.Join(tc.flags, ""))
+		r := mustSucceed(t, presage(t, dir, append([]string{"export", "csv", "--out", out}, tc.flags...)...))
+		if !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "characteristics=") {
+			t.Errorf("export %v said %q, want %q", tc.flags, r.stderr, tc.want)
+		}
+	}
+	if r := presage(t, dir, "export", "csv", "--out", filepath.Join(dir, "x"), "--run", "9"); r.code == 0 {
+		t.Error("export of run 9, which is not stored, succeeded")
+	}
+}

@@ -33,31 +33,75 @@ func (f *exportFlags) Validate() error {
 	return nil
 }
 
+// filterFlags narrow the table exports to some runs.
+type filterFlags struct {
+	Trace string `help:"Export only the runs of this stored trace (name or id)."`
+	Run   int64  `help:"Export only this run."`
+}
+
+// source is st narrowed to the runs the flags name.
+func (f *filterFlags) source(st *store.Store) (table.Source, error) {
+	var filter table.Filter
+	if f.Trace != "" {
+		info, err := st.Trace(f.Trace)
+		if err != nil {
+			return nil, err
+		}
+		filter.TraceID = info.ID
+	}
+	if f.Run != 0 {
+		if _, err := st.Run(f.Run); err != nil {
+			return nil, err
+		}
+		filter.RunID = f.Run
+	}
+	return table.Filtered(st, filter), nil
+}
+
 type (
-	exportParquetCmd struct{ exportFlags }
-	exportArrowCmd   struct {
+	exportParquetCmd struct {
 		exportFlags
+		filterFlags
+	}
+	exportArrowCmd struct {
+		exportFlags
+		filterFlags
 		Zstd bool `help:"Compress the record batches with zstd (pyarrow and DuckDB read them; Apache Arrow JS does not)."`
 	}
-	exportCSVCmd    struct{ exportFlags }
+	exportCSVCmd struct {
+		exportFlags
+		filterFlags
+	}
 	exportExtrapCmd struct{ exportFlags }
 )
 
 func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "parquet", func(st *store.Store, dir string) (table.Summary, error) {
-		return parquet.Write(ctx, st, dir, parquet.Options{SweepID: c.Sweep})
+		src, err := c.source(st)
+		if err != nil {
+			return table.Summary{}, err
+		}
+		return parquet.Write(ctx, src, dir, parquet.Options{SweepID: c.Sweep})
 	})
 }
 
 func (c *exportArrowCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "Arrow IPC", func(st *store.Store, dir string) (table.Summary, error) {
-		return arrowipc.Write(ctx, st, dir, arrowipc.Options{SweepID: c.Sweep, Zstd: c.Zstd})
+		src, err := c.source(st)
+		if err != nil {
+			return table.Summary{}, err
+		}
+		return arrowipc.Write(ctx, src, dir, arrowipc.Options{SweepID: c.Sweep, Zstd: c.Zstd})
 	})
 }
 
 func (c *exportCSVCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "CSV", func(st *store.Store, dir string) (table.Summary, error) {
-		return csvexport.Write(ctx, st, dir, csvexport.Options{SweepID: c.Sweep})
+		src, err := c.source(st)
+		if err != nil {
+			return table.Summary{}, err
+		}
+		return csvexport.Write(ctx, src, dir, csvexport.Options{SweepID: c.Sweep})
 	})
 }
 

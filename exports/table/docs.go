@@ -23,7 +23,8 @@ folder gets a manifest, ` + "`presage-export.json`" + `, and replaces an earlier
 complete. In Parquet and Arrow files every column's unit and description are in its field
 metadata (keys ` + "`unit`" + ` and ` + "`description`" + `), the store's schema version, the table and the sweep
 in the file's (` + "`" + MetaSchemaVersion + "`" + `, ` + "`" + MetaTable + "`" + `, ` + "`" + MetaSweepID + "`" + `).
-CSV files have a header row; NULL is an empty field. Arrow files are uncompressed unless
+` + "`--sweep N`, `--trace NAME` and `--run N`" + ` narrow the export to one sweep, the runs of one trace, or
+one run. CSV files have a header row; NULL is an empty field. Arrow files are uncompressed unless
 ` + "`presage export arrow --zstd`" + ` (Apache Arrow JS cannot read compressed IPC files).
 
 Extra-P files (` + "`presage export extrap`" + `) are JSON Lines, one file per sweep, program and

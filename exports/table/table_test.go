@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
@@ -79,5 +80,37 @@ func TestArrowSchemaMetadata(t *testing.T) {
 	}
 	if n := len(table.Wide.Columns); n != len(table.Values.Columns)-10+8+int(result.NumChars) {
 		t.Errorf("wide table has %d columns", n)
+	}
+}
+
+// TestFiltered: a run filter exports that run's rows alone, in its sweep
+// only; a trace filter keeps the trace's runs.
+func TestFiltered(t *testing.T) {
+	db, _, built := fixture.NewStore(t, fixture.Small)
+	ctx := context.Background()
+	run := built.Runs[len(built.Runs)-1]
+	src := table.Filtered(db, table.Filter{RunID: run.ID})
+	sweeps, err := src.ExportSweeps(ctx, 0)
+	if err != nil || len(sweeps) != 1 || sweeps[0] != run.SweepID {
+		t.Fatalf("sweeps of run %d: %v (%v), want [%d]", run.ID, sweeps, err, run.SweepID)
+	}
+	for _, tb := range table.All() {
+		ids := map[int64]bool{}
+		if _, err := table.Stream(ctx, src, tb, run.SweepID, 100, func(rec arrow.RecordBatch) error {
+			col := rec.Column(rec.Schema().FieldIndices("run_id")[0]).(*array.Int64)
+			for i := 0; i < col.Len(); i++ {
+				ids[col.Value(i)] = true
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != 1 || !ids[run.ID] {
+			t.Errorf("%s filtered to run %d holds runs %v", tb.Name, run.ID, ids)
+		}
+	}
+	all, err := table.Filtered(db, table.Filter{TraceID: built.TraceID}).ExportSweeps(ctx, 0)
+	if err != nil || len(all) != len(built.Sweeps)+1 {
+		t.Errorf("sweeps of the fixture's trace: %v (%v), want all %d", all, err, len(built.Sweeps)+1)
 	}
 }
