@@ -1,6 +1,7 @@
 package ordersim
 
 import (
+	"io"
 	"runtime"
 	"testing"
 	"time"
@@ -23,6 +24,14 @@ func BenchmarkSimulate(b *testing.B) {
 	b.Run("no-path", func(b *testing.B) {
 		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{NoCriticalPath: true})
 	})
+	// The trace held in memory, read without cost: the simulation alone
+	// (the engine never changes the orders it is handed).
+	dac := collect(b, openDAC(depth))
+	for _, sc := range []Scheduler{FIFO, WorkStealing} {
+		b.Run(string(sc)+"-in-memory", func(b *testing.B) {
+			benchSim(b, dac.open, dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Scheduler: sc})
+		})
+	}
 	b.Run("master", func(b *testing.B) {
 		benchSim(b, openMaster(100, 10000), 1_000_001, Cluster{Nodes: 64}, Options{})
 	})
@@ -127,5 +136,42 @@ func BenchmarkSweep(b *testing.B) {
 				b.ReportMetric(points[len(points)-1].Result.Makespan, "makespan-at-max")
 			}
 		})
+	}
+}
+
+// replay is a trace read once into memory and handed out again as it is.
+type replay []*ordertrace.Order
+
+func (r replay) open() (ordertrace.Source, error) { return &replaySource{orders: r}, nil }
+
+type replaySource struct {
+	orders replay
+	next   int
+}
+
+func (s *replaySource) Next() (*ordertrace.Order, error) {
+	if s.next == len(s.orders) {
+		return nil, io.EOF
+	}
+	s.next++
+	return s.orders[s.next-1], nil
+}
+
+// collect reads the trace open gives into memory.
+func collect(b *testing.B, open func() (ordertrace.Source, error)) replay {
+	src, err := open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out replay
+	for {
+		o, err := src.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, o)
 	}
 }
