@@ -29,7 +29,9 @@ func envInt(name string, def int) int {
 // benchPlan writes a generated Jacobi trace of PRESAGE_BENCH_CALLS calls
 // (default 1,000,000, with intervals) once, ingests it and plans
 // PRESAGE_BENCH_CONFIGS configurations (default 16) spread evenly over the
-// grids of 1..64 processors up to rank 2 (per-processor rows written).
+// grids of 1..PRESAGE_BENCH_PROCS processors (default 64) up to rank 2
+// (per-processor rows written up to 64 processors). Issue 12's sweep is
+// PRESAGE_BENCH_CONFIGS=1000 PRESAGE_BENCH_PROCS=1024 with 2 workers.
 func benchPlan(b *testing.B) (*store.Store, *stage.SweepPlan, string) {
 	b.Helper()
 	dir := b.TempDir()
@@ -51,7 +53,7 @@ func benchPlan(b *testing.B) (*store.Store, *stage.SweepPlan, string) {
 	if _, err := ingest.Machine(context.Background(), db, golden.Path(b, "machines", "Predictor.par")); err != nil {
 		b.Fatal(err)
 	}
-	grids := sweep.GridsInRange(1, 64, 2)
+	grids := sweep.GridsInRange(1, envInt("PRESAGE_BENCH_PROCS", 64), 2)
 	n := envInt("PRESAGE_BENCH_CONFIGS", 16)
 	var tstart []float64
 	for i := range max(1, n/len(grids)+1) {
