@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/presage-dvm/presage/sim/trace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // benchTrace is a large trace held in memory, so that reading is not timed.

@@ -3,7 +3,9 @@ package stage_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest"
@@ -16,12 +18,22 @@ import (
 
 // BenchmarkPredictStored is `presage predict` of an ingested trace less
 // the process start: stream the trace from the store, simulate, save the
-// run. The traces are the 880 K calls of jac1d_x40000 and a 1 M-call
-// Jacobi trace of tracegen (N = 256, with intervals).
+// run with its per-processor values. The traces are the 880 K calls of
+// jac1d_x40000 and a 1 M-call Jacobi trace of tracegen (N = 256, with
+// intervals); the machine is Predictor.par's cluster with 8,192 nodes of
+// two processors, so that 128x128 fits.
 func BenchmarkPredictStored(b *testing.B) {
 	ctx := context.Background()
 	db := storetest.Open(b)
-	if _, err := ingest.Machine(ctx, db, golden.Path(b, "machines", "Predictor.par")); err != nil {
+	text, err := os.ReadFile(golden.Path(b, "machines", "Predictor.par"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := filepath.Join(b.TempDir(), "Predictor.par")
+	if err := os.WriteFile(big, []byte(strings.Replace(string(text), "{512 x mvsP2}", "{8192 x mvsP2}", 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ingest.Machine(ctx, db, big); err != nil {
 		b.Fatal(err)
 	}
 	gen := filepath.Join(b.TempDir(), "j1m.ptr.gz")
@@ -33,7 +45,7 @@ func BenchmarkPredictStored(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, grid := range [][]int{{2, 2}, {8, 8}} {
+		for _, grid := range [][]int{{2, 2}, {8, 8}, {64, 64}, {128, 128}} {
 			b.Run(fmt.Sprintf("%s/%s", info.Name, result.GridString(grid)), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
