@@ -62,7 +62,8 @@ func (o Options) Names() []string {
 // topology, else one processor) and network (network.Names; "" is the
 // first, the original's cluster model) are checked and filled in, and its
 // non-zero TStart, TByte and Power replace the machine file's values, so
-// the configuration stored with the run is the one simulated. m itself is
+// the configuration stored with the run is the one simulated; cfg.Used
+// records the values used (result.MachineValues). m itself is
 // not changed.
 //
 // The per-processor values of every interval (Interval.Procs) are rolled
@@ -116,6 +117,8 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 		return nil, cfg, err
 	}
 	m = m.WithOverrides(cfg.TStart, cfg.TByte, cfg.Power)
+	cfg.Used.TStart, cfg.Used.TByte = m.TopLevel()
+	cfg.Used.Power = m.MeanPower(cfg.Procs())
 	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind,
 		OneClassPerProcessor: opt.oneClassPerProcessor})
 	if err != nil {

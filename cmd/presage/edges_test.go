@@ -178,3 +178,28 @@ func TestExportFilters(t *testing.T) {
 		t.Error("export of run 9, which is not stored, succeeded")
 	}
 }
+
+// TestValuesUsedExported: a prediction records the machine values it
+// used — the override, else the machine file's top-level cluster and
+// processors — and the runs export carries them beside the overrides.
+func TestValuesUsedExported(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2", "--tstart", "30", "--power", "2"))
+	r := mustSucceed(t, presage(t, dir, "query", "--format", "csv",
+		"SELECT run_id, tstart, tstart_used, tbyte_used, power, power_used FROM v_runs ORDER BY run_id"))
+	want := "run_id,tstart,tstart_used,tbyte_used,power,power_used\n1,,7e-06,4e-09,,1\n2,3e-05,3e-05,4e-09,2,2\n"
+	if r.stdout != want {
+		t.Errorf("values used:\n%s\nwant\n%s", r.stdout, want)
+	}
+	out := filepath.Join(dir, "e")
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out))
+	runs, err := os.ReadFile(filepath.Join(out, "runs", "sweep_id=0", "part-0.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if header := strings.SplitN(string(runs), "\n", 2)[0]; !strings.Contains(header, "tstart_used,tbyte_used,power_used") {
+		t.Errorf("runs export header %q lacks the values used", header)
+	}
+}

@@ -45,12 +45,13 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 	}
 	res, err := tx.Exec(`INSERT INTO runs(kind, trace_id, sts_id, sweep_id, program, machine_id, machine,
 		grid, grid_rank, grid_d1, grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power,
-		options, report_root, execution_time, warnings, created_at)
-		VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?)`,
+		tstart_used, tbyte_used, power_used, options, report_root, execution_time, warnings, created_at)
+		VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?, ?,?,?, ?,?,?,?,?)`,
 		string(run.Kind), nullID(run.TraceID), nullID(run.StsID), nullID(run.SweepID), run.Program,
 		nullID(c.MachineID), nullString(c.Machine),
 		result.GridString(c.Grid), len(c.Grid), grid[0], grid[1], grid[2], grid[3], c.Procs(),
 		nullString(c.Network), nullZero(c.TStart), nullZero(c.TByte), nullZero(c.Power),
+		nullUsed(run, c.Used.TStart), nullUsed(run, c.Used.TByte), nullUsed(run, c.Used.Power),
 		strings.Join(c.Options, ","), run.ReportRoot, run.Intervals[0].Values[result.ExecutionTime],
 		strings.Join(warn, "; "), time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
@@ -86,6 +87,15 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 		}
 	}
 	return nil
+}
+
+// nullUsed is a value a prediction used, NULL for a measured run (or an
+// orders run, whose cluster has no machine file).
+func nullUsed(run *result.Run, v float64) any {
+	if run.Kind != result.Predicted || run.Config.Used == (result.MachineValues{}) {
+		return nil
+	}
+	return v
 }
 
 // inserter writes the rows of one Save, many rows per INSERT statement:
@@ -254,11 +264,14 @@ func (s *Store) Run(id int64) (*result.Run, error) {
 		TStart     sql.NullFloat64 `db:"tstart"`
 		TByte      sql.NullFloat64 `db:"tbyte"`
 		Power      sql.NullFloat64 `db:"power"`
+		TStartUsed sql.NullFloat64 `db:"tstart_used"`
+		TByteUsed  sql.NullFloat64 `db:"tbyte_used"`
+		PowerUsed  sql.NullFloat64 `db:"power_used"`
 		Options    string          `db:"options"`
 		ReportRoot int             `db:"report_root"`
 	}
 	err := db.Get(&row, `SELECT kind, trace_id, sts_id, sweep_id, program, machine_id, machine, grid,
-		network, tstart, tbyte, power, options, report_root FROM runs WHERE id = ?`, id)
+		network, tstart, tbyte, power, tstart_used, tbyte_used, power_used, options, report_root FROM runs WHERE id = ?`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("run %d: %w", id, ErrNoRun)
 	}
@@ -276,6 +289,7 @@ func (s *Store) Run(id int64) (*result.Run, error) {
 			Machine: row.Machine.String, MachineID: row.MachineID.Int64, Grid: grid,
 			Network: row.Network.String, TStart: row.TStart.Float64, TByte: row.TByte.Float64,
 			Power: row.Power.Float64,
+			Used:  result.MachineValues{TStart: row.TStartUsed.Float64, TByte: row.TByteUsed.Float64, Power: row.PowerUsed.Float64},
 		},
 	}
 	if row.Options != "" {

@@ -28,6 +28,8 @@ type RunRow struct {
 	Procs                  int64
 	Network                Null[string]
 	TStart, TByte, Power   Null[float64]
+	TStartUsed, TByteUsed  Null[float64]
+	PowerUsed              Null[float64]
 	Options                string
 	ReportRoot             int64
 	ExecutionTime, Cost    float64 // of the root interval; cost = time x processors
@@ -35,12 +37,13 @@ type RunRow struct {
 }
 
 const runRowColumns = `run_id, sweep_id, kind, program, trace_id, sts_id, machine, grid, grid_rank, grid_d1,
-	grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power, options, report_root, execution_time, cost, created_at`
+	grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power, tstart_used, tbyte_used, power_used,
+	options, report_root, execution_time, cost, created_at`
 
 func (r *RunRow) fields() []any {
 	return []any{&r.ID, &r.SweepID, &r.Kind, &r.Program, &r.TraceID, &r.StsID, &r.Machine, &r.Grid,
 		&r.GridRank, &r.GridD1, &r.GridD2, &r.GridD3, &r.GridD4, &r.Procs, &r.Network, &r.TStart,
-		&r.TByte, &r.Power, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.CreatedAt}
+		&r.TByte, &r.Power, &r.TStartUsed, &r.TByteUsed, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.CreatedAt}
 }
 
 // IntervalRow is one interval of a run's tree with its path from the root

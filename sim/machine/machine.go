@@ -73,6 +73,31 @@ func (m *Machine) Leaves() []*Node {
 	return out
 }
 
+// TopLevel returns the message start-up time and time per byte of the
+// root cluster, the one that connects its nodes (zero for a machine of one
+// processor).
+func (m *Machine) TopLevel() (tstart, tbyte float64) {
+	if m.Root == nil || m.Root.IsLeaf() {
+		return 0, 0
+	}
+	return m.Root.TStart, m.Root.TByte
+}
+
+// MeanPower returns the mean power of the first n processors (all when n
+// exceeds them): the processors a grid of n uses.
+func (m *Machine) MeanPower(n int) float64 {
+	leaves := m.Leaves()
+	n = min(n, len(leaves))
+	if n == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, l := range leaves[:n] {
+		sum += l.Power
+	}
+	return sum / float64(n)
+}
+
 // WithOverrides returns a deep copy of m in which a non-zero tstart or tbyte
 // (seconds) replaces the TStart or TByte of every composite cluster and a
 // non-zero power replaces the power of every processor. Parameter sweeps use

@@ -18,6 +18,19 @@ type Config struct {
 	TByte     float64  // override of every cluster's time per byte (s); 0 = from the file
 	Power     float64  // override of every processor's power; 0 = from the file
 	Options   []string // deviations from the original that are switched on
+	// Used are the machine's values the prediction used, filled in by
+	// sim with the grid and the network: the override where one was
+	// given, else the machine file's. Zero for measured runs and for runs
+	// stored before schema 9.
+	Used MachineValues
+}
+
+// MachineValues are the values of a machine a prediction used: the
+// message start-up time (s) and time per byte (s) of its top-level
+// cluster, the one that connects its nodes, and the mean relative power
+// of the grid's processors.
+type MachineValues struct {
+	TStart, TByte, Power float64
 }
 
 // MaxRank is the largest rank of a processor grid.
