@@ -16,6 +16,6 @@ for prog in matmul sort pipeline; do
 		"$work/$prog" -orders.workers "$workers" -orders.out "$work/$prog.run$workers.jsonl" >/dev/null
 		measured=$("$presage" --db "$db" ingest orders-run "$work/$prog.run$workers.jsonl" 2>&1 | sed -n 's/.*(run \([0-9]*\))$/\1/p')
 		predicted=$(p orders simulate --orders "$prog" --nodes "$workers" | sed -n 's/^run \([0-9]*\):.*/\1/p')
-		echo "$prog on $workers worker(s): $(p compare --measured "$measured" --predicted "$predicted" | grep '^  Main')"
+		echo "$prog on $workers worker(s): $(p compare --measured "$measured" --predicted "$predicted" | grep -E '^  Main [^ ]+:[0-9]+ ')"
 	done
 done
