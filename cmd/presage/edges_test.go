@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
 // The rough edges a new user meets (issue 13, "CLI edges").
@@ -201,5 +203,31 @@ func TestValuesUsedExported(t *testing.T) {
 	}
 	if header := strings.SplitN(string(runs), "\n", 2)[0]; !strings.Contains(header, "tstart_used,tbyte_used,power_used") {
 		t.Errorf("runs export header %q lacks the values used", header)
+	}
+}
+
+// TestExportDense: --dense writes the zeros the store leaves out of the
+// per-processor values, so the values table has every characteristic of
+// every processor.
+func TestExportDense(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	rows := func(flags ...string) int {
+		out := filepath.Join(dir, "e"+strings.Join(flags, ""))
+		mustSucceed(t, presage(t, dir, append([]string{"export", "csv", "--out", out}, flags...)...))
+		b, err := os.ReadFile(filepath.Join(out, "values", "sweep_id=0", "part-0.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(b), "\n") - 1
+	}
+	sparse, dense := rows(), rows("--dense")
+	r := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT count(*) FROM intervals WHERE run_id = 1"))
+	intervals, _ := strconv.Atoi(strings.TrimSpace(strings.Split(r.stdout, "\n")[1]))
+	chars := len(result.Chars)
+	if want := intervals*chars + intervals*4*chars; dense != want || sparse >= dense {
+		t.Errorf("values rows: %d sparse, %d dense; want %d dense (%d intervals x %d characteristics x (1 + 4 processors))",
+			sparse, dense, want, intervals, chars)
 	}
 }

@@ -33,13 +33,15 @@ func (f *exportFlags) Validate() error {
 	return nil
 }
 
-// filterFlags narrow the table exports to some runs.
+// filterFlags narrow the table exports to some runs, and choose whether
+// the zeros of the per-processor values are written.
 type filterFlags struct {
 	Trace string `help:"Export only the runs of this stored trace (name or id)."`
 	Run   int64  `help:"Export only this run."`
+	Dense bool   `help:"Write every processor's value of every characteristic in the values table, 0 where the store keeps none (it keeps the non-zero ones)."`
 }
 
-// source is st narrowed to the runs the flags name.
+// source is st narrowed to the runs the flags name, dense when asked.
 func (f *filterFlags) source(st *store.Store) (table.Source, error) {
 	var filter table.Filter
 	if f.Trace != "" {
@@ -55,7 +57,11 @@ func (f *filterFlags) source(st *store.Store) (table.Source, error) {
 		}
 		filter.RunID = f.Run
 	}
-	return table.Filtered(st, filter), nil
+	src := table.Filtered(st, filter)
+	if f.Dense {
+		src = table.Dense(src)
+	}
+	return src, nil
 }
 
 type (

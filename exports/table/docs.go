@@ -24,7 +24,10 @@ complete. In Parquet and Arrow files every column's unit and description are in 
 metadata (keys ` + "`unit`" + ` and ` + "`description`" + `), the store's schema version, the table and the sweep
 in the file's (` + "`" + MetaSchemaVersion + "`" + `, ` + "`" + MetaTable + "`" + `, ` + "`" + MetaSweepID + "`" + `).
 ` + "`--sweep N`, `--trace NAME` and `--run N`" + ` narrow the export to one sweep, the runs of one trace, or
-one run. CSV files have a header row; NULL is an empty field. Arrow files are uncompressed unless
+one run. The values table keeps a processor's value of a characteristic only when it is not
+zero (the execution time always), so a pivot gives NaN for those zeros: ` + "`--dense`" + ` writes
+every characteristic of every processor of each interval with per-processor values, 0 where
+none is stored. CSV files have a header row; NULL is an empty field. Arrow files are uncompressed unless
 ` + "`presage export arrow --zstd`" + ` (Apache Arrow JS cannot read compressed IPC files).
 
 Extra-P files (` + "`presage export extrap`" + `) are JSON Lines, one file per sweep, program and

@@ -12,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -112,5 +113,54 @@ func TestFiltered(t *testing.T) {
 	all, err := table.Filtered(db, table.Filter{TraceID: built.TraceID}).ExportSweeps(ctx, 0)
 	if err != nil || len(all) != len(built.Sweeps)+1 {
 		t.Errorf("sweeps of the fixture's trace: %v (%v), want all %d", all, err, len(built.Sweeps)+1)
+	}
+}
+
+// TestDense: with zeros explicit, every interval with per-processor values
+// has every characteristic of every processor, and the values stored are
+// those of the sparse table.
+func TestDense(t *testing.T) {
+	db, _, built := fixture.NewStore(t, fixture.Small)
+	ctx := context.Background()
+	for _, sweep := range append([]int64{0}, built.Sweeps...) {
+		type key struct {
+			run, iv, proc int64
+			char          string
+		}
+		sparse := map[key]float64{}
+		if err := db.ValueRows(ctx, sweep, func(r *store.ValueRow) error {
+			if r.Proc.Valid {
+				sparse[key{r.Run.ID, r.Interval.ID, r.Proc.V, r.Char.Name}] = r.Value
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		dense := map[key]float64{}
+		perInterval := map[[2]int64]int64{}
+		procs := map[int64]int64{}
+		if err := table.Dense(db).ValueRows(ctx, sweep, func(r *store.ValueRow) error {
+			if r.Proc.Valid {
+				dense[key{r.Run.ID, r.Interval.ID, r.Proc.V, r.Char.Name}] = r.Value
+				perInterval[[2]int64{r.Run.ID, r.Interval.ID}]++
+				procs[r.Run.ID] = r.Run.Procs
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range sparse {
+			if dense[k] != v {
+				t.Errorf("sweep %d: %+v is %v dense, %v sparse", sweep, k, dense[k], v)
+			}
+		}
+		for iv, n := range perInterval {
+			if want := procs[iv[0]] * int64(len(result.Chars)); n != want {
+				t.Errorf("sweep %d: run %d interval %d has %d dense values, want %d", sweep, iv[0], iv[1], n, want)
+			}
+		}
+		if len(dense) <= len(sparse) && len(sparse) > 0 {
+			t.Errorf("sweep %d: %d dense values, %d sparse: no zero made explicit", sweep, len(dense), len(sparse))
+		}
 	}
 }
