@@ -35,8 +35,8 @@ const ident = (c) => `"${c.replaceAll('"', '""')}"`;
 const columnsArg = (table, cols) => `{${cols.map((c) => `${lit(c)}: ${lit(types[table][c] ?? 'VARCHAR')}`).join(', ')}}`;
 
 // The type class of a DuckDB or Arrow type, as clients_ref.py names them.
-const duckClass = (t) => /INT/.test(t) ? 'BIGINT' : /DOUBLE|FLOAT|DECIMAL/.test(t) ? 'DOUBLE' : /VARCHAR/.test(t) ? 'VARCHAR' : t;
-const arrowClass = (t) => /^u?int/i.test(t) ? 'BIGINT' : /^float/i.test(t) ? 'DOUBLE' : /^(utf8|largeutf8|dictionary<.*utf8>)$/i.test(t.replace(/\s/g, '')) ? 'VARCHAR' : t;
+const duckClass = (t) => /^TIMESTAMP( WITH TIME ZONE|TZ)$/.test(t) ? 'TIMESTAMPTZ' : /INT/.test(t) ? 'BIGINT' : /DOUBLE|FLOAT|DECIMAL/.test(t) ? 'DOUBLE' : /VARCHAR/.test(t) ? 'VARCHAR' : t;
+const arrowClass = (t) => /^timestamp<.*,\s*UTC>$/i.test(t) ? 'TIMESTAMPTZ' : /^u?int/i.test(t) ? 'BIGINT' : /^float/i.test(t) ? 'DOUBLE' : /^(utf8|largeutf8|dictionary<.*utf8>)$/i.test(t.replace(/\s/g, '')) ? 'VARCHAR' : t;
 
 for (const table of Object.keys(types)) {
   const refCols = Object.keys(types[table]);
@@ -105,8 +105,10 @@ function arrowToCSV(file, csvPath, corrupt) {
   const quote = (v) => (v === null || v === undefined ? '' : typeof v === 'string' ? `"${v.replaceAll('"', '""')}"` : String(v));
   const lines = [cols.join(',')];
   const vecs = cols.map((c) => t.getChild(c));
+  // apache-arrow gives a timestamp as milliseconds since the epoch.
+  const times = cols.map((c) => kinds[c] === 'TIMESTAMPTZ');
   for (let i = 0; i < t.numRows; i++) {
-    const row = vecs.map((v) => v.get(i));
+    const row = vecs.map((v, k) => { const x = v.get(i); return times[k] && x !== null ? new Date(Number(x)).toISOString() : x; });
     if (corrupt) corrupt(cols, row);
     lines.push(row.map(quote).join(','));
   }
@@ -122,7 +124,12 @@ async function checkArrow(table, file, sweep, corrupt, label = `apache-arrow ${t
   const typesOK = checkTypes(label, table, kinds);
   // Arrow keeps NULL apart from '': compare like Parquet, not like CSV.
   const rel = `read_csv(${lit(csvPath)}, header = true, nullstr = '', columns = ${columnsArg(table, cols)})`;
-  return (await compare(label, table, sweep, rel, cols, true)) && typesOK;
+  try {
+    return (await compare(label, table, sweep, rel, cols, true)) && typesOK;
+  } catch (e) {
+    say(false, `${label}: unreadable with SQLite's types: ${e.message.split('\n')[0]}`);
+    return false;
+  }
 }
 
 // A static table (no sweep_id column: characteristics) is one file per

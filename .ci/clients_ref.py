@@ -20,6 +20,9 @@ VIEWS = {"values": "v_values_long", "intervals_wide": "v_intervals_wide",
          "runs": "v_runs", "intervals": "v_intervals",
          "characteristics": "temp.ref_characteristics"}
 
+# Columns the exports write as timestamps (UTC).
+TIMES = ("created_at",)
+
 # The characteristics table as the export names its columns; it has no
 # sweep_id, its files no sweep partition.
 CHARACTERISTICS = """CREATE TEMP VIEW ref_characteristics AS
@@ -69,6 +72,10 @@ def main(store, out):
         pragma = f"PRAGMA {schema}.table_info({name})" if schema else f"PRAGMA table_info({name})"
         declared = {r[1]: r[2] for r in con.execute(pragma)}
         types[table] = {c: sql_type(k, declared.get(c, "")) for c, k in zip(cols, kinds)}
+        # SQLite keeps times as RFC 3339 text; the exports as timestamps.
+        for c in TIMES:
+            if c in types[table]:
+                types[table][c] = "TIMESTAMPTZ"
     json.dump(types, open(f"{out}/types.json", "w"), indent=1)
 
 

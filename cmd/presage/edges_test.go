@@ -5,9 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
@@ -229,5 +231,25 @@ func TestExportDense(t *testing.T) {
 	if want := intervals*chars + intervals*4*chars; dense != want || sparse >= dense {
 		t.Errorf("values rows: %d sparse, %d dense; want %d dense (%d intervals x %d characteristics x (1 + 4 processors))",
 			sparse, dense, want, intervals, chars)
+	}
+}
+
+// TestExportTimestamps: created_at is a timestamp in Arrow and Parquet,
+// an RFC 3339 time in CSV.
+func TestExportTimestamps(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2"))
+	out := filepath.Join(dir, "csv")
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out))
+	b, err := os.ReadFile(filepath.Join(out, "runs", "sweep_id=0", "part-0.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	header, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	created := row[slices.Index(header, "created_at")]
+	if _, err := time.Parse(time.RFC3339, created); err != nil || !strings.HasSuffix(created, "Z") {
+		t.Errorf("created_at %q: %v", created, err)
 	}
 }

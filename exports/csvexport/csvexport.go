@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -81,6 +82,8 @@ func field(col arrow.Array, r int) (string, error) {
 		return strconv.FormatFloat(a.Value(r), 'g', -1, 64), nil
 	case *array.String:
 		return a.Value(r), nil
+	case *array.Timestamp:
+		return time.Unix(int64(a.Value(r)), 0).UTC().Format(time.RFC3339), nil
 	}
 	return "", fmt.Errorf("unsupported type %s", col.DataType())
 }

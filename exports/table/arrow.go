@@ -36,6 +36,8 @@ func (k Kind) arrowType() arrow.DataType {
 		return arrow.PrimitiveTypes.Int64
 	case Float64:
 		return arrow.PrimitiveTypes.Float64
+	case Timestamp:
+		return &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}
 	default:
 		return arrow.BinaryTypes.String
 	}

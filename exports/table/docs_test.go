@@ -71,3 +71,12 @@ func TestCharacteristicsTable(t *testing.T) {
 		t.Errorf("%d rows streamed (%d in batches, %v), want %d", n, rows, err, len(result.Chars))
 	}
 }
+
+// TestTimesAreTimestamps: created_at is an Arrow timestamp in UTC.
+func TestTimesAreTimestamps(t *testing.T) {
+	s := Runs.ArrowSchema(0)
+	f := s.Field(s.FieldIndices("created_at")[0])
+	if ts, ok := f.Type.(*arrow.TimestampType); !ok || ts.TimeZone != "UTC" || ts.Unit != arrow.Second {
+		t.Errorf("created_at is %s, want timestamp[s, UTC]", f.Type)
+	}
+}

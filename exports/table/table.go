@@ -18,6 +18,7 @@ const (
 	Int64 Kind = iota
 	Float64
 	String
+	Timestamp // seconds since the epoch, UTC
 )
 
 // Column is one column of an exported table. Unit and Doc go into the
@@ -109,7 +110,7 @@ var Runs = Table{
 		col("report_root", Int64, "", "the interval the original's report starts from"),
 		col("execution_time", Float64, "s", "Main's execution time"),
 		col("cost", Float64, "processor·s", "execution_time × procs"),
-		col("created_at", String, "RFC 3339, UTC", "when the run was stored"),
+		col("created_at", Timestamp, "", "when the run was stored"),
 	},
 }
 
@@ -211,6 +212,8 @@ func (k Kind) String() string {
 		return "float64"
 	case String:
 		return "string"
+	case Timestamp:
+		return "timestamp (s, UTC)"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }

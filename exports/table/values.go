@@ -2,7 +2,9 @@ package table
 
 import (
 	"context"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -39,7 +41,7 @@ var runFields = map[string]appender[store.RunRow]{
 	"report_root":    func(b array.Builder, r *store.RunRow) { appendInt(b, r.ReportRoot) },
 	"execution_time": func(b array.Builder, r *store.RunRow) { appendFloat(b, r.ExecutionTime) },
 	"cost":           func(b array.Builder, r *store.RunRow) { appendFloat(b, r.Cost) },
-	"created_at":     func(b array.Builder, r *store.RunRow) { appendString(b, r.CreatedAt) },
+	"created_at":     func(b array.Builder, r *store.RunRow) { appendTime(b, r.CreatedAt) },
 }
 
 // intervalFields are the columns of v_intervals.
@@ -74,6 +76,17 @@ var valueFields = merge(
 func appendInt(b array.Builder, v int64)     { b.(*array.Int64Builder).Append(v) }
 func appendFloat(b array.Builder, v float64) { b.(*array.Float64Builder).Append(v) }
 func appendString(b array.Builder, v string) { b.(*array.StringBuilder).Append(v) }
+
+// appendTime appends an RFC 3339 time of the store as a timestamp; a
+// time that does not parse is a NULL, which the batcher refuses.
+func appendTime(b array.Builder, v string) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		b.AppendNull()
+		return
+	}
+	b.(*array.TimestampBuilder).Append(arrow.Timestamp(t.Unix()))
+}
 
 func appendNullInt(b array.Builder, v store.Null[int64]) {
 	if !v.Valid {
