@@ -33,6 +33,10 @@ type Options struct {
 	// coordinate weights, as docs/model.md §5.9 describes; the original's
 	// reports are those of default weights.
 	LoadWeights bool
+	// Recorder, when not nil, receives every state and message of the
+	// simulated run as it is simulated (engine.Recorder); the run's
+	// numbers are the same with or without it.
+	Recorder engine.Recorder
 
 	// oneClassPerProcessor simulates every processor on its own instead of
 	// once per class of identical processors: the reference the property
@@ -120,7 +124,7 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 	cfg.Used.TStart, cfg.Used.TByte = m.TopLevel()
 	cfg.Used.Power = m.MeanPower(cfg.Procs())
 	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind,
-		OneClassPerProcessor: opt.oneClassPerProcessor})
+		OneClassPerProcessor: opt.oneClassPerProcessor, Recorder: opt.Recorder})
 	if err != nil {
 		return nil, cfg, err
 	}

@@ -100,9 +100,13 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	sample, err := timelineSample(ctx, st, run)
+	if err != nil {
+		return err
+	}
 	runReport := filepath.Join(c.Dir, defaultReportName(run, ".html"))
 	if err := writeFileAtomic(runReport, func(w io.Writer) error {
-		return htmlreport.Write(w, run, htmlreport.Options{})
+		return htmlreport.Write(w, run, htmlreport.Options{Timeline: sample})
 	}); err != nil {
 		return err
 	}

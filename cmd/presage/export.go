@@ -14,10 +14,11 @@ import (
 )
 
 type exportCmd struct {
-	Parquet exportParquetCmd `cmd:"" help:"Parquet files (zstd, dictionary-encoded, partitioned by sweep) for pandas and DuckDB."`
-	Arrow   exportArrowCmd   `cmd:"" help:"Arrow IPC files, partitioned by sweep."`
-	CSV     exportCSVCmd     `cmd:"" name:"csv" help:"CSV files, partitioned by sweep."`
-	Extrap  exportExtrapCmd  `cmd:"" help:"Extra-P JSON Lines (one experiment per sweep and program) for scaling models."`
+	Parquet  exportParquetCmd  `cmd:"" help:"Parquet files (zstd, dictionary-encoded, partitioned by sweep) for pandas and DuckDB."`
+	Arrow    exportArrowCmd    `cmd:"" help:"Arrow IPC files, partitioned by sweep."`
+	CSV      exportCSVCmd      `cmd:"" name:"csv" help:"CSV files, partitioned by sweep."`
+	Extrap   exportExtrapCmd   `cmd:"" help:"Extra-P JSON Lines (one experiment per sweep and program) for scaling models."`
+	Timeline exportTimelineCmd `cmd:"" help:"Timeline of a predicted run (what each processor does over time, and its messages): Paraver or Perfetto/Chrome JSON."`
 }
 
 // exportFlags are the flags of every export.

@@ -59,8 +59,14 @@ func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
 	if out == "" {
 		out = defaultReportName(run, ".html")
 	}
+	opt := htmlreport.Options{AllIntervals: c.All}
+	if run.Kind == result.Predicted && run.TraceID != 0 {
+		if opt.Timeline, err = timelineSample(ctx, st, run); err != nil {
+			return err
+		}
+	}
 	if err := writeFileAtomic(out, func(w io.Writer) error {
-		return htmlreport.Write(w, run, htmlreport.Options{AllIntervals: c.All})
+		return htmlreport.Write(w, run, opt)
 	}); err != nil {
 		return err
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/timeline"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -16,6 +18,9 @@ type Options struct {
 	// AllIntervals starts the report from Main instead of the run's
 	// report root (the interval the original's report starts from).
 	AllIntervals bool
+	// Timeline, when not nil, is drawn as the run's per-processor
+	// timeline (a Sampler's sample of the re-simulated run).
+	Timeline *timeline.Sample
 }
 
 var (
@@ -28,6 +33,8 @@ var (
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"css":    func() template.CSS { return htmlstyle.Sheet(styleCSS) },
 	"pctcss": htmlstyle.Width,
+	// safeCSS passes a state's colour, one of timeline.Color's #rrggbb.
+	"safeCSS": func(c string) template.CSS { return template.CSS("#" + strings.TrimLeft(c, "#")) },
 }).Parse(reportTmpl))
 
 // Write renders the report of run to w. Nothing is written when the run
@@ -38,7 +45,7 @@ func Write(w io.Writer, run *result.Run, opt Options) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, build(run, root)); err != nil {
+	if err := tmpl.Execute(&b, build(run, root, opt)); err != nil {
 		return fmt.Errorf("run %d: html report: %w", run.ID, err)
 	}
 	_, err = w.Write(b.Bytes())

@@ -26,6 +26,7 @@ func newSection(run *result.Run, iv *result.Interval, grid string) section {
 		ProdPct: share(v[result.ProductiveTime], v[result.TotalTime]),
 		LostPct: share(v[result.LostTime], v[result.TotalTime]),
 		Exec:    num(v[result.ExecutionTime]), Effic: num(v[result.Efficiency]),
+		Procs: newProcTable(iv),
 	}
 	for i, c := range iv.Children {
 		child := run.Interval(c)

@@ -16,6 +16,7 @@ type document struct {
 	Warnings []result.Warning
 	Note     string // why the report does not start at Main, if it does not
 	Tree     *node
+	Timeline *timelineView // nil when the report has none
 	Sections []section
 }
 
@@ -51,6 +52,7 @@ type section struct {
 	LostPct float64
 	Exec    string
 	Effic   string
+	Procs   *procTable // nil when the run has no per-processor values
 }
 
 // charRow is one line of the characteristics table; Depth is its
@@ -76,7 +78,7 @@ type nestedRow struct {
 type links struct{ Up, Prev, Next, Home string }
 
 // build makes the document of the subtree of root.
-func build(run *result.Run, root *result.Interval) *document {
+func build(run *result.Run, root *result.Interval, opt Options) *document {
 	ivs := run.Subtree(root.ID)
 	shown := make(map[int]bool, len(ivs))
 	for _, iv := range ivs {
@@ -97,6 +99,7 @@ func build(run *result.Run, root *result.Interval) *document {
 		Warnings: run.Warnings,
 		Note:     note(run, root),
 		Tree:     tree(run, root),
+		Timeline: newTimelineView(opt.Timeline),
 	}
 	grid := result.GridString(run.Config.Grid)
 	for _, iv := range ivs {

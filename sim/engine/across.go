@@ -98,6 +98,7 @@ func (e *Engine) acrossPortion(lp *loop) {
 			}
 			pi, pq := vm.Map[i], vm.Map[q]
 			_, begin, end := e.net.Send(i, q, a/msz*ts, e.clock(pi))
+			e.recordMessage(classShadow, pi, pq, a/msz*ts, e.clock(pi), end)
 			c := e.clock(pq)
 			if c < end {
 				e.add(KWaitShadow, pq, end-c)

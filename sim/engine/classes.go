@@ -24,6 +24,7 @@ type procClasses struct {
 	of      []int32 // class of every root processor
 	size    []int32 // members of every class
 	version int     // incremented by every split: invalidates refine caches
+	moves   int     // incremented by every move: invalidates member lists
 }
 
 func (pc *procClasses) count() int { return len(pc.size) }
@@ -69,6 +70,7 @@ func (e *Engine) move(p int, n int32) {
 	pc.size[pc.of[p]]--
 	pc.of[p] = n
 	pc.size[n]++
+	pc.moves++
 }
 
 // isolate gives processor p a class of its own and returns it.

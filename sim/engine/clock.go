@@ -30,6 +30,9 @@ func (e *Engine) chargeClass(iv *interval, k Kind, c int32, d float64) {
 		r[cn] += d
 	}
 	if ki.clock && d != 0 {
+		if e.rec != nil {
+			e.recordClass(k, c, d)
+		}
 		e.clk[c] += d
 		e.skewed = true
 	}
@@ -43,6 +46,9 @@ func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
 			e.cur.uni[c] += d
 		}
 		if kindInfo[k].clock {
+			if e.rec != nil {
+				e.recordAll(k, d)
+			}
 			e.clkU += d
 		}
 		return
@@ -109,6 +115,17 @@ func (e *Engine) mpsSync(k Kind) {
 	if !e.skewed && e.clkU >= 0 {
 		return // every clock is clkU already: nobody waits
 	}
+	if e.rec != nil {
+		e.rec.syncing = true
+	}
+	e.synchronize(k)
+	if e.rec != nil {
+		e.rec.syncing = false
+	}
+}
+
+// synchronize is mpsSync when some clocks differ.
+func (e *Engine) synchronize(k Kind) {
 	vm := e.vm
 	T := e.maxClock(vm)
 	if vm.Uniform && (!e.cur.io || k == KIOComm) {
@@ -143,6 +160,9 @@ func (e *Engine) syncAll(k Kind, T float64) {
 		d := T - (e.clkU + clk)
 		if d == 0 {
 			continue
+		}
+		if e.rec != nil {
+			e.recordClass(k, int32(c), d)
 		}
 		r := &rows[c]
 		r[cSynch] += d

@@ -86,6 +86,9 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 		s.at[i] = e.clock(p)
 	}
 	e.net.SendBatch(pl.batch, pl.bytes, s.at, s.t0, s.begin, s.end)
+	if e.rec != nil {
+		e.recordBatch(e.opOfCall(), pl.from, pl.to, pl.bytes, s.at, s.end)
+	}
 	minStart, maxEnd := s.t0[0], s.end[0]
 	for i := 1; i < n; i++ {
 		if s.begin[i] < minStart {
@@ -173,6 +176,15 @@ func (e *Engine) formulaCost(t *transfers, f *flagRec) float64 {
 	cost := e.net.Exchange(inRange(msgs, e.L))
 	end := start + cost
 	e.net.Occupy(end)
+	if e.rec != nil {
+		// The formula times the exchange, not its messages: each is shown
+		// from its sender's clock to the end of the exchange.
+		for _, x := range msgs {
+			if x.From < e.L && x.To < e.L {
+				e.recordMessage(e.opOfCall(), x.From, x.To, x.Bytes, e.clock(x.From), end)
+			}
+		}
+	}
 	if f != nil {
 		f.timeStart = start
 		for _, x := range msgs {

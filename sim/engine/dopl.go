@@ -161,6 +161,9 @@ func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
+		if e.rec != nil {
+			e.recordClass(KUsr, cl, t)
+		}
 		e.clk[cl] += t
 		e.skewed = true
 	}

@@ -35,6 +35,9 @@ type Options struct {
 	// of once per class of identical processors (classes.go): slower, the
 	// same numbers bit for bit; the reference of the property tests.
 	OneClassPerProcessor bool
+	// Recorder, when not nil, is told of every clock-advancing charge and
+	// every timed message (record.go); the results do not change.
+	Recorder Recorder
 }
 
 // Engine simulates one trace on one machine configuration.
@@ -57,7 +60,8 @@ type Engine struct {
 	// times, which a class split extends.
 	perClass []*interval
 	covering map[*layout.VM]coverage
-	classIDs []int32 // 0, 1, 2, ... (allClasses)
+	classIDs []int32   // 0, 1, 2, ... (allClasses)
+	rec      *recorder // nil unless Options.Recorder is set
 
 	ivs   []*interval // creation order; ivs[0] = Main
 	cur   *interval
@@ -144,6 +148,9 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		boundCache: map[boundKey]*boundResult{},
 	}
 	e.clk = make([]float64, e.classes.count())
+	if opt.Recorder != nil {
+		e.rec = &recorder{r: opt.Recorder}
+	}
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root
 	e.curAM = &am{vm: e.root}

@@ -142,6 +142,7 @@ func (pp *pipe) linear(procMap []int) {
 	e := pp.e
 	for i := 1; i < pp.p[0] && i < len(procMap); i++ {
 		_, begin, end := e.net.Send(i-1, i, pp.shadowWidth[0], e.clock(procMap[i-1]))
+		e.recordMessage(classShadow, procMap[i-1], procMap[i], pp.shadowWidth[0], e.clock(procMap[i-1]), end)
 		c := e.clock(procMap[i])
 		if c < end {
 			e.add(KWaitShadow, procMap[i], end-c)

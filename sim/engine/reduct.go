@@ -145,11 +145,17 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 		s.bytes[j] = g.totalSize
 	}
 	e.net.SendBatch(o.up, s.bytes, s.at, s.t0, s.begin, s.end)
+	if e.rec != nil {
+		e.recordBatch(classReduction, o.ks, o.zeros, s.bytes, s.at, s.end)
+	}
 	c0 := e.clock(e.vm.Map[0])
 	for j := range s.at {
 		s.at[j] = c0
 	}
 	e.net.SendBatch(o.down, s.bytes, s.at, s.t0, s.begin, s.end)
+	if e.rec != nil {
+		e.recordBatch(classReduction, o.zeros, o.ks, s.bytes, s.at, s.end)
+	}
 	end := 0.0
 	for _, en := range s.end {
 		end = later(end, en)
@@ -166,6 +172,7 @@ type reductionOwners struct {
 	vm       *layout.VM
 	p, epoch int
 	ks       []int
+	zeros    []int // len(ks) zeros: processor 0 at the other end
 	up, down *network.Batch
 }
 
@@ -186,7 +193,7 @@ func (e *Engine) owners(a *layout.Array) (*reductionOwners, error) {
 			zeros = append(zeros, 0)
 		}
 	}
-	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks,
+	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks, zeros: zeros,
 		up: e.net.NewBatch(ks, zeros), down: e.net.NewBatch(zeros, ks)}
 	return o, nil
 }

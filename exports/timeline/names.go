@@ -1,0 +1,52 @@
+package timeline
+
+import (
+	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// opNames name the operation classes of messages.
+var opNames = [result.NumOpClasses]string{"I/O", "Reduction", "Shadow", "Remote access", "Redistribution"}
+
+// OpName is the name of the operation that sent a message.
+func OpName(op result.OpClass) string {
+	if int(op) < len(opNames) {
+		return opNames[op]
+	}
+	return "message"
+}
+
+// colors are the RGB colours of the states, shared by every format:
+// computing green, I/O violet, communicating orange, collective red,
+// waiting grey-blue.
+var colors = [engine.NumStates][3]uint8{
+	{255, 255, 255},
+	{46, 160, 67},
+	{137, 87, 229},
+	{240, 136, 62},
+	{207, 34, 46},
+	{110, 138, 170},
+}
+
+// Color is the colour of a state as #rrggbb.
+func Color(s engine.State) string {
+	c := colors[0]
+	if s < engine.NumStates {
+		c = colors[s]
+	}
+	const hex = "0123456789abcdef"
+	b := []byte{'#', 0, 0, 0, 0, 0, 0}
+	for i, v := range c {
+		b[1+2*i], b[2+2*i] = hex[v>>4], hex[v&15]
+	}
+	return string(b)
+}
+
+// States lists the states in their order.
+func States() []engine.State {
+	s := make([]engine.State, 0, engine.NumStates-1)
+	for x := engine.State(1); x < engine.NumStates; x++ {
+		s = append(s, x)
+	}
+	return s
+}

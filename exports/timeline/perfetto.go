@@ -1,0 +1,131 @@
+package timeline
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Perfetto writes a timeline as Chrome trace-event JSON, which
+// ui.perfetto.dev and chrome://tracing open: one thread per processor in
+// one process, an "X" (complete) event per span, an "s"/"f" flow pair per
+// message, and "M" metadata naming the process and the threads. Times are
+// microseconds with three decimals (whole nanoseconds). Events are
+// streamed as they come; the viewers sort them.
+type Perfetto struct {
+	w     *bufio.Writer
+	n     int   // events written
+	flow  int64 // flow ids
+	title string
+	procs int
+	buf   []byte
+}
+
+// NewPerfetto starts a trace of procs processors titled title on w.
+func NewPerfetto(w io.Writer, title string, procs int) (*Perfetto, error) {
+	p := &Perfetto{w: bufio.NewWriterSize(w, 1<<16), title: title, procs: procs}
+	p.w.WriteString(`{"displayTimeUnit":"ns","otherData":{"generator":"Presage","title":`)
+	p.w.Write(quote(title))
+	p.w.WriteString(`},"traceEvents":[`)
+	p.meta("process_name", 0, `{"name":`+string(quote(title))+`}`)
+	for t := range procs {
+		p.meta("thread_name", t, `{"name":"processor `+strconv.Itoa(t)+`"}`)
+		p.meta("thread_sort_index", t, `{"sort_index":`+strconv.Itoa(t)+`}`)
+	}
+	return p, p.w.Flush()
+}
+
+func quote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func (p *Perfetto) meta(name string, tid int, args string) {
+	p.begin()
+	fmt.Fprintf(p.w, `{"ph":"M","name":%q,"pid":1,"tid":%d,"args":%s}`, name, tid, args)
+}
+
+// begin separates events.
+func (p *Perfetto) begin() {
+	if p.n > 0 {
+		p.w.WriteString(",\n")
+	} else {
+		p.w.WriteByte('\n')
+	}
+	p.n++
+}
+
+// micros appends nanoseconds t as microseconds with three decimals.
+func micros(b []byte, t int64) []byte {
+	if t < 0 {
+		b = append(b, '-')
+		t = -t
+	}
+	b = strconv.AppendInt(b, t/1000, 10)
+	f := t % 1000
+	return append(b, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+}
+
+// Span writes an "X" event on the processor's thread.
+func (p *Perfetto) Span(s Span) error {
+	p.begin()
+	b := append(p.buf[:0], `{"ph":"X","cat":"state","name":"`...)
+	b = append(b, s.State.String()...)
+	b = append(b, `","pid":1,"tid":`...)
+	b = strconv.AppendInt(b, int64(s.Proc), 10)
+	b = append(b, `,"ts":`...)
+	b = micros(b, s.Begin)
+	b = append(b, `,"dur":`...)
+	b = micros(b, s.End-s.Begin)
+	b = append(b, '}')
+	p.buf = b
+	_, err := p.w.Write(b)
+	return err
+}
+
+// Message writes a flow: its start on the sender's thread at the send,
+// its end on the receiver's at the arrival, bound to the enclosing span.
+func (p *Perfetto) Message(m Message) error {
+	p.flow++
+	name := OpName(m.Op)
+	for i, end := range []bool{false, true} {
+		p.begin()
+		b := append(p.buf[:0], `{"ph":"`...)
+		tid, ts := m.From, m.Send
+		if end {
+			b = append(b, `f","bp":"e`...)
+			tid, ts = m.To, m.Arrive
+		} else {
+			b = append(b, 's')
+		}
+		b = append(b, `","cat":"message","name":"`...)
+		b = append(b, name...)
+		b = append(b, `","id":`...)
+		b = strconv.AppendInt(b, p.flow, 10)
+		b = append(b, `,"pid":1,"tid":`...)
+		b = strconv.AppendInt(b, int64(tid), 10)
+		b = append(b, `,"ts":`...)
+		b = micros(b, ts)
+		if i == 0 {
+			b = append(b, `,"args":{"bytes":`...)
+			b = strconv.AppendInt(b, m.Bytes, 10)
+			b = append(b, `,"to":`...)
+			b = strconv.AppendInt(b, int64(m.To), 10)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+		p.buf = b
+		if _, err := p.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close ends the JSON document.
+func (p *Perfetto) Close(int64) error {
+	p.w.WriteString("\n]}\n")
+	return p.w.Flush()
+}

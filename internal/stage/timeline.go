@@ -1,0 +1,76 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// Replay simulates stored run runID again, with its stored trace,
+// machine and configuration, reporting every state and message to rec.
+// Runs are stored without events; the simulation is deterministic, so
+// the replay is the stored run — Replay checks that every interval's
+// Execution_time is the stored one, bit for bit, and fails otherwise
+// (the trace or the model changed since the run was made). It returns
+// the stored run.
+func Replay(ctx context.Context, st *store.Store, runID int64, rec engine.Recorder) (*result.Run, error) {
+	run, err := st.Run(runID)
+	if err != nil {
+		return nil, err
+	}
+	if run.Kind != result.Predicted || run.TraceID == 0 || run.Config.MachineID == 0 {
+		return nil, fmt.Errorf("run %d: a timeline needs a run predicted from a stored trace on a stored machine (this one is %s)", runID, run.Kind)
+	}
+	opt, err := sim.OptionsFromNames(run.Config.Options)
+	if err != nil {
+		return nil, fmt.Errorf("run %d: %w", runID, err)
+	}
+	info, err := st.Trace(strconv.FormatInt(run.TraceID, 10))
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := st.Machine(strconv.FormatInt(run.Config.MachineID, 10))
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opt.Trace, opt.Recorder = filepath.Base(info.Path), rec
+	cfg := run.Config
+	cfg.Used = result.MachineValues{}
+	tr, err := st.OpenTrace(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	again, err := sim.Predict(tr.Header, tr, m, cfg, opt)
+	tr.Close()
+	if err != nil {
+		return nil, fmt.Errorf("run %d: replay: %w", runID, err)
+	}
+	if err := sameTimes(run, again); err != nil {
+		return nil, fmt.Errorf("run %d: replay does not reproduce the stored run (%v): the trace or the model changed since", runID, err)
+	}
+	return run, nil
+}
+
+// sameTimes compares the Execution_time of every interval of two runs.
+func sameTimes(stored, again *result.Run) error {
+	if len(stored.Intervals) != len(again.Intervals) {
+		return fmt.Errorf("%d intervals, stored %d", len(again.Intervals), len(stored.Intervals))
+	}
+	for i, iv := range stored.Intervals {
+		a, b := iv.Values[result.ExecutionTime], again.Intervals[i].Values[result.ExecutionTime]
+		if math.Float64bits(a) != math.Float64bits(b) {
+			return fmt.Errorf("interval %d: Execution_time %v, stored %v", iv.ID, b, a)
+		}
+	}
+	return nil
+}

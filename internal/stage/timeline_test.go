@@ -1,0 +1,63 @@
+package stage_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// countingRecorder counts the states and messages of a replay.
+type countingRecorder struct {
+	busy     map[int]float64
+	messages int
+}
+
+func (r *countingRecorder) State(_ engine.State, who engine.Procs, _, dur float64) {
+	for p := range who.Each() {
+		r.busy[p] += dur
+	}
+}
+
+func (r *countingRecorder) Message(engine.Message) { r.messages++ }
+
+// TestReplay re-simulates a stored run with a recorder: the events cover
+// every processor's Execution_time, and a run that is not a prediction
+// from a stored trace is refused.
+func TestReplay(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := ingest.Machine(ctx, db, golden.Path(t, "machines", "Predictor.par")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.Trace(ctx, db, golden.Path(t, "traces", "jac.ptr"), nil); err != nil {
+		t.Fatal(err)
+	}
+	run, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: "jac", Machine: "Predictor",
+		Config: result.Config{Grid: []int{2, 2}, Network: "bus", TStart: 20e-6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &countingRecorder{busy: map[int]float64{}}
+	got, err := stage.Replay(ctx, db, run.ID, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != run.ID || rec.messages == 0 {
+		t.Errorf("replay of run %d gave run %d and %d messages", run.ID, got.ID, rec.messages)
+	}
+	for p, pv := range run.Intervals[0].Procs {
+		if want := pv.Values[result.ExecutionTime]; rec.busy[p] < want*(1-1e-9) || rec.busy[p] > want*(1+1e-9) {
+			t.Errorf("processor %d: %v s of states, Execution_time %v", p, rec.busy[p], want)
+		}
+	}
+	if _, err := stage.Replay(ctx, db, run.ID+100, rec); err == nil || !strings.Contains(err.Error(), "run") {
+		t.Errorf("replay of a missing run: %v, expected an error naming the run", err)
+	}
+}
