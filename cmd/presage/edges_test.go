@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,5 +252,57 @@ func TestExportTimestamps(t *testing.T) {
 	created := row[slices.Index(header, "created_at")]
 	if _, err := time.Parse(time.RFC3339, created); err != nil || !strings.HasSuffix(created, "Z") {
 		t.Errorf("created_at %q: %v", created, err)
+	}
+}
+
+// TestExportTimeline: a predicted run's timeline as Perfetto JSON (one
+// thread per processor) and as a Paraver trace with its .pcf and .row; a
+// measured run has none.
+func TestExportTimeline(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	js := filepath.Join(dir, "t.json")
+	mustSucceed(t, presage(t, dir, "export", "timeline", "--run", "1", "--format", "perfetto", "--out", js))
+	var trace struct {
+		TraceEvents []struct {
+			Ph   string `json:"ph"`
+			Name string `json:"name"`
+			Tid  int    `json:"tid"`
+		} `json:"traceEvents"`
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &trace); err != nil {
+		t.Fatalf("perfetto JSON: %v", err)
+	}
+	threads, spans := map[int]bool{}, 0
+	for _, e := range trace.TraceEvents {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			threads[e.Tid] = true
+		}
+		if e.Ph == "X" {
+			spans++
+		}
+	}
+	if len(threads) != 4 || spans == 0 {
+		t.Errorf("perfetto: %d threads, %d spans; want 4 threads and spans", len(threads), spans)
+	}
+	prv := filepath.Join(dir, "t.prv")
+	mustSucceed(t, presage(t, dir, "export", "timeline", "--run", "1", "--format", "paraver", "--out", prv))
+	head, err := os.ReadFile(prv)
+	if err != nil || !strings.HasPrefix(string(head), "#Paraver ") {
+		t.Errorf("paraver trace starts %q (%v)", string(head[:min(len(head), 40)]), err)
+	}
+	for _, ext := range []string{".pcf", ".row"} {
+		if _, err := os.Stat(strings.TrimSuffix(prv, ".prv") + ext); err != nil {
+			t.Errorf("no %s: %v", ext, err)
+		}
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "sts", golden.Path(t, "sts", "jac_e4.2x2.sts.gz+")))
+	if r := presage(t, dir, "export", "timeline", "--run", "2", "--format", "perfetto", "--out", js); r.code == 0 {
+		t.Error("a measured run's timeline was exported")
 	}
 }
