@@ -9,7 +9,9 @@ dir="$work/timeline"
 mkdir -p "$dir"
 (cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error @paulirish/trace_engine@0.0.65 >/dev/null)
 cp exports/timeline/testdata/check-perfetto.mjs "$dir/"
-"$presage" --db "$db" --quiet export timeline --run latest --format perfetto --out "$dir/t.json"
-"$presage" --db "$db" --quiet export timeline --run latest --format paraver --out "$dir/t.prv"
+# The latest prediction of a Lib-DVM trace (the store holds orders runs too).
+run=$("$presage" --db "$db" query --format csv "SELECT max(id) FROM runs WHERE engine = 'dvm' AND kind = 'predicted'" | tail -1)
+"$presage" --db "$db" --quiet export timeline --run "$run" --format perfetto --out "$dir/t.json"
+"$presage" --db "$db" --quiet export timeline --run "$run" --format paraver --out "$dir/t.prv"
 ls -l "$dir"/t.json "$dir"/t.prv "$dir"/t.pcf "$dir"/t.row | awk '{print $5, $9}'
 node "$dir/check-perfetto.mjs" "$dir/t.json"

@@ -26,7 +26,11 @@ func Replay(ctx context.Context, st *store.Store, runID int64, rec engine.Record
 		return nil, err
 	}
 	if run.Kind != result.Predicted || run.TraceID == 0 || run.Config.MachineID == 0 {
-		return nil, fmt.Errorf("run %d: a timeline needs a run predicted from a stored trace on a stored machine (this one is %s)", runID, run.Kind)
+		what := string(run.Kind)
+		if run.Kind == result.Predicted {
+			what = "an orders simulation, or a prediction whose trace or machine is not stored"
+		}
+		return nil, fmt.Errorf("run %d: a timeline needs a run predicted from a stored Lib-DVM trace on a stored machine (this one is %s)", runID, what)
 	}
 	opt, err := sim.OptionsFromNames(run.Config.Options)
 	if err != nil {
