@@ -30,11 +30,7 @@ func (c *exportTimelineCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	id, err := st.ResolveRun(c.runRef.Run)
-	if err != nil {
-		return err
-	}
-	run, err := st.Run(id)
+	run, err := c.load(st)
 	if err != nil {
 		return err
 	}
