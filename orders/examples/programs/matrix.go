@@ -23,8 +23,6 @@ func randomMatrix(rng *rand.Rand, rows, cols int) Matrix {
 	return m
 }
 
-func (m Matrix) at(i, j int) float64 { return m.Data[i*m.Cols+j] }
-
 // sub copies the rows×cols block of m at (r, c).
 func (m Matrix) sub(r, c, rows, cols int) Matrix {
 	s := newMatrix(rows, cols)
