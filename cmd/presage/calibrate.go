@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/presage-dvm/presage/exports/calibreport"
 	"io"
 	"strings"
 
@@ -15,7 +16,7 @@ type calibrateCmd struct {
 	Machine  string   `help:"Stored machine the parameters start from, and the prediction before calibration." default:"Predictor"`
 	Holdout  []string `help:"Grids held out of the fit and predicted (e.g. 2x2)." sep:","`
 	Out      string   `help:"Machine file to write and ingest; its base name names the fitted machine (default: TRACE-fit.par)." placeholder:"FILE.par"`
-	Report   string   `help:"Write the calibration report (per run and interval, before and after) to this file: text, or JSON when it ends in .json." placeholder:"FILE"`
+	Report   string   `help:"Write the calibration report (per run and interval, before and after) to this file: text, JSON when it ends in .json, an HTML page with a chart when it ends in .html." placeholder:"FILE"`
 	hostFlags
 }
 
@@ -45,15 +46,18 @@ func (c *calibrateCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	g.infof("fitted machine %s (machine %d) written to %s", cal.Machine.Name, cal.Machine.ID, cal.Path)
-	if err := writeOutput("-", func(w io.Writer) error { return stage.WriteCalibrationText(w, cal) }); err != nil {
+	if err := writeOutput("-", func(w io.Writer) error { return calibreport.WriteText(w, cal) }); err != nil {
 		return err
 	}
 	if c.Report == "" {
 		return nil
 	}
-	write := stage.WriteCalibrationText
-	if strings.HasSuffix(c.Report, ".json") {
-		write = stage.WriteCalibrationJSON
+	write := calibreport.WriteText
+	switch {
+	case strings.HasSuffix(c.Report, ".json"):
+		write = calibreport.WriteJSON
+	case strings.HasSuffix(c.Report, ".html"):
+		write = calibreport.WriteHTML
 	}
 	return writeOutput(c.Report, func(w io.Writer) error { return write(w, cal) })
 }

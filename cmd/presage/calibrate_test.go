@@ -42,6 +42,12 @@ func TestCalibrate(t *testing.T) {
 	if _, err := os.Stat(fit); err != nil {
 		t.Errorf("no fitted machine file: %v", err)
 	}
+	page := filepath.Join(dir, "report.html")
+	mustSucceed(t, presage(t, dir, "calibrate", "--trace", "jac_e4", "--holdout", "2x2", "--cores-per-node", "2",
+		"--out", filepath.Join(dir, "fit2.par"), "--report", page))
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "held out") {
+		t.Errorf("HTML report (%v) lacks the chart of held-out runs", err)
+	}
 	r = mustSucceed(t, presage(t, dir, "predict", "jac_e4", "--machine", "fit", "--grid", "2x2"))
 	if !strings.Contains(r.stdout, "jac_e4 on fit, grid 2x2") {
 		t.Errorf("prediction on the fitted machine printed %q", r.stdout)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/presage-dvm/presage/exports/calibreport"
 	"github.com/presage-dvm/presage/exports/compare"
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
@@ -32,36 +33,6 @@ type CalibrateRequest struct {
 // Fitted are the characteristics the fit matches, per matched interval.
 var Fitted = []result.Char{result.ExecutionTime, result.Communication, result.Synchronization}
 
-// IntervalError is the execution time of one matched interval of one
-// measured run, measured and predicted before (on the request's machine)
-// and after calibration (on the fitted host).
-type IntervalError struct {
-	RunID                   int64
-	Grid                    string
-	Procs                   int
-	Holdout                 bool // the run was not fitted
-	Oversubscribed          bool // its processes outnumber the host's cores
-	Interval                string
-	Depth                   int
-	Measured, Before, After float64
-}
-
-// RelBefore and RelAfter are the relative errors (a fraction).
-func (e IntervalError) RelBefore() float64 { return (e.Before - e.Measured) / e.Measured }
-func (e IntervalError) RelAfter() float64  { return (e.After - e.Measured) / e.Measured }
-
-// Calibration is the outcome of Calibrate.
-type Calibration struct {
-	Program string
-	Host    calibrate.Host
-	Start   calibrate.Params
-	Free    []calibrate.Param
-	Fit     calibrate.Result
-	Machine store.MachineInfo // the fitted machine, stored
-	Path    string            // the machine file written
-	Errors  []IntervalError   // every run, matched interval by interval, in the runs' order
-}
-
 // calRun is a measured run with what the fit needs of it.
 type calRun struct {
 	run     *result.Run
@@ -73,7 +44,7 @@ type calRun struct {
 // of a traced program (sim/calibrate), stores the fitted machine through
 // a machine file written at req.Out, and predicts every run before and
 // after calibration.
-func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*Calibration, error) {
+func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*calibreport.Report, error) {
 	if err := req.Host.Check(); err != nil {
 		return nil, err
 	}
@@ -99,7 +70,7 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*Cal
 	onHost := func(p calibrate.Params, r calRun) (*result.Run, error) {
 		return sim1(req.Host.Machine(name, p, r.procs), r.run.Config.Grid)
 	}
-	c := &Calibration{Program: ct.Info.Name, Host: req.Host, Start: calibrate.FromMachine(base)}
+	c := &calibreport.Report{Program: ct.Info.Name, Host: req.Host, Start: calibrate.FromMachine(base)}
 	c.Free = freeParams(req.Host, runs)
 	residuals := func(p calibrate.Params) ([]float64, error) {
 		var out []float64
@@ -153,7 +124,7 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*Cal
 		}
 		c.Errors = append(c.Errors, errs...)
 	}
-	if err := c.store(ctx, st, req, runs); err != nil {
+	if err := storeFit(ctx, st, c, req, runs); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -251,7 +222,7 @@ func freeParams(h calibrate.Host, runs []calRun) []calibrate.Param {
 
 // intervalErrors compares a measured run with its predictions before and
 // after calibration, interval by interval (the execution time).
-func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]IntervalError, error) {
+func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]calibreport.IntervalError, error) {
 	cb, err := compare.Compare(r.run, before, compare.Options{})
 	if err != nil {
 		return nil, err
@@ -265,14 +236,14 @@ func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]In
 		v, _ := m.Value(result.ExecutionTime)
 		afterOf[m.Measured.ID] = v.Predicted
 	}
-	var out []IntervalError
+	var out []calibreport.IntervalError
 	for _, m := range cb.Matches {
 		v, _ := m.Value(result.ExecutionTime)
 		a, ok := afterOf[m.Measured.ID]
 		if !ok {
 			a = math.NaN()
 		}
-		out = append(out, IntervalError{
+		out = append(out, calibreport.IntervalError{
 			RunID: r.run.ID, Grid: result.GridString(r.run.Config.Grid), Procs: r.procs, Holdout: r.holdout,
 			Oversubscribed: h.Oversubscribed(r.procs), Interval: m.Measured.String(), Depth: m.Measured.Depth,
 			Measured: v.Measured, Before: v.Predicted, After: a,
@@ -281,9 +252,9 @@ func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]In
 	return out, nil
 }
 
-// store writes the fitted machine file, with the fit in its comments, and
+// storeFit writes the fitted machine file, with the fit in its comments, and
 // ingests it as a machine.
-func (c *Calibration) store(ctx context.Context, st *store.Store, req CalibrateRequest, runs []calRun) error {
+func storeFit(ctx context.Context, st *store.Store, c *calibreport.Report, req CalibrateRequest, runs []calRun) error {
 	slots := req.Host.CoresPerNode
 	for _, r := range runs {
 		slots = max(slots, req.Host.ProcsPerNode(r.procs))
@@ -292,7 +263,7 @@ func (c *Calibration) store(ctx context.Context, st *store.Store, req CalibrateR
 	if err != nil {
 		return err
 	}
-	err = calibrate.WritePar(f, calibrate.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, c.comments(req))
+	err = calibrate.WritePar(f, calibrate.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -304,9 +275,9 @@ func (c *Calibration) store(ctx context.Context, st *store.Store, req CalibrateR
 	return err
 }
 
-// comments are the machine file's header: what was fitted to what, the
+// fitComments are the machine file's header: what was fitted to what, the
 // parameters and the residuals.
-func (c *Calibration) comments(req CalibrateRequest) []string {
+func fitComments(c *calibreport.Report, req CalibrateRequest) []string {
 	lines := []string{
 		fmt.Sprintf("Machine fitted by presage calibrate to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
 		fmt.Sprintf("Host: %d node(s) of %d core(s), network %s.", c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network),

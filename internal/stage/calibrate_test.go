@@ -3,6 +3,7 @@ package stage
 import (
 	"bytes"
 	"context"
+	"github.com/presage-dvm/presage/exports/calibreport"
 	"math"
 	"path/filepath"
 	"testing"
@@ -58,7 +59,7 @@ func TestCalibrateReal(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if err := WriteCalibrationText(&b, c); err != nil {
+		if err := calibreport.WriteText(&b, c); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s, %s held out\n%s", tt.prog, tt.hold, b.String())

@@ -1,4 +1,4 @@
-package stage
+package calibreport
 
 import (
 	"encoding/json"
@@ -11,10 +11,10 @@ import (
 	"github.com/presage-dvm/presage/sim/calibrate"
 )
 
-// WriteCalibrationText writes the fit and, per run and matched interval,
+// WriteText writes the fit and, per run and matched interval,
 // the execution time measured and predicted before and after calibration
 // with their relative errors.
-func WriteCalibrationText(w io.Writer, c *Calibration) error {
+func WriteText(w io.Writer, c *Report) error {
 	fmt.Fprintf(w, "Calibration of %s on %d node(s) of %d core(s) (%s)\n", c.Program, c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network)
 	fmt.Fprintf(w, "start:  %s\nfitted: %s\n", c.Start, c.Fit.Params)
 	free := make([]string, len(c.Free))
@@ -46,9 +46,9 @@ func pctOf(v float64) string {
 	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 
-// WriteCalibrationJSON writes the same as one JSON document; relative
+// WriteJSON writes the same as one JSON document; relative
 // errors are fractions, null where nothing was measured.
-func WriteCalibrationJSON(w io.Writer, c *Calibration) error {
+func WriteJSON(w io.Writer, c *Report) error {
 	type row struct {
 		RunID          int64    `json:"run_id"`
 		Grid           string   `json:"grid"`

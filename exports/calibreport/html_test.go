@@ -1,0 +1,45 @@
+package calibreport
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/calibrate"
+)
+
+// TestHTML: the page names the program and the fitted machine, bolds the
+// free parameters and draws two bars (before, after) for Main of every
+// run, the held-out run marked; the interval table has every row.
+func TestHTML(t *testing.T) {
+	start := calibrate.Params{}
+	r := &Report{
+		Program: "jac_e4", Host: calibrate.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"},
+		Start: start, Fit: calibrate.Result{Params: start, RMS: 0.5, Residuals: []float64{0.5, -0.5}, Evals: 12},
+		Free:    []calibrate.Param{calibrate.Param(0)},
+		Machine: store.MachineInfo{ID: 2, Name: "fit"}, Path: "fit.par",
+		Errors: []IntervalError{
+			{RunID: 1, Grid: "1", Procs: 1, Interval: "Main jac.fdv:8", Measured: 0.01, Before: 0.2, After: 0.02},
+			{RunID: 1, Grid: "1", Procs: 1, Interval: "Par jac.fdv:10", Depth: 1, Measured: 0.001, Before: 0.002, After: 0.0015},
+			{RunID: 3, Grid: "2x2", Procs: 4, Holdout: true, Interval: "Main jac.fdv:8", Measured: 0.36, Before: 0.21, After: 1.03},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<h1>jac_e4</h1>", "<b>fit</b> (machine 2)", "1 run(s) held out", "run 3 · 2x2 · held out",
+		`<td class="free">` + calibrate.Param(0).String() + "</td>", "+1900.0%", "×1/"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<rect "); n != 4 {
+		t.Errorf("%d bars, want 2 for each of the 2 runs' Main", n)
+	}
+	if n := strings.Count(page, "<tr><td class=\"num\">"); n != 3 {
+		t.Errorf("%d interval rows, want 3", n)
+	}
+}
