@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -348,9 +351,63 @@ func TestMeasuredAndCompare(t *testing.T) {
 	if n := strings.Count(r.stdout, "\n"); n != 6 { // a header and the 5 intervals of the report tree
 		t.Errorf("measured_vs_predicted gave %d lines:\n%s", n, r.stdout)
 	}
+	sameNumbersAsQuery(t, mustSucceed(t, presage(t, dir, "compare", "--measured", "1", "--predicted", "2", "--format", "json")).stdout, r.stdout)
 	r = presage(t, dir, "compare", "--measured", "2", "--predicted", "1")
 	if r.code == 0 || !strings.Contains(r.stderr, "expected a measured run") {
 		t.Errorf("swapped runs: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// sameNumbersAsQuery checks that compare's JSON and the named query
+// measured_vs_predicted (CSV, Execution_time) give the same measured and
+// predicted numbers for every matched interval: pandas gets what compare
+// prints.
+func sameNumbersAsQuery(t *testing.T, compareJSON, queryCSV string) {
+	t.Helper()
+	var cmp struct {
+		Matches []struct {
+			Predicted struct {
+				Type, File string
+				Line       int
+			} `json:"predicted"`
+			Values []struct {
+				Characteristic      string
+				Measured, Predicted float64
+			} `json:"values"`
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(compareJSON), &cmp); err != nil {
+		t.Fatalf("compare --format json: %v", err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(queryCSV)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("measured_vs_predicted: %v, %d rows", err, len(rows))
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	query := map[string][2]string{}
+	for _, r := range rows[1:] {
+		query[r[col["type"]]+" "+r[col["file"]]+":"+r[col["line"]]] = [2]string{r[col["measured"]], r[col["predicted"]]}
+	}
+	compared := 0
+	for _, m := range cmp.Matches {
+		key := fmt.Sprintf("%s %s:%d", m.Predicted.Type, m.Predicted.File, m.Predicted.Line)
+		for _, v := range m.Values {
+			if v.Characteristic != "Execution_time" {
+				continue
+			}
+			compared++
+			q, ok := query[key]
+			want := [2]string{strconv.FormatFloat(v.Measured, 'g', -1, 64), strconv.FormatFloat(v.Predicted, 'g', -1, 64)}
+			if !ok || q != want {
+				t.Errorf("%s: the query gives %v, compare %v", key, q, want)
+			}
+		}
+	}
+	if compared == 0 || compared != len(rows)-1 {
+		t.Errorf("compared %d intervals; compare matched %d, the query has %d", compared, len(cmp.Matches), len(rows)-1)
 	}
 }
 
