@@ -28,7 +28,9 @@ func runProgram(t *testing.T, p programs.Program, cfg orders.Config, out string)
 func TestOrdersWorkflow(t *testing.T) {
 	dir := t.TempDir()
 	p := programs.Matmul
-	cal, trace := filepath.Join(dir, "cal.csv"), filepath.Join(dir, "matmul.jsonl")
+	// The trace file's name is not the program's: the runs are the
+	// program's all the same, so that compare pairs them.
+	cal, trace := filepath.Join(dir, "cal.csv"), filepath.Join(dir, "mm.jsonl")
 	runProgram(t, p, orders.Config{Mode: orders.Calibrate}, cal)
 	runProgram(t, p, orders.Config{Mode: orders.Record, Calibration: cal}, trace)
 	mustSucceed(t, presage(t, dir, "ingest", "calibration", cal))
@@ -40,7 +42,7 @@ func TestOrdersWorkflow(t *testing.T) {
 		if !strings.Contains(r.stderr, fmt.Sprintf("matmul on %d workers of ci", workers)) {
 			t.Errorf("ingest orders-run said %q", r.stderr)
 		}
-		mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "matmul", "--nodes", fmt.Sprint(workers), "--latency", "0"))
+		mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "mm", "--nodes", fmt.Sprint(workers), "--latency", "0"))
 	}
 	r := mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "matmul.2.jsonl")))
 	if !strings.Contains(r.stderr, "already stored") {
@@ -65,12 +67,12 @@ func TestOrdersWorkflow(t *testing.T) {
 	if got := strings.TrimSpace(r.stdout); got != "count(*)\n2" {
 		t.Errorf("measured orders runs: %q", got)
 	}
-	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "matmul", "--nodes", "2", "--migrate"))
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "mm", "--nodes", "2", "--migrate"))
 	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT migrate FROM v_order_runs ORDER BY run_id"))
 	if got := strings.Fields(r.stdout); strings.Join(got, " ") != "migrate 0 0 1" {
 		t.Errorf("migrate of the simulations: %q, want 0 0 1", got)
 	}
-	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "matmul", "--nodes", "1..8", "--deadline", "1e9"))
+	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "mm", "--nodes", "1..8", "--deadline", "1e9"))
 	mustSucceed(t, presage(t, dir, "orders", "report", "--run", "latest", "--out", filepath.Join(dir, "report.html")))
 	mustSucceed(t, presage(t, dir, "orders", "calibration", "--calibration", "cal", "--out", filepath.Join(dir, "cal.html")))
 }

@@ -126,7 +126,9 @@ func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Resu
 	for i, n := range res.Nodes {
 		nodes[i] = result.NodeTime{Busy: n.Busy, Idle: n.Idle, Waiting: n.Waiting, Transfer: n.Transfer}
 	}
-	run := result.NodesRun(result.Predicted, info.Name, res.Makespan, max(cl.Cores, 1), nodes)
+	// The run is of the trace's program, as the program's measured runs
+	// are (orders/measured), whatever the trace file was called.
+	run := result.NodesRun(result.Predicted, cmp.Or(info.Program, info.Name), res.Makespan, max(cl.Cores, 1), nodes)
 	run.Config.TStart = cl.Latency
 	if cl.Bandwidth > 0 {
 		run.Config.TByte = 1 / cl.Bandwidth
