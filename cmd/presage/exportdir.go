@@ -34,6 +34,7 @@ type manifest struct {
 // be missing, empty, or an earlier export (with its manifest).
 func writeExportDir(out string, m manifest, write func(dir string) (table.Summary, error)) (table.Summary, error) {
 	var sum table.Summary
+	out = filepath.Clean(out) // "results/" names the folder results, beside which the new one is written
 	if err := checkReplaceable(out); err != nil {
 		return sum, err
 	}

@@ -272,7 +272,7 @@ func TestExportReplacesWhole(t *testing.T) {
 	inputsStore(t, dir)
 	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"))
 	out := filepath.Join(dir, "export")
-	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out))
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", out+"/")) // as the README writes it
 	stale := filepath.Join(out, "values", "sweep_id=99")
 	if err := os.MkdirAll(stale, 0o755); err != nil {
 		t.Fatal(err)
