@@ -13,6 +13,7 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -56,5 +57,20 @@ func BenchmarkPredictStored(b *testing.B) {
 				b.ReportMetric(float64(info.Calls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 			})
 		}
+	}
+	// Storing one run alone, per-processor values included: its share of
+	// a prediction is what the compact per-processor storage is for.
+	for _, grid := range [][]int{{8, 8}, {64, 64}} {
+		run, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: "jac1d_x40000", Machine: "Predictor", Config: result.Config{Grid: grid}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("store/"+result.GridString(grid), func(b *testing.B) {
+			for b.Loop() {
+				if err := db.SaveRun(ctx, run, store.SaveOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
