@@ -62,7 +62,7 @@ func (g *Globals) removeCreated() {
 // error that creates nothing.
 func (g *Globals) existingStore() (*store.Store, error) {
 	if _, err := os.Stat(g.DB); err != nil {
-		return nil, fmt.Errorf("no store %s: ingest a trace first (presage --db %s ingest trace FILE.ptr)", g.DB, g.DB)
+		return nil, fmt.Errorf("no store %s: ingest the inputs first (presage --db %s ingest trace FILE.ptr, or ingest orders FILE.jsonl)", g.DB, g.DB)
 	}
 	return store.Open(g.DB)
 }
