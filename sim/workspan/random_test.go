@@ -1,6 +1,7 @@
 package workspan
 
 import (
+	"cmp"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -62,7 +63,7 @@ func randomTrace(rng *rand.Rand, n int) []*ordertrace.Order {
 		for range 1 + rng.IntN(2) {
 			o.Results = append(o.Results, ordertrace.Result{At: grid(rng, 0, o.Duration), Bytes: int64(rng.IntN(16))})
 		}
-		slices.SortFunc(o.Results, func(a, b ordertrace.Result) int { return cmpFloat(a.At, b.At) })
+		slices.SortFunc(o.Results, func(a, b ordertrace.Result) int { return cmp.Compare(a.At, b.At) })
 		for range rng.IntN(3) {
 			if i == 0 {
 				break
@@ -76,19 +77,9 @@ func randomTrace(rng *rand.Rand, n int) []*ordertrace.Order {
 		orders[i] = o
 	}
 	for _, o := range orders {
-		slices.SortStableFunc(o.Requests, func(a, b ordertrace.Request) int { return cmpFloat(a.At, b.At) })
+		slices.SortStableFunc(o.Requests, func(a, b ordertrace.Request) int { return cmp.Compare(a.At, b.At) })
 	}
 	return orders
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // fixedPoint evaluates the as-soon-as-possible schedule by sweeping over
