@@ -84,8 +84,14 @@ func (p *pool) acquire() int {
 			return i
 		}
 	}
+	return p.await(&p.waiting)
+}
+
+// await queues the caller on q, unlocks the pool and returns the worker
+// that release hands it.
+func (p *pool) await(q *[]chan int) int {
 	ch := make(chan int, 1)
-	p.waiting = append(p.waiting, ch)
+	*q = append(*q, ch)
 	p.mu.Unlock()
 	return <-ch
 }
@@ -136,10 +142,7 @@ func (p *pool) resumeOn(i int) int {
 			p.mu.Unlock()
 			return j
 		}
-		ch := make(chan int, 1)
-		p.resumeAny = append(p.resumeAny, ch)
-		p.mu.Unlock()
-		return <-ch
+		return p.await(&p.resumeAny)
 	}
 	ch := make(chan struct{})
 	p.resume[i] = append(p.resume[i], ch)
