@@ -30,13 +30,14 @@ func runKeyColumns(cols []string) []string {
 	return out
 }
 
-// orderRunKeyColumns are the columns of order_runs in a key: the trace is
+// orderRunKeyColumns are the columns of order_runs in a key, joined to
+// the run (NULL for a run that is not an orders simulation): the trace is
 // the run's own order_trace_id already.
-const orderRunKeyColumns = `scheduler, migrate, nodes, cores, latency, bandwidth, power, makespan, work, span,
-	burdened_span, parallelism, speedup, speedup_lo, speedup_hi`
+var orderRunKeyColumns = prefixed("o.", []string{"scheduler", "migrate", "nodes", "cores", "latency", "bandwidth", "power",
+	"makespan", "work", "span", "burdened_span", "parallelism", "speedup", "speedup_lo", "speedup_hi"})
 
-// runKey joins a run's key columns and its order_runs values (nil when
-// it has none) into one string.
+// runKey joins a run's key columns and its order_runs values into one
+// string.
 func runKey(vals []any, orderRun []any) string {
 	var b strings.Builder
 	for _, v := range append(vals, orderRun...) {
@@ -45,10 +46,12 @@ func runKey(vals []any, orderRun []any) string {
 	return b.String()
 }
 
-// loadRunKeys reads the keys of the destination's runs outside sweeps.
+// loadRunKeys reads the keys of the destination's runs outside sweeps, in
+// one pass over the runs joined to their order_runs rows.
 func loadRunKeys(tx *sqlx.Tx, cols []string) (runKeys, error) {
 	keyCols := runKeyColumns(cols)
-	rows, err := tx.Queryx(fmt.Sprintf(`SELECT r.id, %s FROM runs r WHERE r.sweep_id IS NULL`, prefixed("r.", keyCols)))
+	rows, err := tx.Queryx(fmt.Sprintf(`SELECT r.id, %s, %s FROM runs r LEFT JOIN order_runs o ON o.run_id = r.id
+		WHERE r.sweep_id IS NULL`, prefixed("r.", keyCols), orderRunKeyColumns))
 	if err != nil {
 		return nil, err
 	}
@@ -59,20 +62,15 @@ func loadRunKeys(tx *sqlx.Tx, cols []string) (runKeys, error) {
 		if err != nil {
 			return nil, err
 		}
-		id := vals[0].(int64)
-		or, err := orderRunValues(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		keys[runKey(vals[1:], or)] = id
+		keys[runKey(vals[1:1+len(keyCols)], vals[1+len(keyCols):])] = vals[0].(int64)
 	}
 	return keys, rows.Err()
 }
 
-// orderRunValues returns the key values of run id's order_runs row in db,
-// nil when the run has none.
+// orderRunValues returns the order_runs key values of run id in db, NULLs
+// when the run has no such row.
 func orderRunValues(db sqlx.Queryer, id int64) ([]any, error) {
-	rows, err := db.Queryx(`SELECT `+orderRunKeyColumns+` FROM order_runs WHERE run_id = ?`, id)
+	rows, err := db.Queryx(`SELECT `+orderRunKeyColumns+` FROM runs r LEFT JOIN order_runs o ON o.run_id = r.id WHERE r.id = ?`, id)
 	if err != nil {
 		return nil, err
 	}
