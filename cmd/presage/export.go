@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/presage-dvm/presage/exports/arrowipc"
@@ -53,7 +54,7 @@ func (f *filterFlags) source(st *store.Store) (table.Source, error) {
 		filter.TraceID = info.ID
 	}
 	if f.Run != 0 {
-		if _, err := st.Run(f.Run); err != nil {
+		if _, err := st.ResolveRun(strconv.FormatInt(f.Run, 10)); err != nil {
 			return nil, err
 		}
 		filter.RunID = f.Run

@@ -24,16 +24,20 @@ func Filtered(src Source, f Filter) Source {
 	if f == (Filter{}) {
 		return src
 	}
-	return &filtered{Source: src, f: f}
+	return &filtered{Source: src, f: f, kept: map[int64]map[int64]bool{}}
 }
 
 type filtered struct {
 	Source
-	f Filter
+	f    Filter
+	kept map[int64]map[int64]bool // by sweep, once read
 }
 
-// runs returns the ids of the kept runs of a sweep.
+// runs returns the ids of the kept runs of a sweep, read once.
 func (s *filtered) runs(ctx context.Context, sweepID int64) (map[int64]bool, error) {
+	if kept, ok := s.kept[sweepID]; ok {
+		return kept, nil
+	}
 	kept := map[int64]bool{}
 	err := s.Source.RunRows(ctx, sweepID, func(r *store.RunRow) error {
 		if s.f.keeps(r) {
@@ -41,6 +45,9 @@ func (s *filtered) runs(ctx context.Context, sweepID int64) (map[int64]bool, err
 		}
 		return nil
 	})
+	if err == nil {
+		s.kept[sweepID] = kept
+	}
 	return kept, err
 }
 
