@@ -12,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/sweep"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
 
@@ -117,7 +118,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	}
 	var todo []int // positions in req.Nodes
 	for i := range req.Nodes {
-		if opt.Shards > 1 && i%opt.Shards != opt.Shard {
+		if !sweep.InShard(i, opt.Shard, opt.Shards) {
 			continue
 		}
 		sum.Selected++

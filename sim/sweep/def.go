@@ -150,9 +150,14 @@ func Shard(cfgs []Config, i, n int) []Config {
 	}
 	var out []Config
 	for _, c := range cfgs {
-		if c.Index%n == i {
+		if InShard(c.Index, i, n) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// InShard reports whether the configuration at position index belongs to
+// shard i of n: its index is i modulo n (n 0 or 1: every one does). Every
+// kind of sweep shards by it, so that the shards of one command merge.
+func InShard(index, i, n int) bool { return n <= 1 || index%n == i }
