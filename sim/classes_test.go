@@ -72,7 +72,7 @@ func generatedTraces(t *testing.T) []string {
 func compareClasses(t *testing.T, prog *Program, m *machine.Machine, cfg result.Config, opt Options) {
 	t.Helper()
 	classes, errC := Simulate(prog, m, cfg, opt)
-	opt.oneClassPerProcessor = true
+	opt.reference = true
 	each, errE := Simulate(prog, m, cfg, opt)
 	if fmt.Sprint(errC) != fmt.Sprint(errE) {
 		t.Fatalf("errors differ: classes %v, per processor %v", errC, errE)

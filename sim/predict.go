@@ -38,10 +38,10 @@ type Options struct {
 	// numbers are the same with or without it.
 	Recorder engine.Recorder
 
-	// oneClassPerProcessor simulates every processor on its own instead of
-	// once per class of identical processors: the reference the property
-	// tests compare the class-based simulation with, bit for bit.
-	oneClassPerProcessor bool
+	// reference simulates every processor on its own, and sends batches of
+	// messages in order (engine.Options.Reference): what the property
+	// tests compare the fast simulation with, bit for bit.
+	reference bool
 }
 
 // Names lists the deviations that are switched on, for result.Config.
@@ -124,7 +124,7 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 	cfg.Used.TStart, cfg.Used.TByte = m.TopLevel()
 	cfg.Used.Power = m.MeanPower(cfg.Procs())
 	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind,
-		OneClassPerProcessor: opt.oneClassPerProcessor, Recorder: opt.Recorder})
+		Reference: opt.reference, Recorder: opt.Recorder})
 	if err != nil {
 		return nil, cfg, err
 	}

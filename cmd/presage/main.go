@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -130,6 +131,14 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, usageHint(err))
 		return 2
 	}
+	if path := os.Getenv("PRESAGE_CPUPROFILE"); path != "" {
+		stopProfile, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "presage:", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	var sigs signals
 	ctx, stop := sigs.watch(context.Background())
 	defer stop()
@@ -147,6 +156,20 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// startCPUProfile writes a CPU profile of the command to path, for
+// go tool pprof: PRESAGE_CPUPROFILE=cpu.out presage predict ...
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("PRESAGE_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("PRESAGE_CPUPROFILE: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // version is the build's module version and commit, as Go records them.

@@ -41,7 +41,7 @@ func BenchmarkPredictStored(b *testing.B) {
 	if _, err := tracegen.WriteFile(gen, tracegen.Options{Program: tracegen.Jacobi, N: 256, Calls: 1_000_000, Intervals: true, Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
-	for _, path := range []string{golden.Path(b, "traces", "jac1d_x40000.ptr.gz"), gen} {
+	for _, path := range []string{golden.Path(b, "traces", "jac1d_x40000.ptr.gz"), golden.Path(b, "traces", "jac_e4_L500_it4000.ptr.gz"), gen} {
 		info, err := ingest.Trace(ctx, db, path, nil)
 		if err != nil {
 			b.Fatal(err)

@@ -55,6 +55,12 @@ func procSlots(procs []result.ProcValues) []int {
 func appendSeries(b []byte, procs []result.ProcValues, slot []int, c result.Char) []byte {
 	b = append(b, '[')
 	kept := 0 // length of b up to the last value
+	// Processors of one class have equal values, often side by side: the
+	// last number is copied rather than formatted again.
+	var last struct {
+		bits       uint64
+		start, end int // its text in b, when end > 0
+	}
 	for p, i := range slot {
 		if p > 0 {
 			b = append(b, ',')
@@ -63,7 +69,15 @@ func appendSeries(b []byte, procs []result.ProcValues, slot []int, c result.Char
 			b = append(b, "null"...)
 			continue
 		}
-		b = appendJSONNumber(b, procs[i].Values[c])
+		v := procs[i].Values[c]
+		start := len(b)
+		if bits := math.Float64bits(v); last.end > 0 && bits == last.bits {
+			b = append(b, b[last.start:last.end]...)
+		} else {
+			b = appendJSONNumber(b, v)
+			last.bits = bits
+		}
+		last.start, last.end = start, len(b)
 		kept = len(b)
 	}
 	if kept == 0 {

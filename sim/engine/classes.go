@@ -13,8 +13,7 @@ import "github.com/presage-dvm/presage/sim/layout"
 // the leaving members get a new class holding a copy of the old one's
 // state, so every processor sees the same floating-point operations, in
 // the same order, as it would in a simulation of one class per processor
-// (Options.OneClassPerProcessor, the reference the property tests compare
-// with). Charges that fall on one processor (add, addSynch, addVary) split
+// (Options.Reference, which the property tests compare with). Charges that fall on one processor (add, addSynch, addVary) split
 // it off first (isolate); the hot loops of a call charge each class once
 // (distributeUniform, syncAll, waitRule, idleImbalance) after refining the
 // classes by what their charge depends on (refine).

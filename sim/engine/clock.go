@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/layout"
+import (
+	"slices"
+
+	"github.com/presage-dvm/presage/sim/layout"
+)
 
 // clock is the simulated elapsed time of absolute processor p.
 func (e *Engine) clock(p int) float64 { return e.clkU + e.clk[e.classes.of[p]] }
@@ -94,18 +98,30 @@ func (e *Engine) regular() {
 		e.addAll(vm, KInsUsr, c*f)
 		return
 	}
-	for k, p := range vm.Map {
-		if e.cur.io && p != 0 {
-			continue
+	if e.cur.io {
+		// Only processor 0 is charged within I/O (add's filter): find it
+		// rather than visit every processor.
+		if k := slices.Index(vm.Map, 0); k >= 0 {
+			e.chargeCall(k, 0, f)
 		}
-		c, r := e.callT/vm.Power[k], e.retT/vm.Power[k]
-		e.add(KUsr, p, c)
-		if e.retT != 0 {
-			e.add(KSys, p, r)
-		}
-		e.add(KInsSys, p, r*f)
-		e.add(KInsUsr, p, c*f)
+		return
 	}
+	for k, p := range vm.Map {
+		e.chargeCall(k, p, f)
+	}
+}
+
+// chargeCall charges processor p, VM processor k, with the current call's
+// times (regular); f is the share of the call's time that counts as
+// insufficient parallelism.
+func (e *Engine) chargeCall(k, p int, f float64) {
+	c, r := e.callT/e.vm.Power[k], e.retT/e.vm.Power[k]
+	e.add(KUsr, p, c)
+	if e.retT != 0 {
+		e.add(KSys, p, r)
+	}
+	e.add(KInsSys, p, r*f)
+	e.add(KInsUsr, p, c*f)
 }
 
 // mpsSync is MPSSynchronize (docs/model.md §6.2): every processor of the current

@@ -81,21 +81,16 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 	if n == 0 {
 		return 0
 	}
+	if f == nil && e.rec == nil && !e.inOrder {
+		return e.exchangeSpan(pl)
+	}
 	s := e.sends(n)
 	for i, p := range pl.from {
 		s.at[i] = e.clock(p)
 	}
-	e.net.SendBatch(pl.batch, pl.bytes, s.at, s.t0, s.begin, s.end)
-	if e.rec != nil {
-		e.recordBatch(e.opOfCall(), pl.from, pl.to, pl.bytes, s.at, s.end)
-	}
-	minStart, maxEnd := s.t0[0], s.end[0]
-	for i := 1; i < n; i++ {
-		if s.begin[i] < minStart {
-			minStart = s.t0[i]
-		}
-		maxEnd = later(maxEnd, s.end[i])
-	}
+	e.net.SendBatch(pl.batch, s.at, s.t0, s.begin, s.end)
+	e.recordBatch(e.opOfCall(), pl.from, pl.to, pl.bytes, s.at, s.end)
+	minStart, maxEnd := s.span()
 	if f != nil {
 		for i, p := range pl.from {
 			q := pl.to[i]
@@ -107,12 +102,33 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 	return maxEnd - minStart
 }
 
+// exchangeSpan is getCost when neither copy flags nor a recorder need the
+// times of each message. When no message is issued before the first one,
+// no message begins before the first is issued, so the start is the
+// first message's send time, and the network sends the batch channel by
+// channel; otherwise it sends it message by message.
+func (e *Engine) exchangeSpan(pl *sendPlan) float64 {
+	earliest, latest := e.clockRange(pl.from, &pl.senders)
+	first := float64(float32(e.clock(pl.from[0])))
+	if float64(float32(earliest)) >= first {
+		return e.sendSpan(pl.batch, pl.from, earliest, latest) - first
+	}
+	s := e.sends(pl.batch.Len())
+	for i, p := range pl.from {
+		s.at[i] = e.clock(p)
+	}
+	e.net.SendBatch(pl.batch, s.at, s.t0, s.begin, s.end)
+	minStart, maxEnd := s.span()
+	return maxEnd - minStart
+}
+
 // sendPlan is the routed message sequence of a transfer matrix: its
 // messages between processors of the root VM in row-major order.
 type sendPlan struct {
 	from, to []int
 	bytes    []int64
 	batch    *network.Batch
+	senders  senderClasses
 }
 
 // plan returns t's send plan, made once.
@@ -128,7 +144,7 @@ func (e *Engine) plan(t *transfers) *sendPlan {
 			pl.bytes = append(pl.bytes, x.Bytes)
 		}
 	}
-	pl.batch = e.net.NewBatch(pl.from, pl.to)
+	pl.batch = e.net.NewBatch(pl.from, pl.to, pl.bytes)
 	t.plan = pl
 	return pl
 }
@@ -137,7 +153,21 @@ func (e *Engine) plan(t *transfers) *sendPlan {
 // issued and its send time, begin and end.
 type sendTimes struct {
 	at, t0, begin, end []float64
-	bytes              []int64
+}
+
+// span returns the start and the end of a batch sent: the latest end,
+// and as start the first message's send time, replaced by the send time
+// of any later message that begins before the start so far, as the
+// original does (docs/model.md §3).
+func (s *sendTimes) span() (start, end float64) {
+	start, end = s.t0[0], s.end[0]
+	for i := 1; i < len(s.t0); i++ {
+		if s.begin[i] < start {
+			start = s.t0[i]
+		}
+		end = later(end, s.end[i])
+	}
+	return start, end
 }
 
 // sends returns the engine's scratch arrays sized n.
@@ -147,9 +177,8 @@ func (e *Engine) sends(n int) *sendTimes {
 		c := max(n, 2*cap(s.at))
 		s.at, s.t0 = make([]float64, c), make([]float64, c)
 		s.begin, s.end = make([]float64, c), make([]float64, c)
-		s.bytes = make([]int64, c)
 	}
-	s.at, s.t0, s.begin, s.end, s.bytes = s.at[:n], s.t0[:n], s.begin[:n], s.end[:n], s.bytes[:n]
+	s.at, s.t0, s.begin, s.end = s.at[:n], s.t0[:n], s.begin[:n], s.end[:n]
 	return s
 }
 

@@ -31,10 +31,12 @@ type Options struct {
 	LoadWeights bool
 	// Network is the message-time model (network.Cluster by default).
 	Network network.Kind
-	// OneClassPerProcessor simulates every processor on its own instead
-	// of once per class of identical processors (classes.go): slower, the
-	// same numbers bit for bit; the reference of the property tests.
-	OneClassPerProcessor bool
+	// Reference simulates every processor on its own instead of once per
+	// class of identical processors (classes.go), and sends every batch of
+	// messages in order instead of channel by channel (network.SendSpan):
+	// slower, the same numbers bit for bit; the reference of the property
+	// tests.
+	Reference bool
 	// Recorder, when not nil, is told of every clock-advancing charge and
 	// every timed message (record.go); the results do not change.
 	Recorder Recorder
@@ -62,6 +64,8 @@ type Engine struct {
 	covering map[*layout.VM]coverage
 	classIDs []int32   // 0, 1, 2, ... (allClasses)
 	rec      *recorder // nil unless Options.Recorder is set
+	// inOrder: batches are sent message by message (Options.Reference).
+	inOrder bool
 
 	ivs   []*interval // creation order; ivs[0] = Main
 	cur   *interval
@@ -93,10 +97,12 @@ type Engine struct {
 	curAM      *am
 	amStack    []amFrame
 	loopCache  map[loopKey]*loopMapping
+	keyBuf     []byte // the index arrays of the last mappl_, encoded
 	boundCache map[boundKey]*boundResult
 	epoch      int // changes whenever a layout changes (invalidates loopCache)
 	ownCache   reductionOwners
 	scratch    sendTimes
+	clocks     network.Clocks // the clocks handed to network.SendSpan
 }
 
 // array is a distributed array or its remote buffer.
@@ -128,7 +134,8 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	}
 	e := &Engine{
 		name: name, opt: opt, net: net, L: n, pow: pow,
-		classes:    newClasses(n, opt.OneClassPerProcessor),
+		classes:    newClasses(n, opt.Reference),
+		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},
 		warnings:   map[string]int{},
 		templates:  map[uint64]*layout.Template{},

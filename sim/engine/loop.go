@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"fmt"
+	"encoding/binary"
 
 	"github.com/presage-dvm/presage/sim/layout"
 	"github.com/presage-dvm/presage/sim/section"
@@ -23,7 +23,7 @@ type loop struct {
 
 // loopKey identifies identical mappl_ calls in one layout epoch.
 type loopKey struct {
-	args  *args
+	index string // the six index arrays of mappl_ (indexArraysKey)
 	tmpl  *layout.Template
 	on    *array
 	epoch int
@@ -106,9 +106,11 @@ func mappl(e *Engine) error {
 	default:
 		return nil
 	}
-	// The compiled parameters stand for the index arrays: identical calls
-	// share them.
-	key := loopKey{args: e.args(in), tmpl: tmpl, on: on, epoch: e.epoch, rank: lp.rank}
+	// A loop is mapped anew at each of its executions, with a new LoopRef
+	// but the same index arrays: those, not the call's parameters, key the
+	// cache.
+	e.keyBuf = indexArraysKey(e.keyBuf[:0], &arrs)
+	key := loopKey{index: string(e.keyBuf), tmpl: tmpl, on: on, epoch: e.epoch, rank: lp.rank}
 	m, ok := e.loopCache[key]
 	if !ok {
 		if m, err = e.mapLoop(lp.rank, tmpl, on, arrs); err != nil {
@@ -151,6 +153,18 @@ func (e *Engine) patternArray() (*array, error) {
 	return nil, nil
 }
 
+// indexArraysKey appends the index arrays of a mappl_ to b, each with
+// its length.
+func indexArraysKey(b []byte, arrs *[6][]int64) []byte {
+	for _, a := range arrs {
+		b = binary.AppendUvarint(b, uint64(len(a)))
+		for _, v := range a {
+			b = binary.AppendVarint(b, v)
+		}
+	}
+	return b
+}
+
 func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]int64) (*loopMapping, error) {
 	l := &layout.Loop{Rank: rank}
 	l.SetBounds(arrs[3], arrs[4], arrs[5])
@@ -172,15 +186,31 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: make([]int, len(l.Blocks))}
 	groups := map[string]int{}
 	keys := make([]string, len(l.Blocks))
+	var key []byte
 	for k, b := range l.Blocks {
 		m.sizes[k] = layout.BlockSize(b)
-		keys[k] = fmt.Sprint(b == nil, []section.Section(b))
+		key = blockKey(key[:0], b)
+		keys[k] = string(key)
 		groups[keys[k]]++
 	}
 	for k := range l.Blocks {
 		m.cnt[k] = groups[keys[k]]
 	}
 	return m, nil
+}
+
+// blockKey appends to b a key telling blocks apart: equal keys, equal
+// blocks (a nil block, no iterations, differs from an empty one).
+func blockKey(b []byte, blk section.Block) []byte {
+	if blk == nil {
+		return append(b, 'n')
+	}
+	for _, s := range blk {
+		b = binary.AppendVarint(b, s.Lower)
+		b = binary.AppendVarint(b, s.Upper)
+		b = binary.AppendVarint(b, s.Step)
+	}
+	return b
 }
 
 func endpl(e *Engine) error {

@@ -172,9 +172,12 @@ func (e *Engine) classProcs(c int32) Procs {
 	return Procs{members: rec.members[c]}
 }
 
-// recordBatch reports the messages of a batch send: from[i] to to[i],
-// bytes[i] issued at at[i], arrived at end[i].
+// recordBatch reports the messages of a batch send when recording:
+// from[i] to to[i], bytes[i] issued at at[i], arrived at end[i].
 func (e *Engine) recordBatch(op result.OpClass, from, to []int, bytes []int64, at, end []float64) {
+	if e.rec == nil {
+		return
+	}
 	for i := range from {
 		e.rec.r.Message(Message{From: from[i], To: to[i], Bytes: bytes[i], Send: at[i], Arrive: end[i], Op: op})
 	}

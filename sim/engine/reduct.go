@@ -139,23 +139,25 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 	if n == 0 {
 		return 0, nil
 	}
+	m := o.sized(e.net, g.totalSize)
+	senders, root := o.physical(e.vm)
+	c0 := e.clock(root[0])
+	if e.rec == nil && !e.inOrder {
+		earliest, latest := e.clockRange(senders, &o.senders)
+		e.sendSpan(m.up, senders, earliest, latest) // only the channels' state matters
+		return e.sendSpan(m.down, root, c0, c0), nil
+	}
 	s := e.sends(n)
-	for j, k := range o.ks {
-		s.at[j] = e.clock(e.vm.Map[k])
-		s.bytes[j] = g.totalSize
+	for j, p := range senders {
+		s.at[j] = e.clock(p)
 	}
-	e.net.SendBatch(o.up, s.bytes, s.at, s.t0, s.begin, s.end)
-	if e.rec != nil {
-		e.recordBatch(classReduction, o.ks, o.zeros, s.bytes, s.at, s.end)
-	}
-	c0 := e.clock(e.vm.Map[0])
+	e.net.SendBatch(m.up, s.at, s.t0, s.begin, s.end)
+	e.recordBatch(classReduction, o.ks, o.zeros, m.bytes, s.at, s.end)
 	for j := range s.at {
 		s.at[j] = c0
 	}
-	e.net.SendBatch(o.down, s.bytes, s.at, s.t0, s.begin, s.end)
-	if e.rec != nil {
-		e.recordBatch(classReduction, o.zeros, o.ks, s.bytes, s.at, s.end)
-	}
+	e.net.SendBatch(m.down, s.at, s.t0, s.begin, s.end)
+	e.recordBatch(classReduction, o.zeros, o.ks, m.bytes, s.at, s.end)
 	end := 0.0
 	for _, en := range s.end {
 		end = later(end, en)
@@ -173,7 +175,46 @@ type reductionOwners struct {
 	p, epoch int
 	ks       []int
 	zeros    []int // len(ks) zeros: processor 0 at the other end
+	bySize   map[int64]*reductionMessages
+	// senders are the processors whose clocks issue the gather, vm.Map[k]
+	// for k in ks, and root len(ks) times vm.Map[0], whose clock issues the
+	// broadcast: made on first use.
+	senders     senderClasses
+	procs, root []int
+}
+
+// physical returns the processors whose clocks issue the messages of the
+// gather and of the broadcast.
+func (o *reductionOwners) physical(vm *layout.VM) (senders, root []int) {
+	if o.procs == nil {
+		o.procs, o.root = make([]int, len(o.ks)), make([]int, len(o.ks))
+		for j, k := range o.ks {
+			o.procs[j], o.root[j] = vm.Map[k], vm.Map[0]
+		}
+	}
+	return o.procs, o.root
+}
+
+// reductionMessages are the routed gather (up) and broadcast (down) of a
+// reduction whose messages are all of bytes[0] bytes.
+type reductionMessages struct {
+	bytes    []int64
 	up, down *network.Batch
+}
+
+// sized returns the gather and broadcast of messages of size bytes,
+// routed on first use: a program reduces over a few group sizes.
+func (o *reductionOwners) sized(net *network.Net, size int64) *reductionMessages {
+	if m, ok := o.bySize[size]; ok {
+		return m
+	}
+	bytes := make([]int64, len(o.ks))
+	for i := range bytes {
+		bytes[i] = size
+	}
+	m := &reductionMessages{bytes: bytes, up: net.NewBatch(o.ks, o.zeros, bytes), down: net.NewBatch(o.zeros, o.ks, bytes)}
+	o.bySize[size] = m
+	return m
 }
 
 func (e *Engine) owners(a *layout.Array) (*reductionOwners, error) {
@@ -194,7 +235,7 @@ func (e *Engine) owners(a *layout.Array) (*reductionOwners, error) {
 		}
 	}
 	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks, zeros: zeros,
-		up: e.net.NewBatch(ks, zeros), down: e.net.NewBatch(zeros, ks)}
+		bySize: map[int64]*reductionMessages{}}
 	return o, nil
 }
 

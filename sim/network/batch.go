@@ -7,41 +7,51 @@ type Batch struct {
 	route []int32   // lowest common cluster of every message
 	ch    []int32   // its only channel, or -1 when the cluster has several
 	ts    []float64 // the cluster's TStart
-	tb    []float64 // the cluster's TByte
+	d     []float64 // the message's transfer time, bytes × the cluster's TByte
+	bytes []int64
+	// chains are the messages grouped by channel, for SendSpan; nil when
+	// some message's cluster has several channels. twins groups the short
+	// ones by shape; long lists the others.
+	chains []chain
+	twins  [][]int32
+	long   []int32
 }
 
 // Len is the number of messages.
 func (b *Batch) Len() int { return len(b.route) }
 
-// NewBatch routes messages from[i] → to[i] (all different pairs of a
-// cluster network).
-func (n *Net) NewBatch(from, to []int) *Batch {
+// NewBatch routes messages of bytes[i] bytes from[i] → to[i] (all
+// different pairs of a cluster network).
+func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 	b := &Batch{
 		route: make([]int32, len(from)), ch: make([]int32, len(from)),
-		ts: make([]float64, len(from)), tb: make([]float64, len(from)),
+		ts: make([]float64, len(from)), d: make([]float64, len(from)),
+		bytes: bytes,
 	}
 	for i := range from {
 		r := n.common(from[i], to[i])
-		b.route[i], b.ts[i], b.tb[i] = r, n.tstart[r], n.tbyte[r]
+		b.route[i], b.ts[i] = r, n.tstart[r]
+		// The explicit conversion forbids fusing into an FMA, which would
+		// round differently from the original's begin + TStart + n*TByte.
+		b.d[i] = float64(float64(bytes[i]) * n.tbyte[r])
 		b.ch[i] = -1
 		if n.chN[r] == 1 {
 			b.ch[i] = n.chOff[r]
 		}
 	}
+	b.chains = chainsOf(b)
+	b.twins, b.long = twinsOf(b.chains)
 	return b
 }
 
-// SendBatch sends the messages of b in order, message i of bytes[i] bytes
-// issued at sendAt[i], exactly as that many Send calls would, and stores
-// each message's send time, begin and end. The busy time of a single
-// channel stays in a register while consecutive messages use it.
-func (n *Net) SendBatch(b *Batch, bytes []int64, sendAt, t0, begin, end []float64) {
+// SendBatch sends the messages of b in order, message i issued at
+// sendAt[i], exactly as that many Send calls would, and stores each
+// message's send time, begin and end. The busy time of a single channel
+// stays in a register while consecutive messages use it.
+func (n *Net) SendBatch(b *Batch, sendAt, t0, begin, end []float64) {
 	cur, curCh := 0.0, int32(-1)
 	for i, ch := range b.ch {
 		t := float64(float32(sendAt[i]))
-		// Computed before the chain of busy times; see Send for the
-		// conversion that forbids an FMA.
-		d := float64(float64(bytes[i]) * b.tb[i])
 		var bg, e float64
 		if ch >= 0 {
 			if ch != curCh {
@@ -51,14 +61,14 @@ func (n *Net) SendBatch(b *Batch, bytes []int64, sendAt, t0, begin, end []float6
 				cur, curCh = n.busy[ch], ch
 			}
 			bg = later(t, cur)
-			e = bg + b.ts[i] + d
+			e = bg + b.ts[i] + b.d[i]
 			cur = e
 		} else {
 			if curCh >= 0 {
 				n.busy[curCh] = cur
 				curCh = -1
 			}
-			_, bg, e = n.sendVia(b.route[i], bytes[i], sendAt[i])
+			_, bg, e = n.sendVia(b.route[i], b.bytes[i], sendAt[i])
 		}
 		t0[i], begin[i], end[i] = t, bg, e
 	}

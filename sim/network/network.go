@@ -44,6 +44,7 @@ type Net struct {
 	tbyte    []float64
 	busy     []float64 // busy-until time of every channel, nodes in pre-order
 	restorer []int32   // Restore: busy[restorer[k]] = snapshot[len-1-k]
+	scratch  []float64 // per-message times of SendSpan, reused
 }
 
 // New builds the channel state of m with every channel free at time 0.
@@ -204,6 +205,7 @@ func (n *Net) Restore(snap []float64) {
 func (n *Net) Clone() *Net {
 	c := *n
 	c.busy = append([]float64(nil), n.busy...)
+	c.scratch = nil
 	return &c
 }
 

@@ -128,15 +128,22 @@ func (iv *Interval) Comparative(c Char) (s Stat, ok bool) {
 // NonFinite returns a characteristic of the interval, or of one of its
 // processors, that is NaN or infinite: the store holds only numbers.
 func (iv *Interval) NonFinite() (Char, float64, bool) {
-	all := []Values{iv.Values}
-	for _, p := range iv.Procs {
-		all = append(all, p.Values)
+	if c, v, ok := iv.Values.nonFinite(); ok {
+		return c, v, true
 	}
-	for _, vs := range all {
-		for c, v := range vs {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return Char(c), v, true
-			}
+	for p := range iv.Procs {
+		if c, v, ok := iv.Procs[p].Values.nonFinite(); ok {
+			return c, v, true
+		}
+	}
+	return 0, 0, false
+}
+
+// nonFinite returns the first NaN or infinite value of vs.
+func (vs *Values) nonFinite() (Char, float64, bool) {
+	for c, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Char(c), v, true
 		}
 	}
 	return 0, 0, false

@@ -1,0 +1,296 @@
+package network
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Sending a batch when only its end matters.
+//
+// A channel serializes its messages: each begins when it is issued or
+// when the channel is free, whichever is later, and keeps the channel busy
+// for TStart + bytes×TByte. On a cluster whose every channel is the only
+// one of its cluster, the messages of one channel form a chain of
+// dependent additions that no other channel's messages touch, so a batch
+// can be sent channel by channel. And once a channel's busy time has
+// passed every later message's issue time, its chain is pure
+// accumulation, cur = (cur + TStart) + d, which within one binade of cur
+// (where every double is a multiple of the same ulp u) rounds each
+// addend to a multiple of u independently of cur: fl(cur + x) =
+// cur + round(x/u)·u. The rest of the chain then costs one multiply-add per
+// distinct message size instead of two dependent additions per message,
+// with the very same bits — except on a tie of that rounding, where the
+// result depends on cur's last bit and the chain is walked.
+
+// chain is the messages of a batch that use one channel, in send order.
+type chain struct {
+	ch    int32     // the channel
+	ts    float64   // its cluster's TStart
+	msgs  []int32   // indices into the batch, in send order
+	kinds []int32   // kinds[j]: index in d of msgs[j]'s transfer time
+	d     []float64 // the distinct transfer times of the chain's messages
+	count []int64   // messages of each transfer time
+}
+
+// shortChain is the length below which a chain is simply walked.
+const shortChain = 16
+
+// maxKinds bounds the distinct transfer times of a chain that is
+// accumulated; a chain of more sizes is walked.
+const maxKinds = 16
+
+// chainsOf groups b's messages by channel, or returns nil when one of
+// them may use several channels (the channel is then chosen by the busy
+// times, message by message, and only SendBatch's order is right).
+func chainsOf(b *Batch) []chain {
+	at := map[int32]int{} // channel → index in chains
+	var chains []chain
+	for i, ch := range b.ch {
+		if ch < 0 {
+			return nil
+		}
+		k, ok := at[ch]
+		if !ok {
+			k = len(chains)
+			at[ch] = k
+			chains = append(chains, chain{ch: ch, ts: b.ts[i]})
+		}
+		c := &chains[k]
+		kind := -1
+		for j, d := range c.d {
+			if math.Float64bits(d) == math.Float64bits(b.d[i]) {
+				kind = j
+				break
+			}
+		}
+		if kind < 0 {
+			kind = len(c.d)
+			c.d = append(c.d, b.d[i])
+			c.count = append(c.count, 0)
+		}
+		c.count[kind]++
+		c.msgs = append(c.msgs, int32(i))
+		c.kinds = append(c.kinds, int32(kind))
+	}
+	return chains
+}
+
+// twinsOf groups the short chains by shape, their TStart and the sequence
+// of their messages' transfer times, and lists the long chains apart.
+func twinsOf(chains []chain) (twins [][]int32, long []int32) {
+	shapes := map[string]int{}
+	var key []byte
+	for k := range chains {
+		c := &chains[k]
+		if len(c.msgs) >= shortChain {
+			long = append(long, int32(k))
+			continue
+		}
+		key = binary.LittleEndian.AppendUint64(key[:0], math.Float64bits(c.ts))
+		for _, kind := range c.kinds {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(c.d[kind]))
+		}
+		g, ok := shapes[string(key)]
+		if !ok {
+			g = len(twins)
+			shapes[string(key)] = g
+			twins = append(twins, nil)
+		}
+		twins[g] = append(twins[g], int32(k))
+	}
+	return twins, long
+}
+
+// Clocks are the clocks of processors kept per class of processors with
+// equal clocks, as the simulator keeps them: processor p's clock is
+// Base + Offset[Class[p]].
+type Clocks struct {
+	Base   float64
+	Offset []float64
+	Class  []int32
+}
+
+// Of is the clock of processor p.
+func (c *Clocks) Of(p int) float64 { return c.Base + c.Offset[c.Class[p]] }
+
+// SendSpan sends the messages of b, message i issued at the clock of
+// processor issuers[i], none earlier than earliest nor later than latest,
+// and leaves every channel busy until exactly the time SendBatch would; it
+// returns the latest end of a message (0 for an empty batch), without the
+// per-message times SendBatch stores. It reads the clocks of the messages
+// it walks only.
+func (n *Net) SendSpan(b *Batch, issuers []int, clocks *Clocks, earliest, latest float64) float64 {
+	issues := issueTimes{issuers, clocks}
+	if b.chains == nil {
+		return n.sendSpanOrdered(b, issues)
+	}
+	first, bound := float64(float32(earliest)), float64(float32(latest))
+	end := 0.0
+	if first == bound {
+		// Every message is sent at the same time: the short chains of one
+		// shape that start from one busy time end at one busy time.
+		for _, g := range b.twins {
+			end = later(end, n.sendTwins(b.chains, g, bound))
+		}
+		for _, k := range b.long {
+			end = later(end, n.sendChain(&b.chains[k], issues, bound))
+		}
+		return end
+	}
+	for k := range b.chains {
+		end = later(end, n.sendChain(&b.chains[k], issues, bound))
+	}
+	return end
+}
+
+// sendTwins sends the short chains of one shape, every message sent at
+// time t, and returns the latest end. The chains that start from the
+// same busy time as one already walked are not walked again.
+func (n *Net) sendTwins(chains []chain, twins []int32, t float64) float64 {
+	var walked [4]struct{ from, to float64 }
+	nwalked := 0
+	end := 0.0
+	for _, k := range twins {
+		c := &chains[k]
+		cur := n.busy[c.ch]
+		done := false
+		for _, w := range walked[:nwalked] {
+			if math.Float64bits(w.from) == math.Float64bits(cur) {
+				cur, done = w.to, true
+				break
+			}
+		}
+		if !done {
+			from := cur
+			for _, kind := range c.kinds {
+				cur = later(t, cur) + c.ts + c.d[kind]
+			}
+			if nwalked < len(walked) {
+				walked[nwalked] = struct{ from, to float64 }{from, cur}
+				nwalked++
+			}
+		}
+		n.busy[c.ch] = cur
+		end = later(end, cur)
+	}
+	return end
+}
+
+// issueTimes are when the messages of a batch are issued: at the clocks
+// of their issuers.
+type issueTimes struct {
+	issuers []int
+	clocks  *Clocks
+}
+
+func (it issueTimes) at(i int32) float64 { return it.clocks.Of(it.issuers[i]) }
+
+// sendSpanOrdered is SendSpan by SendBatch, for a batch without chains.
+func (n *Net) sendSpanOrdered(b *Batch, issues issueTimes) float64 {
+	m := b.Len()
+	if cap(n.scratch) < 4*m {
+		n.scratch = make([]float64, 4*m)
+	}
+	times := n.scratch[:4*m]
+	sendAt := times[3*m:]
+	for i := range sendAt {
+		sendAt[i] = issues.at(int32(i))
+	}
+	n.SendBatch(b, sendAt, times[:m], times[m:2*m], times[2*m:3*m])
+	end := 0.0
+	for _, e := range times[2*m : 3*m] {
+		end = later(end, e)
+	}
+	return end
+}
+
+// sendChain sends the messages of chain c, none issued after bound (in
+// single precision, as send times are), and returns the channel's new
+// busy time, which is also the end of its last message: the ends of a
+// chain never decrease. It walks the messages until the channel is busy
+// past bound, and accumulates the rest.
+func (n *Net) sendChain(c *chain, issues issueTimes, bound float64) float64 {
+	if len(c.msgs) < shortChain || len(c.d) > maxKinds {
+		bound = math.Inf(1) // walk the whole chain
+	}
+	cur := n.busy[c.ch]
+	j := 0
+	for ; j < len(c.msgs) && !(cur >= bound); j++ {
+		t := float64(float32(issues.at(c.msgs[j])))
+		cur = later(t, cur) + c.ts + c.d[c.kinds[j]]
+	}
+	if j < len(c.msgs) {
+		if next, ok := accumulate(c, j, cur); ok {
+			cur = next
+		} else {
+			for ; j < len(c.msgs); j++ {
+				cur = cur + c.ts + c.d[c.kinds[j]]
+			}
+		}
+	}
+	n.busy[c.ch] = cur
+	return cur
+}
+
+// accumulate returns cur after messages from..end of chain c, all issued
+// no later than cur, as the additions cur = (cur + ts) + d would leave
+// it, when they stay within cur's binade and round without a tie;
+// otherwise ok is false.
+func accumulate(c *chain, from int, cur float64) (float64, bool) {
+	exp := math.Float64bits(cur) >> 52 // cur ≥ 0: no sign bit
+	if exp <= 52 || exp > 1023+52 {
+		// Tiny (or subnormal), or so large that its ulp exceeds 1 and
+		// x/ulp might lose bits; also excludes the not finite.
+		return 0, false
+	}
+	ulp := math.Float64frombits((exp - 52) << 52)
+	top := math.Float64frombits((exp + 1) << 52)
+	room := int64((top - cur) / ulp) // exact: both are multiples of ulp
+	var perKind [maxKinds]int64      // messages of each kind from "from" on
+	copy(perKind[:], c.count)
+	for _, k := range c.kinds[:from] {
+		perKind[k]--
+	}
+	units, ok := unitsOf(c.ts, ulp, int64(len(c.msgs)-from), room)
+	if !ok {
+		return 0, false
+	}
+	for k, d := range c.d {
+		u, ok := unitsOf(d, ulp, perKind[k], room-units)
+		if !ok {
+			return 0, false
+		}
+		units += u
+	}
+	if units >= room {
+		return 0, false
+	}
+	return cur + float64(units)*ulp, true
+}
+
+// unitsOf returns count × x rounded to a multiple of ulp, in ulps, when
+// the rounding has no tie and the product is below limit.
+func unitsOf(x, ulp float64, count, limit int64) (int64, bool) {
+	if count == 0 {
+		return 0, true
+	}
+	if !(x >= 0) {
+		return 0, false // the chain is monotone only for non-negative times
+	}
+	q := x / ulp // exact: ulp is a power of two no greater than 1
+	if !(q < float64(limit)) {
+		return 0, false
+	}
+	whole := math.Floor(q)
+	units := int64(whole)
+	switch frac := q - whole; {
+	case frac == 0.5:
+		return 0, false // a tie: rounded to even, it depends on cur's last bit
+	case frac > 0.5:
+		units++
+	}
+	if units > 0 && count > (limit-1)/units {
+		return 0, false
+	}
+	return units * count, true
+}
