@@ -23,7 +23,8 @@ type loop struct {
 
 // loopKey identifies identical mappl_ calls in one layout epoch.
 type loopKey struct {
-	index string // the six index arrays of mappl_ (indexArraysKey)
+	args  *args  // the call's compiled parameters, or
+	index string // its six index arrays (indexArraysKey)
 	tmpl  *layout.Template
 	on    *array
 	epoch int
@@ -77,16 +78,9 @@ func mappl(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	kind := e.op.p.site.pattern
-	var arrs [6][]int64
-	for i, k := range mapplArrays {
-		if arrs[i], err = e.decArray(in, k); err != nil {
-			return err
-		}
-	}
 	var tmpl *layout.Template
 	var on *array
-	switch kind {
+	switch e.op.p.site.pattern {
 	case "AMView":
 		ref, err := e.handle(in, kPatternRef)
 		if err != nil {
@@ -106,25 +100,46 @@ func mappl(e *Engine) error {
 	default:
 		return nil
 	}
-	// A loop is mapped anew at each of its executions, with a new LoopRef
-	// but the same index arrays: those, not the call's parameters, key the
-	// cache.
-	e.keyBuf = indexArraysKey(e.keyBuf[:0], &arrs)
-	key := loopKey{index: string(e.keyBuf), tmpl: tmpl, on: on, epoch: e.epoch, rank: lp.rank}
-	m, ok := e.loopCache[key]
-	if !ok {
-		if m, err = e.mapLoop(lp.rank, tmpl, on, arrs); err != nil {
-			return err
-		}
-		if len(e.loopCache) > 4096 {
-			clear(e.loopCache)
-		}
-		e.loopCache[key] = m
+	m, err := e.loopMappingOf(lp.rank, tmpl, on)
+	if err != nil {
+		return err
 	}
 	lp.m = m
 	e.lastLoop = m
 	e.curLoop = lp
 	return nil
+}
+
+// loopMappingOf returns the mapping of the current mappl_ call's loop,
+// made once. Identical calls share their compiled parameters, which key
+// the cache first; but a loop is mapped anew at each of its executions
+// with a new LoopRef, so the index arrays key it too.
+func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loopMapping, error) {
+	key := loopKey{args: e.args(in), tmpl: tmpl, on: on, epoch: e.epoch, rank: rank}
+	if m, ok := e.loopCache[key]; ok {
+		return m, nil
+	}
+	var arrs [6][]int64
+	for i, k := range mapplArrays {
+		var err error
+		if arrs[i], err = e.decArray(in, k); err != nil {
+			return nil, err
+		}
+	}
+	e.keyBuf = indexArraysKey(e.keyBuf[:0], &arrs)
+	byIndex := loopKey{index: string(e.keyBuf), tmpl: tmpl, on: on, epoch: e.epoch, rank: rank}
+	m, ok := e.loopCache[byIndex]
+	if !ok {
+		var err error
+		if m, err = e.mapLoop(rank, tmpl, on, arrs); err != nil {
+			return nil, err
+		}
+	}
+	if len(e.loopCache) > 4096 {
+		clear(e.loopCache)
+	}
+	e.loopCache[key], e.loopCache[byIndex] = m, m
+	return m, nil
 }
 
 // patternArray finds the DisArray pattern by PatternRefPtr (its
