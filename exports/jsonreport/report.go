@@ -182,12 +182,13 @@ func nonEmpty(s string) *string {
 }
 
 func comparative(iv *result.Interval, kind result.Kind) []Comparative {
+	stats, ok := iv.Comparatives()
+	if !ok {
+		return nil
+	}
 	var out []Comparative
 	for _, c := range applicable(kind) {
-		s, ok := iv.Comparative(c)
-		if !ok {
-			return nil
-		}
+		s := stats[c]
 		if s.Min == 0 && s.Max == 0 {
 			continue
 		}

@@ -60,17 +60,19 @@ func BenchmarkPredictStored(b *testing.B) {
 	}
 	// Storing one run alone, per-processor values included: its share of
 	// a prediction is what the compact per-processor storage is for.
-	for _, grid := range [][]int{{8, 8}, {64, 64}} {
-		run, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: "jac1d_x40000", Machine: "Predictor", Config: result.Config{Grid: grid}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("store/"+result.GridString(grid), func(b *testing.B) {
-			for b.Loop() {
-				if err := db.SaveRun(ctx, run, store.SaveOptions{}); err != nil {
-					b.Fatal(err)
-				}
+	for _, trace := range []string{"jac1d_x40000", "jac_e4_L500_it4000"} {
+		for _, grid := range [][]int{{8, 8}, {64, 64}} {
+			run, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: trace, Machine: "Predictor", Config: result.Config{Grid: grid}})
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			b.Run(fmt.Sprintf("store/%s/%s", trace, result.GridString(grid)), func(b *testing.B) {
+				for b.Loop() {
+					if err := db.SaveRun(ctx, run, store.SaveOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -39,6 +39,7 @@ var mergeTables = []mergeTable{
 	{name: "intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_values", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_proc_series", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "interval_proc_classes", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_stats", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "run_warnings", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "sts_intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},

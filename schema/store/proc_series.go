@@ -7,19 +7,30 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// The per-processor values of an interval are stored as one row per
-// characteristic (table interval_proc_series, schema 0008_proc_series.sql):
-// a JSON array indexed by processor holding the value, or null where none
-// is stored. The view interval_proc_values unfolds the arrays into the rows
-// that older stores held, one per value.
+// The per-processor values of an interval are stored once per class of
+// processors with equal values (schema 0010_proc_classes.sql): a row of
+// interval_proc_classes holds the class of every processor, and one row of
+// interval_proc_series per characteristic holds a JSON array indexed by
+// class of the value, or null where none is stored. The view
+// interval_proc_values unfolds them into the rows older stores held, one
+// per value. A grid's processors fall into a few classes, so this stores
+// a few values per characteristic instead of one per processor.
 
-// procSeries adds the rows of the per-processor values of iv: zeros are
-// left out (null), except the execution time, which keeps every processor
-// present; a characteristic without a value left gets no row.
+// procSeries adds the rows of the per-processor values of iv: their
+// classes, and a series per characteristic. Zeros are left out (null),
+// except the execution time, which keeps every processor present; a
+// characteristic without a value left gets no row.
 func (ins *inserter) procSeries(runID int64, iv *result.Interval) error {
-	slot := procSlots(iv.Procs)
+	if len(iv.Procs) == 0 {
+		return nil
+	}
+	classOf, members := procClasses(iv.Procs)
+	ins.json = appendClasses(ins.json[:0], procSlots(iv.Procs), classOf)
+	if err := ins.classes.add(runID, iv.ID, string(ins.json)); err != nil {
+		return err
+	}
 	for c := result.Char(0); c < result.NumChars; c++ {
-		ins.json = appendSeries(ins.json[:0], iv.Procs, slot, c)
+		ins.json = appendSeries(ins.json[:0], iv.Procs, members, c)
 		if ins.json == nil {
 			continue
 		}
@@ -28,6 +39,46 @@ func (ins *inserter) procSeries(runID int64, iv *result.Interval) error {
 		}
 	}
 	return nil
+}
+
+// procClasses groups procs by their values, bit for bit: classOf[i] is the
+// class of procs[i], classes numbered in order of first appearance, and
+// members[k] the index in procs of a member of class k.
+func procClasses(procs []result.ProcValues) (classOf []int32, members []int) {
+	type bits [result.NumChars]uint64
+	index := map[bits]int32{}
+	classOf = make([]int32, len(procs))
+	for i := range procs {
+		var key bits
+		for c, v := range procs[i].Values {
+			key[c] = math.Float64bits(v)
+		}
+		k, ok := index[key]
+		if !ok {
+			k = int32(len(members))
+			index[key] = k
+			members = append(members, i)
+		}
+		classOf[i] = k
+	}
+	return classOf, members
+}
+
+// appendClasses appends to b the JSON array of the class of every
+// processor number of slot, null for a processor without values.
+func appendClasses(b []byte, slot []int, classOf []int32) []byte {
+	b = append(b, '[')
+	for p, i := range slot {
+		if p > 0 {
+			b = append(b, ',')
+		}
+		if i < 0 {
+			b = append(b, "null"...)
+			continue
+		}
+		b = strconv.AppendInt(b, int64(classOf[i]), 10)
+	}
+	return append(b, ']')
 }
 
 // procSlots maps each processor number up to the highest of procs to its
@@ -50,17 +101,11 @@ func procSlots(procs []result.ProcValues) []int {
 }
 
 // appendSeries appends to b the JSON array of characteristic c over the
-// processors of slot, without trailing nulls, and returns nil when every
-// element would be null.
+// positions of slot (procs indices, -1 for none), without trailing nulls,
+// and returns nil when every element would be null.
 func appendSeries(b []byte, procs []result.ProcValues, slot []int, c result.Char) []byte {
 	b = append(b, '[')
 	kept := 0 // length of b up to the last value
-	// Processors of one class have equal values, often side by side: the
-	// last number is copied rather than formatted again.
-	var last struct {
-		bits       uint64
-		start, end int // its text in b, when end > 0
-	}
 	for p, i := range slot {
 		if p > 0 {
 			b = append(b, ',')
@@ -69,15 +114,7 @@ func appendSeries(b []byte, procs []result.ProcValues, slot []int, c result.Char
 			b = append(b, "null"...)
 			continue
 		}
-		v := procs[i].Values[c]
-		start := len(b)
-		if bits := math.Float64bits(v); last.end > 0 && bits == last.bits {
-			b = append(b, b[last.start:last.end]...)
-		} else {
-			b = appendJSONNumber(b, v)
-			last.bits = bits
-		}
-		last.start, last.end = start, len(b)
+		b = appendJSONNumber(b, procs[i].Values[c])
 		kept = len(b)
 	}
 	if kept == 0 {

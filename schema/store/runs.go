@@ -103,21 +103,23 @@ func nullUsed(run *result.Run, v float64) any {
 // dominates.
 type inserter struct {
 	iv, val, proc, stat *batch
+	classes             *batch // per-processor classes (procSeries)
 	json                []byte // the series being encoded (procSeries)
 }
 
 func newInserter(tx *sqlx.Tx) *inserter {
 	return &inserter{
-		iv:   newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count)`, 10),
-		val:  newBatch(tx, `interval_values(run_id, interval_id, char_id, value)`, 4),
-		proc: newBatch(tx, `interval_proc_series(run_id, interval_id, char_id, vals)`, 4),
-		stat: newBatch(tx, `interval_stats(run_id, interval_id, char_id, min, min_proc, max, max_proc, mean)`, 8),
+		iv:      newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count)`, 10),
+		val:     newBatch(tx, `interval_values(run_id, interval_id, char_id, value)`, 4),
+		proc:    newBatch(tx, `interval_proc_series(run_id, interval_id, char_id, vals)`, 4),
+		classes: newBatch(tx, `interval_proc_classes(run_id, interval_id, classes)`, 3),
+		stat:    newBatch(tx, `interval_stats(run_id, interval_id, char_id, min, min_proc, max, max_proc, mean)`, 8),
 	}
 }
 
 // flush writes the value rows still buffered.
 func (ins *inserter) flush() error {
-	for _, b := range []*batch{ins.val, ins.stat, ins.proc} {
+	for _, b := range []*batch{ins.val, ins.stat, ins.proc, ins.classes} {
 		if err := b.flush(); err != nil {
 			return err
 		}
@@ -126,7 +128,7 @@ func (ins *inserter) flush() error {
 }
 
 func (ins *inserter) close() {
-	for _, b := range []*batch{ins.iv, ins.val, ins.proc, ins.stat} {
+	for _, b := range []*batch{ins.iv, ins.val, ins.proc, ins.stat, ins.classes} {
 		b.close()
 	}
 }
@@ -151,8 +153,8 @@ func (ins *inserter) values(runID int64, iv *result.Interval, perProc bool) erro
 	if len(iv.Procs) == 0 {
 		return nil
 	}
-	for c := result.Char(0); c < result.NumChars; c++ {
-		s, _ := iv.Comparative(c)
+	stats, _ := iv.Comparatives()
+	for c, s := range stats {
 		if s.Min == 0 && s.Max == 0 {
 			continue
 		}
@@ -346,35 +348,28 @@ func loadIntervals(db *sqlx.DB, run *result.Run) error {
 		return err
 	}
 	procIndex := map[[2]int]int{} // (interval, proc) -> index in Procs
-	rows, err = db.Queryx(`SELECT interval_id, proc, char_id, value FROM interval_proc_values
-		WHERE run_id = ? ORDER BY interval_id, proc`, run.ID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var ivID, proc, char int
-		var v float64
-		if err := rows.Scan(&ivID, &proc, &char, &v); err != nil {
-			return err
+	err = eachProcValue(context.Background(), db, run.ID, func(v procValue) error {
+		iv := byID[int(v.interval)]
+		if iv == nil || v.char < 0 || v.char >= int64(result.NumChars) {
+			return nil
 		}
-		iv := byID[ivID]
-		if iv == nil || char < 0 || char >= int(result.NumChars) {
-			continue
-		}
-		k := [2]int{ivID, proc}
+		k := [2]int{iv.ID, int(v.proc)}
 		i, ok := procIndex[k]
 		if !ok {
 			i = len(iv.Procs)
 			procIndex[k] = i
-			iv.Procs = append(iv.Procs, result.ProcValues{Proc: proc})
+			iv.Procs = append(iv.Procs, result.ProcValues{Proc: int(v.proc)})
 		}
-		iv.Procs[i].Values[char] = v
+		iv.Procs[i].Values[v.char] = v.value
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, iv := range run.Intervals {
 		sort.Slice(iv.Procs, func(a, b int) bool { return iv.Procs[a].Proc < iv.Procs[b].Proc })
 	}
-	return rows.Err()
+	return nil
 }
 
 func scanValues(db *sqlx.DB, q string, runID int64, f func(iv, char int, v float64)) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -77,5 +78,53 @@ func TestSavePerProcMax(t *testing.T) {
 	}
 	if count(t, st, "interval_stats") == 0 {
 		t.Error("no comparative characteristics written")
+	}
+}
+
+// TestProcValuesByClass stores the per-processor values of a grid whose
+// processors fall into three classes once per class, and gives every
+// processor's values back exactly, through the store and through the view.
+func TestProcValuesByClass(t *testing.T) {
+	st := openStore(t)
+	run := sampleRun()
+	iv := run.Intervals[0]
+	iv.Procs = nil
+	for p := range 64 {
+		pv := result.ProcValues{Proc: p}
+		pv.Values[result.ExecutionTime] = 0.1
+		switch {
+		case p == 0 || p == 63:
+			pv.Values[result.Idle] = 0.1 / 3 // not a short decimal
+		case p%2 == 1:
+			pv.Values[result.Idle] = 2e-3
+			pv.Values[result.Synchronization] = 1e-300
+		}
+		iv.Procs = append(iv.Procs, pv)
+	}
+	if err := st.SaveRun(context.Background(), run, store.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Run(run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Intervals[0].Procs, iv.Procs) {
+		t.Errorf("per-processor values differ:\n got  %+v\n want %+v", got.Intervals[0].Procs, iv.Procs)
+	}
+	var classes []string
+	if err := st.Select(&classes, `SELECT classes FROM interval_proc_classes WHERE run_id = ? AND interval_id = ?`, run.ID, iv.ID); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[0,1,2,1,2,1"; len(classes) != 1 || !strings.HasPrefix(classes[0], want) || !strings.HasSuffix(classes[0], ",1,2,0]") {
+		t.Errorf("classes = %v, want three classes: %s...,1,2,0]", classes, want)
+	}
+	var rows []int
+	if err := st.Select(&rows, `SELECT count(*) FROM interval_proc_values WHERE run_id = ? AND interval_id = ?`, run.ID, iv.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Execution times; idle of 2 ends and 31 odd ones (63 is an end);
+	// synchronization of 31 odd ones.
+	if want := 64 + 2 + 31 + 31; rows[0] != want {
+		t.Errorf("the view has %d rows, want %d", rows[0], want)
 	}
 }

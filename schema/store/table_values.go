@@ -74,11 +74,8 @@ func (d *sweepDims) interval(run *RunRow, id int64) (*IntervalRow, error) {
 	return iv, nil
 }
 
-// Value queries of one run, in key order.
-const (
-	runIntervalValues = `SELECT interval_id, NULL, char_id, value FROM interval_values WHERE run_id = ? ORDER BY interval_id, char_id`
-	runProcValues     = `SELECT interval_id, proc, char_id, value FROM interval_proc_values WHERE run_id = ? ORDER BY interval_id, proc, char_id`
-)
+// runIntervalValues queries the interval values of one run, in key order.
+const runIntervalValues = `SELECT interval_id, NULL, char_id, value FROM interval_values WHERE run_id = ? ORDER BY interval_id, char_id`
 
 // ValueRows calls fn for each value of the runs of one sweep: run by run,
 // first the interval values then the per-processor ones, each in key
@@ -89,13 +86,30 @@ func (s *Store) ValueRows(ctx context.Context, sweepID int64, fn func(*ValueRow)
 		return fmt.Errorf("sweep %d: %w", sweepID, err)
 	}
 	for _, run := range dims.runs {
-		for _, q := range []string{runIntervalValues, runProcValues} {
-			if err := s.runValues(ctx, q, run, dims, fn); err != nil {
-				return fmt.Errorf("run %d: %w", run.ID, err)
-			}
+		if err := s.runValues(ctx, runIntervalValues, run, dims, fn); err != nil {
+			return fmt.Errorf("run %d: %w", run.ID, err)
+		}
+		if err := s.runProcValues(ctx, run, dims, fn); err != nil {
+			return fmt.Errorf("run %d: %w", run.ID, err)
 		}
 	}
 	return nil
+}
+
+// runProcValues calls fn for the per-processor values of run, in key
+// order.
+func (s *Store) runProcValues(ctx context.Context, run *RunRow, dims *sweepDims, fn func(*ValueRow) error) error {
+	r := ValueRow{Run: run}
+	return eachProcValue(ctx, s.db, run.ID, func(v procValue) (err error) {
+		if r.Interval, err = dims.interval(run, v.interval); err != nil {
+			return err
+		}
+		if r.Char = dims.chars[v.char]; r.Char == nil {
+			return fmt.Errorf("value of characteristic %d, which is not in the characteristics table", v.char)
+		}
+		r.Proc, r.Value = Null[int64]{V: v.proc, Valid: true}, v.value
+		return fn(&r)
+	})
 }
 
 func (s *Store) runValues(ctx context.Context, query string, run *RunRow, dims *sweepDims, fn func(*ValueRow) error) error {

@@ -104,25 +104,32 @@ type Stat struct {
 	MinProc, MaxProc int
 }
 
-// Comparative computes the Stat of c over the interval's processors; ok is
-// false when the interval has no per-processor values.
-func (iv *Interval) Comparative(c Char) (s Stat, ok bool) {
+// Comparatives computes the Stat of every characteristic over the
+// interval's processors, in one pass over them; ok is false when the
+// interval has no per-processor values. Min is the first processor's
+// lowest value, Max the last processor's highest.
+func (iv *Interval) Comparatives() (stats [NumChars]Stat, ok bool) {
 	if len(iv.Procs) == 0 {
-		return s, false
+		return stats, false
 	}
-	sum := 0.0
-	for i, p := range iv.Procs {
-		v := p.Values[c]
-		sum += v
-		if i == 0 || v < s.Min {
-			s.Min, s.MinProc = v, p.Proc
-		}
-		if i == 0 || v >= s.Max {
-			s.Max, s.MaxProc = v, p.Proc
+	var sum Values
+	for i := range iv.Procs {
+		p := &iv.Procs[i] // not a copy of every processor's values
+		for c, v := range p.Values {
+			s := &stats[c]
+			sum[c] += v
+			if i == 0 || v < s.Min {
+				s.Min, s.MinProc = v, p.Proc
+			}
+			if i == 0 || v >= s.Max {
+				s.Max, s.MaxProc = v, p.Proc
+			}
 		}
 	}
-	s.Mean = sum / float64(len(iv.Procs))
-	return s, true
+	for c := range stats {
+		stats[c].Mean = sum[c] / float64(len(iv.Procs))
+	}
+	return stats, true
 }
 
 // NonFinite returns a characteristic of the interval, or of one of its

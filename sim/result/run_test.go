@@ -32,10 +32,10 @@ func TestParseGrid(t *testing.T) {
 	}
 }
 
-func TestComparative(t *testing.T) {
+func TestComparatives(t *testing.T) {
 	iv := &Interval{}
-	if _, ok := iv.Comparative(Idle); ok {
-		t.Fatal("Comparative of an interval without processors reported ok")
+	if _, ok := iv.Comparatives(); ok {
+		t.Fatal("Comparatives of an interval without processors reported ok")
 	}
 	// The analyzer's rules: the first processor with the smallest value,
 	// the last one with the largest.
@@ -44,10 +44,15 @@ func TestComparative(t *testing.T) {
 		pv.Values[Idle] = v
 		iv.Procs = append(iv.Procs, pv)
 	}
-	s, ok := iv.Comparative(Idle)
+	stats, ok := iv.Comparatives()
 	want := Stat{Min: 1, MinProc: 1, Max: 5, MaxProc: 4, Mean: 3}
-	if !ok || s != want {
-		t.Errorf("Comparative = %+v, want %+v", s, want)
+	if !ok || stats[Idle] != want {
+		t.Errorf("Comparatives()[Idle] = %+v, want %+v", stats[Idle], want)
+	}
+	// A characteristic equal everywhere: the first processor is the
+	// lowest, the last the highest.
+	if want := (Stat{MinProc: 0, MaxProc: 4}); stats[Efficiency] != want {
+		t.Errorf("Comparatives()[Efficiency] = %+v, want %+v", stats[Efficiency], want)
 	}
 }
 

@@ -54,8 +54,9 @@ func (p *Plan) EstimateRows(ctx context.Context, shard, shards int) (Estimate, e
 func rowShape(run *result.Run) (stats int64, perProc float64) {
 	var procRows, procs int64
 	for _, iv := range run.Intervals {
-		for c := result.Char(0); c < result.NumChars; c++ {
-			if s, ok := iv.Comparative(c); ok && (s.Min != 0 || s.Max != 0) {
+		all, _ := iv.Comparatives()
+		for _, s := range all {
+			if s.Min != 0 || s.Max != 0 {
 				stats++
 			}
 		}
