@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/schema/store"
@@ -51,12 +53,12 @@ func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptio
 // inflated in a goroutine beside the parsing, and the parser keeps the
 // parameter texts without parsing them, as the pack needs.
 func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
-	f, size, digest, err := openHashed(path, ptr.Sniff)
+	f, size, digest, err := openSummed(path, ptr.Sniff, xxh3Reader)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
 	defer f.Close()
-	if info, found, err := st.TraceBySHA(ctx, digest); err != nil || found {
+	if info, found, err := storedTrace(ctx, st, f, digest); err != nil || found {
 		return info, err
 	}
 	cr := &countingReader{r: f, total: size, progress: progress}
@@ -66,12 +68,28 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 	}
 	defer r.Close()
 	r.TextOnly()
-	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, SHA256: digest}, r)
+	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, r)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
 	cr.report(true)
 	return info, nil
+}
+
+// storedTrace finds the stored trace of file f, whose XXH3 is digest,
+// hashing f with SHA-256 when the store needs it (store.TraceOfFile). f is
+// left at its start.
+func storedTrace(ctx context.Context, st *store.Store, f *os.File, digest string) (store.TraceInfo, bool, error) {
+	return st.TraceOfFile(ctx, digest, func() (string, error) {
+		sum, err := sumReader(f)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		return sum, nil
+	})
 }
 
 // countingReader counts the bytes read from the file for progress

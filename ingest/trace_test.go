@@ -3,7 +3,6 @@ package ingest_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/zeebo/xxh3"
 )
 
 // counts returns the rows of the traces and calls tables.
@@ -29,7 +29,7 @@ func TestTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	digest := sha256.Sum256(data)
+	digest := xxh3.Hash128(data).Bytes()
 	st := storetest.Open(t)
 
 	var lastDone, lastTotal int64
@@ -37,7 +37,7 @@ func TestTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.TraceInfo{ID: info.ID, Name: "jac1d", Path: path, SHA256: hex.EncodeToString(digest[:]), Bytes: int64(len(data)),
+	want := store.TraceInfo{ID: info.ID, Name: "jac1d", Path: path, XXH3: hex.EncodeToString(digest[:]), Bytes: int64(len(data)),
 		Calls: 258, ProcCount: 1, RootLine: 25, RootFile: "jac1d.cdv", IngestedAt: info.IngestedAt}
 	if info != want || info.ID <= 0 || info.IngestedAt == "" {
 		t.Errorf("Trace = %+v\nwant %+v", info, want)

@@ -64,8 +64,13 @@ func PlanSweep(ctx context.Context, st *store.Store, req SweepRequest) (*SweepPl
 // planFor is PlanSweep for a trace compiled already (req.Trace is ignored).
 func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, error) {
 	def := sweep.Definition{
-		Kind: req.Kind, Trace: tr.Info.Name, TraceSHA: tr.Info.SHA256, Grids: req.Grids, Networks: req.Networks,
+		Kind: req.Kind, Trace: tr.Info.Name, Grids: req.Grids, Networks: req.Networks,
 		TStart: req.TStart, TByte: req.TByte, Power: req.Power, PerProcMax: req.PerProcMax, Extra: req.Extra,
+	}
+	if tr.Info.SHA256 != "" {
+		def.TraceSHA = tr.Info.SHA256
+	} else {
+		def.TraceXXH3 = tr.Info.XXH3
 	}
 	var machines []sweep.Machine
 	for _, name := range req.Machines {

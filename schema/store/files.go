@@ -34,13 +34,15 @@ func getOptional[T any](ctx context.Context, q sqlx.QueryerContext, query string
 }
 
 // isDuplicate reports whether err is the store refusing a second row of
-// table with the same sha256: a concurrent ingest of the same bytes won.
+// table with the same content hash (sha256, or xxh3 for traces): a
+// concurrent ingest of the same bytes won.
 func isDuplicate(err error, table string) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: "+table+".sha256")
+	return err != nil && (strings.Contains(err.Error(), "UNIQUE constraint failed: "+table+".sha256") ||
+		strings.Contains(err.Error(), "UNIQUE constraint failed: "+table+".xxh3"))
 }
 
 // saveFile runs insert in one transaction. When insert fails because the
-// store holds the same bytes already (table's sha256 is unique), the
+// store holds the same bytes already (table's content hash is unique), the
 // stored row that lookup finds is returned instead: a concurrent ingest of
 // the same file won, or the caller did not look before.
 func saveFile[T any](ctx context.Context, s *Store, table string, insert func(tx *sqlx.Tx) (T, error), lookup func() (T, bool, error)) (T, error) {

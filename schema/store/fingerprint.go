@@ -41,7 +41,7 @@ func (s *Store) SweepFingerprint(ctx context.Context, defHash string) ([]string,
 		}
 		return rows.Err()
 	}
-	if err := add(`SELECT 'sweep', s.kind, s.definition, s.configs, s.skipped, coalesce(t.sha256, o.sha256)
+	if err := add(`SELECT 'sweep', s.kind, s.definition, s.configs, s.skipped, coalesce(t.xxh3, t.sha256, o.sha256)
 		FROM sweeps s LEFT JOIN traces t ON t.id = s.trace_id LEFT JOIN order_traces o ON o.id = s.order_trace_id
 		WHERE s.def_hash = ?`, defHash); err != nil {
 		return nil, err

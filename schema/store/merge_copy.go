@@ -202,16 +202,26 @@ func (m *merger) existing(t mergeTable, at map[string]int, vals []any) (id int64
 		}
 		return 0, false, err
 	}
-	key := vals[at[t.key]]
-	if key == nil {
-		return 0, false, nil
+	for _, k := range t.keys {
+		if key := vals[at[k]]; key != nil {
+			id, found, err := m.sameKey(t, k, key, at, vals)
+			if found || err != nil {
+				return id, found, err
+			}
+		}
 	}
+	return 0, false, nil
+}
+
+// sameKey looks for the row of t's destination whose key column k holds
+// key.
+func (m *merger) sameKey(t mergeTable, k string, key any, at map[string]int, vals []any) (id int64, found bool, err error) {
 	var row struct {
 		ID         int64         `db:"id"`
 		TraceID    sql.NullInt64 `db:"trace_id"`
 		OrderTrace sql.NullInt64 `db:"order_trace_id"`
 	}
-	q := fmt.Sprintf(`SELECT id, NULL AS trace_id, NULL AS order_trace_id FROM %s WHERE %s = ?`, t.name, t.key)
+	q := fmt.Sprintf(`SELECT id, NULL AS trace_id, NULL AS order_trace_id FROM %s WHERE %s = ?`, t.name, k)
 	if t.name == "sweeps" {
 		q = `SELECT id, trace_id, order_trace_id FROM sweeps WHERE def_hash = ?`
 	}

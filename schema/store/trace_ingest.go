@@ -21,12 +21,12 @@ type TraceReader interface {
 }
 
 // SaveTrace stores the trace that r reads, in one transaction: its row
-// (info's Name, Path and SHA256; IngestedAt, now when empty; the rest from
+// (info's Name, Path and XXH3; IngestedAt, now when empty; the rest from
 // r) and its pack. The calls table, one SQL row per call, is not written:
 // it is eight times the pack's size and a prediction never reads it, so it
 // is built only on request (MaterializeCalls). On any error, r's included (a
 // defective trace) or ctx's, nothing is written. When the store holds a
-// trace with the same SHA256 already (a concurrent ingest of the same
+// trace with the same XXH3 already (a concurrent ingest of the same
 // bytes won), that trace comes back with Existing set.
 func (s *Store) SaveTrace(ctx context.Context, info TraceInfo, r TraceReader) (TraceInfo, error) {
 	h := r.Header()
@@ -38,16 +38,16 @@ func (s *Store) SaveTrace(ctx context.Context, info TraceInfo, r TraceReader) (T
 		err := insertTrace(ctx, tx, r, &info)
 		return info, err
 	}
-	lookup := func() (TraceInfo, bool, error) { return s.TraceBySHA(ctx, info.SHA256) }
+	lookup := func() (TraceInfo, bool, error) { return s.TraceByXXH3(ctx, info.XXH3) }
 	return saveFile(ctx, s, "traces", insert, lookup)
 }
 
 // insertTrace writes the traces row and the pack of the calls of r within
 // tx and fills info's ID, Calls and Bytes.
 func insertTrace(ctx context.Context, tx *sqlx.Tx, r TraceReader, info *TraceInfo) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO traces(name, path, sha256, bytes, calls, proc_count, header,
+	res, err := tx.ExecContext(ctx, `INSERT INTO traces(name, path, xxh3, bytes, calls, proc_count, header,
 		root_line, root_file, ingested_at) VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
-		info.Name, info.Path, info.SHA256, info.ProcCount, strings.Join(r.Header().Lines, "\n"),
+		info.Name, info.Path, info.XXH3, info.ProcCount, strings.Join(r.Header().Lines, "\n"),
 		info.RootLine, info.RootFile, info.IngestedAt)
 	if err != nil {
 		return fmt.Errorf("store trace %s: %w", info.Path, err)

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // The traces, calls, trace_shapes and trace_packs tables hold the ingested
@@ -13,10 +15,11 @@ import (
 // TraceInfo describes a stored trace (a row of the traces table).
 type TraceInfo struct {
 	ID         int64  `db:"id"`
-	Name       string `db:"name"` // file base name without .gz and .ptr
-	Path       string `db:"path"` // as given to the ingest
-	SHA256     string `db:"sha256"`
-	Bytes      int64  `db:"bytes"` // uncompressed size
+	Name       string `db:"name"`   // file base name without .gz and .ptr
+	Path       string `db:"path"`   // as given to the ingest
+	XXH3       string `db:"xxh3"`   // XXH3-128 of the file's bytes, hex; "" for a trace not ingested since version 11
+	SHA256     string `db:"sha256"` // SHA-256 of them, for traces stored before version 11; else ""
+	Bytes      int64  `db:"bytes"`  // uncompressed size
 	Calls      int    `db:"calls"`
 	ProcCount  int    `db:"proc_count"`
 	RootLine   int    `db:"root_line"`
@@ -27,7 +30,8 @@ type TraceInfo struct {
 	Existing bool `db:"-"`
 }
 
-const traceColumns = `id, name, path, sha256, bytes, calls, proc_count, root_line, root_file, ingested_at`
+const traceColumns = `id, name, path, coalesce(xxh3, '') AS xxh3, coalesce(sha256, '') AS sha256,
+	bytes, calls, proc_count, root_line, root_file, ingested_at`
 
 // Traces returns the stored traces in ingest order.
 func (s *Store) Traces() ([]TraceInfo, error) {
@@ -53,12 +57,51 @@ func (s *Store) Trace(name string) (TraceInfo, error) {
 	return info, nil
 }
 
-// TraceBySHA returns the stored trace whose file had the given sha256 (in
-// hex), with Existing set, and whether there is one.
+// TraceByXXH3 returns the stored trace whose file had the given XXH3-128
+// (in hex), with Existing set, and whether there is one.
+func (s *Store) TraceByXXH3(ctx context.Context, sum string) (TraceInfo, bool, error) {
+	info, found, err := getOptional[TraceInfo](ctx, s.db, `SELECT `+traceColumns+` FROM traces WHERE xxh3 = ?`, sum)
+	info.Existing = found
+	return info, found, err
+}
+
+// TraceBySHA returns the stored trace whose file had the given SHA-256 (in
+// hex), with Existing set, and whether there is one: traces stored before
+// version 11 are known by it.
 func (s *Store) TraceBySHA(ctx context.Context, sum string) (TraceInfo, bool, error) {
 	info, found, err := getOptional[TraceInfo](ctx, s.db, `SELECT `+traceColumns+` FROM traces WHERE sha256 = ?`, sum)
 	info.Existing = found
 	return info, found, err
+}
+
+// TraceOfFile returns the stored trace of a file whose XXH3-128 is xxh3,
+// with Existing set, and whether there is one. A trace stored before
+// schema 11 is known by its file's SHA-256 only: while the store holds
+// such traces, sha256 is asked for the file's and looked up too, and a
+// trace found by it gets its XXH3, so that the next ingest of the file
+// finds it at once.
+func (s *Store) TraceOfFile(ctx context.Context, xxh3 string, sha256 func() (string, error)) (TraceInfo, bool, error) {
+	info, found, err := s.TraceByXXH3(ctx, xxh3)
+	if err != nil || found {
+		return info, found, err
+	}
+	var legacy int
+	if err := s.db.GetContext(ctx, &legacy, `SELECT count(*) FROM (SELECT 1 FROM traces WHERE xxh3 IS NULL LIMIT 1)`); err != nil || legacy == 0 {
+		return info, false, err
+	}
+	sum, err := sha256()
+	if err != nil {
+		return info, false, err
+	}
+	if info, found, err = s.TraceBySHA(ctx, sum); err != nil || !found {
+		return info, found, err
+	}
+	err = s.update(ctx, func(tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE traces SET xxh3 = ? WHERE id = ? AND xxh3 IS NULL`, xxh3, info.ID)
+		return err
+	})
+	info.XXH3 = xxh3
+	return info, err == nil, err
 }
 
 // notFound is an error with its own message that counts as ErrNotFound.

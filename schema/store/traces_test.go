@@ -70,14 +70,14 @@ func TestTraceLookups(t *testing.T) {
 	if list, err := st.Traces(); err != nil || len(list) != 1 || list[0] != info {
 		t.Errorf("Traces = %+v, %v", list, err)
 	}
-	byHash, found, err := st.TraceBySHA(context.Background(), info.SHA256)
+	byHash, found, err := st.TraceByXXH3(context.Background(), info.XXH3)
 	want := info
 	want.Existing = true
 	if err != nil || !found || byHash != want {
-		t.Errorf("TraceBySHA = %+v, %v, %v; want %+v", byHash, found, err, want)
+		t.Errorf("TraceByXXH3 = %+v, %v, %v; want %+v", byHash, found, err, want)
 	}
-	if _, found, err := st.TraceBySHA(context.Background(), "0123"); err != nil || found {
-		t.Errorf("TraceBySHA of an unknown sum: found %v, %v", found, err)
+	if _, found, err := st.TraceByXXH3(context.Background(), "0123"); err != nil || found {
+		t.Errorf("TraceByXXH3 of an unknown sum: found %v, %v", found, err)
 	}
 	for _, key := range []string{"nope", "99"} {
 		_, err := st.Trace(key)
@@ -136,7 +136,7 @@ func TestSaveTraceSameBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	again, err := st.SaveTrace(context.Background(), store.TraceInfo{Name: "other", Path: path, SHA256: first.SHA256}, r)
+	again, err := st.SaveTrace(context.Background(), store.TraceInfo{Name: "other", Path: path, XXH3: first.XXH3}, r)
 	first.Existing = true
 	if err != nil || again != first {
 		t.Errorf("SaveTrace of stored bytes = %+v, %v; want %+v", again, err, first)

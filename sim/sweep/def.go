@@ -26,12 +26,15 @@ type MachineRef struct {
 // Definition is what a sweep computes. Its Hash identifies the sweep in
 // every store, so it holds contents (hashes), never store ids.
 type Definition struct {
-	Kind     string       `json:"kind"`
-	Trace    string       `json:"trace"` // the trace's name, for people
-	TraceSHA string       `json:"trace_sha256"`
-	Machines []MachineRef `json:"machines"`
-	Grids    [][]int      `json:"grids"`
-	Networks []string     `json:"networks"`
+	Kind  string `json:"kind"`
+	Trace string `json:"trace"` // the trace's name, for people
+	// The trace's content hash: the SHA-256 of a trace stored before
+	// schema 11 (so that its sweeps keep their identity), else its XXH3.
+	TraceSHA  string       `json:"trace_sha256,omitempty"`
+	TraceXXH3 string       `json:"trace_xxh3,omitempty"`
+	Machines  []MachineRef `json:"machines"`
+	Grids     [][]int      `json:"grids"`
+	Networks  []string     `json:"networks"`
 	// Overrides in seconds (TStart, TByte) and relative power; 0 = the
 	// machine file's value.
 	TStart     []float64 `json:"tstart"`
