@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/presage-dvm/presage/internal/golden"
@@ -76,3 +77,68 @@ func BenchmarkReadAdi(b *testing.B) { benchRead(b, readGolden(b, "adi.ptr")) }
 func BenchmarkReadX40000TextOnly(b *testing.B) {
 	benchReadWith(b, gunzip(b, readGolden(b, "jac1d_x40000.ptr.gz")), (*Reader).TextOnly)
 }
+
+// BenchmarkOpenFileTextOnly reads a large plain trace from disk as
+// `presage predict` does: through OpenFile, texts kept, parameters not
+// parsed. The file is PTR_BENCH_FILE, by default the text of
+// jac1d_x40000 (217 MB) written to a temporary folder.
+func BenchmarkOpenFileTextOnly(b *testing.B) {
+	path := os.Getenv("PTR_BENCH_FILE")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "jac1d_x40000.ptr")
+		if err := os.WriteFile(path, gunzip(b, readGolden(b, "jac1d_x40000.ptr.gz")), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var text int64
+	for b.Loop() {
+		r, err := OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.TextOnly()
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		text = r.TextBytes()
+		r.Close()
+	}
+	b.SetBytes(text)
+}
+
+// keptLines returns the kept lines of the jac1d_x1000 trace.
+func keptLines(b *testing.B) [][]byte {
+	var lines [][]byte
+	for raw := range bytes.Lines(gunzip(b, readGolden(b, "jac1d_x1000.ptr.gz"))) {
+		if l, ok := keep(bytes.TrimRight(raw, "\r\n")); ok {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func benchClassify(b *testing.B, classify func([]byte, *funcLine) (kind, string)) {
+	lines := keptLines(b)
+	var fl funcLine
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, l := range lines {
+			classify(l, &fl)
+		}
+	}
+}
+
+// BenchmarkClassify and BenchmarkClassifyGeneral classify the kept lines of
+// a real trace with and without the fast path.
+func BenchmarkClassify(b *testing.B)        { benchClassify(b, classify) }
+func BenchmarkClassifyGeneral(b *testing.B) { benchClassify(b, classifyGeneral) }

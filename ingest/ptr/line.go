@@ -37,14 +37,29 @@ var (
 	prefCall   = []byte("call_")
 	prefRet    = []byte("ret_")
 	prefEvent  = []byte("Event_")
-	tenDashes  = []byte("----------")
 	errNotFunc = ""
 )
 
 // classify tells the kind of the kept line b and, for a function line,
 // fills fl. A line is a function line iff the keys TIME, LINE and FILE are
-// all found; msg is non-empty when one of them is malformed.
+// all found; msg is non-empty when one of them is malformed. The function
+// lines as Lib-DVM writes them take the fast path of classifyCanonical, and
+// most parameter lines are told by having no 'E', which ends each key; the
+// other lines go by the general rules of classifyGeneral, which give the
+// same result on any line (FuzzClassify checks it).
 func classify(b []byte, fl *funcLine) (k kind, msg string) {
+	if k, ok := classifyCanonical(b, fl); ok {
+		return k, ""
+	}
+	if bytes.IndexByte(b, 'E') < 0 {
+		return paramLine, ""
+	}
+	return classifyGeneral(b, fl)
+}
+
+// classifyGeneral is classify by the rules of docs/model.md §9.3 and §9.4
+// as they are written.
+func classifyGeneral(b []byte, fl *funcLine) (k kind, msg string) {
 	tv, ok := findKey(b, keyTIME)
 	if !ok {
 		return paramLine, errNotFunc
@@ -86,54 +101,6 @@ func classify(b []byte, fl *funcLine) (k kind, msg string) {
 	}
 	fl.time, fl.line = t, n
 	return k, ""
-}
-
-// maxTime bounds a TIME: the seconds of user time before a call or
-// within one, on the one processor that recorded the trace. A billion
-// seconds is 31 years; a larger value is damage, and it would overflow the
-// sums of the simulation.
-const maxTime = 1e9
-
-// parseTime reads a TIME as Lib-DVM prints it: a plain decimal number,
-// with an optional fraction and exponent (strconv.ParseFloat alone would
-// also take "0x1p3", "1_000", "Inf" and negative numbers).
-func parseTime(b []byte) (float64, bool) {
-	digits := func(i int) int {
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i
-	}
-	i := 0
-	if i < len(b) && b[i] == '+' {
-		i++
-	}
-	j := digits(i)
-	mantissa := j - i
-	if j < len(b) && b[j] == '.' {
-		k := digits(j + 1)
-		mantissa += k - j - 1
-		j = k
-	}
-	if mantissa == 0 {
-		return 0, false
-	}
-	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
-		k := j + 1
-		if k < len(b) && (b[k] == '+' || b[k] == '-') {
-			k++
-		}
-		if e := digits(k); e > k {
-			j = e
-		} else {
-			return 0, false
-		}
-	}
-	if j != len(b) {
-		return 0, false
-	}
-	t, err := strconv.ParseFloat(string(b), 64)
-	return t, err == nil && t <= maxTime
 }
 
 // findKey finds key in b as the original does (docs/model.md §9.4): the first
@@ -181,7 +148,7 @@ func keep(raw []byte) ([]byte, bool) {
 		i++
 	}
 	b := raw[i:]
-	if len(b) == 0 || bytes.HasPrefix(b, tenDashes) {
+	if len(b) == 0 || len(b) >= 10 && string(b[:10]) == "----------" {
 		return nil, false
 	}
 	return b, true

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -28,11 +29,11 @@ const (
 // Next. It is not safe for concurrent use.
 type Reader struct {
 	name    string
-	br      *bufio.Reader
+	br      *bufio.Reader // the text; lines reads it, drain its tail
+	lines   *lineReader
 	closers []io.Closer // the file of OpenFile, the inflater
 	lineNo  int         // physical lines read
 	nbytes  int64       // uncompressed bytes read
-	long    []byte
 
 	hdr     trace.Header
 	pending pendingCall // the call line that starts the next call
@@ -40,11 +41,11 @@ type Reader struct {
 	eof     bool        // io.EOF has been returned
 	err     error       // sticky
 
-	text  []byte            // parameter lines of one side, being joined
-	names map[string]string // interned function and file names
-	texts map[string]string // interned parameter texts, up to maxTexts
-	calls []trace.Call      // slab the returned calls are cut from
-	slab  trace.ParamSlab   // where the returned parameters are cut from
+	text  []byte          // parameter lines of one side, being joined
+	names *interner       // function and file names
+	texts *interner       // parameter texts, up to maxTexts
+	calls []trace.Call    // slab the returned calls are cut from
+	slab  trace.ParamSlab // where the returned parameters are cut from
 
 	// textOnly: Next leaves In and Out nil and reuses one Call (TextOnly).
 	textOnly bool
@@ -104,7 +105,7 @@ func NewConcurrentReader(rd io.Reader, name string) (*Reader, error) {
 }
 
 func newReader(rd io.Reader, name string, concurrent bool) (*Reader, error) {
-	r := &Reader{name: name, names: make(map[string]string), texts: make(map[string]string)}
+	r := &Reader{name: name, names: newInterner(math.MaxInt), texts: newInterner(maxTexts)}
 	br := bufio.NewReaderSize(rd, bufSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
@@ -119,7 +120,7 @@ func newReader(rd io.Reader, name string, concurrent bool) (*Reader, error) {
 		}
 		br = bufio.NewReaderSize(text, bufSize)
 	}
-	r.br = br
+	r.br, r.lines = br, newLineReader(br, lineBufSize)
 	if err := r.readHeader(); err != nil {
 		r.Close()
 		return nil, err
@@ -169,17 +170,9 @@ func newError(file string, line int, err error, format string, args ...any) *Err
 // readRaw returns the next physical line without its line end, valid
 // until the next call, or io.EOF.
 func (r *Reader) readRaw() ([]byte, error) {
-	raw, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], raw...)
-		for err == bufio.ErrBufferFull && len(r.long) <= maxLine {
-			raw, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, raw...)
-		}
-		if len(r.long) > maxLine {
-			return nil, r.errorf(r.lineNo+1, nil, "line longer than %d bytes: not a trace", maxLine)
-		}
-		raw = r.long
+	raw, nul, err := r.lines.next()
+	if err == errLineTooLong {
+		return nil, r.errorf(r.lineNo+1, nil, "line longer than %d bytes: not a trace", maxLine)
 	}
 	if err != nil && err != io.EOF {
 		return nil, r.errorf(r.lineNo+1, err, "read error: %v", err)
@@ -189,8 +182,8 @@ func (r *Reader) readRaw() ([]byte, error) {
 	}
 	r.lineNo++
 	r.nbytes += int64(len(raw))
-	if i := bytes.IndexByte(raw, 0); i >= 0 {
-		return nil, r.errorf(r.lineNo, nil, "not a Lib-DVM trace: NUL byte at column %d, expected text (a damaged or padded file?)", i+1)
+	if nul >= 0 {
+		return nil, r.errorf(r.lineNo, nil, "not a Lib-DVM trace: NUL byte at column %d, expected text (a damaged or padded file?)", nul+1)
 	}
 	if raw[len(raw)-1] == '\n' {
 		raw = raw[:len(raw)-1]
@@ -204,6 +197,11 @@ func (r *Reader) readRaw() ([]byte, error) {
 // readKept returns the next kept line (docs/model.md §9.2), or io.EOF.
 func (r *Reader) readKept() ([]byte, error) {
 	for {
+		// A trace has an empty line after each function line: skip them
+		// here, without the generality of readRaw.
+		n := r.lines.skipEmpty()
+		r.lineNo += n
+		r.nbytes += int64(n)
 		raw, err := r.readRaw()
 		if err != nil {
 			return nil, err
@@ -214,20 +212,12 @@ func (r *Reader) readKept() ([]byte, error) {
 	}
 }
 
-func (r *Reader) intern(b []byte) string {
-	if s, ok := r.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	r.names[s] = s
-	return s
-}
-
 func (r *Reader) setPending(fl *funcLine) {
-	r.pending = pendingCall{
-		name: r.intern(fl.name), file: r.intern(fl.file),
-		time: fl.time, line: fl.line, traceLine: r.lineNo,
+	p := &r.pending
+	if string(fl.file) != p.file { // nearly always the same
+		p.file = r.names.get(fl.file)
 	}
+	p.name, p.time, p.line, p.traceLine = r.names.get(fl.name), fl.time, fl.line, r.lineNo
 }
 
 // readHeader reads everything up to the first call line after
@@ -461,8 +451,7 @@ func (r *Reader) next() (*trace.Call, error) {
 		return nil, r.errorf(r.lineNo, nil, "ret_%s does not match call_%s at line %d", fl.name, c.Func, c.TraceLine)
 	}
 	c.RetTime = fl.time
-	c.InText, c.In = r.takeText()
-	c.Pattern = trace.PatternOf(c.InText) // of the call side only
+	c.InText, c.Pattern, c.In = r.takeText(true) // the pattern of the call side only
 
 	k, err = r.nextEvent(&fl)
 	if err == io.EOF {
@@ -479,7 +468,7 @@ func (r *Reader) next() (*trace.Call, error) {
 	default:
 		r.done = true
 	}
-	c.OutText, c.Out = r.takeText()
+	c.OutText, _, c.Out = r.takeText(false)
 	return c, nil
 }
 
@@ -523,32 +512,38 @@ func (r *Reader) appendText(b []byte) {
 	r.text = append(r.text, b...)
 }
 
-// takeText returns the joined parameter lines and their parameters (none
-// when TextOnly) and resets the buffer.
-func (r *Reader) takeText() (string, trace.Params) {
+// takeText returns the joined parameter lines, their trace.PatternOf when
+// withPattern, and their parameters (none when TextOnly), and resets the
+// buffer.
+func (r *Reader) takeText(withPattern bool) (text, pattern string, ps trace.Params) {
 	if len(r.text) == 0 {
-		return "", nil
+		return "", "", nil
 	}
-	s, ok := r.texts[string(r.text)]
-	if !ok {
-		s = string(r.text)
-		if len(r.texts) < maxTexts {
-			r.texts[s] = s
-		}
-	}
+	e := r.texts.entry(r.text)
 	r.text = r.text[:0]
-	if r.textOnly {
-		return s, nil
+	if withPattern {
+		pattern = e.patternOf()
 	}
-	return s, r.slab.Params(s)
+	if r.textOnly {
+		return e.s, pattern, nil
+	}
+	return e.s, pattern, r.slab.Params(e.s)
 }
 
 // drain reads the tail after the Event_ line, so that TextBytes is the
 // whole size and a damaged gzip stream is noticed.
 func (r *Reader) drain() error {
 	w := &textOnly{line: r.lineNo}
-	n, err := io.Copy(w, r.br)
-	r.nbytes += n
+	n, err := w.Write(r.lines.rest())
+	r.nbytes += int64(n)
+	if err == nil {
+		// The rest of the text, unless it ended in the last read for lines.
+		if err = r.lines.err; err == nil {
+			var m int64
+			m, err = io.Copy(w, r.br)
+			r.nbytes += m
+		}
+	}
 	if w.nulAt > 0 {
 		return r.errorf(w.line, nil, "NUL byte after the Event_ line: expected text to the end (a damaged or padded file?)")
 	}
