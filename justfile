@@ -19,6 +19,11 @@ bench:
 # Fuzz each parser for FUZZTIME (default 5m) each.
 fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz '^FuzzClassify$' -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz FuzzClassifyFields -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz FuzzParseTime -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz FuzzLineReader -fuzztime {{fuzztime}} ./ingest/ptr
+    go test -run '^$' -fuzz FuzzSendSpan -fuzztime {{fuzztime}} ./sim/network
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machinefile
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./orders/ordertrace
