@@ -27,18 +27,22 @@ func benchReadWith(b *testing.B, data []byte, setup func(*Reader)) {
 		if setup != nil {
 			setup(r)
 		}
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		text = r.TextBytes()
+		text = readToEnd(b, r)
 	}
 	b.SetBytes(text)
+}
+
+// readToEnd reads every call of r and returns the size of its text.
+func readToEnd(b *testing.B, r *Reader) int64 {
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			return r.TextBytes()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func readGolden(b testing.TB, name string) []byte {
@@ -97,16 +101,7 @@ func BenchmarkOpenFileTextOnly(b *testing.B) {
 			b.Fatal(err)
 		}
 		r.TextOnly()
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		text = r.TextBytes()
+		text = readToEnd(b, r)
 		r.Close()
 	}
 	b.SetBytes(text)
