@@ -50,16 +50,13 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
-	leaves := make([]*machine.Node, 0)
 	nodes := make([]*machine.Node, h.Nodes)
 	for i := range nodes {
 		n := &machine.Node{Name: name + "N", TStart: p.TStart[1] + wait, TByte: p.TByte[1], Channels: 1, CommType: h.Network}
 		// At least a node's cores: the engine prices a pipeline's
 		// neighbours even on one processor.
 		for range max(h.ProcsPerNode(procs), h.CoresPerNode) {
-			leaf := &machine.Node{Name: name + "P", Power: p.Power / share}
-			n.Children = append(n.Children, leaf)
-			leaves = append(leaves, leaf)
+			n.Children = append(n.Children, &machine.Node{Name: name + "P", Power: p.Power / share})
 		}
 		nodes[i] = n
 	}
