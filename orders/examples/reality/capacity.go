@@ -40,6 +40,7 @@ func spin(n, work int) time.Duration {
 }
 
 var sinkMu sync.Mutex
+
 //lint:ignore U1000 written only: the busy loops' results must go somewhere, or the compiler drops the loops
 var sunk float64
 
