@@ -48,6 +48,18 @@ func TestTraceOfFile(t *testing.T) {
 	if _, found, err := s.TraceOfFile(ctx, "ee", sha("5a")); err != nil || found || asked != 2 {
 		t.Errorf("TraceOfFile(ee) found %v, %v; asked %d times: no trace lacks its XXH3 any more", found, err, asked)
 	}
+	// A concurrent ingest stores the file as a new trace while the
+	// SHA-256 is computed: that trace is the answer.
+	if _, err := s.db.Exec(insert, "old3", nil, "7c"); err != nil {
+		t.Fatal(err)
+	}
+	racing := func() (string, error) {
+		_, err := s.db.Exec(insert, "racer", "gg", nil)
+		return "7c", err
+	}
+	if info, found, err := s.TraceOfFile(ctx, "gg", racing); err != nil || !found || info.Name != "racer" {
+		t.Errorf("TraceOfFile(gg) with a concurrent ingest = %+v, %v, %v; want the racer", info, found, err)
+	}
 	failing := func() (string, error) { return "", errors.New("disk gone") }
 	if _, err := s.db.Exec(insert, "old2", nil, "6b"); err != nil {
 		t.Fatal(err)

@@ -100,6 +100,11 @@ func (s *Store) TraceOfFile(ctx context.Context, xxh3 string, sha256 func() (str
 		_, err := tx.ExecContext(ctx, `UPDATE traces SET xxh3 = ? WHERE id = ? AND xxh3 IS NULL`, xxh3, info.ID)
 		return err
 	})
+	if isDuplicate(err, "traces") {
+		// A concurrent ingest stored the same bytes as a new trace
+		// meanwhile: that one is found by its XXH3.
+		return s.TraceByXXH3(ctx, xxh3)
+	}
 	info.XXH3 = xxh3
 	return info, err == nil, err
 }
