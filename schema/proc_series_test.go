@@ -1,11 +1,8 @@
 package schema
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // procRow is a row of interval_proc_values, a table before schema 8 and a
@@ -25,14 +22,7 @@ type procRow struct {
 // same rows, values exact and typed REAL, and v_values_long still lists
 // them.
 func TestMigrateProcValues(t *testing.T) {
-	old, err := sqlx.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "v7.db")+"?_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	if err := migrateTo(old, 7); err != nil {
-		t.Fatal(err)
-	}
+	old := storeOfVersion(t, 7)
 	old.MustExec(`INSERT OR IGNORE INTO characteristics(id, name, unit, family, description)
 		VALUES (1, 'c1', 's', 'f', ''), (2, 'c2', 's', 'f', '')`)
 	old.MustExec(`INSERT INTO traces(id, name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)

@@ -1,24 +1,14 @@
 package schema
 
 import (
-	"path/filepath"
 	"testing"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // TestMigrateTraceHashes migrates a store of version 10: its traces keep
 // their SHA-256 and have no XXH3 yet, the rows that refer to them stay,
 // and the foreign keys hold.
 func TestMigrateTraceHashes(t *testing.T) {
-	db, err := sqlx.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "v10.db")+"?_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := migrateTo(db, 10); err != nil {
-		t.Fatal(err)
-	}
+	db := storeOfVersion(t, 10)
 	db.MustExec(`INSERT INTO traces(id, name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)
 		VALUES (4, 't', 't.ptr', 'abc', 1, 2, 1, 'h', 1, 'f', 'now')`)
 	db.MustExec(`INSERT INTO trace_packs(trace_id, chunk, calls, data) VALUES (4, 0, 2, x'00')`)

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -71,15 +69,7 @@ func TestWideViewUpToDate(t *testing.T) {
 // version 5 (before sweeps could name an order trace), migrates: the
 // rebuilt sweeps table keeps its rows and the run still refers to it.
 func TestMigrateStoreOfVersion5(t *testing.T) {
-	fresh := filepath.Join(t.TempDir(), "v5.db")
-	old, err := sqlx.Open("sqlite", "file:"+fresh+"?_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	if err := migrateTo(old, 5); err != nil {
-		t.Fatal(err)
-	}
+	old := storeOfVersion(t, 5)
 	old.MustExec(`INSERT INTO traces(id, name, path, sha256, bytes, calls, proc_count, header, root_line, root_file, ingested_at)
 		VALUES (1, 't', 't.ptr', 'abc', 1, 0, 1, '', 1, 'f', 'now')`)
 	old.MustExec(`INSERT INTO sweeps(id, trace_id, command, created_at, def_hash) VALUES (7, 1, 'presage sweep', 'now', 'h')`)
