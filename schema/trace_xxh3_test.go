@@ -1,8 +1,6 @@
 package schema
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestMigrateTraceHashes migrates a store of version 10: its traces keep
 // their SHA-256 and have no XXH3 yet, the rows that refer to them stay,
