@@ -176,11 +176,11 @@ type reductionOwners struct {
 	ks       []int
 	zeros    []int // len(ks) zeros: processor 0 at the other end
 	bySize   map[int64]*reductionMessages
-	// senders are the processors whose clocks issue the gather, vm.Map[k]
-	// for k in ks, and root len(ks) times vm.Map[0], whose clock issues the
-	// broadcast: made on first use.
-	senders     senderClasses
+	// procs[j] = vm.Map[ks[j]], whose clock issues message j of the
+	// gather, and root, len(ks) times vm.Map[0], whose clock issues the
+	// broadcast: made on first use. senders caches the classes of procs.
 	procs, root []int
+	senders     senderClasses
 }
 
 // physical returns the processors whose clocks issue the messages of the
