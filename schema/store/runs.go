@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -347,29 +346,18 @@ func loadIntervals(db *sqlx.DB, run *result.Run) error {
 		}); err != nil {
 		return err
 	}
-	procIndex := map[[2]int]int{} // (interval, proc) -> index in Procs
-	err = eachProcValue(context.Background(), db, run.ID, func(v procValue) error {
+	// The values come interval by interval, processor by processor.
+	return eachProcValue(context.Background(), db, run.ID, func(v procValue) error {
 		iv := byID[int(v.interval)]
 		if iv == nil || v.char < 0 || v.char >= int64(result.NumChars) {
 			return nil
 		}
-		k := [2]int{iv.ID, int(v.proc)}
-		i, ok := procIndex[k]
-		if !ok {
-			i = len(iv.Procs)
-			procIndex[k] = i
+		if n := len(iv.Procs); n == 0 || iv.Procs[n-1].Proc != int(v.proc) {
 			iv.Procs = append(iv.Procs, result.ProcValues{Proc: int(v.proc)})
 		}
-		iv.Procs[i].Values[v.char] = v.value
+		iv.Procs[len(iv.Procs)-1].Values[v.char] = v.value
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, iv := range run.Intervals {
-		sort.Slice(iv.Procs, func(a, b int) bool { return iv.Procs[a].Proc < iv.Procs[b].Proc })
-	}
-	return nil
 }
 
 func scanValues(db *sqlx.DB, q string, runID int64, f func(iv, char int, v float64)) error {

@@ -82,7 +82,9 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 		return 0
 	}
 	if f == nil && e.rec == nil && !e.inOrder {
-		return e.exchangeSpan(pl)
+		if cost, ok := e.exchangeSpan(pl); ok {
+			return cost
+		}
 	}
 	s := e.sends(n)
 	for i, p := range pl.from {
@@ -103,23 +105,17 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 }
 
 // exchangeSpan is getCost when neither copy flags nor a recorder need the
-// times of each message. When no message is issued before the first one,
-// no message begins before the first is issued, so the start is the
+// times of each message, and no message is issued before the first one:
+// then no message begins before the first is issued, so the start is the
 // first message's send time, and the network sends the batch channel by
-// channel; otherwise it sends it message by message.
-func (e *Engine) exchangeSpan(pl *sendPlan) float64 {
+// channel. ok is false when a message is issued before the first.
+func (e *Engine) exchangeSpan(pl *sendPlan) (cost float64, ok bool) {
 	earliest, latest := e.clockRange(pl.from, &pl.senders)
 	first := float64(float32(e.clock(pl.from[0])))
-	if float64(float32(earliest)) >= first {
-		return e.sendSpan(pl.batch, pl.from, earliest, latest) - first
+	if float64(float32(earliest)) < first {
+		return 0, false
 	}
-	s := e.sends(pl.batch.Len())
-	for i, p := range pl.from {
-		s.at[i] = e.clock(p)
-	}
-	e.net.SendBatch(pl.batch, s.at, s.t0, s.begin, s.end)
-	minStart, maxEnd := s.span()
-	return maxEnd - minStart
+	return e.sendSpan(pl.batch, pl.from, earliest, latest) - first, true
 }
 
 // sendPlan is the routed message sequence of a transfer matrix: its

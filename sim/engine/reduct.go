@@ -140,7 +140,7 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 		return 0, nil
 	}
 	m := o.sized(e.net, g.totalSize)
-	senders, root := o.physical(e.vm)
+	senders, root := o.physical()
 	c0 := e.clock(root[0])
 	if e.rec == nil && !e.inOrder {
 		earliest, latest := e.clockRange(senders, &o.senders)
@@ -185,11 +185,11 @@ type reductionOwners struct {
 
 // physical returns the processors whose clocks issue the messages of the
 // gather and of the broadcast.
-func (o *reductionOwners) physical(vm *layout.VM) (senders, root []int) {
+func (o *reductionOwners) physical() (senders, root []int) {
 	if o.procs == nil {
 		o.procs, o.root = make([]int, len(o.ks)), make([]int, len(o.ks))
 		for j, k := range o.ks {
-			o.procs[j], o.root[j] = vm.Map[k], vm.Map[0]
+			o.procs[j], o.root[j] = o.vm.Map[k], o.vm.Map[0]
 		}
 	}
 	return o.procs, o.root
