@@ -13,7 +13,7 @@ type Batch struct {
 	// some message's cluster has several channels. twins groups the short
 	// ones by shape; long lists the others.
 	chains []chain
-	twins  [][]int32
+	twins  []twinGroup
 	long   []int32
 }
 
@@ -56,16 +56,16 @@ func (n *Net) SendBatch(b *Batch, sendAt, t0, begin, end []float64) {
 		if ch >= 0 {
 			if ch != curCh {
 				if curCh >= 0 {
-					n.busy[curCh] = cur
+					n.setBusy(curCh, cur)
 				}
-				cur, curCh = n.busy[ch], ch
+				cur, curCh = n.busyOf(ch), ch
 			}
 			bg = later(t, cur)
 			e = bg + b.ts[i] + b.d[i]
 			cur = e
 		} else {
 			if curCh >= 0 {
-				n.busy[curCh] = cur
+				n.setBusy(curCh, cur)
 				curCh = -1
 			}
 			_, bg, e = n.sendVia(b.route[i], b.bytes[i], sendAt[i])
@@ -73,7 +73,7 @@ func (n *Net) SendBatch(b *Batch, sendAt, t0, begin, end []float64) {
 		t0[i], begin[i], end[i] = t, bg, e
 	}
 	if curCh >= 0 {
-		n.busy[curCh] = cur
+		n.setBusy(curCh, cur)
 	}
 }
 

@@ -36,13 +36,20 @@ type Net struct {
 
 	leafParent []int32 // composite node holding each leaf
 
-	parent   []int32 // -1 for the root
-	lo, hi   []int32 // leaf range of each node
-	chOff    []int32 // first channel of each node in busy
-	chN      []int32 // channels of each node
-	tstart   []float64
-	tbyte    []float64
-	busy     []float64 // busy-until time of every channel, nodes in pre-order
+	parent []int32 // -1 for the root
+	lo, hi []int32 // leaf range of each node
+	chOff  []int32 // first channel of each node in busy
+	chN    []int32 // channels of each node
+	tstart []float64
+	tbyte  []float64
+	busy   []float64 // busy-until time of every channel, nodes in pre-order
+	// Channels sharing their busy time (shared.go): share[ch] indexes
+	// shared, or is -1 when busy[ch] holds the channel's time; share is
+	// nil until some channels share.
+	share    []int32
+	shared   []sharedTime
+	free     []int32   // unused slots of shared
+	serial   uint64    // of the last shared time made
 	restorer []int32   // Restore: busy[restorer[k]] = snapshot[len-1-k]
 	scratch  []float64 // per-message times of SendSpan, reused
 }
@@ -148,17 +155,17 @@ func (n *Net) sendVia(r int32, bytes int64, ts float64) (t0, begin, end float64)
 	t0 = float64(float32(ts))
 	off, nch := n.chOff[r], n.chN[r]
 	k := off
-	m := n.busy[off]
+	m := n.busyOf(off)
 	for j := off + 1; j < off+nch; j++ {
-		if n.busy[j] < m {
-			m, k = n.busy[j], j
+		if b := n.busyOf(j); b < m {
+			m, k = b, j
 		}
 	}
 	begin = later(t0, m)
 	// The explicit conversion forbids fusing into an FMA, which would round
 	// differently from the original's begin + TStart + n*TByte.
 	end = begin + n.tstart[r] + float64(float64(bytes)*n.tbyte[r])
-	n.busy[k] = end
+	n.setBusy(k, end)
 	return t0, begin, end
 }
 
@@ -179,7 +186,11 @@ func (n *Net) Link(a, b int) (tstart, tbyte float64) {
 // Snapshot returns the busy-until times of all channels in pre-order: a
 // cluster's channels in index order, then those of its sub-clusters.
 func (n *Net) Snapshot() []float64 {
-	return append([]float64(nil), n.busy...)
+	snap := make([]float64, len(n.busy))
+	for ch := range snap {
+		snap[ch] = n.busyOf(int32(ch))
+	}
+	return snap
 }
 
 // Restore sets the channel state from a Snapshot the way the original does:
@@ -193,6 +204,7 @@ func (n *Net) Restore(snap []float64) {
 	if len(snap) != len(n.busy) {
 		panic(fmt.Sprintf("network: snapshot of %d channels restored into a machine of %d", len(snap), len(n.busy)))
 	}
+	n.dropShares()
 	last := len(snap) - 1
 	for k, dst := range n.restorer {
 		n.busy[dst] = snap[last-k]
@@ -204,12 +216,13 @@ func (n *Net) Restore(snap []float64) {
 // concurrent simulations each take a Clone cheaply.
 func (n *Net) Clone() *Net {
 	c := *n
-	c.busy = append([]float64(nil), n.busy...)
-	c.scratch = nil
+	c.busy = n.Snapshot()
+	c.share, c.shared, c.free, c.scratch = nil, nil, nil, nil
 	return &c
 }
 
 // Reset frees every channel (busy until time 0).
 func (n *Net) Reset() {
+	n.share, n.shared, n.free = nil, nil, nil
 	clear(n.busy)
 }

@@ -75,9 +75,16 @@ func chainsOf(b *Batch) []chain {
 	return chains
 }
 
+// twinGroup is short chains of one shape: the same TStart and the same
+// sequence of transfer times.
+type twinGroup struct {
+	chains []int32     // indices into the batch's chains
+	refs   []sharedRef // the shared busy times of their channels, if bound
+}
+
 // twinsOf groups the short chains by shape, their TStart and the sequence
 // of their messages' transfer times, and lists the long chains apart.
-func twinsOf(chains []chain) (twins [][]int32, long []int32) {
+func twinsOf(chains []chain) (twins []twinGroup, long []int32) {
 	shapes := map[string]int{}
 	var key []byte
 	for k := range chains {
@@ -94,9 +101,9 @@ func twinsOf(chains []chain) (twins [][]int32, long []int32) {
 		if !ok {
 			g = len(twins)
 			shapes[string(key)] = g
-			twins = append(twins, nil)
+			twins = append(twins, twinGroup{})
 		}
-		twins[g] = append(twins[g], int32(k))
+		twins[g].chains = append(twins[g].chains, int32(k))
 	}
 	return twins, long
 }
@@ -129,8 +136,8 @@ func (n *Net) SendSpan(b *Batch, issuers []int, clocks *Clocks, earliest, latest
 	if first == bound {
 		// Every message is sent at the same time: the short chains of one
 		// shape that start from one busy time end at one busy time.
-		for _, g := range b.twins {
-			end = later(end, n.sendTwins(b.chains, g, bound))
+		for i := range b.twins {
+			end = later(end, n.sendTwins(b.chains, &b.twins[i], bound))
 		}
 		for _, k := range b.long {
 			end = later(end, n.sendChain(&b.chains[k], issues, bound))
@@ -143,16 +150,21 @@ func (n *Net) SendSpan(b *Batch, issuers []int, clocks *Clocks, earliest, latest
 	return end
 }
 
-// sendTwins sends the short chains of one shape, every message sent at
-// time t, and returns the latest end. The chains that start from the
-// same busy time as one already walked are not walked again.
-func (n *Net) sendTwins(chains []chain, twins []int32, t float64) float64 {
-	var walked [4]struct{ from, to float64 }
+// sendTwins sends the short chains of twin group g, every message sent
+// at time t, and returns the latest end. While their channels share
+// their busy times (shared.go), one chain is walked per shared time;
+// otherwise the chains that start from the same busy time as one already
+// walked are not walked again, and the channels then share their times.
+func (n *Net) sendTwins(chains []chain, g *twinGroup, t float64) float64 {
+	if n.bound(g.refs) || n.adopt(chains, g) {
+		return n.sendShared(&chains[g.chains[0]], g, t)
+	}
+	var walked [maxShares]struct{ from, to float64 }
 	nwalked := 0
 	end := 0.0
-	for _, k := range twins {
+	for _, k := range g.chains {
 		c := &chains[k]
-		cur := n.busy[c.ch]
+		cur := n.busyOf(c.ch)
 		done := false
 		for _, w := range walked[:nwalked] {
 			if math.Float64bits(w.from) == math.Float64bits(cur) {
@@ -162,18 +174,26 @@ func (n *Net) sendTwins(chains []chain, twins []int32, t float64) float64 {
 		}
 		if !done {
 			from := cur
-			for _, kind := range c.kinds {
-				cur = later(t, cur) + c.ts + c.d[kind]
-			}
+			cur = c.walk(cur, t)
 			if nwalked < len(walked) {
 				walked[nwalked] = struct{ from, to float64 }{from, cur}
 				nwalked++
 			}
 		}
-		n.busy[c.ch] = cur
+		n.setBusy(c.ch, cur)
 		end = later(end, cur)
 	}
+	n.bind(chains, g)
 	return end
+}
+
+// walk returns the busy time of a channel busy until cur after the
+// messages of c, all issued at time t.
+func (c *chain) walk(cur, t float64) float64 {
+	for _, kind := range c.kinds {
+		cur = later(t, cur) + c.ts + c.d[kind]
+	}
+	return cur
 }
 
 // issueTimes are when the messages of a batch are issued: at the clocks
@@ -213,7 +233,7 @@ func (n *Net) sendChain(c *chain, issues issueTimes, bound float64) float64 {
 	if len(c.msgs) < shortChain || len(c.d) > maxKinds {
 		bound = math.Inf(1) // walk the whole chain
 	}
-	cur := n.busy[c.ch]
+	cur := n.busyOf(c.ch)
 	j := 0
 	for ; j < len(c.msgs) && !(cur >= bound); j++ {
 		t := float64(float32(issues.at(c.msgs[j])))
@@ -228,7 +248,7 @@ func (n *Net) sendChain(c *chain, issues issueTimes, bound float64) float64 {
 			}
 		}
 	}
-	n.busy[c.ch] = cur
+	n.setBusy(c.ch, cur)
 	return cur
 }
 

@@ -96,33 +96,96 @@ func FuzzSendSpan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64) { checkSpan(t, seed) })
 }
 
-// checkSpan draws a machine, a batch, clocks per class and a channel
-// history from seed, and compares SendSpan with SendBatch.
+// checkSpan draws a machine, two batches, a channel history, and rounds
+// of clocks per class from seed; it sends a batch per round both ways,
+// now and then a lone message between rounds, and compares SendSpan with
+// SendBatch after every round.
 func checkSpan(t *testing.T, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	m := parse(t, spanMachines[rng.IntN(len(spanMachines))])
 	byBatch := New(m)
 	procs := byBatch.Processors()
-
-	// Clocks in a few classes, near one base time: a binade boundary now
-	// and then, ties never excluded.
 	base := []float64{0, 1e-3, 0.75, 1.999, 2, 37.5}[rng.IntN(6)]
-	clocks := Clocks{Base: base, Offset: make([]float64, 1+rng.IntN(4)), Class: make([]int32, procs)}
-	for c := range clocks.Offset {
-		clocks.Offset[c] = float64(rng.IntN(4)) * []float64{1e-6, 3e-5, 1e-3}[rng.IntN(3)]
+
+	type messages struct {
+		from, to []int
+		bytes    []int64
 	}
-	for p := range clocks.Class {
-		clocks.Class[p] = int32(rng.IntN(len(clocks.Offset)))
+	var lists [2]messages
+	for i := range lists {
+		l := &lists[i]
+		l.from, l.to, l.bytes = drawMessages(rng, procs)
 	}
-	earliest, latest := math.Inf(1), 0.0
-	for p := range procs {
-		earliest, latest = min(earliest, clocks.Of(p)), max(latest, clocks.Of(p))
+	// A history: some channels busy past the clocks, some not.
+	for range rng.IntN(20) {
+		a, b := rng.IntN(procs), rng.IntN(procs)
+		byBatch.Send(a, b, int64(rng.IntN(1<<20)), base*rng.Float64())
+	}
+	bySpan := byBatch.Clone()
+	var batches, spans [2]*Batch
+	for i, l := range lists {
+		batches[i] = byBatch.NewBatch(l.from, l.to, l.bytes)
+		spans[i] = bySpan.NewBatch(l.from, l.to, l.bytes)
 	}
 
-	var from, to []int
-	var bytes []int64
+	for round := range 1 + rng.IntN(6) {
+		k := rng.IntN(2)
+		l := lists[k]
+		clocks := drawClocks(rng, procs, base)
+		earliest, latest := math.Inf(1), 0.0
+		for p := range procs {
+			earliest, latest = min(earliest, clocks.Of(p)), max(latest, clocks.Of(p))
+		}
+		b := batches[k]
+		n := b.Len()
+		sendAt, t0, begin, end := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i, p := range l.from {
+			sendAt[i] = clocks.Of(p)
+		}
+		byBatch.SendBatch(b, sendAt, t0, begin, end)
+		want := 0.0
+		for _, e := range end {
+			want = later(want, e)
+		}
+		got := bySpan.SendSpan(spans[k], l.from, &clocks, earliest, latest)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("seed %d round %d: SendSpan ends at %v, SendBatch at %v", seed, round, got, want)
+		}
+		if a, b := fmt.Sprint(bitsOf(byBatch.Snapshot())), fmt.Sprint(bitsOf(bySpan.Snapshot())); a != b {
+			t.Fatalf("seed %d round %d: channels after SendBatch %v, after SendSpan %v", seed, round, byBatch.Snapshot(), bySpan.Snapshot())
+		}
+		if rng.IntN(3) == 0 {
+			// A lone message takes its channel out of any shared time.
+			a, b := rng.IntN(procs), rng.IntN(procs)
+			size, at := int64(rng.IntN(1<<12)), latest*rng.Float64()
+			byBatch.Send(a, b, size, at)
+			bySpan.Send(a, b, size, at)
+		}
+		switch rng.IntN(6) {
+		case 0: // the original's save and restore, which permutes
+			byBatch.Restore(byBatch.Snapshot())
+			bySpan.Restore(bySpan.Snapshot())
+		case 1: // a clone, which the batches made before still serve
+			bySpan = bySpan.Clone()
+		}
+		base = latest + 1e-4*float64(rng.IntN(3))
+	}
+}
+
+// drawMessages draws a batch: random pairs, or a neighbour exchange
+// (every processor with the next, both ways, as shadow edges are), whose
+// chains on the channels of small clusters are twins.
+func drawMessages(rng *rand.Rand, procs int) (from, to []int, bytes []int64) {
 	sizes := []int64{0, 8, 64, 800, 1 << 16}[:1+rng.IntN(5)]
+	if rng.IntN(2) == 0 {
+		size := sizes[rng.IntN(len(sizes))]
+		for p := 0; p+1 < procs; p++ {
+			from, to = append(from, p, p+1), append(to, p+1, p)
+			bytes = append(bytes, size, size)
+		}
+		return from, to, bytes
+	}
 	for range rng.IntN(300) {
 		a, b := rng.IntN(procs), rng.IntN(procs)
 		if a == b {
@@ -131,31 +194,25 @@ func checkSpan(t *testing.T, seed uint64) {
 		from, to = append(from, a), append(to, b)
 		bytes = append(bytes, sizes[rng.IntN(len(sizes))])
 	}
-	// A history: some channels busy past the clocks, some not.
-	for range rng.IntN(20) {
-		a, b := rng.IntN(procs), rng.IntN(procs)
-		byBatch.Send(a, b, int64(rng.IntN(1<<20)), base*rng.Float64())
-	}
-	bySpan := byBatch.Clone()
+	return from, to, bytes
+}
 
-	b := byBatch.NewBatch(from, to, bytes)
-	n := b.Len()
-	sendAt, t0, begin, end := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for i, p := range from {
-		sendAt[i] = clocks.Of(p)
+// drawClocks draws clocks in a few classes near base: a binade boundary
+// now and then, ties never excluded, and all equal a third of the time
+// (the twin chains' case).
+func drawClocks(rng *rand.Rand, procs int, base float64) Clocks {
+	classes := 1
+	if rng.IntN(3) != 0 {
+		classes += rng.IntN(4)
 	}
-	byBatch.SendBatch(b, sendAt, t0, begin, end)
-	want := 0.0
-	for _, e := range end {
-		want = later(want, e)
+	clocks := Clocks{Base: base, Offset: make([]float64, classes), Class: make([]int32, procs)}
+	for c := range clocks.Offset {
+		clocks.Offset[c] = float64(rng.IntN(4)) * []float64{1e-6, 3e-5, 1e-3}[rng.IntN(3)]
 	}
-	got := bySpan.SendSpan(bySpan.NewBatch(from, to, bytes), from, &clocks, earliest, latest)
-	if math.Float64bits(got) != math.Float64bits(want) {
-		t.Fatalf("seed %d: SendSpan ends at %v, SendBatch at %v", seed, got, want)
+	for p := range clocks.Class {
+		clocks.Class[p] = int32(rng.IntN(classes))
 	}
-	if a, b := fmt.Sprint(bitsOf(byBatch.Snapshot())), fmt.Sprint(bitsOf(bySpan.Snapshot())); a != b {
-		t.Fatalf("seed %d: channels after SendBatch %v, after SendSpan %v", seed, byBatch.Snapshot(), bySpan.Snapshot())
-	}
+	return clocks
 }
 
 func bitsOf(xs []float64) []uint64 {
