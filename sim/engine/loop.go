@@ -198,20 +198,63 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 	if err := l.Map(tmpl, rules, onA); err != nil {
 		return nil, e.errorf("%v", err)
 	}
-	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: make([]int, len(l.Blocks))}
-	groups := map[string]int{}
-	keys := make([]string, len(l.Blocks))
-	var key []byte
+	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: sharers(l.Blocks)}
 	for k, b := range l.Blocks {
 		m.sizes[k] = layout.BlockSize(b)
-		key = blockKey(key[:0], b)
-		keys[k] = string(key)
-		groups[keys[k]]++
-	}
-	for k := range l.Blocks {
-		m.cnt[k] = groups[keys[k]]
 	}
 	return m, nil
+}
+
+// sharers returns, for every block, how many blocks equal it.
+func sharers(blocks []section.Block) []int {
+	cnt := make([]int, len(blocks))
+	ids := make([]int32, len(blocks)) // index of each block's first equal
+	byKey := map[blockID]int32{}
+	var long map[string]int32 // blocks of more dimensions than blockID holds
+	var buf []byte
+	for k, b := range blocks {
+		first, ok := int32(0), false
+		if id, fits := blockIDOf(b); fits {
+			if first, ok = byKey[id]; !ok {
+				byKey[id] = int32(k)
+			}
+		} else {
+			if long == nil {
+				long = map[string]int32{}
+			}
+			buf = blockKey(buf[:0], b)
+			if first, ok = long[string(buf)]; !ok {
+				long[string(buf)] = int32(k)
+			}
+		}
+		if !ok {
+			first = int32(k)
+		}
+		ids[k] = first
+		cnt[first]++
+	}
+	for k, first := range ids {
+		cnt[k] = cnt[first]
+	}
+	return cnt
+}
+
+// blockID tells blocks of up to four dimensions apart without
+// allocating: equal IDs, equal blocks (a nil block, no iterations,
+// differs from an empty one).
+type blockID struct {
+	isNil bool
+	rank  int
+	dims  [4]section.Section
+}
+
+func blockIDOf(b section.Block) (blockID, bool) {
+	if len(b) > 4 {
+		return blockID{}, false
+	}
+	id := blockID{isNil: b == nil, rank: len(b)}
+	copy(id.dims[:], b)
+	return id, true
 }
 
 // blockKey appends to b a key telling blocks apart: equal keys, equal

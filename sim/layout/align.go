@@ -163,13 +163,9 @@ func (a *Array) Loc(k int) (section.Block, error) {
 		return a.whole(), nil
 	}
 	if a.blocks == nil || a.cacheVM != vm || a.cacheN != vm.P() {
-		bs := make([]section.Block, vm.P())
-		for q := range bs {
-			b, err := a.loc(q)
-			if err != nil {
-				return nil, err
-			}
-			bs[q] = b
+		bs, err := a.locs()
+		if err != nil {
+			return nil, err
 		}
 		a.blocks, a.cacheVM, a.cacheN = bs, vm, vm.P()
 	}
@@ -180,26 +176,51 @@ func (a *Array) Loc(k int) (section.Block, error) {
 }
 
 func (a *Array) whole() section.Block {
-	b := make(section.Block, len(a.Sizes))
+	return a.wholeIn(make(section.Block, len(a.Sizes)))
+}
+
+// wholeIn makes the whole array's block in b.
+func (a *Array) wholeIn(b section.Block) section.Block {
 	for d, n := range a.Sizes {
 		b[d] = section.Section{Lower: 0, Upper: n - 1, Step: 1}
 	}
 	return b
 }
 
-func (a *Array) loc(k int) (section.Block, error) {
+// locs are the local blocks of every processor of the template's VM.
+func (a *Array) locs() ([]section.Block, error) {
 	t := a.Tmpl
-	b := a.whole()
+	ranges := make([][]Range, len(t.Axis))
+	for i, ax := range t.Axis {
+		if ax != 0 {
+			var err error
+			if ranges[i], err = t.DataRanges(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rank := len(a.Sizes)
+	bs := make([]section.Block, t.VM.P())
+	slab := make([]section.Section, len(bs)*rank)
+	for k := range bs {
+		bs[k] = a.loc(k, ranges, slab[k*rank:(k+1)*rank:(k+1)*rank])
+	}
+	return bs, nil
+}
+
+// loc is the local block of VM processor k, made in b, or nil; ranges
+// are the DataRanges of every distributed VM dimension.
+func (a *Array) loc(k int, ranges [][]Range, b section.Block) section.Block {
+	t := a.Tmpl
+	a.wholeIn(b)
 	for i, ax := range t.Axis {
 		if ax == 0 {
 			continue
 		}
-		lo, hi, ok, err := t.DataRange(i, t.VM.Coord(k, i))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, nil
+		rg := ranges[i][t.VM.Coord(k, i)]
+		lo, hi := rg.Lo, rg.Hi
+		if lo > hi {
+			return nil
 		}
 		if ax-1 >= len(a.Rules) {
 			continue
@@ -216,18 +237,18 @@ func (a *Array) loc(k int) (section.Block, error) {
 			} else {
 				b[r.Dim] = section.Section{Lower: -1, Upper: h2, Step: 1}
 				if h2 < -1 {
-					return nil, nil
+					return nil
 				}
 			}
 		case BoundRepl:
 			if _, _, ok := section.Transform(lo, hi, r.A, r.B, r.Bound); !ok {
-				return nil, nil
+				return nil
 			}
 		case Constant:
 			if r.C < lo || r.C > hi {
-				return nil, nil
+				return nil
 			}
 		}
 	}
-	return b, nil
+	return b
 }

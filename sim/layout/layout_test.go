@@ -36,11 +36,13 @@ func TestDataBlocks(t *testing.T) {
 		if err := tm.Distribute(vm, []int{1}); err != nil {
 			t.Fatal(err)
 		}
+		ranges, err := tm.DataRanges(0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for c, w := range tc.want {
-			lo, hi, ok, err := tm.DataRange(0, c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			lo, hi := ranges[c].Lo, ranges[c].Hi
+			ok := lo <= hi
 			if ok != (w[0] <= w[1]) || (ok && (lo != w[0] || hi != w[1])) {
 				t.Errorf("N=%d P=%d bm=%v proc %d: [%d,%d] ok=%v, want %v", tc.n, tc.p, tc.bm, c, lo, hi, ok, w)
 			}
@@ -54,7 +56,7 @@ func TestBlkdivNotDivisible(t *testing.T) {
 	if err := tm.Distribute(vm, []int{1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := tm.DataRange(0, 0); err == nil {
+	if _, err := tm.DataRanges(0); err == nil {
 		t.Error("9 elements in multiples of 2 must fail")
 	}
 }

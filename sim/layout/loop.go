@@ -52,21 +52,28 @@ func (l *Loop) Map(t *Template, rules []Rule, on *Array) error {
 	if t == nil || t.VM == nil {
 		return nil
 	}
-	l.Blocks = make([]section.Block, t.VM.P())
-	for k := range l.Blocks {
-		b, err := l.block(k)
-		if err != nil {
-			return err
+	ranges := make([][]Range, len(t.Axis))
+	for i, ax := range t.Axis {
+		if ax != 0 {
+			var err error
+			if ranges[i], err = t.LoopRanges(i); err != nil {
+				return err
+			}
 		}
-		l.Blocks[k] = b
+	}
+	l.Blocks = make([]section.Block, t.VM.P())
+	slab := make([]section.Section, len(l.Blocks)*l.Rank)
+	for k := range l.Blocks {
+		l.Blocks[k] = l.block(k, ranges, slab[k*l.Rank:(k+1)*l.Rank:(k+1)*l.Rank])
 	}
 	return nil
 }
 
-// block is the local iteration block of VM processor k (docs/model.md §5.7).
-func (l *Loop) block(k int) (section.Block, error) {
+// block is the local iteration block of VM processor k (docs/model.md
+// §5.7), made in b, or nil; ranges are the LoopRanges of every
+// distributed VM dimension.
+func (l *Loop) block(k int, ranges [][]Range, b section.Block) section.Block {
 	t := l.Tmpl
-	b := make(section.Block, l.Rank)
 	for d := range b {
 		b[d] = section.Section{Lower: l.L[d], Upper: l.H[d], Step: 1}
 	}
@@ -74,12 +81,10 @@ func (l *Loop) block(k int) (section.Block, error) {
 		if ax == 0 {
 			continue
 		}
-		lo, hi, ok, err := t.LoopRange(i, t.VM.Coord(k, i))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, nil
+		rg := ranges[i][t.VM.Coord(k, i)]
+		lo, hi := rg.Lo, rg.Hi
+		if lo > hi {
+			return nil
 		}
 		if ax-1 >= len(l.Rules) {
 			continue
@@ -92,16 +97,16 @@ func (l *Loop) block(k int) (section.Block, error) {
 			}
 			l2, h2, ok := section.Transform(lo, hi, r.A, r.B, l.H[r.Dim]-l.L[r.Dim]+1)
 			if !ok {
-				return nil, nil
+				return nil
 			}
 			b[r.Dim] = section.Section{Lower: l2 + r.B, Upper: h2 + r.B, Step: 1}
 		case BoundRepl:
 			if _, _, ok := section.Transform(lo, hi, r.A, r.B, r.Bound); !ok {
-				return nil, nil
+				return nil
 			}
 		case Constant:
 			if r.C < lo || r.C > hi {
-				return nil, nil
+				return nil
 			}
 		}
 	}
@@ -114,11 +119,11 @@ func (l *Loop) block(k int) (section.Block, error) {
 		lo = s * ceilDiv(lo, s)
 		hi = s * (hi / s)
 		if lo > hi || lo < 0 {
-			return nil, nil
+			return nil
 		}
 		b[d] = section.Section{Lower: lo, Upper: hi, Step: s}
 	}
-	return b, nil
+	return b
 }
 
 func ceilDiv(a, b int64) int64 {

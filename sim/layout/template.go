@@ -71,8 +71,19 @@ func (t *Template) SetWeights(vm *VM, cw [][]float64) {
 	for _, pw := range vm.Power {
 		m = math.Min(m, pw)
 	}
+	// The powers of the processors of each coordinate, summed over the
+	// processors in order as the original does, in one pass per dimension.
+	sum := make([]float64, 0, 8)
 	for i := 0; i < r; i++ {
 		pi := vm.Sizes[i]
+		sum = append(sum[:0], make([]float64, pi)...)
+		lastPower, share := math.NaN(), 0.0
+		for q := 0; q < vm.P(); q++ {
+			if pw := vm.Power[q]; pw != lastPower {
+				lastPower, share = pw, math.Pow(pw/m, 1/float64(r))
+			}
+			sum[vm.Coord(q, i)] += share
+		}
 		var c []float64
 		if i < len(cw) && cw[i] != nil {
 			c = cw[i]
@@ -82,13 +93,7 @@ func (t *Template) SetWeights(vm *VM, cw [][]float64) {
 			mn = math.Min(mn, weightAt(c, j))
 		}
 		for j := 0; j < pi; j++ {
-			sum := 0.0
-			for q := 0; q < vm.P(); q++ {
-				if vm.Coord(q, i) == j {
-					sum += math.Pow(vm.Power[q]/m, 1/float64(r))
-				}
-			}
-			sw := sum / float64(vm.P()/pi)
+			sw := sum[j] / float64(vm.P()/pi)
 			w = append(w, sw*weightAt(c, j)/mn)
 		}
 	}
@@ -145,51 +150,54 @@ func (t *Template) blockV(i int, n int64, zeroGuard bool) (float64, error) {
 	return v, nil
 }
 
-// start is where the block of coordinate c begins: the weighted sizes of
-// the coordinates before it, accumulated left to right in floating point
-// as the original does (o is the dimension's offset in the weights).
-func (t *Template) start(o, c int, v float64) float64 {
-	s := 0.0
-	for j := 0; j < c; j++ {
-		if x, ok := t.w(o + j); ok {
-			s += v * x
-		}
-	}
-	return s
-}
+// Range is a template range [Lo, Hi], empty when Lo > Hi.
+type Range struct{ Lo, Hi int64 }
 
-// DataRange is the template range of VM coordinate c along VM dimension i
-// under the data rule (§5.3); ok is false for an empty range.
-func (t *Template) DataRange(i, c int) (lo, hi int64, ok bool, err error) {
+// DataRanges are the template ranges of every coordinate of VM dimension
+// i under the data rule (§5.3): the blocks of a whole VM are made from
+// them, one dimension at a time.
+func (t *Template) DataRanges(i int) ([]Range, error) {
 	n := t.Sizes[t.Axis[i]-1]
 	v, err := t.blockV(i, n, true)
 	if err != nil {
-		return 0, 0, false, err
+		return nil, err
 	}
 	o := t.weightOffset(i)
-	lo = int64(t.start(o, c, v))
-	hi = lo
-	if x, ok := t.w(o + c); ok {
-		hi = int64(float64(lo) + v*x - 1)
+	out := make([]Range, t.VM.Sizes[i])
+	s := 0.0 // the start of coordinate c, as start(o, c, v) sums it
+	for c := range out {
+		lo := int64(s)
+		hi := lo
+		x, ok := t.w(o + c)
+		if ok {
+			hi = int64(float64(lo) + v*x - 1)
+			s += v * x
+		}
+		if hi+1 >= n-1 {
+			hi = n - 1
+		}
+		out[c] = Range{lo, hi}
 	}
-	if hi+1 >= n-1 {
-		hi = n - 1
-	}
-	return lo, hi, lo <= hi, nil
+	return out, nil
 }
 
-// LoopRange is the template range of VM coordinate c along VM dimension i
-// under the loop rule (§5.7: no zero guard, no end fix-up).
-func (t *Template) LoopRange(i, c int) (lo, hi int64, ok bool, err error) {
+// LoopRanges are the template ranges of every coordinate of VM dimension
+// i under the loop rule (§5.7: no zero guard, no end fix-up).
+func (t *Template) LoopRanges(i int) ([]Range, error) {
 	n := t.Sizes[t.Axis[i]-1]
 	v, err := t.blockV(i, n, false)
 	if err != nil {
-		return 0, 0, false, err
+		return nil, err
 	}
 	o := t.weightOffset(i)
-	s := t.start(o, c, v)
-	x, _ := t.w(o + c)
-	lo = int64(s)
-	hi = int64(s + v*x - 1)
-	return lo, hi, lo <= hi, nil
+	out := make([]Range, t.VM.Sizes[i])
+	s := 0.0
+	for c := range out {
+		x, ok := t.w(o + c)
+		out[c] = Range{int64(s), int64(s + v*x - 1)}
+		if ok {
+			s += v * x
+		}
+	}
+	return out, nil
 }
