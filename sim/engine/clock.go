@@ -148,13 +148,17 @@ func (e *Engine) synchronize(k Kind) {
 		e.syncAll(k, T)
 		return
 	}
-	for _, p := range vm.Map {
-		d := T - e.clock(p)
-		if d == 0 {
-			continue
+	if e.coversRoot(vm) {
+		e.syncClasses(k, T)
+	} else {
+		for _, p := range vm.Map {
+			d := T - e.clock(p)
+			if d == 0 {
+				continue
+			}
+			e.addSynch(k, p, d)
+			e.add(k, p, d)
 		}
-		e.addSynch(k, p, d)
-		e.add(k, p, d)
 	}
 	if vm.P() == e.L && (!e.cur.io || k == KIOComm) {
 		// Every clock now equals T: fold the per-processor parts back into
@@ -162,6 +166,27 @@ func (e *Engine) synchronize(k Kind) {
 		e.clkU = T
 		clear(e.clk)
 		e.skewed = false
+	}
+}
+
+// syncClasses is the waits of synchronize on a VM of every root
+// processor: each class waits for T at once; within an I/O block only
+// processor 0's wait is also charged as time (add's filter).
+func (e *Engine) syncClasses(k Kind, T float64) {
+	filtered := e.cur.io && k != KIOComm
+	d0 := T - e.clock(0)
+	for _, c := range e.allClasses() {
+		d := T - e.classClock(c)
+		if d == 0 {
+			continue
+		}
+		e.synchClass(k, c, d)
+		if !filtered {
+			e.chargeClass(e.cur, k, c, d)
+		}
+	}
+	if filtered && d0 != 0 {
+		e.add(k, 0, d0)
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/presage-dvm/presage/sim/network"
@@ -10,54 +11,55 @@ import (
 // to p2), kept sparse and sent in row-major order.
 type transfers struct {
 	L      int
-	m      map[int64]int64
-	sorted []network.Msg
-	plan   *sendPlan // of the cluster network, made on first use
+	added  []transfer    // since the last list, in no order
+	sorted []network.Msg // the rest, merged, in row-major order
+	plan   *sendPlan     // of the cluster network, made on first use
 }
+
+// transfer is n bytes from p1 to p2, keyed p1×L + p2.
+type transfer struct{ key, n int64 }
 
 func newTransfers(L int) *transfers { return &transfers{L: L} }
 
 // clone returns an independent copy of t.
 func (t *transfers) clone() *transfers {
-	c := &transfers{L: t.L, m: make(map[int64]int64, len(t.m))}
-	for k, v := range t.m {
-		c.m[k] = v
-	}
-	return c
+	return &transfers{L: t.L, added: slices.Clone(t.added), sorted: slices.Clone(t.sorted)}
 }
+
+// empty reports whether nothing was ever added.
+func (t *transfers) empty() bool { return len(t.added) == 0 && len(t.sorted) == 0 }
 
 // add records n more bytes from p1 to p2.
 func (t *transfers) add(p1, p2 int, n int64) {
 	if n == 0 {
 		return
 	}
-	if t.m == nil {
-		t.m = map[int64]int64{}
-	}
-	t.m[int64(p1)*int64(t.L)+int64(p2)] += n
-	t.sorted, t.plan = nil, nil
+	t.added = append(t.added, transfer{int64(p1)*int64(t.L) + int64(p2), n})
+	t.plan = nil
 }
 
 // list returns the non-zero entries with p1 ≠ p2 in row-major order.
 func (t *transfers) list() []network.Msg {
-	if t.sorted != nil || len(t.m) == 0 {
+	if len(t.added) == 0 {
 		return t.sorted
 	}
-	keys := make([]int64, 0, len(t.m))
-	for k, v := range t.m {
-		if v != 0 {
-			keys = append(keys, k)
-		}
+	all := t.added
+	for _, x := range t.sorted {
+		all = append(all, transfer{int64(x.From)*int64(t.L) + int64(x.To), x.Bytes})
 	}
-	slices.Sort(keys)
-	out := make([]network.Msg, 0, len(keys))
-	for _, k := range keys {
+	slices.SortFunc(all, func(a, b transfer) int { return cmp.Compare(a.key, b.key) })
+	out := t.sorted[:0]
+	for i := 0; i < len(all); {
+		k, sum := all[i].key, int64(0)
+		for ; i < len(all) && all[i].key == k; i++ {
+			sum += all[i].n
+		}
 		p1, p2 := int(k/int64(t.L)), int(k%int64(t.L))
-		if p1 != p2 {
-			out = append(out, network.Msg{From: p1, To: p2, Bytes: t.m[k]})
+		if sum != 0 && p1 != p2 {
+			out = append(out, network.Msg{From: p1, To: p2, Bytes: sum})
 		}
 	}
-	t.sorted = out
+	t.sorted, t.added = out, nil
 	return out
 }
 

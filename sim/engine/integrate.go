@@ -27,23 +27,26 @@ func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []re
 
 // integrate computes iv's values and per-processor values with its
 // children rolled up, appending iv and its subtree to out in pre-order.
-func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) *result.Interval {
+// It also returns the per-processor values by class: every processor of
+// a class has the same values, so they are computed once per class and
+// copied to its processors.
+func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) (*result.Interval, []result.Values) {
 	r := &result.Interval{ID: iv.id, Parent: parent, Level: iv.level, Type: iv.typ, Count: iv.count,
 		Line: iv.line, File: iv.file, Expr: iv.expr}
 	*out = append(*out, r)
-	L := e.L
-	r.Procs = make([]result.ProcValues, L)
-	v := &r.Values
-	for p := 0; p < L; p++ {
-		pv := &r.Procs[p]
-		pv.Proc = p
-		c := e.classOf(p)
+	byClass := make([]result.Values, e.classes.count())
+	for c := range byClass {
 		var idle, imb float64
 		if iv.idle != nil {
 			idle, imb = iv.idle[c], iv.imb[c]
 		}
-		own := classValues(iv, c, idle, imb)
-		pv.Values = own
+		byClass[c] = classValues(iv, int32(c), idle, imb)
+	}
+	v := &r.Values
+	// Summed processor by processor, in order, for the rounding of the
+	// per-processor simulation.
+	for p := 0; p < e.L; p++ {
+		own := &byClass[e.classOf(p)]
 		for c := result.Char(0); c < result.NumChars; c++ {
 			if c != result.ExecutionTime {
 				v[c] += own[c]
@@ -55,25 +58,29 @@ func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) *r
 		v[result.OpChar(c, result.OpCount)] = iv.nop[c]
 	}
 	for _, ch := range iv.children {
-		cr := e.integrate(ch, iv.id, out)
+		cr, childByClass := e.integrate(ch, iv.id, out)
 		r.Children = append(r.Children, ch.id)
 		v[result.ExecutionTime] += cr.Values[result.ExecutionTime]
 		for _, c := range rolledUp {
 			v[c] += cr.Values[c]
 		}
-		for p := range r.Procs {
-			pv, cv := &r.Procs[p].Values, &cr.Procs[p].Values
+		for k := range byClass {
+			pv, cv := &byClass[k], &childByClass[k]
 			pv[result.ExecutionTime] += cv[result.ExecutionTime]
 			for _, c := range rolledUp {
 				pv[c] += cv[c]
 			}
 		}
 	}
-	derive(v, float64(L))
-	for p := range r.Procs {
-		derive(&r.Procs[p].Values, 1)
+	derive(v, float64(e.L))
+	for k := range byClass {
+		derive(&byClass[k], 1)
 	}
-	return r
+	r.Procs = make([]result.ProcValues, e.L)
+	for p := range r.Procs {
+		r.Procs[p] = result.ProcValues{Proc: p, Values: byClass[e.classOf(p)]}
+	}
+	return r, byClass
 }
 
 // classValues are the own (non-nested) values of the processors of class

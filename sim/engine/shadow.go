@@ -93,7 +93,7 @@ func inssh(e *Engine) error {
 		}
 	}
 	e.lastTS = a.TS
-	if len(g.entries) != 0 || len(g.t.m) != 0 {
+	if len(g.entries) != 0 || !g.t.empty() {
 		return e.addBound(g, a, lw, hw, corner)
 	}
 	// The compiled parameters stand for the widths and the corner flag.
