@@ -47,7 +47,7 @@ func (t *transfers) list() []network.Msg {
 	for _, x := range t.sorted {
 		all = append(all, transfer{int64(x.From)*int64(t.L) + int64(x.To), x.Bytes})
 	}
-	slices.SortFunc(all, func(a, b transfer) int { return cmp.Compare(a.key, b.key) })
+	sortTransfers(all, int64(t.L))
 	out := t.sorted[:0]
 	for i := 0; i < len(all); {
 		k, sum := all[i].key, int64(0)
@@ -61,6 +61,27 @@ func (t *transfers) list() []network.Msg {
 	}
 	t.sorted, t.added = out, nil
 	return out
+}
+
+// sortTransfers sorts ts by key. Transfers are mostly added sender by
+// sender (a shadow edge's messages, processor after processor), so when
+// the senders already come in order only each sender's few are sorted.
+func sortTransfers(ts []transfer, L int64) {
+	byKey := func(a, b transfer) int { return cmp.Compare(a.key, b.key) }
+	for i := 1; i < len(ts); i++ {
+		if ts[i].key/L < ts[i-1].key/L {
+			slices.SortFunc(ts, byKey)
+			return
+		}
+	}
+	for i := 0; i < len(ts); {
+		j := i + 1
+		for j < len(ts) && ts[j].key/L == ts[i].key/L {
+			j++
+		}
+		slices.SortFunc(ts[i:j], byKey)
+		i = j
+	}
 }
 
 // flagRec is the copy-flag record of aarrcp_/crtrbl_: per-processor time

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/presage-dvm/presage/sim/layout"
 	"github.com/presage-dvm/presage/sim/section"
@@ -208,67 +209,54 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 // sharers returns, for every block, how many blocks equal it.
 func sharers(blocks []section.Block) []int {
 	cnt := make([]int, len(blocks))
-	ids := make([]int32, len(blocks)) // index of each block's first equal
-	byKey := map[blockID]int32{}
-	var long map[string]int32 // blocks of more dimensions than blockID holds
-	var buf []byte
+	firsts := make([]int32, len(blocks)) // index of each block's first equal
+	// Keyed by a hash of the block; on a collision between unequal blocks
+	// the next key is tried.
+	byHash := make(map[uint64]int32, len(blocks))
 	for k, b := range blocks {
-		first, ok := int32(0), false
-		if id, fits := blockIDOf(b); fits {
-			if first, ok = byKey[id]; !ok {
-				byKey[id] = int32(k)
+		h := blockHash(b)
+		for {
+			first, ok := byHash[h]
+			if !ok {
+				byHash[h] = int32(k)
+				firsts[k] = int32(k)
+				break
 			}
-		} else {
-			if long == nil {
-				long = map[string]int32{}
+			if sameBlock(blocks[first], b) {
+				firsts[k] = first
+				break
 			}
-			buf = blockKey(buf[:0], b)
-			if first, ok = long[string(buf)]; !ok {
-				long[string(buf)] = int32(k)
-			}
+			h++
 		}
-		if !ok {
-			first = int32(k)
-		}
-		ids[k] = first
-		cnt[first]++
+		cnt[firsts[k]]++
 	}
-	for k, first := range ids {
+	for k, first := range firsts {
 		cnt[k] = cnt[first]
 	}
 	return cnt
 }
 
-// blockID tells blocks of up to four dimensions apart without
-// allocating: equal IDs, equal blocks (a nil block, no iterations,
-// differs from an empty one).
-type blockID struct {
-	isNil bool
-	rank  int
-	dims  [4]section.Section
+// blockHash mixes a block's bounds (FNV-1a over 64-bit words); a nil
+// block, no iterations, hashes apart from an empty one.
+func blockHash(b section.Block) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	if b == nil {
+		return h
+	}
+	h = (h ^ uint64(len(b)+1)) * prime
+	for _, s := range b {
+		h = (h ^ uint64(s.Lower)) * prime
+		h = (h ^ uint64(s.Upper)) * prime
+		h = (h ^ uint64(s.Step)) * prime
+	}
+	return h
 }
 
-func blockIDOf(b section.Block) (blockID, bool) {
-	if len(b) > 4 {
-		return blockID{}, false
-	}
-	id := blockID{isNil: b == nil, rank: len(b)}
-	copy(id.dims[:], b)
-	return id, true
-}
-
-// blockKey appends to b a key telling blocks apart: equal keys, equal
-// blocks (a nil block, no iterations, differs from an empty one).
-func blockKey(b []byte, blk section.Block) []byte {
-	if blk == nil {
-		return append(b, 'n')
-	}
-	for _, s := range blk {
-		b = binary.AppendVarint(b, s.Lower)
-		b = binary.AppendVarint(b, s.Upper)
-		b = binary.AppendVarint(b, s.Step)
-	}
-	return b
+// sameBlock reports whether a and b are the same block (nil differs from
+// empty).
+func sameBlock(a, b section.Block) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
 }
 
 func endpl(e *Engine) error {

@@ -39,7 +39,7 @@ func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 			b.ch[i] = n.chOff[r]
 		}
 	}
-	b.chains = chainsOf(b)
+	b.chains = chainsOf(b, len(n.busy))
 	b.twins, b.long = twinsOf(b.chains)
 	return b
 }

@@ -42,20 +42,31 @@ const maxKinds = 16
 // chainsOf groups b's messages by channel, or returns nil when one of
 // them may use several channels (the channel is then chosen by the busy
 // times, message by message, and only SendBatch's order is right).
-func chainsOf(b *Batch) []chain {
-	at := map[int32]int{} // channel → index in chains
+// channels is the number of channels of the Net.
+func chainsOf(b *Batch, channels int) []chain {
+	at := make([]int32, channels) // channel → 1 + index in chains
 	var chains []chain
+	var sizes []int
 	for i, ch := range b.ch {
 		if ch < 0 {
 			return nil
 		}
-		k, ok := at[ch]
-		if !ok {
-			k = len(chains)
-			at[ch] = k
+		if at[ch] == 0 {
 			chains = append(chains, chain{ch: ch, ts: b.ts[i]})
+			sizes = append(sizes, 0)
+			at[ch] = int32(len(chains))
 		}
-		c := &chains[k]
+		sizes[at[ch]-1]++
+	}
+	// Every chain's messages and kinds are in one slab each.
+	msgs, kinds := make([]int32, len(b.ch)), make([]int32, len(b.ch))
+	off := 0
+	for k, n := range sizes {
+		chains[k].msgs, chains[k].kinds = msgs[off:off:off+n], kinds[off:off:off+n]
+		off += n
+	}
+	for i, ch := range b.ch {
+		c := &chains[at[ch]-1]
 		kind := -1
 		for j, d := range c.d {
 			if math.Float64bits(d) == math.Float64bits(b.d[i]) {

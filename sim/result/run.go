@@ -148,6 +148,20 @@ func (iv *Interval) NonFinite() (Char, float64, bool) {
 
 // nonFinite returns the first NaN or infinite value of vs.
 func (vs *Values) nonFinite() (Char, float64, bool) {
+	// v×0 is ±0 for a finite v and NaN otherwise, so one sum tells
+	// whether any value is not finite: the scan below is for the rare
+	// values that are not.
+	var even, odd float64
+	for i := 0; i+1 < len(vs); i += 2 {
+		even += vs[i] * 0
+		odd += vs[i+1] * 0
+	}
+	if len(vs)%2 == 1 {
+		even += vs[len(vs)-1] * 0
+	}
+	if even+odd == 0 {
+		return 0, 0, false
+	}
 	for c, v := range vs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return Char(c), v, true

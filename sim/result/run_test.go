@@ -1,6 +1,7 @@
 package result
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -65,5 +66,38 @@ func TestCharNames(t *testing.T) {
 	}
 	if OpChar(OpShadow, OpComm).String() != "Wait_shadow" || OpChar(OpRedistribution, OpOverlap).String() != "Redistribution_overlap" {
 		t.Error("per-class characteristic names are out of order")
+	}
+}
+
+func TestNonFinite(t *testing.T) {
+	last := Char(NumChars - 1)
+	tests := []struct {
+		name string
+		at   Char
+		v    float64
+		want bool
+	}{
+		{"finite extremes", ExecutionTime, math.MaxFloat64, false},
+		{"negative zero", Efficiency, math.Copysign(0, -1), false},
+		{"NaN first", 0, math.NaN(), true},
+		{"+Inf last", last, math.Inf(1), true},
+		{"-Inf inside", Idle, math.Inf(-1), true},
+	}
+	for _, tc := range tests {
+		iv := &Interval{Procs: make([]ProcValues, 3)}
+		for p := range iv.Procs {
+			for c := range iv.Procs[p].Values {
+				iv.Procs[p].Values[c] = -float64(c) * 1e300
+			}
+		}
+		iv.Procs[2].Values[tc.at] = tc.v
+		c, v, ok := iv.NonFinite()
+		if ok != tc.want {
+			t.Errorf("%s: NonFinite reports %v, want %v", tc.name, ok, tc.want)
+			continue
+		}
+		if ok && (c != tc.at || math.Float64bits(v) != math.Float64bits(tc.v)) {
+			t.Errorf("%s: NonFinite = %v, %v; want %v, %v", tc.name, c, v, tc.at, tc.v)
+		}
 	}
 }
