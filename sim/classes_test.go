@@ -103,7 +103,7 @@ func runDifference(a, b *result.Run) string {
 			return fmt.Sprintf("interval %d: %d processors against %d", x.ID, len(x.Procs), len(y.Procs))
 		}
 		for p := range x.Procs {
-			if c, ok := firstDifference(&x.Procs[p].Values, &y.Procs[p].Values); ok {
+			if c, ok := firstDifference(x.Procs[p].Values, y.Procs[p].Values); ok {
 				return fmt.Sprintf("interval %d, processor %d: %s = %v against %v", x.ID, p, c, x.Procs[p].Values[c], y.Procs[p].Values[c])
 			}
 		}

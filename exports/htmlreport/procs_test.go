@@ -16,7 +16,7 @@ func TestPerProcessorView(t *testing.T) {
 	run := testRun()
 	for _, iv := range run.Intervals {
 		for p := range 4 {
-			pv := result.ProcValues{Proc: p}
+			pv := result.NewProcValues(p)
 			pv.Values[result.ExecutionTime] = 0.5 + float64(p)
 			iv.Procs = append(iv.Procs, pv)
 		}

@@ -158,7 +158,7 @@ func interval(iv *result.Interval, kind result.Kind, opt Options) (Interval, err
 	}
 	for i := range iv.Procs {
 		p := &iv.Procs[i]
-		cs := charsOf(&p.Values, kind)
+		cs := charsOf(p.Values, kind)
 		if err := cs.check(); err != nil {
 			return out, fmt.Errorf("processor %d: %w", p.Proc, err)
 		}

@@ -23,7 +23,7 @@ func testRun(kind result.Kind) *result.Run {
 			iv.Values[c] = float64(id)/3 + float64(c)*math.Pi*1e-7
 		}
 		for p := 0; p < 4; p++ {
-			pv := result.ProcValues{Proc: p}
+			pv := result.NewProcValues(p)
 			pv.Values[result.ExecutionTime] = float64(id) + float64(p)/7
 			pv.Values[result.Idle] = float64(p) / 11
 			iv.Procs = append(iv.Procs, pv)

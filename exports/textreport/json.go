@@ -185,7 +185,7 @@ func jsonInterval(rep *Report, iv *result.Interval) string {
 	}
 	var pts []string
 	for _, p := range iv.Procs {
-		x := &p.Values
+		x := p.Values
 		threads := int64(0)
 		if x[result.ThreadsUserTime] > 0 || x[result.ThreadsSystemTime] > 0 {
 			threads = int64(x[result.ThreadsAmount])

@@ -106,7 +106,7 @@ func fill(iv *result.Interval, g group, vals [][]values, procs []ProcInfo) {
 	emax := 0.0
 	for _, mb := range g.members {
 		v := &vals[mb.proc][mb.num-1]
-		pv := result.ProcValues{Proc: mb.proc}
+		pv := result.NewProcValues(mb.proc)
 		for _, m := range perProc {
 			pv.Values[m.c] = v.g[m.g]
 		}

@@ -47,8 +47,15 @@ func (ins *inserter) procSeries(runID int64, iv *result.Interval) error {
 func procClasses(procs []result.ProcValues) (classOf []int32, members []int) {
 	type bits [result.NumChars]uint64
 	index := map[bits]int32{}
+	// Processors that share their values (a simulation's classes) are in
+	// one class without comparing the values again.
+	shared := map[*result.Values]int32{}
 	classOf = make([]int32, len(procs))
 	for i := range procs {
+		if k, ok := shared[procs[i].Values]; ok {
+			classOf[i] = k
+			continue
+		}
 		var key bits
 		for c, v := range procs[i].Values {
 			key[c] = math.Float64bits(v)
@@ -59,6 +66,7 @@ func procClasses(procs []result.ProcValues) (classOf []int32, members []int) {
 			index[key] = k
 			members = append(members, i)
 		}
+		shared[procs[i].Values] = k
 		classOf[i] = k
 	}
 	return classOf, members

@@ -353,7 +353,7 @@ func loadIntervals(db *sqlx.DB, run *result.Run) error {
 			return nil
 		}
 		if n := len(iv.Procs); n == 0 || iv.Procs[n-1].Proc != int(v.proc) {
-			iv.Procs = append(iv.Procs, result.ProcValues{Proc: int(v.proc)})
+			iv.Procs = append(iv.Procs, result.NewProcValues(int(v.proc)))
 		}
 		iv.Procs[len(iv.Procs)-1].Values[v.char] = v.value
 		return nil

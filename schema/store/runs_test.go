@@ -19,7 +19,7 @@ func sampleRun() *result.Run {
 		iv.Values[result.ExecutionTime] = 0.25 / float64(i+1)
 		iv.Values[result.Efficiency] = 0.5
 		for p := 0; p < 4; p++ {
-			pv := result.ProcValues{Proc: p}
+			pv := result.NewProcValues(p)
 			if p != 2 { // processor 2 has nothing but must still be there
 				pv.Values[result.Idle] = float64(p) * 1e-3
 				pv.Values[result.ExecutionTime] = 0.1
@@ -90,7 +90,7 @@ func TestProcValuesByClass(t *testing.T) {
 	iv := run.Intervals[0]
 	iv.Procs = nil
 	for p := range 64 {
-		pv := result.ProcValues{Proc: p}
+		pv := result.NewProcValues(p)
 		pv.Values[result.ExecutionTime] = 0.1
 		switch {
 		case p == 0 || p == 63:

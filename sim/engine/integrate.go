@@ -78,7 +78,7 @@ func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) (*
 	}
 	r.Procs = make([]result.ProcValues, e.L)
 	for p := range r.Procs {
-		r.Procs[p] = result.ProcValues{Proc: p, Values: byClass[e.classOf(p)]}
+		r.Procs[p] = result.ProcValues{Proc: p, Values: &byClass[e.classOf(p)]}
 	}
 	return r, byClass
 }

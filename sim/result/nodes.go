@@ -49,7 +49,8 @@ func NodesRun(kind Kind, program string, makespan float64, cores int, nodes []No
 	main := &Interval{ID: 1, Type: Main, Count: 1, File: program}
 	for i, n := range nodes {
 		total.Add(n)
-		main.Procs = append(main.Procs, ProcValues{Proc: i, Values: n.Values(makespan, cores)})
+		v := n.Values(makespan, cores)
+		main.Procs = append(main.Procs, ProcValues{Proc: i, Values: &v})
 	}
 	main.Values = total.Values(makespan, len(nodes)*cores)
 	return &Run{Kind: kind, Program: program, Config: Config{Grid: []int{len(nodes)}},

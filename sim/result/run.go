@@ -23,11 +23,17 @@ const (
 // Values holds one value per characteristic, indexed by Char.
 type Values [NumChars]float64
 
-// ProcValues are the values of one processor.
+// ProcValues are the values of one processor. Processors with equal
+// values may share them: a simulated grid's thousands of processors fall
+// into a few classes, and each class's values are kept once. Whoever made
+// an interval may change its values; everyone else only reads them.
 type ProcValues struct {
 	Proc   int // 0-based processor number
-	Values Values
+	Values *Values
 }
+
+// NewProcValues are zero values of processor p, its own.
+func NewProcValues(p int) ProcValues { return ProcValues{Proc: p, Values: new(Values)} }
 
 // Interval is one node of a run's interval tree.
 type Interval struct {
@@ -138,9 +144,13 @@ func (iv *Interval) NonFinite() (Char, float64, bool) {
 	if c, v, ok := iv.Values.nonFinite(); ok {
 		return c, v, true
 	}
+	var last *Values // processors of a class share their values: checked once
 	for p := range iv.Procs {
-		if c, v, ok := iv.Procs[p].Values.nonFinite(); ok {
-			return c, v, true
+		if v := iv.Procs[p].Values; v != last {
+			if c, x, ok := v.nonFinite(); ok {
+				return c, x, true
+			}
+			last = v
 		}
 	}
 	return 0, 0, false

@@ -41,7 +41,7 @@ func TestComparatives(t *testing.T) {
 	// The analyzer's rules: the first processor with the smallest value,
 	// the last one with the largest.
 	for p, v := range []float64{3, 1, 5, 1, 5} {
-		pv := ProcValues{Proc: p}
+		pv := NewProcValues(p)
 		pv.Values[Idle] = v
 		iv.Procs = append(iv.Procs, pv)
 	}
@@ -84,8 +84,9 @@ func TestNonFinite(t *testing.T) {
 		{"-Inf inside", Idle, math.Inf(-1), true},
 	}
 	for _, tc := range tests {
-		iv := &Interval{Procs: make([]ProcValues, 3)}
-		for p := range iv.Procs {
+		iv := &Interval{}
+		for p := range 3 {
+			iv.Procs = append(iv.Procs, NewProcValues(p))
 			for c := range iv.Procs[p].Values {
 				iv.Procs[p].Values[c] = -float64(c) * 1e300
 			}
