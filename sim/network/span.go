@@ -45,24 +45,29 @@ const maxKinds = 16
 // channels is the number of channels of the Net.
 func chainsOf(b *Batch, channels int) []chain {
 	at := make([]int32, channels) // channel → 1 + index in chains
-	var chains []chain
-	var sizes []int
+	var sizes, firsts []int // per chain: messages, and its first
 	for i, ch := range b.ch {
 		if ch < 0 {
 			return nil
 		}
 		if at[ch] == 0 {
-			chains = append(chains, chain{ch: ch, ts: b.ts[i]})
-			sizes = append(sizes, 0)
-			at[ch] = int32(len(chains))
+			sizes, firsts = append(sizes, 0), append(firsts, i)
+			at[ch] = int32(len(sizes))
 		}
 		sizes[at[ch]-1]++
 	}
-	// Every chain's messages and kinds are in one slab each.
-	msgs, kinds := make([]int32, len(b.ch)), make([]int32, len(b.ch))
+	// The chains' slices are cut from one slab each, a chain of n
+	// messages having at most n transfer times.
+	m := len(b.ch)
+	msgs, kinds := make([]int32, m), make([]int32, m)
+	d, count := make([]float64, m), make([]int64, m)
+	chains := make([]chain, len(sizes))
 	off := 0
 	for k, n := range sizes {
-		chains[k].msgs, chains[k].kinds = msgs[off:off:off+n], kinds[off:off:off+n]
+		c := &chains[k]
+		c.ch, c.ts = b.ch[firsts[k]], b.ts[firsts[k]]
+		c.msgs, c.kinds = msgs[off:off:off+n], kinds[off:off:off+n]
+		c.d, c.count = d[off:off:off+n], count[off:off:off+n]
 		off += n
 	}
 	for i, ch := range b.ch {
