@@ -48,7 +48,7 @@ func (t *transfers) list() []network.Msg {
 		all = append(all, transfer{int64(x.From)*int64(t.L) + int64(x.To), x.Bytes})
 	}
 	sortTransfers(all, int64(t.L))
-	out := t.sorted[:0]
+	out := slices.Grow(t.sorted[:0], len(all))
 	for i := 0; i < len(all); {
 		k, sum := all[i].key, int64(0)
 		for ; i < len(all) && all[i].key == k; i++ {
@@ -79,8 +79,21 @@ func sortTransfers(ts []transfer, L int64) {
 		for j < len(ts) && ts[j].key/L == ts[i].key/L {
 			j++
 		}
-		slices.SortFunc(ts[i:j], byKey)
+		if row := ts[i:j]; len(row) > 12 {
+			slices.SortFunc(row, byKey)
+		} else {
+			insertionSort(row)
+		}
 		i = j
+	}
+}
+
+// insertionSort sorts a few transfers by key.
+func insertionSort(ts []transfer) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0 && ts[j].key < ts[j-1].key; j-- {
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
 	}
 }
 
@@ -155,8 +168,9 @@ func (e *Engine) plan(t *transfers) *sendPlan {
 	if t.plan != nil {
 		return t.plan
 	}
-	pl := &sendPlan{}
-	for _, x := range t.list() {
+	msgs := t.list()
+	pl := &sendPlan{from: make([]int, 0, len(msgs)), to: make([]int, 0, len(msgs)), bytes: make([]int64, 0, len(msgs))}
+	for _, x := range msgs {
 		if x.From < e.L && x.To < e.L {
 			pl.from = append(pl.from, x.From)
 			pl.to = append(pl.to, x.To)
