@@ -38,6 +38,9 @@ func (t *transfers) add(p1, p2 int, n int64) {
 	t.plan = nil
 }
 
+// grow makes room for n more transfers.
+func (t *transfers) grow(n int) { t.added = slices.Grow(t.added, n) }
+
 // list returns the non-zero entries with p1 ≠ p2 in row-major order.
 func (t *transfers) list() []network.Msg {
 	if len(t.added) == 0 {

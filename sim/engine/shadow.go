@@ -211,6 +211,7 @@ func (e *Engine) addBound(g *shadowGroup, a *array, lw, hw []int64, corner bool)
 	}
 	cornerMode := corner && added > 1
 	ts := a.TS
+	g.t.grow(vm.P() * 2 * len(g.entries)) // an edge each way per entry
 	for k := 0; k < vm.P(); k++ {
 		b, _ := a.Loc(k)
 		if b == nil {

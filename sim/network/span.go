@@ -56,18 +56,20 @@ func chainsOf(b *Batch, channels int) []chain {
 		}
 		sizes[at[ch]-1]++
 	}
-	// The chains' slices are cut from one slab each, a chain of n
-	// messages having at most n transfer times.
+	// The chains' slices are cut from one slab each. A chain has few
+	// transfer times: room for a few, and the rare chain of more grows
+	// its own.
+	const fewKinds = 4
 	m := len(b.ch)
 	msgs, kinds := make([]int32, m), make([]int32, m)
-	d, count := make([]float64, m), make([]int64, m)
+	d, count := make([]float64, len(sizes)*fewKinds), make([]int64, len(sizes)*fewKinds)
 	chains := make([]chain, len(sizes))
 	off := 0
 	for k, n := range sizes {
 		c := &chains[k]
 		c.ch, c.ts = b.ch[firsts[k]], b.ts[firsts[k]]
 		c.msgs, c.kinds = msgs[off:off:off+n], kinds[off:off:off+n]
-		c.d, c.count = d[off:off:off+n], count[off:off:off+n]
+		c.d, c.count = d[k*fewKinds:k*fewKinds:(k+1)*fewKinds], count[k*fewKinds:k*fewKinds:(k+1)*fewKinds]
 		off += n
 	}
 	for i, ch := range b.ch {

@@ -119,18 +119,31 @@ func (iv *Interval) Comparatives() (stats [NumChars]Stat, ok bool) {
 		return stats, false
 	}
 	var sum Values
-	for i := range iv.Procs {
-		p := &iv.Procs[i] // not a copy of every processor's values
-		for c, v := range p.Values {
+	for i := 0; i < len(iv.Procs); {
+		x := iv.Procs[i].Values
+		j := i + 1
+		for j < len(iv.Procs) && iv.Procs[j].Values == x {
+			j++
+		}
+		// Processors i..j-1 share their values: the first of them is the
+		// one that may be a new minimum, the last a new maximum. The sum
+		// still adds every processor's value, in order.
+		first, last := iv.Procs[i].Proc, iv.Procs[j-1].Proc
+		for c, v := range x {
 			s := &stats[c]
-			sum[c] += v
 			if i == 0 || v < s.Min {
-				s.Min, s.MinProc = v, p.Proc
+				s.Min, s.MinProc = v, first
 			}
 			if i == 0 || v >= s.Max {
-				s.Max, s.MaxProc = v, p.Proc
+				s.Max, s.MaxProc = v, last
 			}
 		}
+		for range j - i {
+			for c, v := range x {
+				sum[c] += v
+			}
+		}
+		i = j
 	}
 	for c := range stats {
 		stats[c].Mean = sum[c] / float64(len(iv.Procs))

@@ -102,3 +102,26 @@ func TestNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestComparativesOfSharedValues compares the statistics of processors
+// that share their values (a simulation's classes) with those of the
+// same values each held apart.
+func TestComparativesOfSharedValues(t *testing.T) {
+	classes := []Values{{}, {}, {}}
+	for k := range classes {
+		for c := range classes[k] {
+			classes[k][c] = float64((k*7+c*3)%5) * 0.1 // ties across classes
+		}
+	}
+	shared, apart := &Interval{}, &Interval{}
+	for p, k := range []int{0, 0, 1, 1, 1, 2, 0, 2, 2, 1} {
+		shared.Procs = append(shared.Procs, ProcValues{Proc: p, Values: &classes[k]})
+		own := classes[k]
+		apart.Procs = append(apart.Procs, ProcValues{Proc: p, Values: &own})
+	}
+	got, _ := shared.Comparatives()
+	want, _ := apart.Comparatives()
+	if got != want {
+		t.Errorf("shared values give %+v, values apart %+v", got, want)
+	}
+}
