@@ -44,15 +44,19 @@ func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) (*
 	}
 	v := &r.Values
 	// Summed processor by processor, in order, for the rounding of the
-	// per-processor simulation.
-	for p := 0; p < e.L; p++ {
-		own := &byClass[e.classOf(p)]
-		for c := result.Char(0); c < result.NumChars; c++ {
-			if c != result.ExecutionTime {
-				v[c] += own[c]
-			}
+	// per-processor simulation: a run of processors of one class adds its
+	// values that many times. The execution time is the longest, not a sum.
+	for p := 0; p < e.L; {
+		c := e.classOf(p)
+		run := 1
+		for p+run < e.L && e.classOf(p+run) == c {
+			run++
 		}
-		v[result.ExecutionTime] = math.Max(v[result.ExecutionTime], own[result.ExecutionTime])
+		own := &byClass[c]
+		longest := math.Max(v[result.ExecutionTime], own[result.ExecutionTime])
+		own.AddTo(v, run)
+		v[result.ExecutionTime] = longest
+		p += run
 	}
 	for c := result.OpClass(0); c < result.NumOpClasses; c++ {
 		v[result.OpChar(c, result.OpCount)] = iv.nop[c]

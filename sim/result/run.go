@@ -138,17 +138,32 @@ func (iv *Interval) Comparatives() (stats [NumChars]Stat, ok bool) {
 				s.Max, s.MaxProc = v, last
 			}
 		}
-		for range j - i {
-			for c, v := range x {
-				sum[c] += v
-			}
-		}
+		x.AddTo(&sum, j-i)
 		i = j
 	}
 	for c := range stats {
 		stats[c].Mean = sum[c] / float64(len(iv.Procs))
 	}
 	return stats, true
+}
+
+// AddTo adds vs to sum times times, one after the other, as a loop over
+// that many processors of values vs would, with the same rounding. Zeros
+// are left out: adding a zero leaves a sum that starts at +0 unchanged.
+func (vs *Values) AddTo(sum *Values, times int) {
+	var nonZero [NumChars]uint8
+	n := 0
+	for c, v := range vs {
+		if v != 0 {
+			nonZero[n] = uint8(c)
+			n++
+		}
+	}
+	for range times {
+		for _, c := range nonZero[:n] {
+			sum[c] += vs[c]
+		}
+	}
 }
 
 // NonFinite returns a characteristic of the interval, or of one of its

@@ -125,3 +125,36 @@ func TestComparativesOfSharedValues(t *testing.T) {
 		t.Errorf("shared values give %+v, values apart %+v", got, want)
 	}
 }
+
+// TestAddTo compares AddTo with adding every value, zeros included, once
+// per time, from sums of either sign.
+func TestAddTo(t *testing.T) {
+	var vs, start Values
+	for c := range vs {
+		switch c % 4 {
+		case 0:
+			vs[c] = 0
+		case 1:
+			vs[c] = math.Copysign(0, -1)
+		case 2:
+			vs[c] = 0.1 * float64(c)
+		default:
+			vs[c] = -1e-3 / float64(c)
+		}
+		start[c] = float64(c%3-1) * 1e-7 // +0 stays +0: AddTo's premise
+	}
+	for _, times := range []int{0, 1, 2, 7, 1000} {
+		got, want := start, start
+		vs.AddTo(&got, times)
+		for range times {
+			for c, v := range vs {
+				want[c] += v
+			}
+		}
+		for c := range got {
+			if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+				t.Errorf("times %d, %v: %v, want %v", times, Char(c), got[c], want[c])
+			}
+		}
+	}
+}
