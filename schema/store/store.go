@@ -15,9 +15,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/presage-dvm/presage/schema"
 )
@@ -44,7 +46,7 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	if err := schema.Migrate(db); err != nil {
+	if err := migrateWaiting(db); err != nil {
 		db.Close()
 		if cannotWrite(err) {
 			return nil, fmt.Errorf("store %s: %w: it cannot be written (a read-only file or folder, or a full disk); list, report, export, compare and query only read it and still work", path, err)
@@ -52,6 +54,22 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return &Store{db: db, path: path}, nil
+}
+
+// migrateWaiting applies the migrations, waiting up to busyTimeout for
+// other processes opening the same new store: SQLite does not call its
+// busy handler while a connection switches the file to write-ahead
+// logging, so that step can fail at once with SQLITE_BUSY.
+func migrateWaiting(db *sqlx.DB) error {
+	deadline := time.Now().Add(busyTimeout * time.Millisecond)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := schema.Migrate(db)
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }
 
 // OpenReadOnly opens an existing store for reading only: the connection
