@@ -11,23 +11,27 @@ import (
 // to p2), kept sparse and sent in row-major order.
 type transfers struct {
 	L      int
-	added  []transfer    // since the last list, in no order
-	sorted []network.Msg // the rest, merged, in row-major order
+	added  []transfer    // since the last merge, in no order
+	merged []transfer    // the rest, summed, without zeros nor p1 = p2, in row-major order
 	plan   *sendPlan     // of the cluster network, made on first use
+	msgs   []network.Msg // of a bus or mesh, made on first use
 }
 
 // transfer is n bytes from p1 to p2, keyed p1×L + p2.
 type transfer struct{ key, n int64 }
 
+func (t *transfers) from(x transfer) int { return int(x.key / int64(t.L)) }
+func (t *transfers) to(x transfer) int   { return int(x.key % int64(t.L)) }
+
 func newTransfers(L int) *transfers { return &transfers{L: L} }
 
 // clone returns an independent copy of t.
 func (t *transfers) clone() *transfers {
-	return &transfers{L: t.L, added: slices.Clone(t.added), sorted: slices.Clone(t.sorted)}
+	return &transfers{L: t.L, added: slices.Clone(t.added), merged: slices.Clone(t.merged)}
 }
 
 // empty reports whether nothing was ever added.
-func (t *transfers) empty() bool { return len(t.added) == 0 && len(t.sorted) == 0 }
+func (t *transfers) empty() bool { return len(t.added) == 0 && len(t.merged) == 0 }
 
 // add records n more bytes from p1 to p2.
 func (t *transfers) add(p1, p2 int, n int64) {
@@ -35,35 +39,44 @@ func (t *transfers) add(p1, p2 int, n int64) {
 		return
 	}
 	t.added = append(t.added, transfer{int64(p1)*int64(t.L) + int64(p2), n})
-	t.plan = nil
+	t.plan, t.msgs = nil, nil
 }
 
 // grow makes room for n more transfers.
 func (t *transfers) grow(n int) { t.added = slices.Grow(t.added, n) }
 
-// list returns the non-zero entries with p1 ≠ p2 in row-major order.
-func (t *transfers) list() []network.Msg {
+// sorted returns the non-zero transfers with p1 ≠ p2 in row-major order.
+func (t *transfers) sorted() []transfer {
 	if len(t.added) == 0 {
-		return t.sorted
+		return t.merged
 	}
-	all := t.added
-	for _, x := range t.sorted {
-		all = append(all, transfer{int64(x.From)*int64(t.L) + int64(x.To), x.Bytes})
-	}
+	all := append(t.added, t.merged...)
 	sortTransfers(all, int64(t.L))
-	out := slices.Grow(t.sorted[:0], len(all))
+	out := all[:0] // merged in place: never longer than what was read
 	for i := 0; i < len(all); {
 		k, sum := all[i].key, int64(0)
 		for ; i < len(all) && all[i].key == k; i++ {
 			sum += all[i].n
 		}
-		p1, p2 := int(k/int64(t.L)), int(k%int64(t.L))
-		if sum != 0 && p1 != p2 {
-			out = append(out, network.Msg{From: p1, To: p2, Bytes: sum})
+		if x := (transfer{k, sum}); sum != 0 && t.from(x) != t.to(x) {
+			out = append(out, x)
 		}
 	}
-	t.sorted, t.added = out, nil
+	t.merged, t.added = out, nil
 	return out
+}
+
+// list returns the sorted transfers as messages, made once.
+func (t *transfers) list() []network.Msg {
+	if t.msgs != nil || len(t.added)+len(t.merged) == 0 {
+		return t.msgs
+	}
+	ts := t.sorted()
+	t.msgs = make([]network.Msg, len(ts))
+	for i, x := range ts {
+		t.msgs[i] = network.Msg{From: t.from(x), To: t.to(x), Bytes: x.n}
+	}
+	return t.msgs
 }
 
 // sortTransfers sorts ts by key. Transfers are mostly added sender by
@@ -171,13 +184,13 @@ func (e *Engine) plan(t *transfers) *sendPlan {
 	if t.plan != nil {
 		return t.plan
 	}
-	msgs := t.list()
-	pl := &sendPlan{from: make([]int, 0, len(msgs)), to: make([]int, 0, len(msgs)), bytes: make([]int64, 0, len(msgs))}
-	for _, x := range msgs {
-		if x.From < e.L && x.To < e.L {
-			pl.from = append(pl.from, x.From)
-			pl.to = append(pl.to, x.To)
-			pl.bytes = append(pl.bytes, x.Bytes)
+	ts := t.sorted()
+	pl := &sendPlan{from: make([]int, 0, len(ts)), to: make([]int, 0, len(ts)), bytes: make([]int64, 0, len(ts))}
+	for _, x := range ts {
+		if from, to := t.from(x), t.to(x); from < e.L && to < e.L {
+			pl.from = append(pl.from, from)
+			pl.to = append(pl.to, to)
+			pl.bytes = append(pl.bytes, x.n)
 		}
 	}
 	pl.batch = e.net.NewBatch(pl.from, pl.to, pl.bytes)

@@ -110,7 +110,7 @@ func inssh(e *Engine) error {
 	if len(e.boundCache) > 1024 {
 		clear(e.boundCache)
 	}
-	g.t.list()
+	g.t.sorted()
 	e.boundCache[key] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
 	g.shared = true
 	return nil

@@ -6,7 +6,6 @@ package network
 type Batch struct {
 	route []int32   // lowest common cluster of every message
 	ch    []int32   // its only channel, or -1 when the cluster has several
-	ts    []float64 // the cluster's TStart
 	d     []float64 // the message's transfer time, bytes × the cluster's TByte
 	bytes []int64
 	// chains are the messages grouped by channel, for SendSpan; nil when
@@ -25,12 +24,12 @@ func (b *Batch) Len() int { return len(b.route) }
 func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 	b := &Batch{
 		route: make([]int32, len(from)), ch: make([]int32, len(from)),
-		ts: make([]float64, len(from)), d: make([]float64, len(from)),
+		d: make([]float64, len(from)),
 		bytes: bytes,
 	}
 	for i := range from {
 		r := n.common(from[i], to[i])
-		b.route[i], b.ts[i] = r, n.tstart[r]
+		b.route[i] = r
 		// The explicit conversion forbids fusing into an FMA, which would
 		// round differently from the original's begin + TStart + n*TByte.
 		b.d[i] = float64(float64(bytes[i]) * n.tbyte[r])
@@ -39,7 +38,7 @@ func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 			b.ch[i] = n.chOff[r]
 		}
 	}
-	b.chains = chainsOf(b, len(n.busy))
+	b.chains = chainsOf(n, b)
 	b.twins, b.long = twinsOf(b.chains)
 	return b
 }
@@ -61,7 +60,7 @@ func (n *Net) SendBatch(b *Batch, sendAt, t0, begin, end []float64) {
 				cur, curCh = n.busyOf(ch), ch
 			}
 			bg = later(t, cur)
-			e = bg + b.ts[i] + b.d[i]
+			e = bg + n.tstart[b.route[i]] + b.d[i]
 			cur = e
 		} else {
 			if curCh >= 0 {

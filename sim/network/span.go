@@ -42,9 +42,8 @@ const maxKinds = 16
 // chainsOf groups b's messages by channel, or returns nil when one of
 // them may use several channels (the channel is then chosen by the busy
 // times, message by message, and only SendBatch's order is right).
-// channels is the number of channels of the Net.
-func chainsOf(b *Batch, channels int) []chain {
-	at := make([]int32, channels) // channel → 1 + index in chains
+func chainsOf(n *Net, b *Batch) []chain {
+	at := make([]int32, len(n.busy)) // channel → 1 + index in chains
 	var sizes, firsts []int // per chain: messages, and its first
 	for i, ch := range b.ch {
 		if ch < 0 {
@@ -65,12 +64,12 @@ func chainsOf(b *Batch, channels int) []chain {
 	d, count := make([]float64, len(sizes)*fewKinds), make([]int64, len(sizes)*fewKinds)
 	chains := make([]chain, len(sizes))
 	off := 0
-	for k, n := range sizes {
+	for k, size := range sizes {
 		c := &chains[k]
-		c.ch, c.ts = b.ch[firsts[k]], b.ts[firsts[k]]
-		c.msgs, c.kinds = msgs[off:off:off+n], kinds[off:off:off+n]
+		c.ch, c.ts = b.ch[firsts[k]], n.tstart[b.route[firsts[k]]]
+		c.msgs, c.kinds = msgs[off:off:off+size], kinds[off:off:off+size]
 		c.d, c.count = d[k*fewKinds:k*fewKinds:(k+1)*fewKinds], count[k*fewKinds:k*fewKinds:(k+1)*fewKinds]
-		off += n
+		off += size
 	}
 	for i, ch := range b.ch {
 		c := &chains[at[ch]-1]
