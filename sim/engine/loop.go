@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/binary"
-	"slices"
 
 	"github.com/presage-dvm/presage/sim/layout"
 	"github.com/presage-dvm/presage/sim/section"
@@ -199,64 +198,11 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 	if err := l.Map(tmpl, rules, onA); err != nil {
 		return nil, e.errorf("%v", err)
 	}
-	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: sharers(l.Blocks)}
+	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: l.Sharers}
 	for k, b := range l.Blocks {
 		m.sizes[k] = layout.BlockSize(b)
 	}
 	return m, nil
-}
-
-// sharers returns, for every block, how many blocks equal it.
-func sharers(blocks []section.Block) []int {
-	cnt := make([]int, len(blocks))
-	firsts := make([]int32, len(blocks)) // index of each block's first equal
-	// Keyed by a hash of the block; on a collision between unequal blocks
-	// the next key is tried.
-	byHash := make(map[uint64]int32, len(blocks))
-	for k, b := range blocks {
-		h := blockHash(b)
-		for {
-			first, ok := byHash[h]
-			if !ok {
-				byHash[h] = int32(k)
-				firsts[k] = int32(k)
-				break
-			}
-			if sameBlock(blocks[first], b) {
-				firsts[k] = first
-				break
-			}
-			h++
-		}
-		cnt[firsts[k]]++
-	}
-	for k, first := range firsts {
-		cnt[k] = cnt[first]
-	}
-	return cnt
-}
-
-// blockHash mixes a block's bounds (FNV-1a over 64-bit words); a nil
-// block, no iterations, hashes apart from an empty one.
-func blockHash(b section.Block) uint64 {
-	const prime = 1099511628211
-	h := uint64(14695981039346656037)
-	if b == nil {
-		return h
-	}
-	h = (h ^ uint64(len(b)+1)) * prime
-	for _, s := range b {
-		h = (h ^ uint64(s.Lower)) * prime
-		h = (h ^ uint64(s.Upper)) * prime
-		h = (h ^ uint64(s.Step)) * prime
-	}
-	return h
-}
-
-// sameBlock reports whether a and b are the same block (nil differs from
-// empty).
-func sameBlock(a, b section.Block) bool {
-	return (a == nil) == (b == nil) && slices.Equal(a, b)
 }
 
 func endpl(e *Engine) error {

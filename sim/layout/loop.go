@@ -14,6 +14,9 @@ type Loop struct {
 	// OnArray is the pattern array of a DisArray mapping (nil for AMView).
 	OnArray *Array
 	Blocks  []section.Block // per processor of the template's VM
+	// Sharers counts, per processor, the processors whose block equals
+	// its own (the processors without a block share nil).
+	Sharers []int
 }
 
 // SetBounds records mappl_'s index arrays (docs/model.md §5.6).
@@ -45,85 +48,187 @@ func (l *Loop) SetBounds(init, last, step []int64) {
 }
 
 // Map places the loop on template t with rules and computes every
-// processor's iteration block.
+// processor's iteration block, and how many processors share each.
+//
+// A processor's block depends on each distributed VM dimension only
+// through its coordinate there, so what every coordinate of every VM
+// dimension does to the block is found first (axisEffects), and each
+// processor's block is put together from its coordinates' effects.
 func (l *Loop) Map(t *Template, rules []Rule, on *Array) error {
 	l.Tmpl, l.Rules, l.OnArray, l.Mapped = t, rules, on, true
-	l.Blocks = nil
+	l.Blocks, l.Sharers = nil, nil
 	if t == nil || t.VM == nil {
 		return nil
 	}
-	ranges := make([][]Range, len(t.Axis))
-	for i, ax := range t.Axis {
-		if ax != 0 {
-			var err error
-			if ranges[i], err = t.LoopRanges(i); err != nil {
-				return err
+	base, axes, err := l.axisEffects()
+	if err != nil {
+		return err
+	}
+	P := t.VM.P()
+	l.Blocks = make([]section.Block, P)
+	slab := make([]section.Section, P*l.Rank)
+	keys := make([]int64, P) // equal keys, equal blocks; -1 for no block
+	ids := make([]int32, l.Rank)
+	for k := range P {
+		keys[k] = -1
+		copy(ids, base.ids)
+		empty := false
+		for i, ax := range axes {
+			if ax == nil {
+				continue
+			}
+			switch e := ax[t.VM.Coord(k, i)]; {
+			case e.empty:
+				empty = true
+			case e.dim >= 0:
+				ids[e.dim] = e.id
 			}
 		}
+		key := int64(0)
+		for d, id := range ids {
+			if base.sections[d][id].Step == 0 {
+				empty = true // the dimension's iterations are out of range
+			}
+			key = key*int64(len(base.sections[d])) + int64(id)
+		}
+		if empty {
+			continue
+		}
+		b := section.Block(slab[k*l.Rank : (k+1)*l.Rank : (k+1)*l.Rank])
+		for d, id := range ids {
+			b[d] = base.sections[d][id]
+		}
+		l.Blocks[k], keys[k] = b, key
 	}
-	l.Blocks = make([]section.Block, t.VM.P())
-	slab := make([]section.Section, len(l.Blocks)*l.Rank)
-	for k := range l.Blocks {
-		l.Blocks[k] = l.block(k, ranges, slab[k*l.Rank:(k+1)*l.Rank:(k+1)*l.Rank])
+	span := int64(1)
+	for _, secs := range base.sections {
+		span *= int64(len(secs))
 	}
+	l.Sharers = countEqual(keys, span)
 	return nil
 }
 
-// block is the local iteration block of VM processor k (docs/model.md
-// §5.7), made in b, or nil; ranges are the LoopRanges of every
-// distributed VM dimension.
-func (l *Loop) block(k int, ranges [][]Range, b section.Block) section.Block {
-	t := l.Tmpl
-	for d := range b {
-		b[d] = section.Section{Lower: l.L[d], Upper: l.H[d], Step: 1}
+// countEqual returns, for every key (from −1 to span−1), how many keys
+// equal it: in an array over the span when it is not much larger than
+// the keys, else in a map.
+func countEqual(keys []int64, span int64) []int {
+	out := make([]int, len(keys))
+	if span <= 4*int64(len(keys))+64 {
+		count := make([]int32, span+1)
+		for _, k := range keys {
+			count[k+1]++
+		}
+		for i, k := range keys {
+			out[i] = int(count[k+1])
+		}
+		return out
 	}
+	count := make(map[int64]int, len(keys))
+	for _, k := range keys {
+		count[k]++
+	}
+	for i, k := range keys {
+		out[i] = count[k]
+	}
+	return out
+}
+
+// axisEffect is what one coordinate of a distributed VM dimension does to
+// a processor's block: empty it, or set loop dimension dim to the
+// section numbered id in its list, or nothing (dim −1).
+type axisEffect struct {
+	empty bool
+	dim   int
+	id    int32
+}
+
+// loopSections lists, per loop dimension, the distinct sections a block
+// may have there, after the step rounding (docs/model.md §5.7); a
+// section of Step 0 stands for a dimension left without iterations.
+// ids holds, per dimension, the section of the loop's own bounds.
+type loopSections struct {
+	sections [][]section.Section
+	ids      []int32
+}
+
+// add returns the number of section s of loop dimension d, rounded to
+// the loop's step, listing it if new.
+func (ls *loopSections) add(l *Loop, d int, lo, hi int64) int32 {
+	s := l.S[d]
+	if s <= 0 {
+		s = 1
+	}
+	lo, hi = s*ceilDiv(lo, s), s*(hi/s)
+	sec := section.Section{Lower: lo, Upper: hi, Step: s}
+	if lo > hi || lo < 0 {
+		sec = section.Section{}
+	}
+	for id, x := range ls.sections[d] {
+		if x == sec {
+			return int32(id)
+		}
+	}
+	ls.sections[d] = append(ls.sections[d], sec)
+	return int32(len(ls.sections[d]) - 1)
+}
+
+// axisEffects returns the sections of every loop dimension and the
+// effect of every coordinate of every distributed VM dimension (nil for
+// a replicated one).
+func (l *Loop) axisEffects() (loopSections, [][]axisEffect, error) {
+	t := l.Tmpl
+	ls := loopSections{sections: make([][]section.Section, l.Rank), ids: make([]int32, l.Rank)}
+	for d := range l.Rank {
+		ls.ids[d] = ls.add(l, d, l.L[d], l.H[d])
+	}
+	axes := make([][]axisEffect, len(t.Axis))
 	for i, ax := range t.Axis {
 		if ax == 0 {
 			continue
 		}
-		rg := ranges[i][t.VM.Coord(k, i)]
-		lo, hi := rg.Lo, rg.Hi
-		if lo > hi {
-			return nil
+		ranges, err := t.LoopRanges(i)
+		if err != nil {
+			return ls, nil, err
 		}
-		if ax-1 >= len(l.Rules) {
-			continue
-		}
-		r := l.Rules[ax-1]
-		switch r.Kind {
-		case Normal:
-			if r.Dim >= len(b) {
-				continue
-			}
-			l2, h2, ok := section.Transform(lo, hi, r.A, r.B, l.H[r.Dim]-l.L[r.Dim]+1)
-			if !ok {
-				return nil
-			}
-			b[r.Dim] = section.Section{Lower: l2 + r.B, Upper: h2 + r.B, Step: 1}
-		case BoundRepl:
-			if _, _, ok := section.Transform(lo, hi, r.A, r.B, r.Bound); !ok {
-				return nil
-			}
-		case Constant:
-			if r.C < lo || r.C > hi {
-				return nil
-			}
+		axes[i] = make([]axisEffect, len(ranges))
+		for c, rg := range ranges {
+			axes[i][c] = l.effectOf(ax, rg, &ls)
 		}
 	}
-	for d := range b {
-		s := l.S[d]
-		if s <= 0 {
-			s = 1
-		}
-		lo, hi := b[d].Lower, b[d].Upper
-		lo = s * ceilDiv(lo, s)
-		hi = s * (hi / s)
-		if lo > hi || lo < 0 {
-			return nil
-		}
-		b[d] = section.Section{Lower: lo, Upper: hi, Step: s}
+	return ls, axes, nil
+}
+
+// effectOf is the effect on a block of the template range rg of template
+// dimension ax (1-based) under the loop's rules.
+func (l *Loop) effectOf(ax int, rg Range, ls *loopSections) axisEffect {
+	none := axisEffect{dim: -1}
+	if rg.Lo > rg.Hi {
+		return axisEffect{empty: true}
 	}
-	return b
+	if ax-1 >= len(l.Rules) {
+		return none
+	}
+	r := l.Rules[ax-1]
+	switch r.Kind {
+	case Normal:
+		if r.Dim >= l.Rank {
+			return none
+		}
+		l2, h2, ok := section.Transform(rg.Lo, rg.Hi, r.A, r.B, l.H[r.Dim]-l.L[r.Dim]+1)
+		if !ok {
+			return axisEffect{empty: true}
+		}
+		return axisEffect{dim: r.Dim, id: ls.add(l, r.Dim, l2+r.B, h2+r.B)}
+	case BoundRepl:
+		if _, _, ok := section.Transform(rg.Lo, rg.Hi, r.A, r.B, r.Bound); !ok {
+			return axisEffect{empty: true}
+		}
+	case Constant:
+		if r.C < rg.Lo || r.C > rg.Hi {
+			return axisEffect{empty: true}
+		}
+	}
+	return none
 }
 
 func ceilDiv(a, b int64) int64 {
