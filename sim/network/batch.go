@@ -24,7 +24,7 @@ func (b *Batch) Len() int { return len(b.route) }
 func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 	b := &Batch{
 		route: make([]int32, len(from)), ch: make([]int32, len(from)),
-		d: make([]float64, len(from)),
+		d:     make([]float64, len(from)),
 		bytes: bytes,
 	}
 	for i := range from {

@@ -44,7 +44,7 @@ const maxKinds = 16
 // times, message by message, and only SendBatch's order is right).
 func chainsOf(n *Net, b *Batch) []chain {
 	at := make([]int32, len(n.busy)) // channel → 1 + index in chains
-	var sizes, firsts []int // per chain: messages, and its first
+	var sizes, firsts []int          // per chain: messages, and its first
 	for i, ch := range b.ch {
 		if ch < 0 {
 			return nil
