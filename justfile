@@ -60,3 +60,23 @@ compare-original trace="../shared/data/traces/jac1d_x40000.ptr.gz" machine="../s
         printf '%-6s %-3s %9s %14s %14s %7s %7s\n' "$g" "$i" "$o" "$f" "$s" "$(ratio "$o" "$f")" "$(ratio "$o" "$s")"
       done
     done
+
+# Prediction cost against the grid: CPU ms (user+sys) per `presage predict` of a stored trace, RUNS runs per grid, on Predictor.par's cluster grown to 16,384 processors.
+grid-scaling trace="../shared/data/traces/jac_e4_L500_it4000.ptr.gz" grids="2x2 8x8 64x64 128x128" runs="20":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    presage=$(realpath bin/presage)
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+    sed 's/{512 x mvsP2}/{8192 x mvsP2}/' ../shared/data/machines/Predictor.par >"$work/Predictor-16384.par"
+    "$presage" -q --db "$work/p.db" ingest trace "{{trace}}"
+    "$presage" -q --db "$work/p.db" ingest machine "$work/Predictor-16384.par"
+    name=$(basename "{{trace}}"); name=${name%.gz}; name=${name%.ptr}
+    base=""
+    printf '%-8s %11s %6s\n' grid cpu-ms/run ratio
+    for g in {{grids}}; do
+      /usr/bin/time -f '%U %S' -o "$work/time" bash -c "for i in \$(seq {{runs}}); do '$presage' -q --db '$work/p.db' predict --trace '$name' --machine Predictor-16384 --grid $g >/dev/null; done"
+      ms=$(awk -v n={{runs}} '{printf "%.1f", ($1 + $2) * 1000 / n}' "$work/time")
+      base=${base:-$ms}
+      printf '%-8s %11s %6s\n' "$g" "$ms" "$(awk -v a="$ms" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
+    done
