@@ -29,7 +29,7 @@ func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []re
 // children rolled up, appending iv and its subtree to out in pre-order.
 // It also returns the per-processor values by class: every processor of
 // a class has the same values, so they are computed once per class and
-// copied to its processors.
+// shared by its processors.
 func (e *Engine) integrate(iv *interval, parent int, out *[]*result.Interval) (*result.Interval, []result.Values) {
 	r := &result.Interval{ID: iv.id, Parent: parent, Level: iv.level, Type: iv.typ, Count: iv.count,
 		Line: iv.line, File: iv.file, Expr: iv.expr}

@@ -43,9 +43,11 @@ type Net struct {
 	tstart []float64
 	tbyte  []float64
 	busy   []float64 // busy-until time of every channel, nodes in pre-order
-	// Channels sharing their busy time (shared.go): share[ch] indexes
-	// shared, or is -1 when busy[ch] holds the channel's time; share is
-	// nil until some channels share.
+	// Channels sharing their busy time (shared.go): share[ch] is the
+	// channel's home in shared when the channel is attached to it (≥ 0),
+	// detachedFrom(home) when it has left it, homeless otherwise; busy[ch]
+	// holds the time of a channel that is not attached. share is nil
+	// until some channels share.
 	share    []int32
 	shared   []sharedTime
 	free     []int32   // unused slots of shared
