@@ -70,35 +70,7 @@ func (l *Loop) Map(t *Template, rules []Rule, on *Array) error {
 	keys := make([]int64, P) // equal keys, equal blocks; -1 for no block
 	ids := make([]int32, l.Rank)
 	for k := range P {
-		keys[k] = -1
-		copy(ids, base.ids)
-		empty := false
-		for i, ax := range axes {
-			if ax == nil {
-				continue
-			}
-			switch e := ax[t.VM.Coord(k, i)]; {
-			case e.empty:
-				empty = true
-			case e.dim >= 0:
-				ids[e.dim] = e.id
-			}
-		}
-		key := int64(0)
-		for d, id := range ids {
-			if base.sections[d][id].Step == 0 {
-				empty = true // the dimension's iterations are out of range
-			}
-			key = key*int64(len(base.sections[d])) + int64(id)
-		}
-		if empty {
-			continue
-		}
-		b := section.Block(slab[k*l.Rank : (k+1)*l.Rank : (k+1)*l.Rank])
-		for d, id := range ids {
-			b[d] = base.sections[d][id]
-		}
-		l.Blocks[k], keys[k] = b, key
+		l.Blocks[k], keys[k] = l.assemble(k, &base, axes, ids, slab[k*l.Rank:(k+1)*l.Rank:(k+1)*l.Rank])
 	}
 	span := int64(1)
 	for _, secs := range base.sections {
@@ -106,6 +78,33 @@ func (l *Loop) Map(t *Template, rules []Rule, on *Array) error {
 	}
 	l.Sharers = countEqual(keys, span)
 	return nil
+}
+
+// assemble puts VM processor k's block together in b from the effects
+// of its coordinates, and returns it, or nil, with its key: the number
+// of its sections in mixed radix, −1 for nil. ids is scratch space.
+func (l *Loop) assemble(k int, base *loopSections, axes [][]axisEffect, ids []int32, b section.Block) (section.Block, int64) {
+	copy(ids, base.ids)
+	for i, ax := range axes {
+		if ax == nil {
+			continue
+		}
+		switch e := ax[l.Tmpl.VM.Coord(k, i)]; {
+		case e.empty:
+			return nil, -1
+		case e.dim >= 0:
+			ids[e.dim] = e.id
+		}
+	}
+	key := int64(0)
+	for d, id := range ids {
+		if base.sections[d][id].Step == 0 {
+			return nil, -1 // the dimension's iterations are out of range
+		}
+		b[d] = base.sections[d][id]
+		key = key*int64(len(base.sections[d])) + int64(id)
+	}
+	return b, key
 }
 
 // countEqual returns, for every key (from −1 to span−1), how many keys
