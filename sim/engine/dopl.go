@@ -100,7 +100,7 @@ func (e *Engine) distributeLoopTime(lp *loop, portion section.Block, hasPortion 
 			lastC, lastSize, lastT = c, m.sizes[k], t
 		}
 		ins := 0.0
-		n := m.cnt[k]
+		n := m.Sharers[k]
 		if n > 1 {
 			ins = t * float64(n-1) / float64(n)
 		}
@@ -140,7 +140,7 @@ func (e *Engine) distributeEach(m *loopMapping, vm *layout.VM) {
 	for k := 0; k < min(len(m.Blocks), vm.P()); k++ {
 		if sz := m.sizes[k]; sz != 0 {
 			cl := e.isolate(vm.Map[k])
-			e.chargeIterationRow(&e.classRows(e.cur)[cl], cl, c*float64(sz)/size, m.cnt[k])
+			e.chargeIterationRow(&e.classRows(e.cur)[cl], cl, c*float64(sz)/size, m.Sharers[k])
 		}
 	}
 }
@@ -209,7 +209,7 @@ func (m *loopMapping) shares(e *Engine, vm *layout.VM) *iterationShares {
 		if k >= len(m.Blocks) || m.sizes[k] == 0 {
 			continue
 		}
-		g := shareGroup{m.sizes[k], m.cnt[k]}
+		g := shareGroup{m.sizes[k], m.Sharers[k]}
 		l, ok := index[g]
 		if !ok {
 			l = int32(len(s.groups))

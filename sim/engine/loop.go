@@ -33,11 +33,10 @@ type loopKey struct {
 
 // loopMapping is the result of one mappl_: bounds, template and the
 // iteration block of every processor, with how many processors share each
-// block. Identical mappl_ calls share one mapping.
+// block (layout.Loop.Sharers). Identical mappl_ calls share one mapping.
 type loopMapping struct {
 	*layout.Loop
 	sizes []int64 // |B_k|
-	cnt   []int   // #{j : B_j = B_k}
 	// byShare groups the processors by their dopl_ charge (dopl.go).
 	byShare *iterationShares
 }
@@ -198,7 +197,7 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 	if err := l.Map(tmpl, rules, onA); err != nil {
 		return nil, e.errorf("%v", err)
 	}
-	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), cnt: l.Sharers}
+	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks))}
 	for k, b := range l.Blocks {
 		m.sizes[k] = layout.BlockSize(b)
 	}
