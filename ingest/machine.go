@@ -9,6 +9,7 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // maxMachineSource bounds the file read by Machine; machinefile.Parse
@@ -23,18 +24,18 @@ func MachineName(path string) string { return storedName(path, ".par") }
 // bytes is stored already, in which case it returns that machine with
 // Existing set. The file is parsed first: a defective file (a
 // *machinefile.Error) is not stored. The source is stored verbatim.
-func Machine(ctx context.Context, st *store.Store, path string) (store.MachineInfo, error) {
+func Machine(ctx context.Context, st *store.Store, path string) (stored.MachineInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return store.MachineInfo{}, err
+		return stored.MachineInfo{}, err
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, maxMachineSource+1))
 	if err != nil {
-		return store.MachineInfo{}, fmt.Errorf("%s: %w", path, err)
+		return stored.MachineInfo{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(src) > maxMachineSource {
-		return store.MachineInfo{}, fmt.Errorf("%s: larger than %d bytes, not a machine file", path, maxMachineSource)
+		return stored.MachineInfo{}, fmt.Errorf("%s: larger than %d bytes, not a machine file", path, maxMachineSource)
 	}
 	digest := sum(src)
 	if info, found, err := st.MachineBySHA(ctx, digest); err != nil || found {
@@ -42,7 +43,7 @@ func Machine(ctx context.Context, st *store.Store, path string) (store.MachineIn
 	}
 	m, err := machinefile.Parse(bytes.NewReader(src), path)
 	if err != nil {
-		return store.MachineInfo{}, err
+		return stored.MachineInfo{}, err
 	}
-	return st.SaveMachine(ctx, store.MachineInfo{Name: MachineName(path), Path: path, SHA256: digest}, m, src)
+	return st.SaveMachine(ctx, stored.MachineInfo{Name: MachineName(path), Path: path, SHA256: digest}, m, src)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/stage"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -85,7 +85,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	byGrid := map[string]store.Outcome{}
+	byGrid := map[string]stored.Outcome{}
 	for _, o := range outcomes {
 		byGrid[o.Grid] = o
 	}
@@ -128,7 +128,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // printDemoTable prints the demo's grids up to last from the sweep.
-func printDemoTable(byGrid map[string]store.Outcome, last string) error {
+func printDemoTable(byGrid map[string]stored.Outcome, last string) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "run\tgrid\tprocessors\texecution time (s)\tspeedup\tefficiency\t")
 	t1 := byGrid["1"].Time

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/calibrate"
 )
 
@@ -18,7 +18,7 @@ func TestHTML(t *testing.T) {
 		Program: "jac_e4", Host: calibrate.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"},
 		Start: start, Fit: calibrate.Result{Params: start, RMS: 0.5, Residuals: []float64{0.5, -0.5}, Evals: 12},
 		Free:    []calibrate.Param{calibrate.Param(0)},
-		Machine: store.MachineInfo{ID: 2, Name: "fit"}, Path: "fit.par",
+		Machine: stored.MachineInfo{ID: 2, Name: "fit"}, Path: "fit.par",
 		Errors: []IntervalError{
 			{RunID: 1, Grid: "1", Procs: 1, Interval: "Main jac.fdv:8", Measured: 0.01, Before: 0.2, After: 0.02},
 			{RunID: 1, Grid: "1", Procs: 1, Interval: "Par jac.fdv:10", Depth: 1, Measured: 0.001, Before: 0.002, After: 0.0015},

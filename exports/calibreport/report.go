@@ -1,7 +1,7 @@
 package calibreport
 
 import (
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/calibrate"
 )
 
@@ -30,7 +30,7 @@ type Report struct {
 	Start   calibrate.Params
 	Free    []calibrate.Param
 	Fit     calibrate.Result
-	Machine store.MachineInfo // the fitted machine, stored
-	Path    string            // the machine file written
-	Errors  []IntervalError   // every run, matched interval by interval, in the runs' order
+	Machine stored.MachineInfo // the fitted machine, stored
+	Path    string             // the machine file written
+	Errors  []IntervalError    // every run, matched interval by interval, in the runs' order
 }

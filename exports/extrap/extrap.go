@@ -28,7 +28,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/exports/table"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Options select what is exported.
@@ -42,8 +42,8 @@ type Summary = table.Summary
 // Source is what the export reads: *store.Store is one.
 type Source interface {
 	ExportSweeps(ctx context.Context, only int64) ([]int64, error)
-	RunRows(ctx context.Context, sweepID int64, fn func(*store.RunRow) error) error
-	IntervalValues(ctx context.Context, sweepID int64, program string, fn func(store.IntervalValue) error) error
+	RunRows(ctx context.Context, sweepID int64, fn func(*stored.RunRow) error) error
+	IntervalValues(ctx context.Context, sweepID int64, program string, fn func(stored.IntervalValue) error) error
 }
 
 // Write exports the interval values of src into outDir.
@@ -74,9 +74,9 @@ func Write(ctx context.Context, src Source, outDir string, opt Options) (Summary
 }
 
 // programRuns returns the runs of a sweep by program, in id order.
-func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]*store.RunRow, error) {
-	out := map[string][]*store.RunRow{}
-	err := src.RunRows(ctx, sweepID, func(r *store.RunRow) error {
+func programRuns(ctx context.Context, src Source, sweepID int64) (map[string][]*stored.RunRow, error) {
+	out := map[string][]*stored.RunRow{}
+	err := src.RunRows(ctx, sweepID, func(r *stored.RunRow) error {
 		c := *r
 		out[r.Program] = append(out[r.Program], &c)
 		return nil
@@ -114,7 +114,7 @@ type output struct {
 
 // writeProgram writes the files of one program of a sweep, streaming its
 // interval values once and routing each to its run's file.
-func writeProgram(ctx context.Context, src Source, dir string, sweepID int64, program string, runs []*store.RunRow) (files []table.File, err error) {
+func writeProgram(ctx context.Context, src Source, dir string, sweepID int64, program string, runs []*stored.RunRow) (files []table.File, err error) {
 	params := map[int64]string{}
 	outOf := map[int64]*output{}
 	var outs []*output
@@ -146,7 +146,7 @@ func writeProgram(ctx context.Context, src Source, dir string, sweepID int64, pr
 			params[r.ID], outOf[r.ID] = enc[r.ID], o
 		}
 	}
-	err = src.IntervalValues(ctx, sweepID, program, func(v store.IntervalValue) error {
+	err = src.IntervalValues(ctx, sweepID, program, func(v stored.IntervalValue) error {
 		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
 			return nil // JSON cannot carry them
 		}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // An Extra-P experiment models a metric as a function of numeric
@@ -27,23 +27,23 @@ import (
 // fixedAttr is one non-numeric attribute that separates files.
 type fixedAttr struct {
 	name  string
-	value func(r *store.RunRow) string
+	value func(r *stored.RunRow) string
 }
 
 var fixedAttrs = []fixedAttr{
-	{"kind", func(r *store.RunRow) string { return r.Kind }},
-	{"machine", func(r *store.RunRow) string { return nullString(r.Machine, "none") }},
-	{"network", func(r *store.RunRow) string { return nullString(r.Network, "default") }},
-	{"options", func(r *store.RunRow) string { return orNone(r.Options) }},
-	{"trace", func(r *store.RunRow) string { return nullInt(r.TraceID) }},
-	{"rank", func(r *store.RunRow) string { return strconv.FormatInt(r.GridRank, 10) }},
+	{"kind", func(r *stored.RunRow) string { return r.Kind }},
+	{"machine", func(r *stored.RunRow) string { return nullString(r.Machine, "none") }},
+	{"network", func(r *stored.RunRow) string { return nullString(r.Network, "default") }},
+	{"options", func(r *stored.RunRow) string { return orNone(r.Options) }},
+	{"trace", func(r *stored.RunRow) string { return nullInt(r.TraceID) }},
+	{"rank", func(r *stored.RunRow) string { return strconv.FormatInt(r.GridRank, 10) }},
 	{"overrides", overrides},
 }
 
 // overrides names the machine-file values a run overrides: a run without
 // an override has no number to give for it, so it cannot share a file
 // with runs that have one.
-func overrides(r *store.RunRow) string {
+func overrides(r *stored.RunRow) string {
 	var set []string
 	for _, o := range []struct {
 		name string
@@ -62,27 +62,27 @@ func overrides(r *store.RunRow) string {
 // numParam is one numeric candidate parameter.
 type numParam struct {
 	name  string
-	value func(r *store.RunRow) (float64, bool)
+	value func(r *stored.RunRow) (float64, bool)
 }
 
 var numParams = []numParam{
-	{"procs", func(r *store.RunRow) (float64, bool) { return float64(r.Procs), true }},
-	{"grid_d2", dim(func(r *store.RunRow) store.Null[int64] { return r.GridD2 })},
-	{"grid_d3", dim(func(r *store.RunRow) store.Null[int64] { return r.GridD3 })},
-	{"grid_d4", dim(func(r *store.RunRow) store.Null[int64] { return r.GridD4 })},
-	{"tstart", micros(func(r *store.RunRow) store.Null[float64] { return r.TStart })},
-	{"tbyte", micros(func(r *store.RunRow) store.Null[float64] { return r.TByte })},
-	{"power", func(r *store.RunRow) (float64, bool) { return r.Power.V, r.Power.Valid }},
+	{"procs", func(r *stored.RunRow) (float64, bool) { return float64(r.Procs), true }},
+	{"grid_d2", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD2 })},
+	{"grid_d3", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD3 })},
+	{"grid_d4", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD4 })},
+	{"tstart", micros(func(r *stored.RunRow) stored.Null[float64] { return r.TStart })},
+	{"tbyte", micros(func(r *stored.RunRow) stored.Null[float64] { return r.TByte })},
+	{"power", func(r *stored.RunRow) (float64, bool) { return r.Power.V, r.Power.Valid }},
 }
 
-func dim(f func(*store.RunRow) store.Null[int64]) func(*store.RunRow) (float64, bool) {
-	return func(r *store.RunRow) (float64, bool) { d := f(r); return float64(d.V), d.Valid }
+func dim(f func(*stored.RunRow) stored.Null[int64]) func(*stored.RunRow) (float64, bool) {
+	return func(r *stored.RunRow) (float64, bool) { d := f(r); return float64(d.V), d.Valid }
 }
 
 // micros converts seconds to microseconds, rounded to 12 significant
 // digits so that 1e-5 s is 10 µs and not 10.000000000000002.
-func micros(f func(*store.RunRow) store.Null[float64]) func(*store.RunRow) (float64, bool) {
-	return func(r *store.RunRow) (float64, bool) {
+func micros(f func(*stored.RunRow) stored.Null[float64]) func(*stored.RunRow) (float64, bool) {
+	return func(r *stored.RunRow) (float64, bool) {
 		v := f(r)
 		us, _ := strconv.ParseFloat(strconv.FormatFloat(v.V*1e6, 'g', 12, 64), 64)
 		return us, v.Valid
@@ -93,11 +93,11 @@ func micros(f func(*store.RunRow) store.Null[float64]) func(*store.RunRow) (floa
 type group struct {
 	fixed  []string // value of each fixedAttrs entry
 	suffix string   // the file name's part after the program: the fixed attributes that vary
-	runs   []*store.RunRow
+	runs   []*stored.RunRow
 }
 
 // groupRuns splits the runs of one program of a sweep into files.
-func groupRuns(runs []*store.RunRow) []*group {
+func groupRuns(runs []*stored.RunRow) []*group {
 	varies := make([]bool, len(fixedAttrs))
 	for i, a := range fixedAttrs {
 		for _, r := range runs[1:] {
@@ -172,7 +172,7 @@ func (g *group) same(a, b numParam) bool {
 // Extra-P's repetitions are true repetitions.
 func (g *group) encodeParams(ps []numParam) (map[int64]string, error) {
 	out := make(map[int64]string, len(g.runs))
-	seen := map[string]*store.RunRow{}
+	seen := map[string]*stored.RunRow{}
 	for _, r := range g.runs {
 		var b strings.Builder
 		for i, p := range ps {
@@ -197,27 +197,27 @@ func (g *group) encodeParams(ps []numParam) (map[int64]string, error) {
 }
 
 // configOf is everything that defines a run's configuration.
-func configOf(r *store.RunRow) string {
+func configOf(r *stored.RunRow) string {
 	return fmt.Sprintf("%s %s grid %s network %s tstart %s tbyte %s power %s options %s trace %s",
 		r.Kind, nullString(r.Machine, "-"), r.Grid, nullString(r.Network, "-"),
 		nullFloat(r.TStart), nullFloat(r.TByte), nullFloat(r.Power), orNone(r.Options), nullInt(r.TraceID))
 }
 
-func nullString(v store.Null[string], none string) string {
+func nullString(v stored.Null[string], none string) string {
 	if !v.Valid {
 		return none
 	}
 	return v.V
 }
 
-func nullInt(v store.Null[int64]) string {
+func nullInt(v stored.Null[int64]) string {
 	if !v.Valid {
 		return "none"
 	}
 	return strconv.FormatInt(v.V, 10)
 }
 
-func nullFloat(v store.Null[float64]) string {
+func nullFloat(v stored.Null[float64]) string {
 	if !v.Valid {
 		return "-"
 	}

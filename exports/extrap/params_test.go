@@ -10,23 +10,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // run makes a predicted run of grid dims with the given network and
 // start-up time (0: the machine file's).
-func run(id int64, network string, tstart float64, dims ...int64) *store.RunRow {
-	r := &store.RunRow{ID: id, Kind: "predicted", Program: "jac", GridRank: int64(len(dims)), GridD1: dims[0],
-		Procs: 1, Machine: store.Null[string]{V: "m", Valid: true}, Network: store.Null[string]{V: network, Valid: true},
-		TraceID: store.Null[int64]{V: 1, Valid: true}}
+func run(id int64, network string, tstart float64, dims ...int64) *stored.RunRow {
+	r := &stored.RunRow{ID: id, Kind: "predicted", Program: "jac", GridRank: int64(len(dims)), GridD1: dims[0],
+		Procs: 1, Machine: stored.Null[string]{V: "m", Valid: true}, Network: stored.Null[string]{V: network, Valid: true},
+		TraceID: stored.Null[int64]{V: 1, Valid: true}}
 	for i, d := range dims {
 		r.Procs *= d
 		if i > 0 {
-			*[]*store.Null[int64]{&r.GridD2, &r.GridD3, &r.GridD4}[i-1] = store.Null[int64]{V: d, Valid: true}
+			*[]*stored.Null[int64]{&r.GridD2, &r.GridD3, &r.GridD4}[i-1] = stored.Null[int64]{V: d, Valid: true}
 		}
 	}
 	if tstart > 0 {
-		r.TStart = store.Null[float64]{V: tstart, Valid: true}
+		r.TStart = stored.Null[float64]{V: tstart, Valid: true}
 	}
 	return r
 }
@@ -34,28 +34,28 @@ func run(id int64, network string, tstart float64, dims ...int64) *store.RunRow 
 func TestGroups(t *testing.T) {
 	tests := []struct {
 		name string
-		runs []*store.RunRow
+		runs []*stored.RunRow
 		want []string // per file: "suffix: param,param"
 	}{
 		{"1-D grids: procs only, not grid_d1 as well",
-			[]*store.RunRow{run(1, "bus", 0, 1), run(2, "bus", 0, 2), run(3, "bus", 0, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 1), run(2, "bus", 0, 2), run(3, "bus", 0, 4)},
 			[]string{": procs"}},
 		{"one configuration still has procs",
-			[]*store.RunRow{run(1, "bus", 0, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 4)},
 			[]string{": procs"}},
 		{"2-D grids of one processor count: grid_d2 tells them apart",
-			[]*store.RunRow{run(1, "bus", 0, 2, 4), run(2, "bus", 0, 4, 2), run(3, "bus", 0, 4, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 2, 4), run(2, "bus", 0, 4, 2), run(3, "bus", 0, 4, 4)},
 			[]string{": procs,grid_d2"}},
 		{"1xP grids: grid_d2 is procs",
-			[]*store.RunRow{run(1, "bus", 0, 1, 2), run(2, "bus", 0, 1, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 1, 2), run(2, "bus", 0, 1, 4)},
 			[]string{": procs"}},
 		{"ranks and networks are files, tstart a parameter in µs",
-			[]*store.RunRow{
+			[]*stored.RunRow{
 				run(1, "bus", 1e-6, 4), run(2, "bus", 1e-5, 4), run(3, "mesh", 1e-6, 4), run(4, "mesh", 1e-5, 2, 2),
 				run(5, "mesh", 1e-6, 2, 2)},
 			[]string{"network=bus.rank=1: tstart", "network=mesh.rank=1: procs", "network=mesh.rank=2: tstart"}},
 		{"runs without an override apart from those with one",
-			[]*store.RunRow{run(1, "bus", 0, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)},
 			[]string{"overrides=none: procs", "overrides=tstart: tstart"}},
 	}
 	for _, tt := range tests {
@@ -79,7 +79,7 @@ func TestGroups(t *testing.T) {
 }
 
 func TestMicroseconds(t *testing.T) {
-	g := &group{runs: []*store.RunRow{run(1, "bus", 1e-6, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)}}
+	g := &group{runs: []*stored.RunRow{run(1, "bus", 1e-6, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)}}
 	enc, err := g.encodeParams(g.params())
 	if err != nil {
 		t.Fatal(err)
@@ -97,22 +97,22 @@ func TestMicroseconds(t *testing.T) {
 func TestFalseRepetitionRefused(t *testing.T) {
 	a, b := run(1, "bus", 0, 4), run(2, "bus", 0, 4)
 	b.Options = `{"overlap":false}`
-	g := &group{runs: []*store.RunRow{a, b}}
+	g := &group{runs: []*stored.RunRow{a, b}}
 	_, err := g.encodeParams(g.params())
 	if err == nil || !strings.Contains(err.Error(), "runs 1") || !strings.Contains(err.Error(), "overlap") {
 		t.Errorf("error %v, want one naming both runs and their configurations", err)
 	}
-	if gs := groupRuns([]*store.RunRow{a, b}); len(gs) != 2 {
+	if gs := groupRuns([]*stored.RunRow{a, b}); len(gs) != 2 {
 		t.Errorf("%d files for runs of different options, want 2", len(gs))
 	}
 }
 
 // memSource is a store of a few runs with one value each (their id).
-type memSource struct{ runs []*store.RunRow }
+type memSource struct{ runs []*stored.RunRow }
 
 func (m memSource) ExportSweeps(context.Context, int64) ([]int64, error) { return []int64{7}, nil }
 
-func (m memSource) RunRows(_ context.Context, _ int64, fn func(*store.RunRow) error) error {
+func (m memSource) RunRows(_ context.Context, _ int64, fn func(*stored.RunRow) error) error {
 	for _, r := range m.runs {
 		if err := fn(r); err != nil {
 			return err
@@ -121,12 +121,12 @@ func (m memSource) RunRows(_ context.Context, _ int64, fn func(*store.RunRow) er
 	return nil
 }
 
-func (m memSource) IntervalValues(_ context.Context, _ int64, program string, fn func(store.IntervalValue) error) error {
+func (m memSource) IntervalValues(_ context.Context, _ int64, program string, fn func(stored.IntervalValue) error) error {
 	for _, r := range m.runs {
 		if r.Program != program {
 			continue
 		}
-		if err := fn(store.IntervalValue{RunID: r.ID, Path: "Main", Characteristic: "Execution_time", Value: float64(r.ID)}); err != nil {
+		if err := fn(stored.IntervalValue{RunID: r.ID, Path: "Main", Characteristic: "Execution_time", Value: float64(r.ID)}); err != nil {
 			return err
 		}
 	}
@@ -134,7 +134,7 @@ func (m memSource) IntervalValues(_ context.Context, _ int64, program string, fn
 }
 
 func TestWriteRoutesRuns(t *testing.T) {
-	src := memSource{[]*store.RunRow{run(1, "bus", 1e-5, 2), run(2, "mesh", 1e-5, 2), run(3, "bus", 1e-4, 2), run(4, "mesh", 1e-4, 4)}}
+	src := memSource{[]*stored.RunRow{run(1, "bus", 1e-5, 2), run(2, "mesh", 1e-5, 2), run(3, "bus", 1e-4, 2), run(4, "mesh", 1e-4, 4)}}
 	dir := t.TempDir()
 	sum, err := Write(context.Background(), src, dir, Options{})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // maxPathSteps bounds the critical path's table.
@@ -20,10 +20,10 @@ const maxTimelineNodes = 64
 
 // Input is what the report shows.
 type Input struct {
-	Sim *store.OrderSimulation
+	Sim *stored.OrderSimulation
 	// Sweep, when not empty, are the simulations of the sweep Sim belongs
 	// to, by node count: the speedup chart.
-	Sweep    []store.OrderRunRow
+	Sweep    []stored.OrderRunRow
 	Deadline float64 // s; when positive, marked on the sweep's chart
 }
 
@@ -45,7 +45,7 @@ type view struct {
 	Latency, Bandwidth                               float64
 	Timeline, Loads, SpeedupChart                    template.HTML
 	EventsShown                                      bool
-	Path                                             []store.PathStep
+	Path                                             []stored.PathStep
 	PathSteps                                        int
 	Style                                            template.CSS
 }

@@ -7,24 +7,24 @@ import (
 
 	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // sample is a simulation of 3 orders on 2 nodes, in a sweep of 1, 2 and 4.
 func sample() *Input {
 	run := &result.Run{ID: 7, Program: "sort", Intervals: []*result.Interval{{ID: 1, Type: result.Main}}}
-	sim := &store.OrderSimulation{
+	sim := &stored.OrderSimulation{
 		Run:    run,
-		Detail: store.OrderRun{Scheduler: "fifo", Nodes: 2, Cores: 1, Power: 1, Makespan: 3, Work: 5, Span: 3, Parallelism: 5.0 / 3, Speedup: 5.0 / 3, SpeedupLo: 1.1, SpeedupHi: 5.0 / 3},
-		Nodes:  []store.OrderNode{{Node: 0, Orders: 2, Busy: 3}, {Node: 1, Orders: 1, Busy: 2, Idle: 1}},
-		Events: []store.OrderEvent{{Order: 1, Node: 0, End: 1}, {Order: 2, Node: 0, Start: 1, End: 3}, {Order: 3, Node: 1, Start: 1, End: 3}},
-		Path:   []store.PathStep{{Order: 1, Node: 0, End: 1, Reason: "run"}, {Order: 2, Node: 0, Start: 1, End: 3, Reason: "run"}},
+		Detail: stored.OrderRun{Scheduler: "fifo", Nodes: 2, Cores: 1, Power: 1, Makespan: 3, Work: 5, Span: 3, Parallelism: 5.0 / 3, Speedup: 5.0 / 3, SpeedupLo: 1.1, SpeedupHi: 5.0 / 3},
+		Nodes:  []stored.OrderNode{{Node: 0, Orders: 2, Busy: 3}, {Node: 1, Orders: 1, Busy: 2, Idle: 1}},
+		Events: []stored.OrderEvent{{Order: 1, Node: 0, End: 1}, {Order: 2, Node: 0, Start: 1, End: 3}, {Order: 3, Node: 1, Start: 1, End: 3}},
+		Path:   []stored.PathStep{{Order: 1, Node: 0, End: 1, Reason: "run"}, {Order: 2, Node: 0, Start: 1, End: 3, Reason: "run"}},
 	}
-	sweep := []store.OrderRunRow{
-		{RunID: 6, OrderRun: store.OrderRun{Nodes: 1, Cores: 1, Makespan: 5, Speedup: 1, SpeedupLo: 1, SpeedupHi: 1}},
+	sweep := []stored.OrderRunRow{
+		{RunID: 6, OrderRun: stored.OrderRun{Nodes: 1, Cores: 1, Makespan: 5, Speedup: 1, SpeedupLo: 1, SpeedupHi: 1}},
 		{RunID: 7, OrderRun: sim.Detail},
-		{RunID: 8, OrderRun: store.OrderRun{Nodes: 4, Cores: 1, Makespan: 3, Speedup: 5.0 / 3, SpeedupLo: 1.2, SpeedupHi: 5.0 / 3}},
+		{RunID: 8, OrderRun: stored.OrderRun{Nodes: 4, Cores: 1, Makespan: 3, Speedup: 5.0 / 3, SpeedupLo: 1.2, SpeedupHi: 5.0 / 3}},
 	}
 	return &Input{Sim: sim, Sweep: sweep, Deadline: 4}
 }

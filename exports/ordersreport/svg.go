@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Chart geometry, in SVG user units (the charts scale to the page width).
@@ -51,7 +51,7 @@ func (s *svg) timeAxis(y, maxT float64, x func(float64) float64) {
 
 // timeline is the Gantt chart: a row per node, a bar per order (when the
 // orders' schedules are stored), the critical path drawn over them.
-func timeline(s *store.OrderSimulation) template.HTML {
+func timeline(s *stored.OrderSimulation) template.HTML {
 	d := s.Detail
 	rows := min(d.Nodes, maxTimelineNodes)
 	span := math.Max(d.Makespan, 1e-300)
@@ -85,7 +85,7 @@ func timeline(s *store.OrderSimulation) template.HTML {
 }
 
 // loads is a stacked bar per node: busy, transfer, waiting, idle.
-func loads(s *store.OrderSimulation) template.HTML {
+func loads(s *stored.OrderSimulation) template.HTML {
 	d := s.Detail
 	rows := min(len(s.Nodes), maxTimelineNodes)
 	total := math.Max(d.Makespan*float64(max(d.Cores, 1)), 1e-300)
@@ -115,7 +115,7 @@ func loads(s *store.OrderSimulation) template.HTML {
 // speedupChart plots the sweep's speedup against the node count (log-log)
 // beside the work/span range and the ideal line; the current run and the
 // smallest cluster meeting the deadline are marked.
-func speedupChart(runs []store.OrderRunRow, current int, deadline float64) template.HTML {
+func speedupChart(runs []stored.OrderRunRow, current int, deadline float64) template.HTML {
 	const height, top, bottom = 300.0, 10.0, 260.0
 	maxN, maxS := 1.0, 1.0
 	for _, r := range runs {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -17,7 +17,7 @@ import (
 // 1-D grids counted twice, as p and px1). Its times follow a simple
 // model in which long, thin grids communicate more.
 func bigSweep(maxProcs int) *Input {
-	rep := &store.SweepReport{Sweep: store.Sweep{ID: 1, Command: "presage sweep --procs 1..1024 --tstart 1,10,100 --network cluster,bus,mesh"}, Trace: "jac"}
+	rep := &stored.SweepReport{Sweep: stored.Sweep{ID: 1, Command: "presage sweep --procs 1..1024 --tstart 1,10,100 --network cluster,bus,mesh"}, Trace: "jac"}
 	id := int64(0)
 	for _, network := range []string{"cluster", "bus", "mesh"} {
 		for _, tstart := range []float64{1e-6, 1e-5, 1e-4} {
@@ -39,9 +39,9 @@ func bigSweep(maxProcs int) *Input {
 						comm *= 2
 					}
 					tm := 10/float64(p) + comm
-					rep.Configs = append(rep.Configs, store.SweepConfig{RunID: id, Program: "jac", Grid: g, Procs: p,
+					rep.Configs = append(rep.Configs, stored.SweepConfig{RunID: id, Program: "jac", Grid: g, Procs: p,
 						Network: network, TStart: tstart, Time: tm,
-						Efficiency: store.Null[float64]{V: 10 / (tm * float64(p)), Valid: true}})
+						Efficiency: stored.Null[float64]{V: 10 / (tm * float64(p)), Valid: true}})
 				}
 			}
 		}

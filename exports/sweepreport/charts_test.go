@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // tree6 is a pre-order list: 1 (2 (3), 4 (5), 6) with the given losses.
@@ -60,7 +60,7 @@ func TestIdealSpeedup(t *testing.T) {
 	mk := func(procs ...int) *series {
 		s := &series{}
 		for _, p := range procs {
-			s.Points = append(s.Points, point{Procs: p, Best: &config{store.SweepConfig{Procs: p, Time: 1}}})
+			s.Points = append(s.Points, point{Procs: p, Best: &config{stored.SweepConfig{Procs: p, Time: 1}}})
 		}
 		return s
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -61,7 +62,7 @@ func newSweep(t *testing.T) *sweepFixture {
 		t.Fatal(err)
 	}
 	f.traceID = info.ID
-	f.sweepID = f.newSweep(t, store.Sweep{Command: "presage sweep jac --grids 1..32 --network bus,cluster,mesh",
+	f.sweepID = f.newSweep(t, stored.Sweep{Command: "presage sweep jac --grids 1..32 --network bus,cluster,mesh",
 		Hash: "h1", Configs: 20, Skipped: 1})
 	traceID := f.traceID
 	for _, s := range fixtureSeries {
@@ -77,7 +78,7 @@ func newSweep(t *testing.T) *sweepFixture {
 }
 
 // newSweep stores a sweep of the fixture's trace.
-func (f *sweepFixture) newSweep(t *testing.T, sw store.Sweep) int64 {
+func (f *sweepFixture) newSweep(t *testing.T, sw stored.Sweep) int64 {
 	t.Helper()
 	sw.TraceID, sw.Kind, sw.Definition = f.traceID, "sweep", "{}"
 	id, err := f.st.EnsureSweep(context.Background(), sw)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // grid returns one configuration per combination of networks and
@@ -17,7 +17,7 @@ func grid(networks []string, tstarts []float64) []*config {
 		for _, t := range tstarts {
 			for _, p := range []int{1, 2} {
 				id++
-				cs = append(cs, &config{store.SweepConfig{RunID: id, Procs: p, Network: n, TStart: t / 1e6, Time: 1}})
+				cs = append(cs, &config{stored.SweepConfig{RunID: id, Procs: p, Network: n, TStart: t / 1e6, Time: 1}})
 			}
 		}
 	}

@@ -4,20 +4,20 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // Source is what the report reads: *store.Store is one.
 type Source interface {
-	SweepReport(ctx context.Context, id int64) (*store.SweepReport, error)
+	SweepReport(ctx context.Context, id int64) (*stored.SweepReport, error)
 	Run(id int64) (*result.Run, error)
 }
 
 // Input is what the report of a sweep shows: the sweep with its runs, and
 // the run whose lost-time breakdown is drawn.
 type Input struct {
-	Sweep *store.SweepReport
+	Sweep *stored.SweepReport
 	Run   *result.Run // one of Sweep.Configs
 }
 
@@ -43,9 +43,9 @@ func Load(ctx context.Context, src Source, sweepID int64, opt Options) (*Input, 
 }
 
 // config is one run of the sweep: its configuration and headline numbers.
-type config struct{ store.SweepConfig }
+type config struct{ stored.SweepConfig }
 
-func configs(rep *store.SweepReport) []*config {
+func configs(rep *stored.SweepReport) []*config {
 	cs := make([]*config, len(rep.Configs))
 	for i, c := range rep.Configs {
 		cs[i] = &config{c}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // page is what the template renders.
@@ -58,7 +58,7 @@ type configRow struct {
 	key                        *config
 }
 
-func build(sw *store.SweepReport, cs []*config, chosen *config, ivs []*interval, opt Options) *page {
+func build(sw *stored.SweepReport, cs []*config, chosen *config, ivs []*interval, opt Options) *page {
 	ss := buildSeries(cs)
 	rows := configRows(ss, chosen)
 	trace := sw.Trace
@@ -157,7 +157,7 @@ func cmpNaNLast(a, b float64) int {
 }
 
 // facts summarises the sweep: its trace and what its configurations span.
-func facts(sw *store.SweepReport, cs []*config, ss []*series) []fact {
+func facts(sw *stored.SweepReport, cs []*config, ss []*series) []fact {
 	stored := fmt.Sprintf("%d stored", len(cs))
 	if sw.Sweep.Configs > 0 && sw.Sweep.Configs != len(cs) {
 		stored += fmt.Sprintf(" of %d", sw.Sweep.Configs)

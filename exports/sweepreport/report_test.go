@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -333,7 +333,7 @@ func TestBreakdown(t *testing.T) {
 // nothing is written.
 func TestErrors(t *testing.T) {
 	f := newSweep(t)
-	emptyID := f.newSweep(t, store.Sweep{Command: "x", Hash: "h2"})
+	emptyID := f.newSweep(t, stored.Sweep{Command: "x", Hash: "h2"})
 	outside := f.outside
 	tests := []struct {
 		name  string
@@ -367,10 +367,10 @@ func TestErrors(t *testing.T) {
 // and the missing efficiency is drawn nowhere and shown as a dash.
 func TestSingleConfiguration(t *testing.T) {
 	f := newSweep(t)
-	f.sweepID = f.newSweep(t, store.Sweep{Command: "one", Hash: "h3"})
+	f.sweepID = f.newSweep(t, stored.Sweep{Command: "one", Hash: "h3"})
 	f.save(t, f.traceID, f.sweepID, "mesh", 0, []int{2, 2}, 3)
 	in := f.load(t, Options{})
-	in.Sweep.Configs[0].Efficiency = store.Null[float64]{} // as a store without it gives
+	in.Sweep.Configs[0].Efficiency = stored.Null[float64]{} // as a store without it gives
 	var b bytes.Buffer
 	if err := Write(&b, in, Options{}); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 func TestSeriesLabels(t *testing.T) {
@@ -16,17 +16,17 @@ func TestSeriesLabels(t *testing.T) {
 		want []string
 	}{
 		{"one series names everything", []*config{
-			{store.SweepConfig{RunID: 1, Procs: 1, Network: "bus", Machine: "Predictor"}},
-			{store.SweepConfig{RunID: 2, Procs: 2, Network: "bus", Machine: "Predictor"}},
+			{stored.SweepConfig{RunID: 1, Procs: 1, Network: "bus", Machine: "Predictor"}},
+			{stored.SweepConfig{RunID: 2, Procs: 2, Network: "bus", Machine: "Predictor"}},
 		}, []string{"bus · tstart from file · tbyte from file · power from file · Predictor"}},
 		{"only what varies", []*config{
-			{store.SweepConfig{RunID: 1, Procs: 1, Network: "mesh", TByte: 1e-8, Machine: "M"}},
-			{store.SweepConfig{RunID: 2, Procs: 1, Network: "bus", TByte: 1e-8, Machine: "M"}},
-			{store.SweepConfig{RunID: 3, Procs: 1, Network: "bus", TByte: 2e-8, Machine: "M"}},
+			{stored.SweepConfig{RunID: 1, Procs: 1, Network: "mesh", TByte: 1e-8, Machine: "M"}},
+			{stored.SweepConfig{RunID: 2, Procs: 1, Network: "bus", TByte: 1e-8, Machine: "M"}},
+			{stored.SweepConfig{RunID: 3, Procs: 1, Network: "bus", TByte: 2e-8, Machine: "M"}},
 		}, []string{"bus · tbyte 0.01 µs", "bus · tbyte 0.02 µs", "mesh · tbyte 0.01 µs"}},
 		{"power and machine", []*config{
-			{store.SweepConfig{RunID: 1, Procs: 1, Power: 2, Machine: "B"}},
-			{store.SweepConfig{RunID: 2, Procs: 1, Power: 0, Machine: "A"}},
+			{stored.SweepConfig{RunID: 1, Procs: 1, Power: 2, Machine: "B"}},
+			{stored.SweepConfig{RunID: 2, Procs: 1, Power: 0, Machine: "A"}},
 		}, []string{"power from file · A", "power 2 · B"}},
 	}
 	for _, tt := range tests {
@@ -48,12 +48,12 @@ func TestSeriesLabels(t *testing.T) {
 // series' first point.
 func TestSeriesPoints(t *testing.T) {
 	cs := []*config{
-		{store.SweepConfig{RunID: 1, Procs: 8, Grid: "2x4", Time: 2}},
-		{store.SweepConfig{RunID: 2, Procs: 2, Grid: "2", Time: 6}},
-		{store.SweepConfig{RunID: 3, Procs: 8, Grid: "4x2", Time: 1.5}},
-		{store.SweepConfig{RunID: 4, Procs: 8, Grid: "8", Time: 1.5}},
-		{store.SweepConfig{RunID: 5, Procs: 4, Grid: "4", Time: math.NaN()}},
-		{store.SweepConfig{RunID: 6, Procs: 4, Grid: "2x2", Time: 3}},
+		{stored.SweepConfig{RunID: 1, Procs: 8, Grid: "2x4", Time: 2}},
+		{stored.SweepConfig{RunID: 2, Procs: 2, Grid: "2", Time: 6}},
+		{stored.SweepConfig{RunID: 3, Procs: 8, Grid: "4x2", Time: 1.5}},
+		{stored.SweepConfig{RunID: 4, Procs: 8, Grid: "8", Time: 1.5}},
+		{stored.SweepConfig{RunID: 5, Procs: 4, Grid: "4", Time: math.NaN()}},
+		{stored.SweepConfig{RunID: 6, Procs: 4, Grid: "2x2", Time: 3}},
 	}
 	ss := buildSeries(cs)
 	if len(ss) != 1 {

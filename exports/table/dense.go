@@ -3,7 +3,7 @@ package table
 import (
 	"context"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Dense is src with the zeros of the tidy table made explicit: the store
@@ -19,26 +19,26 @@ type dense struct{ Source }
 
 // procValue names a per-processor value of a run.
 type procValue struct {
-	interval *store.IntervalRow
+	interval *stored.IntervalRow
 	proc     int64
-	char     *store.CharacteristicRow
+	char     *stored.CharacteristicRow
 }
 
 // ValueRows hands on every interval value as src gives it, collects the
 // per-processor values of a run and writes them densely when the run
 // ends. The store's rows point at dimension rows that stay valid for the
 // whole call.
-func (s *dense) ValueRows(ctx context.Context, sweepID int64, fn func(*store.ValueRow) error) error {
-	var run *store.RunRow
-	var chars []*store.CharacteristicRow // the run's characteristics, in order
-	var intervals []*store.IntervalRow   // those with per-processor values, in order
+func (s *dense) ValueRows(ctx context.Context, sweepID int64, fn func(*stored.ValueRow) error) error {
+	var run *stored.RunRow
+	var chars []*stored.CharacteristicRow // the run's characteristics, in order
+	var intervals []*stored.IntervalRow   // those with per-processor values, in order
 	values := map[procValue]float64{}
 	seen := map[any]bool{}
 	flush := func() error {
 		for _, iv := range intervals {
 			for p := range run.Procs {
 				for _, c := range chars {
-					row := store.ValueRow{Run: run, Interval: iv, Char: c, Proc: store.Null[int64]{V: p, Valid: true},
+					row := stored.ValueRow{Run: run, Interval: iv, Char: c, Proc: stored.Null[int64]{V: p, Valid: true},
 						Value: values[procValue{iv, p, c}]}
 					if err := fn(&row); err != nil {
 						return err
@@ -49,7 +49,7 @@ func (s *dense) ValueRows(ctx context.Context, sweepID int64, fn func(*store.Val
 		chars, intervals, values, seen = nil, nil, map[procValue]float64{}, map[any]bool{}
 		return nil
 	}
-	err := s.Source.ValueRows(ctx, sweepID, func(r *store.ValueRow) error {
+	err := s.Source.ValueRows(ctx, sweepID, func(r *stored.ValueRow) error {
 		if r.Run != run {
 			if err := flush(); err != nil {
 				return err

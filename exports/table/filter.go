@@ -3,7 +3,7 @@ package table
 import (
 	"context"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Filter narrows an export to the runs of one trace and/or one run (0:
@@ -14,7 +14,7 @@ type Filter struct {
 }
 
 // keeps reports whether the run r passes the filter.
-func (f Filter) keeps(r *store.RunRow) bool {
+func (f Filter) keeps(r *stored.RunRow) bool {
 	return (f.RunID == 0 || r.ID == f.RunID) && (f.TraceID == 0 || r.TraceID.Valid && r.TraceID.V == f.TraceID)
 }
 
@@ -39,7 +39,7 @@ func (s *filtered) runs(ctx context.Context, sweepID int64) (map[int64]bool, err
 		return kept, nil
 	}
 	kept := map[int64]bool{}
-	err := s.Source.RunRows(ctx, sweepID, func(r *store.RunRow) error {
+	err := s.Source.RunRows(ctx, sweepID, func(r *stored.RunRow) error {
 		if s.f.keeps(r) {
 			kept[r.ID] = true
 		}
@@ -69,8 +69,8 @@ func (s *filtered) ExportSweeps(ctx context.Context, only int64) ([]int64, error
 	return out, nil
 }
 
-func (s *filtered) RunRows(ctx context.Context, sweepID int64, fn func(*store.RunRow) error) error {
-	return s.Source.RunRows(ctx, sweepID, func(r *store.RunRow) error {
+func (s *filtered) RunRows(ctx context.Context, sweepID int64, fn func(*stored.RunRow) error) error {
+	return s.Source.RunRows(ctx, sweepID, func(r *stored.RunRow) error {
 		if !s.f.keeps(r) {
 			return nil
 		}
@@ -78,12 +78,12 @@ func (s *filtered) RunRows(ctx context.Context, sweepID int64, fn func(*store.Ru
 	})
 }
 
-func (s *filtered) IntervalRows(ctx context.Context, sweepID int64, fn func(*store.IntervalRow) error) error {
+func (s *filtered) IntervalRows(ctx context.Context, sweepID int64, fn func(*stored.IntervalRow) error) error {
 	kept, err := s.runs(ctx, sweepID)
 	if err != nil {
 		return err
 	}
-	return s.Source.IntervalRows(ctx, sweepID, func(r *store.IntervalRow) error {
+	return s.Source.IntervalRows(ctx, sweepID, func(r *stored.IntervalRow) error {
 		if !kept[r.RunID] {
 			return nil
 		}
@@ -91,8 +91,8 @@ func (s *filtered) IntervalRows(ctx context.Context, sweepID int64, fn func(*sto
 	})
 }
 
-func (s *filtered) ValueRows(ctx context.Context, sweepID int64, fn func(*store.ValueRow) error) error {
-	return s.Source.ValueRows(ctx, sweepID, func(r *store.ValueRow) error {
+func (s *filtered) ValueRows(ctx context.Context, sweepID int64, fn func(*stored.ValueRow) error) error {
+	return s.Source.ValueRows(ctx, sweepID, func(r *stored.ValueRow) error {
 		if !s.f.keeps(r.Run) {
 			return nil
 		}
@@ -100,8 +100,8 @@ func (s *filtered) ValueRows(ctx context.Context, sweepID int64, fn func(*store.
 	})
 }
 
-func (s *filtered) WideRows(ctx context.Context, sweepID int64, fn func(*store.WideRow) error) error {
-	return s.Source.WideRows(ctx, sweepID, func(r *store.WideRow) error {
+func (s *filtered) WideRows(ctx context.Context, sweepID int64, fn func(*stored.WideRow) error) error {
+	return s.Source.WideRows(ctx, sweepID, func(r *stored.WideRow) error {
 		if !s.f.keeps(r.Run) {
 			return nil
 		}

@@ -6,18 +6,17 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Source is what the exports read: the sweeps to export and the rows of
 // each table, one sweep at a time. *store.Store is one.
 type Source interface {
 	ExportSweeps(ctx context.Context, only int64) ([]int64, error)
-	RunRows(ctx context.Context, sweepID int64, fn func(*store.RunRow) error) error
-	IntervalRows(ctx context.Context, sweepID int64, fn func(*store.IntervalRow) error) error
-	ValueRows(ctx context.Context, sweepID int64, fn func(*store.ValueRow) error) error
-	WideRows(ctx context.Context, sweepID int64, fn func(*store.WideRow) error) error
+	RunRows(ctx context.Context, sweepID int64, fn func(*stored.RunRow) error) error
+	IntervalRows(ctx context.Context, sweepID int64, fn func(*stored.IntervalRow) error) error
+	ValueRows(ctx context.Context, sweepID int64, fn func(*stored.ValueRow) error) error
+	WideRows(ctx context.Context, sweepID int64, fn func(*stored.WideRow) error) error
 }
 
 // Stream reads the table's rows of one sweep from src and hands them to fn

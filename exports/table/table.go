@@ -1,7 +1,7 @@
 // Package table owns the definitions of the exported tables, shared by
 // every exporter (Parquet, Arrow IPC, CSV): their columns and types, the
 // partition layout of the output directory, and the building of Arrow
-// record batches from the typed rows the store streams (store.RunRow,
+// record batches from the typed rows the store streams (stored.RunRow,
 // IntervalRow, ValueRow, WideRow). The SQL that reads them is the store's.
 package table
 

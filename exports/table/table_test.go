@@ -12,7 +12,7 @@ import (
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/schema"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -128,7 +128,7 @@ func TestDense(t *testing.T) {
 			char          string
 		}
 		sparse := map[key]float64{}
-		if err := db.ValueRows(ctx, sweep, func(r *store.ValueRow) error {
+		if err := db.ValueRows(ctx, sweep, func(r *stored.ValueRow) error {
 			if r.Proc.Valid {
 				sparse[key{r.Run.ID, r.Interval.ID, r.Proc.V, r.Char.Name}] = r.Value
 			}
@@ -139,7 +139,7 @@ func TestDense(t *testing.T) {
 		dense := map[key]float64{}
 		perInterval := map[[2]int64]int64{}
 		procs := map[int64]int64{}
-		if err := table.Dense(db).ValueRows(ctx, sweep, func(r *store.ValueRow) error {
+		if err := table.Dense(db).ValueRows(ctx, sweep, func(r *stored.ValueRow) error {
 			if r.Proc.Valid {
 				dense[key{r.Run.ID, r.Interval.ID, r.Proc.V, r.Char.Name}] = r.Value
 				perInterval[[2]int64{r.Run.ID, r.Interval.ID}]++

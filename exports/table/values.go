@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -16,61 +16,61 @@ import (
 // is not nullable is refused when its batch is cut (batcher.checkNulls).
 
 // runFields are the columns of v_runs.
-var runFields = map[string]appender[store.RunRow]{
-	"run_id":         func(b array.Builder, r *store.RunRow) { appendInt(b, r.ID) },
-	"kind":           func(b array.Builder, r *store.RunRow) { appendString(b, r.Kind) },
-	"program":        func(b array.Builder, r *store.RunRow) { appendString(b, r.Program) },
-	"trace_id":       func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.TraceID) },
-	"sts_id":         func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.StsID) },
-	"machine":        func(b array.Builder, r *store.RunRow) { appendNullString(b, r.Machine) },
-	"grid":           func(b array.Builder, r *store.RunRow) { appendString(b, r.Grid) },
-	"grid_rank":      func(b array.Builder, r *store.RunRow) { appendInt(b, r.GridRank) },
-	"grid_d1":        func(b array.Builder, r *store.RunRow) { appendInt(b, r.GridD1) },
-	"grid_d2":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD2) },
-	"grid_d3":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD3) },
-	"grid_d4":        func(b array.Builder, r *store.RunRow) { appendNullInt(b, r.GridD4) },
-	"procs":          func(b array.Builder, r *store.RunRow) { appendInt(b, r.Procs) },
-	"network":        func(b array.Builder, r *store.RunRow) { appendNullString(b, r.Network) },
-	"tstart":         func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TStart) },
-	"tbyte":          func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TByte) },
-	"power":          func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.Power) },
-	"tstart_used":    func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TStartUsed) },
-	"tbyte_used":     func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.TByteUsed) },
-	"power_used":     func(b array.Builder, r *store.RunRow) { appendNullFloat(b, r.PowerUsed) },
-	"options":        func(b array.Builder, r *store.RunRow) { appendString(b, r.Options) },
-	"report_root":    func(b array.Builder, r *store.RunRow) { appendInt(b, r.ReportRoot) },
-	"execution_time": func(b array.Builder, r *store.RunRow) { appendFloat(b, r.ExecutionTime) },
-	"cost":           func(b array.Builder, r *store.RunRow) { appendFloat(b, r.Cost) },
-	"created_at":     func(b array.Builder, r *store.RunRow) { appendTime(b, r.CreatedAt) },
+var runFields = map[string]appender[stored.RunRow]{
+	"run_id":         func(b array.Builder, r *stored.RunRow) { appendInt(b, r.ID) },
+	"kind":           func(b array.Builder, r *stored.RunRow) { appendString(b, r.Kind) },
+	"program":        func(b array.Builder, r *stored.RunRow) { appendString(b, r.Program) },
+	"trace_id":       func(b array.Builder, r *stored.RunRow) { appendNullInt(b, r.TraceID) },
+	"sts_id":         func(b array.Builder, r *stored.RunRow) { appendNullInt(b, r.StsID) },
+	"machine":        func(b array.Builder, r *stored.RunRow) { appendNullString(b, r.Machine) },
+	"grid":           func(b array.Builder, r *stored.RunRow) { appendString(b, r.Grid) },
+	"grid_rank":      func(b array.Builder, r *stored.RunRow) { appendInt(b, r.GridRank) },
+	"grid_d1":        func(b array.Builder, r *stored.RunRow) { appendInt(b, r.GridD1) },
+	"grid_d2":        func(b array.Builder, r *stored.RunRow) { appendNullInt(b, r.GridD2) },
+	"grid_d3":        func(b array.Builder, r *stored.RunRow) { appendNullInt(b, r.GridD3) },
+	"grid_d4":        func(b array.Builder, r *stored.RunRow) { appendNullInt(b, r.GridD4) },
+	"procs":          func(b array.Builder, r *stored.RunRow) { appendInt(b, r.Procs) },
+	"network":        func(b array.Builder, r *stored.RunRow) { appendNullString(b, r.Network) },
+	"tstart":         func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.TStart) },
+	"tbyte":          func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.TByte) },
+	"power":          func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.Power) },
+	"tstart_used":    func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.TStartUsed) },
+	"tbyte_used":     func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.TByteUsed) },
+	"power_used":     func(b array.Builder, r *stored.RunRow) { appendNullFloat(b, r.PowerUsed) },
+	"options":        func(b array.Builder, r *stored.RunRow) { appendString(b, r.Options) },
+	"report_root":    func(b array.Builder, r *stored.RunRow) { appendInt(b, r.ReportRoot) },
+	"execution_time": func(b array.Builder, r *stored.RunRow) { appendFloat(b, r.ExecutionTime) },
+	"cost":           func(b array.Builder, r *stored.RunRow) { appendFloat(b, r.Cost) },
+	"created_at":     func(b array.Builder, r *stored.RunRow) { appendTime(b, r.CreatedAt) },
 }
 
 // intervalFields are the columns of v_intervals.
-var intervalFields = map[string]appender[store.IntervalRow]{
-	"run_id":      func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.RunID) },
-	"interval_id": func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.ID) },
-	"parent":      func(b array.Builder, iv *store.IntervalRow) { appendNullInt(b, iv.Parent) },
-	"ord":         func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Ord) },
-	"level":       func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Level) },
-	"type":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.Type) },
-	"file":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.File) },
-	"line":        func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Line) },
-	"expr":        func(b array.Builder, iv *store.IntervalRow) { appendNullInt(b, iv.Expr) },
-	"count":       func(b array.Builder, iv *store.IntervalRow) { appendInt(b, iv.Count) },
-	"path":        func(b array.Builder, iv *store.IntervalRow) { appendString(b, iv.Path) },
+var intervalFields = map[string]appender[stored.IntervalRow]{
+	"run_id":      func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.RunID) },
+	"interval_id": func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.ID) },
+	"parent":      func(b array.Builder, iv *stored.IntervalRow) { appendNullInt(b, iv.Parent) },
+	"ord":         func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.Ord) },
+	"level":       func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.Level) },
+	"type":        func(b array.Builder, iv *stored.IntervalRow) { appendString(b, iv.Type) },
+	"file":        func(b array.Builder, iv *stored.IntervalRow) { appendString(b, iv.File) },
+	"line":        func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.Line) },
+	"expr":        func(b array.Builder, iv *stored.IntervalRow) { appendNullInt(b, iv.Expr) },
+	"count":       func(b array.Builder, iv *stored.IntervalRow) { appendInt(b, iv.Count) },
+	"path":        func(b array.Builder, iv *stored.IntervalRow) { appendString(b, iv.Path) },
 }
 
 // valueFields are the columns of v_values_long: a value's own, then its
 // run's and its interval's.
 var valueFields = merge(
-	map[string]appender[store.ValueRow]{
-		"proc":           func(b array.Builder, r *store.ValueRow) { appendNullInt(b, r.Proc) },
-		"characteristic": func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Name) },
-		"unit":           func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Unit) },
-		"family":         func(b array.Builder, r *store.ValueRow) { appendString(b, r.Char.Family) },
-		"value":          func(b array.Builder, r *store.ValueRow) { appendFloat(b, r.Value) },
+	map[string]appender[stored.ValueRow]{
+		"proc":           func(b array.Builder, r *stored.ValueRow) { appendNullInt(b, r.Proc) },
+		"characteristic": func(b array.Builder, r *stored.ValueRow) { appendString(b, r.Char.Name) },
+		"unit":           func(b array.Builder, r *stored.ValueRow) { appendString(b, r.Char.Unit) },
+		"family":         func(b array.Builder, r *stored.ValueRow) { appendString(b, r.Char.Family) },
+		"value":          func(b array.Builder, r *stored.ValueRow) { appendFloat(b, r.Value) },
 	},
-	lift(runFields, func(r *store.ValueRow) *store.RunRow { return r.Run }),
-	lift(intervalFields, func(r *store.ValueRow) *store.IntervalRow { return r.Interval }),
+	lift(runFields, func(r *stored.ValueRow) *stored.RunRow { return r.Run }),
+	lift(intervalFields, func(r *stored.ValueRow) *stored.IntervalRow { return r.Interval }),
 )
 
 func appendInt(b array.Builder, v int64)     { b.(*array.Int64Builder).Append(v) }
@@ -88,7 +88,7 @@ func appendTime(b array.Builder, v string) {
 	b.(*array.TimestampBuilder).Append(arrow.Timestamp(t.Unix()))
 }
 
-func appendNullInt(b array.Builder, v store.Null[int64]) {
+func appendNullInt(b array.Builder, v stored.Null[int64]) {
 	if !v.Valid {
 		b.AppendNull()
 		return
@@ -96,7 +96,7 @@ func appendNullInt(b array.Builder, v store.Null[int64]) {
 	appendInt(b, v.V)
 }
 
-func appendNullFloat(b array.Builder, v store.Null[float64]) {
+func appendNullFloat(b array.Builder, v stored.Null[float64]) {
 	if !v.Valid {
 		b.AppendNull()
 		return
@@ -104,7 +104,7 @@ func appendNullFloat(b array.Builder, v store.Null[float64]) {
 	appendFloat(b, v.V)
 }
 
-func appendNullString(b array.Builder, v store.Null[string]) {
+func appendNullString(b array.Builder, v stored.Null[string]) {
 	if !v.Valid {
 		b.AppendNull()
 		return

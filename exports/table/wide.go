@@ -4,7 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/presage-dvm/presage/schema"
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -25,15 +25,15 @@ func charColumns() []Column {
 // interval's and one per characteristic.
 var wideFields = merge(
 	charFields(),
-	lift(runFields, func(w *store.WideRow) *store.RunRow { return w.Run }),
-	lift(intervalFields, func(w *store.WideRow) *store.IntervalRow { return w.Interval }),
+	lift(runFields, func(w *stored.WideRow) *stored.RunRow { return w.Run }),
+	lift(intervalFields, func(w *stored.WideRow) *stored.IntervalRow { return w.Interval }),
 )
 
-func charFields() map[string]appender[store.WideRow] {
-	out := map[string]appender[store.WideRow]{}
+func charFields() map[string]appender[stored.WideRow] {
+	out := map[string]appender[stored.WideRow]{}
 	for _, c := range schema.WideCharColumns() {
 		ch := c.Char
-		out[c.Name] = func(b array.Builder, w *store.WideRow) {
+		out[c.Name] = func(b array.Builder, w *stored.WideRow) {
 			if !w.Has[ch] {
 				b.AppendNull()
 				return

@@ -1,7 +1,7 @@
 // Package textreport owns the analyzer's report of a measured run (docs/model.md
 // §10.8) and its JSON form (§10.9), rendered from model values: the run's
 // characteristics and its sts file's processor names, test times, warnings
-// and time-matrix sums (store.StsDetails).
+// and time-matrix sums (stored.StsDetails).
 package textreport
 
 import (
@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -41,7 +41,7 @@ type Options struct {
 }
 
 // Proc is what the report prints about one processor.
-type Proc = store.StsProc
+type Proc = stored.StsProc
 
 // Report is everything a report is made of.
 type Report struct {
@@ -91,7 +91,7 @@ func Render(w io.Writer, rep *Report, opt Options) error {
 // Source is what Load reads: *store.Store is one.
 type Source interface {
 	Run(id int64) (*result.Run, error)
-	StsDetails(ctx context.Context, runID, stsID int64) (*store.StsDetails, error)
+	StsDetails(ctx context.Context, runID, stsID int64) (*stored.StsDetails, error)
 }
 
 // Load reads a measured run and its sts file's details from src.
@@ -111,7 +111,7 @@ func Load(ctx context.Context, src Source, runID int64) (*Report, error) {
 }
 
 // newReport assembles the report of run from its sts file's details.
-func newReport(run *result.Run, d *store.StsDetails) *Report {
+func newReport(run *result.Run, d *stored.StsDetails) *Report {
 	rep := &Report{Run: run, Version: d.Version, Platform: d.Platform, Grid: d.Grid,
 		Procs: d.Procs, Warnings: d.Warnings,
 		TypeCode: map[int]int{}, LineEnd: map[int]int64{}, Sums: map[[2]int]*[2][groups][3]float64{}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/workspan"
@@ -26,7 +27,7 @@ type OrdersRequest struct {
 
 // SimulateOrders plays a stored order trace on a cluster and stores the
 // simulation as a run; it returns what it stored.
-func SimulateOrders(ctx context.Context, st *store.Store, req OrdersRequest) (*store.OrderSimulation, error) {
+func SimulateOrders(ctx context.Context, st *store.Store, req OrdersRequest) (*stored.OrderSimulation, error) {
 	info, err := st.OrderTrace(req.Trace)
 	if err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func SimulateOrders(ctx context.Context, st *store.Store, req OrdersRequest) (*s
 
 // simulateOrders simulates one cluster of req and builds what is stored:
 // the run with its characteristics and the orders' own rows.
-func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersRequest) (*store.OrderSimulation, error) {
+func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersRequest) (*stored.OrderSimulation, error) {
 	if err := req.Cluster.Validate(); err != nil {
 		return nil, err
 	}
@@ -49,11 +50,11 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if opt.Scheduler == "" {
 		opt.Scheduler = ordersim.FIFO
 	}
-	var events []store.OrderEvent
+	var events []stored.OrderEvent
 	if info.Orders <= req.MaxEvents {
-		events = make([]store.OrderEvent, 0, info.Orders)
+		events = make([]stored.OrderEvent, 0, info.Orders)
 		opt.OnOrder = func(o ordersim.OrderResult) {
-			events = append(events, store.OrderEvent{Order: o.ID, Node: o.Node, Ready: o.Ready, Start: o.Start, End: o.End, Wait: o.Wait})
+			events = append(events, stored.OrderEvent{Order: o.ID, Node: o.Node, Ready: o.Ready, Start: o.Start, End: o.End, Wait: o.Wait})
 		}
 	}
 	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
@@ -75,27 +76,27 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 
 // orderSimulation is the stored form of a simulation.
 func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersim.Options, res *ordersim.Result,
-	ws workspan.Summary, events []store.OrderEvent) *store.OrderSimulation {
+	ws workspan.Summary, events []stored.OrderEvent) *stored.OrderSimulation {
 	cores := max(cl.Cores, 1)
 	power := 1.0
 	if len(cl.Power) == 1 {
 		power = cl.Power[0]
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
-	d := store.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: opt.Migrate, Nodes: cl.Nodes, Cores: cores,
+	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: opt.Migrate, Nodes: cl.Nodes, Cores: cores,
 		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {
 		d.Speedup = ws.Work / power / res.Makespan
 	}
-	sim := &store.OrderSimulation{Run: orderRun(info, cl, res), Detail: d, Events: events}
+	sim := &stored.OrderSimulation{Run: orderRun(info, cl, res), Detail: d, Events: events}
 	for i, n := range res.Nodes {
-		sim.Nodes = append(sim.Nodes, store.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
+		sim.Nodes = append(sim.Nodes, stored.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
 			Waiting: n.Waiting, Transfer: n.Transfer})
 	}
 	for i, s := range res.CriticalPath {
-		sim.Path = append(sim.Path, store.PathStep{Step: i, Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
+		sim.Path = append(sim.Path, stored.PathStep{Step: i, Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
 	}
 	sim.Path = longestSteps(sim.Path, maxPathSteps)
 	return sim
@@ -108,14 +109,14 @@ const maxPathSteps = 1000
 
 // longestSteps keeps the n longest steps of path, in path order (their
 // Step numbers show what was left out between them).
-func longestSteps(path []store.PathStep, n int) []store.PathStep {
+func longestSteps(path []stored.PathStep, n int) []stored.PathStep {
 	if len(path) <= n {
 		return path
 	}
 	byLength := slices.Clone(path)
-	slices.SortStableFunc(byLength, func(a, b store.PathStep) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
+	slices.SortStableFunc(byLength, func(a, b stored.PathStep) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
 	kept := byLength[:n]
-	slices.SortFunc(kept, func(a, b store.PathStep) int { return cmp.Compare(a.Step, b.Step) })
+	slices.SortFunc(kept, func(a, b stored.PathStep) int { return cmp.Compare(a.Step, b.Step) })
 	return kept
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/sweep"
 	"github.com/presage-dvm/presage/sim/workspan"
@@ -68,10 +69,10 @@ type OrdersSweepSummary struct {
 	Elapsed                 time.Duration
 	// Runs are the stored simulations of the sweep (all shards stored so
 	// far), by node count.
-	Runs []store.OrderRunRow
+	Runs []stored.OrderRunRow
 	// Smallest is the run of fewest nodes whose makespan meets the
 	// deadline, nil when none does or none was asked.
-	Smallest *store.OrderRunRow
+	Smallest *stored.OrderRunRow
 }
 
 // OrdersSweep simulates the order trace on every node count of req (of
@@ -106,7 +107,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	if err != nil {
 		return sum, err
 	}
-	id, err := st.EnsureSweep(ctx, store.Sweep{OrderTrace: info.ID, Kind: KindOrders, Command: opt.Command,
+	id, err := st.EnsureSweep(ctx, stored.Sweep{OrderTrace: info.ID, Kind: KindOrders, Command: opt.Command,
 		Hash: def.hash(), Definition: string(text), Configs: len(req.Nodes)})
 	if err != nil {
 		return sum, err
@@ -206,8 +207,8 @@ func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo
 
 // smallestCluster is the run of fewest nodes whose makespan is at most
 // deadline (the faster among equals), or nil.
-func smallestCluster(runs []store.OrderRunRow, deadline float64) *store.OrderRunRow {
-	i := slices.IndexFunc(runs, func(r store.OrderRunRow) bool { return r.Makespan <= deadline })
+func smallestCluster(runs []stored.OrderRunRow, deadline float64) *stored.OrderRunRow {
+	i := slices.IndexFunc(runs, func(r stored.OrderRunRow) bool { return r.Makespan <= deadline })
 	if i < 0 {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/search"
@@ -47,10 +48,10 @@ type SearchReport struct {
 	MinSizes [search.MaxRank]int
 	// Ranked are the evaluated configurations, best first by the
 	// objective (the original's modes: by execution time).
-	Ranked []store.Outcome
+	Ranked []stored.Outcome
 	// Smallest is the configuration of fewest processors meeting the
 	// deadline (ties: the faster), nil when none does or none was asked.
-	Smallest *store.Outcome
+	Smallest *stored.Outcome
 	Original *search.Result // the original's modes only
 }
 
@@ -189,12 +190,12 @@ func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, sweepID *int6
 
 // rank orders outcomes by the objective, ties by time, then processors,
 // then position.
-func rank(out map[int]store.Outcome, obj search.Objective) []store.Outcome {
-	l := make([]store.Outcome, 0, len(out))
+func rank(out map[int]stored.Outcome, obj search.Objective) []stored.Outcome {
+	l := make([]stored.Outcome, 0, len(out))
 	for _, o := range out {
 		l = append(l, o)
 	}
-	slices.SortFunc(l, func(a, b store.Outcome) int {
+	slices.SortFunc(l, func(a, b stored.Outcome) int {
 		var c int
 		switch obj {
 		case search.Efficiency:
@@ -209,8 +210,8 @@ func rank(out map[int]store.Outcome, obj search.Objective) []store.Outcome {
 
 // smallest is the outcome of fewest processors whose time meets the
 // deadline, the fastest of those.
-func smallest(l []store.Outcome, deadline float64) *store.Outcome {
-	var best *store.Outcome
+func smallest(l []stored.Outcome, deadline float64) *stored.Outcome {
+	var best *stored.Outcome
 	for i := range l {
 		o := &l[i]
 		if o.Time > deadline {

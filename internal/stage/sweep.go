@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/sweep"
@@ -199,6 +200,6 @@ func ensureSweep(ctx context.Context, st *store.Store, p *SweepPlan, command str
 	if err != nil {
 		return 0, err
 	}
-	return st.EnsureSweep(ctx, store.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Command: command,
+	return st.EnsureSweep(ctx, stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Command: command,
 		Hash: p.Def.Hash(), Definition: string(def), Configs: len(p.Configs), Skipped: p.Skipped})
 }

@@ -102,7 +102,7 @@ func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, er
 	if !found {
 		return info, nil, s.missing("calibrations", "calibration", "calibration", name)
 	}
-	var stored []struct {
+	var saved []struct {
 		Block   string  `db:"block"`
 		Alpha   string  `db:"alpha"`
 		F       float64 `db:"f"`
@@ -110,12 +110,12 @@ func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, er
 		Machine string  `db:"machine"`
 		Rep     int     `db:"rep"`
 	}
-	if err := s.db.Select(&stored, `SELECT block, alpha, f, seconds, machine, rep FROM calibration_rows
+	if err := s.db.Select(&saved, `SELECT block, alpha, f, seconds, machine, rep FROM calibration_rows
 		WHERE calibration_id = ? ORDER BY row`, info.ID); err != nil {
 		return info, nil, err
 	}
-	rows := make([]calibration.Row, len(stored))
-	for i, r := range stored {
+	rows := make([]calibration.Row, len(saved))
+	for i, r := range saved {
 		rows[i] = calibration.Row{Block: r.Block, F: r.F, Seconds: r.Seconds, Machine: r.Machine, Rep: r.Rep}
 		for _, a := range strings.Split(r.Alpha, ";") {
 			if a == "" {

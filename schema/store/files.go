@@ -53,8 +53,8 @@ func saveFile[T any](ctx context.Context, s *Store, table string, insert func(tx
 		return err
 	})
 	if isDuplicate(err, table) {
-		stored, _, err := lookup()
-		return stored, err
+		found, _, err := lookup()
+		return found, err
 	}
 	if err != nil {
 		var zero T

@@ -9,28 +9,12 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // The machines table holds the ingested machine files, their source kept
 // verbatim and parsed again when loaded.
-
-// MachineInfo describes a stored machine file (a row of the machines
-// table).
-type MachineInfo struct {
-	ID         int64  `db:"id"`
-	Name       string `db:"name"` // file base name without .par
-	Path       string `db:"path"` // as given to the ingest
-	SHA256     string `db:"sha256"`
-	Format     string `db:"format"`     // machine.FormatCluster or machine.FormatFlat
-	Root       string `db:"root"`       // name of the modelled cluster
-	Processors int    `db:"processors"` // number of leaves
-	Search     int    `db:"search"`
-	IngestedAt string `db:"ingested_at"` // RFC 3339, UTC
-	// Existing is set by the ingest when the file's content was already
-	// stored and nothing was written.
-	Existing bool `db:"-"`
-}
 
 const machineColumns = `id, name, path, sha256, format, root, processors, search, ingested_at`
 
@@ -39,12 +23,12 @@ const machineColumns = `id, name, path, sha256, format, root, processors, search
 // When the store holds a machine with the same SHA256 already (a
 // concurrent ingest of the same bytes won), that machine comes back with
 // Existing set.
-func (s *Store) SaveMachine(ctx context.Context, info MachineInfo, m *machine.Machine, source []byte) (MachineInfo, error) {
+func (s *Store) SaveMachine(ctx context.Context, info stored.MachineInfo, m *machine.Machine, source []byte) (stored.MachineInfo, error) {
 	info.Format, info.Root, info.Processors, info.Search = m.Format, m.Name, m.Processors(), m.Search
 	if info.IngestedAt == "" {
 		info.IngestedAt = time.Now().UTC().Format(time.RFC3339)
 	}
-	insert := func(tx *sqlx.Tx) (MachineInfo, error) {
+	insert := func(tx *sqlx.Tx) (stored.MachineInfo, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO machines(name, path, sha256, format, root, processors, search,
 			source, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			info.Name, info.Path, info.SHA256, info.Format, info.Root, info.Processors, info.Search,
@@ -55,14 +39,14 @@ func (s *Store) SaveMachine(ctx context.Context, info MachineInfo, m *machine.Ma
 		info.ID, err = res.LastInsertId()
 		return info, err
 	}
-	lookup := func() (MachineInfo, bool, error) { return s.MachineBySHA(ctx, info.SHA256) }
+	lookup := func() (stored.MachineInfo, bool, error) { return s.MachineBySHA(ctx, info.SHA256) }
 	return saveFile(ctx, s, "machines", insert, lookup)
 }
 
 // MachineBySHA returns the stored machine whose file had the given sha256
 // (in hex), with Existing set, and whether there is one.
-func (s *Store) MachineBySHA(ctx context.Context, sum string) (MachineInfo, bool, error) {
-	info, found, err := getOptional[MachineInfo](ctx, s.db, `SELECT `+machineColumns+` FROM machines WHERE sha256 = ?`, sum)
+func (s *Store) MachineBySHA(ctx context.Context, sum string) (stored.MachineInfo, bool, error) {
+	info, found, err := getOptional[stored.MachineInfo](ctx, s.db, `SELECT `+machineColumns+` FROM machines WHERE sha256 = ?`, sum)
 	info.Existing = found
 	return info, found, err
 }
@@ -71,28 +55,28 @@ func (s *Store) MachineBySHA(ctx context.Context, sum string) (MachineInfo, bool
 // of that name) or, when name is a number that is an id of the table, that
 // machine. The source is parsed again, with the stored path in messages.
 // The error of an unknown machine wraps ErrNotFound.
-func (s *Store) Machine(name string) (*machine.Machine, MachineInfo, error) {
+func (s *Store) Machine(name string) (*machine.Machine, stored.MachineInfo, error) {
 	var row struct {
-		MachineInfo
+		stored.MachineInfo
 		Source string `db:"source"`
 	}
 	found, err := s.getByNameOrID(&row, "machines", machineColumns+", source", name)
 	if err != nil {
-		return nil, MachineInfo{}, err
+		return nil, stored.MachineInfo{}, err
 	}
 	if !found {
-		return nil, MachineInfo{}, s.missing("machines", "machine", "machine", name)
+		return nil, stored.MachineInfo{}, s.missing("machines", "machine", "machine", name)
 	}
 	m, err := machinefile.Parse(strings.NewReader(row.Source), row.Path)
 	if err != nil {
-		return nil, MachineInfo{}, err
+		return nil, stored.MachineInfo{}, err
 	}
 	return m, row.MachineInfo, nil
 }
 
 // Machines returns the stored machines ordered by name, then id.
-func (s *Store) Machines() ([]MachineInfo, error) {
-	var infos []MachineInfo
+func (s *Store) Machines() ([]stored.MachineInfo, error) {
+	var infos []stored.MachineInfo
 	if err := s.db.Select(&infos, `SELECT `+machineColumns+` FROM machines ORDER BY name, id`); err != nil {
 		return nil, fmt.Errorf("list machines: %w", err)
 	}

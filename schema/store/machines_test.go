@@ -14,12 +14,13 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // ingestMachine writes text to a file name in a temporary directory and
 // ingests it into st.
-func ingestMachine(t *testing.T, st *store.Store, name, text string) store.MachineInfo {
+func ingestMachine(t *testing.T, st *store.Store, name, text string) stored.MachineInfo {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -106,7 +107,7 @@ func TestSaveMachineSameBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := st.SaveMachine(context.Background(), store.MachineInfo{Name: "other", Path: "other.par", SHA256: first.SHA256}, m, []byte(text))
+	again, err := st.SaveMachine(context.Background(), stored.MachineInfo{Name: "other", Path: "other.par", SHA256: first.SHA256}, m, []byte(text))
 	first.Existing = true
 	if err != nil || again != first {
 		t.Errorf("SaveMachine of stored bytes = %+v, %v; want %+v", again, err, first)

@@ -53,11 +53,11 @@ func (s *Store) SaveSts(ctx context.Context, info StsInfo, a *pppa.Analysis) (St
 // StsBySHA returns the stored statistics file whose bytes had the given
 // sha256 (in hex), with Existing set, and whether there is one.
 func (s *Store) StsBySHA(ctx context.Context, sum string) (StsInfo, bool, error) {
-	type stored struct {
+	type stsRow struct {
 		StsInfo
 		RunID sql.NullInt64 `db:"run_id"` // none if the run was deleted
 	}
-	row, found, err := getOptional[stored](ctx, s.db, `SELECT f.id, f.name, f.path, f.sha256, f.bytes, f.procs, f.grid,
+	row, found, err := getOptional[stsRow](ctx, s.db, `SELECT f.id, f.name, f.path, f.sha256, f.bytes, f.procs, f.grid,
 		(SELECT min(r.id) FROM runs r WHERE r.sts_id = f.id AND r.kind = 'measured') AS run_id
 		FROM sts_files f WHERE f.sha256 = ?`, sum)
 	info := row.StsInfo

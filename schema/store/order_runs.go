@@ -5,81 +5,18 @@ import (
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
-
-	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // An orders simulation is stored as a run (engine 'orders') — its
 // characteristics and per-node values go where every run's go, so the
 // views and exports carry them — plus the order_* rows below.
 
-// OrderRun is what only an orders simulation has (a row of order_runs).
-type OrderRun struct {
-	TraceID      int64   `db:"trace_id"` // order trace
-	Scheduler    string  `db:"scheduler"`
-	Migrate      bool    `db:"migrate"` // waiting orders resume on any free node
-	Nodes        int     `db:"nodes"`
-	Cores        int     `db:"cores"`
-	Latency      float64 `db:"latency"`   // s
-	Bandwidth    float64 `db:"bandwidth"` // bytes/s; 0 = infinite
-	Power        float64 `db:"power"`
-	Makespan     float64 `db:"makespan"`
-	Work         float64 `db:"work"`
-	Span         float64 `db:"span"`
-	BurdenedSpan float64 `db:"burdened_span"`
-	Parallelism  float64 `db:"parallelism"`
-	Speedup      float64 `db:"speedup"`
-	SpeedupLo    float64 `db:"speedup_lo"`
-	SpeedupHi    float64 `db:"speedup_hi"`
-}
-
-// OrderNode is one node of an orders simulation.
-type OrderNode struct {
-	Node     int     `db:"node"`
-	Orders   int64   `db:"orders"`
-	Busy     float64 `db:"busy"`
-	Idle     float64 `db:"idle"`
-	Waiting  float64 `db:"waiting"`
-	Transfer float64 `db:"transfer"`
-}
-
-// OrderEvent is where and when one order ran.
-type OrderEvent struct {
-	Order int64   `db:"order_id"`
-	Node  int     `db:"node"`
-	Ready float64 `db:"ready"`
-	Start float64 `db:"start"`
-	End   float64 `db:"end"`
-	Wait  float64 `db:"wait"`
-}
-
-// PathStep is one step of the critical path.
-type PathStep struct {
-	Step   int     `db:"step"` // position in the whole path (0 = first)
-	Order  int64   `db:"order_id"`
-	Node   int     `db:"node"`
-	Start  float64 `db:"start"`
-	End    float64 `db:"end"`
-	Wait   float64 `db:"wait"`
-	Reason string  `db:"reason"`
-}
-
-// OrderSimulation is an orders simulation to store: the run (Kind
-// predicted; its Config.Grid is the node count) and the rows only orders
-// have. Events may hold only some orders (or none): the caller bounds it.
-type OrderSimulation struct {
-	Run    *result.Run
-	Detail OrderRun
-	Nodes  []OrderNode
-	Path   []PathStep
-	Events []OrderEvent
-}
-
 // SaveOrderSimulation stores sim in one transaction and sets sim.Run.ID;
 // index is its position in sim.Run.SweepID's sweep, or -1. As with
 // SaveSweepRun, a position stored first by another process is left as it
 // is and stored is false.
-func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, index int, opt SaveOptions) (stored bool, err error) {
+func (s *Store) SaveOrderSimulation(ctx context.Context, sim *stored.OrderSimulation, index int, opt SaveOptions) (saved bool, err error) {
 	err = s.update(ctx, func(tx *sqlx.Tx) error {
 		run := sim.Run
 		if index >= 0 {
@@ -105,14 +42,14 @@ func (s *Store) SaveOrderSimulation(ctx context.Context, sim *OrderSimulation, i
 			d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
 			return fmt.Errorf("save orders run: %w", err)
 		}
-		stored = true
+		saved = true
 		return saveOrderRows(tx, run.ID, sim)
 	})
-	return stored, err
+	return saved, err
 }
 
 // saveOrderRows writes the per-node, critical-path and per-order rows.
-func saveOrderRows(tx *sqlx.Tx, runID int64, sim *OrderSimulation) error {
+func saveOrderRows(tx *sqlx.Tx, runID int64, sim *stored.OrderSimulation) error {
 	nodes := newBatch(tx, `order_nodes(run_id, node, orders, busy, idle, waiting, transfer)`, 7)
 	path := newBatch(tx, `order_critical_path(run_id, step, order_id, node, start, end, wait, reason)`, 8)
 	events := newBatch(tx, `order_events(run_id, order_id, node, ready, start, end, wait)`, 7)
@@ -146,12 +83,12 @@ func saveOrderRows(tx *sqlx.Tx, runID int64, sim *OrderSimulation) error {
 
 // OrderSimulation reads an orders simulation back (with at most
 // maxEvents of its per-order rows, the earliest started first).
-func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int) (*OrderSimulation, error) {
+func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int) (*stored.OrderSimulation, error) {
 	run, err := s.Run(runID)
 	if err != nil {
 		return nil, err
 	}
-	sim := &OrderSimulation{Run: run}
+	sim := &stored.OrderSimulation{Run: run}
 	if err := s.db.GetContext(ctx, &sim.Detail, `SELECT trace_id, scheduler, migrate, nodes, cores, latency, bandwidth, power, makespan,
 		work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID); err != nil {
 		return nil, fmt.Errorf("run %d is not an orders simulation: %w", runID, err)
@@ -173,17 +110,10 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 
 // OrderSweepRuns returns the orders simulations of a sweep, by node count
 // then run id.
-func (s *Store) OrderSweepRuns(ctx context.Context, sweepID int64) ([]OrderRunRow, error) {
-	var out []OrderRunRow
+func (s *Store) OrderSweepRuns(ctx context.Context, sweepID int64) ([]stored.OrderRunRow, error) {
+	var out []stored.OrderRunRow
 	err := s.db.SelectContext(ctx, &out, `SELECT o.run_id, r.sweep_index, o.trace_id, o.scheduler, o.migrate, o.nodes, o.cores, o.latency,
 		o.bandwidth, o.power, o.makespan, o.work, o.span, o.burdened_span, o.parallelism, o.speedup, o.speedup_lo, o.speedup_hi
 		FROM order_runs o JOIN runs r ON r.id = o.run_id WHERE r.sweep_id = ? ORDER BY o.nodes, o.run_id`, sweepID)
 	return out, err
-}
-
-// OrderRunRow is an orders simulation of a sweep.
-type OrderRunRow struct {
-	RunID int64 `db:"run_id"`
-	Index int   `db:"sweep_index"`
-	OrderRun
 }

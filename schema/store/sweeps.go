@@ -9,28 +9,14 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
-
-// Sweep is the row of one sweep or search: a set of configurations of one
-// trace, identified in every store by the hash of its definition.
-type Sweep struct {
-	ID         int64  `db:"id"`
-	TraceID    int64  `db:"trace_id"`       // a sweep of a Lib-DVM trace
-	OrderTrace int64  `db:"order_trace_id"` // or of an order trace
-	Kind       string `db:"kind"`           // "sweep" or "search"
-	Command    string `db:"command"`        // the command line that made it
-	Hash       string `db:"def_hash"`       // identity: sha256 of the definition
-	Definition string `db:"definition"`     // the definition as JSON
-	Configs    int    `db:"configs"`        // configurations of the whole definition (all shards)
-	Skipped    int    `db:"skipped"`        // grids left out for exceeding a machine
-	CreatedAt  string `db:"created_at"`     // RFC 3339, UTC
-}
 
 // EnsureSweep returns the id of the sweep with sw.Hash, creating its row
 // when the store has none (several processes may race to create it; one
 // row results).
-func (s *Store) EnsureSweep(ctx context.Context, sw Sweep) (int64, error) {
+func (s *Store) EnsureSweep(ctx context.Context, sw stored.Sweep) (int64, error) {
 	id, ok, err := s.sweepByHash(ctx, sw.Hash)
 	if err != nil || ok {
 		return id, err
@@ -65,8 +51,8 @@ func (s *Store) sweepByHash(ctx context.Context, hash string) (int64, bool, erro
 }
 
 // Sweeps lists the stored sweeps in id order.
-func (s *Store) Sweeps(ctx context.Context) ([]Sweep, error) {
-	var out []Sweep
+func (s *Store) Sweeps(ctx context.Context) ([]stored.Sweep, error) {
+	var out []stored.Sweep
 	err := s.db.SelectContext(ctx, &out, `SELECT id, coalesce(trace_id, 0) AS trace_id, coalesce(order_trace_id, 0) AS order_trace_id, kind, coalesce(command, '') AS command,
 		coalesce(def_hash, '') AS def_hash, definition, configs, skipped, coalesce(created_at, '') AS created_at
 		FROM sweeps ORDER BY id`)
@@ -94,7 +80,7 @@ func (s *Store) SweepDone(ctx context.Context, sweepID int64) (map[int]bool, err
 // the sweep commit together or not at all. When another process running
 // the same sweep stored the position first, nothing is written and stored
 // is false.
-func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, opt SaveOptions) (stored bool, err error) {
+func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, opt SaveOptions) (saved bool, err error) {
 	err = s.update(ctx, func(tx *sqlx.Tx) error {
 		if taken, err := positionTaken(tx, run.SweepID, index); err != nil || taken {
 			return err
@@ -105,10 +91,10 @@ func (s *Store) SaveSweepRun(ctx context.Context, run *result.Run, index int, op
 		if _, err := tx.Exec(`UPDATE runs SET sweep_index = ? WHERE id = ?`, index, run.ID); err != nil {
 			return fmt.Errorf("save run: %w", err)
 		}
-		stored = true
+		saved = true
 		return nil
 	})
-	return stored, err
+	return saved, err
 }
 
 // positionTaken reports whether a run holds position index of the sweep
@@ -119,30 +105,16 @@ func positionTaken(tx *sqlx.Tx, sweepID int64, index int) (bool, error) {
 	return n > 0, err
 }
 
-// Outcome is the headline of a stored configuration of a sweep.
-type Outcome struct {
-	Index      int     `db:"sweep_index"`
-	RunID      int64   `db:"id"`
-	Grid       string  `db:"grid"`
-	Machine    string  `db:"machine"`
-	Procs      int     `db:"procs"`
-	Time       float64 `db:"execution_time"` // of the root interval (s)
-	Efficiency float64 `db:"efficiency"`     // of the root interval
-}
-
-// Cost is the processor time the configuration occupies: time x processors.
-func (o Outcome) Cost() float64 { return o.Time * float64(o.Procs) }
-
 // SweepOutcomes returns the stored configurations of a sweep by index.
-func (s *Store) SweepOutcomes(ctx context.Context, sweepID int64) (map[int]Outcome, error) {
-	var rows []Outcome
+func (s *Store) SweepOutcomes(ctx context.Context, sweepID int64) (map[int]stored.Outcome, error) {
+	var rows []stored.Outcome
 	err := s.db.SelectContext(ctx, &rows, `SELECT r.sweep_index, r.id, r.grid, coalesce(r.machine, '') AS machine, r.procs, r.execution_time,
 			`+rootValue("r.id")+` AS efficiency
 		FROM runs r WHERE r.sweep_id = ? AND r.sweep_index IS NOT NULL`, int(result.Efficiency), sweepID)
 	if err != nil {
 		return nil, fmt.Errorf("results of sweep %d: %w", sweepID, err)
 	}
-	out := make(map[int]Outcome, len(rows))
+	out := make(map[int]stored.Outcome, len(rows))
 	for _, r := range rows {
 		out[r.Index] = r
 	}

@@ -1,6 +1,10 @@
 package store
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/schema/stored"
+)
 
 // ViewRows returns every row of query as text, one cell per column
 // (NULL as "NULL"), for tests that compare what a method streams with
@@ -41,11 +45,11 @@ func Cell(v any) string {
 		return "NULL"
 	case []byte:
 		return string(v)
-	case Null[int64]:
+	case stored.Null[int64]:
 		return nullCell(v.Valid, v.V)
-	case Null[float64]:
+	case stored.Null[float64]:
 		return nullCell(v.Valid, v.V)
-	case Null[string]:
+	case stored.Null[string]:
 		return nullCell(v.Valid, v.V)
 	}
 	return fmt.Sprint(v)

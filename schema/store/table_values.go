@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // The tidy table is by far the largest, and reading it through
@@ -13,30 +15,16 @@ import (
 // interval and characteristic columns from lookup tables of one sweep held
 // in memory (their size grows with the intervals, not the values).
 
-// CharacteristicRow is a row of the characteristics table.
-type CharacteristicRow struct {
-	Name, Unit, Family string
-}
-
-// ValueRow is one value with its dimensions: a row of v_values_long.
-type ValueRow struct {
-	Run      *RunRow
-	Interval *IntervalRow
-	Char     *CharacteristicRow
-	Proc     Null[int64] // NULL for the interval's own value
-	Value    float64
-}
-
 // sweepDims are the lookup tables of one sweep.
 type sweepDims struct {
-	runs      []*RunRow
-	intervals map[[2]int64]*IntervalRow // by run and interval id
-	chars     map[int64]*CharacteristicRow
+	runs      []*stored.RunRow
+	intervals map[[2]int64]*stored.IntervalRow // by run and interval id
+	chars     map[int64]*stored.CharacteristicRow
 }
 
 func (s *Store) sweepDims(ctx context.Context, sweepID int64) (*sweepDims, error) {
-	d := &sweepDims{intervals: map[[2]int64]*IntervalRow{}, chars: map[int64]*CharacteristicRow{}}
-	err := s.RunRows(ctx, sweepID, func(r *RunRow) error {
+	d := &sweepDims{intervals: map[[2]int64]*stored.IntervalRow{}, chars: map[int64]*stored.CharacteristicRow{}}
+	err := s.RunRows(ctx, sweepID, func(r *stored.RunRow) error {
 		run := *r
 		d.runs = append(d.runs, &run)
 		return nil
@@ -44,7 +32,7 @@ func (s *Store) sweepDims(ctx context.Context, sweepID int64) (*sweepDims, error
 	if err != nil {
 		return nil, fmt.Errorf("runs: %w", err)
 	}
-	err = s.IntervalRows(ctx, sweepID, func(iv *IntervalRow) error {
+	err = s.IntervalRows(ctx, sweepID, func(iv *stored.IntervalRow) error {
 		row := *iv
 		d.intervals[[2]int64{iv.RunID, iv.ID}] = &row
 		return nil
@@ -53,7 +41,7 @@ func (s *Store) sweepDims(ctx context.Context, sweepID int64) (*sweepDims, error
 		return nil, fmt.Errorf("intervals: %w", err)
 	}
 	var id int64
-	var c CharacteristicRow
+	var c stored.CharacteristicRow
 	err = s.eachRow(ctx, func() error {
 		row := c
 		d.chars[id] = &row
@@ -66,7 +54,7 @@ func (s *Store) sweepDims(ctx context.Context, sweepID int64) (*sweepDims, error
 }
 
 // interval looks up the interval a value of run belongs to.
-func (d *sweepDims) interval(run *RunRow, id int64) (*IntervalRow, error) {
+func (d *sweepDims) interval(run *stored.RunRow, id int64) (*stored.IntervalRow, error) {
 	iv := d.intervals[[2]int64{run.ID, id}]
 	if iv == nil {
 		return nil, fmt.Errorf("value of interval %d, which is not in the run's tree", id)
@@ -80,7 +68,7 @@ const runIntervalValues = `SELECT interval_id, NULL, char_id, value FROM interva
 // ValueRows calls fn for each value of the runs of one sweep: run by run,
 // first the interval values then the per-processor ones, each in key
 // order. The row is reused: fn must copy what it keeps.
-func (s *Store) ValueRows(ctx context.Context, sweepID int64, fn func(*ValueRow) error) error {
+func (s *Store) ValueRows(ctx context.Context, sweepID int64, fn func(*stored.ValueRow) error) error {
 	dims, err := s.sweepDims(ctx, sweepID)
 	if err != nil {
 		return fmt.Errorf("sweep %d: %w", sweepID, err)
@@ -98,8 +86,8 @@ func (s *Store) ValueRows(ctx context.Context, sweepID int64, fn func(*ValueRow)
 
 // runProcValues calls fn for the per-processor values of run, in key
 // order.
-func (s *Store) runProcValues(ctx context.Context, run *RunRow, dims *sweepDims, fn func(*ValueRow) error) error {
-	r := ValueRow{Run: run}
+func (s *Store) runProcValues(ctx context.Context, run *stored.RunRow, dims *sweepDims, fn func(*stored.ValueRow) error) error {
+	r := stored.ValueRow{Run: run}
 	return eachProcValue(ctx, s.db, run.ID, func(v procValue) (err error) {
 		if r.Interval, err = dims.interval(run, v.interval); err != nil {
 			return err
@@ -107,13 +95,13 @@ func (s *Store) runProcValues(ctx context.Context, run *RunRow, dims *sweepDims,
 		if r.Char = dims.chars[v.char]; r.Char == nil {
 			return fmt.Errorf("value of characteristic %d, which is not in the characteristics table", v.char)
 		}
-		r.Proc, r.Value = Null[int64]{V: v.proc, Valid: true}, v.value
+		r.Proc, r.Value = stored.Null[int64]{V: v.proc, Valid: true}, v.value
 		return fn(&r)
 	})
 }
 
-func (s *Store) runValues(ctx context.Context, query string, run *RunRow, dims *sweepDims, fn func(*ValueRow) error) error {
-	r := ValueRow{Run: run}
+func (s *Store) runValues(ctx context.Context, query string, run *stored.RunRow, dims *sweepDims, fn func(*stored.ValueRow) error) error {
+	r := stored.ValueRow{Run: run}
 	var ivID, charID int64
 	emit := func() (err error) {
 		if r.Interval, err = dims.interval(run, ivID); err != nil {
@@ -127,19 +115,10 @@ func (s *Store) runValues(ctx context.Context, query string, run *RunRow, dims *
 	return s.eachRow(ctx, emit, []any{&ivID, &r.Proc, &charID, &r.Value}, query, run.ID)
 }
 
-// IntervalValue is one interval-level value (not a per-processor one) with
-// the names it is known by.
-type IntervalValue struct {
-	RunID          int64
-	Path           string // interval path, as in v_intervals
-	Characteristic string
-	Value          float64
-}
-
 // IntervalValues calls fn for every interval-level value of the runs of
 // one sweep (of one program unless program is ""), run by run in key
 // order: the rows of v_values_long with proc NULL.
-func (s *Store) IntervalValues(ctx context.Context, sweepID int64, program string, fn func(IntervalValue) error) error {
+func (s *Store) IntervalValues(ctx context.Context, sweepID int64, program string, fn func(stored.IntervalValue) error) error {
 	dims, err := s.sweepDims(ctx, sweepID)
 	if err != nil {
 		return fmt.Errorf("sweep %d: %w", sweepID, err)
@@ -148,8 +127,8 @@ func (s *Store) IntervalValues(ctx context.Context, sweepID int64, program strin
 		if program != "" && run.Program != program {
 			continue
 		}
-		err := s.runValues(ctx, runIntervalValues, run, dims, func(r *ValueRow) error {
-			return fn(IntervalValue{RunID: run.ID, Path: r.Interval.Path, Characteristic: r.Char.Name, Value: r.Value})
+		err := s.runValues(ctx, runIntervalValues, run, dims, func(r *stored.ValueRow) error {
+			return fn(stored.IntervalValue{RunID: run.ID, Path: r.Interval.Path, Characteristic: r.Char.Name, Value: r.Value})
 		})
 		if err != nil {
 			return fmt.Errorf("run %d: %w", run.ID, err)

@@ -4,19 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
-
-// WideRow is one interval of a run with all its values: a row of
-// v_intervals_wide, whose characteristic columns are
-// schema.WideCharColumns(). Has marks the values stored (the others are
-// NULL in the view).
-type WideRow struct {
-	Run      *RunRow
-	Interval *IntervalRow
-	Values   result.Values
-	Has      [result.NumChars]bool
-}
 
 // WideRows calls fn for each interval of the runs of one sweep that has
 // values, run by run in interval id order. v_intervals_wide pivots with a
@@ -24,7 +14,7 @@ type WideRow struct {
 // come in key order already, so the pivot is done here, one interval at a
 // time (a test compares the rows with the view's). The row is reused: fn
 // must copy what it keeps.
-func (s *Store) WideRows(ctx context.Context, sweepID int64, fn func(*WideRow) error) error {
+func (s *Store) WideRows(ctx context.Context, sweepID int64, fn func(*stored.WideRow) error) error {
 	dims, err := s.sweepDims(ctx, sweepID)
 	if err != nil {
 		return fmt.Errorf("sweep %d: %w", sweepID, err)
@@ -38,10 +28,10 @@ func (s *Store) WideRows(ctx context.Context, sweepID int64, fn func(*WideRow) e
 }
 
 // pivotRun emits one WideRow per interval of the run that has values.
-func (s *Store) pivotRun(ctx context.Context, run *RunRow, dims *sweepDims, fn func(*WideRow) error) error {
-	w := &WideRow{Run: run}
+func (s *Store) pivotRun(ctx context.Context, run *stored.RunRow, dims *sweepDims, fn func(*stored.WideRow) error) error {
+	w := &stored.WideRow{Run: run}
 	var ivID, ch int64
-	var proc Null[int64] // NULL: the interval values query is shared with ValueRows
+	var proc stored.Null[int64] // NULL: the interval values query is shared with ValueRows
 	var v float64
 	add := func() error {
 		if w.Interval == nil || w.Interval.ID != ivID {
@@ -54,7 +44,7 @@ func (s *Store) pivotRun(ctx context.Context, run *RunRow, dims *sweepDims, fn f
 			if err != nil {
 				return err
 			}
-			*w = WideRow{Run: run, Interval: iv}
+			*w = stored.WideRow{Run: run, Interval: iv}
 		}
 		if ch < 0 || ch >= int64(result.NumChars) {
 			return fmt.Errorf("interval %d: characteristic %d unknown to this build", ivID, ch)

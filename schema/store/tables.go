@@ -2,10 +2,10 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // The exported tables (runs, intervals, the tidy values table and the wide
@@ -13,55 +13,21 @@ import (
 // to a callback, so that an export holds one batch of rows in memory, not
 // a sweep. Sweep 0 stands for the runs outside any sweep, as in the views.
 
-// Null is a column value that may be NULL: V is meaningful when Valid.
-type Null[T any] = sql.Null[T]
-
-// RunRow is one configuration as the exports show it: a row of v_runs.
-type RunRow struct {
-	ID, SweepID            int64
-	Kind, Program          string
-	TraceID, StsID         Null[int64]
-	Machine                Null[string]
-	Grid                   string
-	GridRank, GridD1       int64
-	GridD2, GridD3, GridD4 Null[int64]
-	Procs                  int64
-	Network                Null[string]
-	TStart, TByte, Power   Null[float64]
-	TStartUsed, TByteUsed  Null[float64]
-	PowerUsed              Null[float64]
-	Options                string
-	ReportRoot             int64
-	ExecutionTime, Cost    float64 // of the root interval; cost = time x processors
-	CreatedAt              string
-}
-
 const runRowColumns = `run_id, sweep_id, kind, program, trace_id, sts_id, machine, grid, grid_rank, grid_d1,
 	grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power, tstart_used, tbyte_used, power_used,
 	options, report_root, execution_time, cost, created_at`
 
-func (r *RunRow) fields() []any {
+// runRowFields are the scan destinations of runRowColumns.
+func runRowFields(r *stored.RunRow) []any {
 	return []any{&r.ID, &r.SweepID, &r.Kind, &r.Program, &r.TraceID, &r.StsID, &r.Machine, &r.Grid,
 		&r.GridRank, &r.GridD1, &r.GridD2, &r.GridD3, &r.GridD4, &r.Procs, &r.Network, &r.TStart,
 		&r.TByte, &r.Power, &r.TStartUsed, &r.TByteUsed, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.CreatedAt}
 }
 
-// IntervalRow is one interval of a run's tree with its path from the root
-// ("Main->Seq@jac.fdv:12"): a row of v_intervals.
-type IntervalRow struct {
-	RunID, ID  int64
-	Parent     Null[int64]
-	Ord, Level int64
-	Type, File string
-	Line       int64
-	Expr       Null[int64]
-	Count      int64
-	Path       string
-}
-
 const intervalRowColumns = `run_id, interval_id, parent, ord, level, type, file, line, expr, count, path`
 
-func (iv *IntervalRow) fields() []any {
+// intervalRowFields are the scan destinations of intervalRowColumns.
+func intervalRowFields(iv *stored.IntervalRow) []any {
 	return []any{&iv.RunID, &iv.ID, &iv.Parent, &iv.Ord, &iv.Level, &iv.Type, &iv.File, &iv.Line,
 		&iv.Expr, &iv.Count, &iv.Path}
 }
@@ -92,18 +58,18 @@ func (s *Store) ExportSweeps(ctx context.Context, only int64) ([]int64, error) {
 
 // RunRows calls fn for each run of one sweep, in id order. The row is
 // reused: fn must copy what it keeps.
-func (s *Store) RunRows(ctx context.Context, sweepID int64, fn func(*RunRow) error) error {
-	var r RunRow
-	dest := r.fields()
+func (s *Store) RunRows(ctx context.Context, sweepID int64, fn func(*stored.RunRow) error) error {
+	var r stored.RunRow
+	dest := runRowFields(&r)
 	return s.eachRow(ctx, func() error { return fn(&r) }, dest,
 		`SELECT `+runRowColumns+` FROM v_runs WHERE sweep_id = ? ORDER BY run_id`, sweepID)
 }
 
 // IntervalRows calls fn for each interval of the runs of one sweep, run by
 // run in tree (pre-)order. The row is reused: fn must copy what it keeps.
-func (s *Store) IntervalRows(ctx context.Context, sweepID int64, fn func(*IntervalRow) error) error {
-	var iv IntervalRow
-	return s.eachRow(ctx, func() error { return fn(&iv) }, iv.fields(),
+func (s *Store) IntervalRows(ctx context.Context, sweepID int64, fn func(*stored.IntervalRow) error) error {
+	var iv stored.IntervalRow
+	return s.eachRow(ctx, func() error { return fn(&iv) }, intervalRowFields(&iv),
 		`SELECT `+intervalRowColumns+` FROM v_intervals WHERE sweep_id = ? ORDER BY run_id, ord`, sweepID)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/presage-dvm/presage/internal/fixture"
 	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -118,7 +119,7 @@ func TestExportSweepsRefusesOldStore(t *testing.T) {
 
 // runCells and intervalCells render the columns a view repeats from v_runs
 // and v_intervals.
-func runCells(r *store.RunRow) []string {
+func runCells(r *stored.RunRow) []string {
 	return cells(r.SweepID, r.ID, r.Kind, r.Program, r.Machine, r.Grid, r.Procs, r.Network, r.TStart, r.TByte, r.Power)
 }
 
@@ -137,7 +138,7 @@ func TestRowsMatchViews(t *testing.T) {
 	ctx := context.Background()
 	for _, sweep := range append([]int64{0}, built.Sweeps...) {
 		var values, wide [][]string
-		err := st.ValueRows(ctx, sweep, func(r *store.ValueRow) error {
+		err := st.ValueRows(ctx, sweep, func(r *stored.ValueRow) error {
 			iv := r.Interval
 			values = append(values, slices.Concat(runCells(r.Run),
 				cells(iv.ID, iv.Path, iv.Type, iv.Level, iv.Line, r.Proc, r.Char.Name, r.Char.Unit, r.Char.Family, r.Value)))
@@ -146,11 +147,11 @@ func TestRowsMatchViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = st.WideRows(ctx, sweep, func(w *store.WideRow) error {
+		err = st.WideRows(ctx, sweep, func(w *stored.WideRow) error {
 			iv := w.Interval
 			row := slices.Concat(runCells(w.Run), cells(iv.ID, iv.Parent, iv.Path, iv.Type, iv.Level, iv.File, iv.Line, iv.Count))
 			for _, c := range schema.WideCharColumns() {
-				row = append(row, store.Cell(store.Null[float64]{V: w.Values[c.Char], Valid: w.Has[c.Char]}))
+				row = append(row, store.Cell(stored.Null[float64]{V: w.Values[c.Char], Valid: w.Has[c.Char]}))
 			}
 			wide = append(wide, row)
 			return nil
@@ -196,7 +197,7 @@ func TestIntervalValues(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got fixture.Check
-		err = st.IntervalValues(context.Background(), sweep, "fixture", func(v store.IntervalValue) error {
+		err = st.IntervalValues(context.Background(), sweep, "fixture", func(v stored.IntervalValue) error {
 			if !strings.HasPrefix(v.Path, "Main") {
 				t.Errorf("path %q does not start at Main", v.Path)
 			}
@@ -211,7 +212,7 @@ func TestIntervalValues(t *testing.T) {
 			t.Errorf("sweep %d: %d values, sum %g; want %d, %g", sweep, got.Rows, got.Sum, want.Rows, want.Sum)
 		}
 		none := 0
-		if err := st.IntervalValues(context.Background(), sweep, "other", func(store.IntervalValue) error { none++; return nil }); err != nil || none != 0 {
+		if err := st.IntervalValues(context.Background(), sweep, "other", func(stored.IntervalValue) error { none++; return nil }); err != nil || none != 0 {
 			t.Errorf("program other: %d values, %v", none, err)
 		}
 	}

@@ -1,0 +1,264 @@
+// Package stored holds what the store gives its readers, as Go values: the
+// rows of the exported views (runs, intervals, values, the wide table), the
+// stored sweeps with their headline numbers, an orders simulation with its
+// nodes, events and critical path, a measured run's statistics-file details
+// and a stored machine's description. Renderers and exports speak these
+// types; schema/store fills them. It imports the model only, never SQL.
+package stored
+
+import (
+	"database/sql"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// MachineInfo describes a stored machine file (a row of the machines
+// table).
+type MachineInfo struct {
+	ID         int64  `db:"id"`
+	Name       string `db:"name"` // file base name without .par
+	Path       string `db:"path"` // as given to the ingest
+	SHA256     string `db:"sha256"`
+	Format     string `db:"format"`     // machine.FormatCluster or machine.FormatFlat
+	Root       string `db:"root"`       // name of the modelled cluster
+	Processors int    `db:"processors"` // number of leaves
+	Search     int    `db:"search"`
+	IngestedAt string `db:"ingested_at"` // RFC 3339, UTC
+	// Existing is set by the ingest when the file's content was already
+	// stored and nothing was written.
+	Existing bool `db:"-"`
+}
+
+// OrderRun is what only an orders simulation has (a row of order_runs).
+type OrderRun struct {
+	TraceID      int64   `db:"trace_id"` // order trace
+	Scheduler    string  `db:"scheduler"`
+	Migrate      bool    `db:"migrate"` // waiting orders resume on any free node
+	Nodes        int     `db:"nodes"`
+	Cores        int     `db:"cores"`
+	Latency      float64 `db:"latency"`   // s
+	Bandwidth    float64 `db:"bandwidth"` // bytes/s; 0 = infinite
+	Power        float64 `db:"power"`
+	Makespan     float64 `db:"makespan"`
+	Work         float64 `db:"work"`
+	Span         float64 `db:"span"`
+	BurdenedSpan float64 `db:"burdened_span"`
+	Parallelism  float64 `db:"parallelism"`
+	Speedup      float64 `db:"speedup"`
+	SpeedupLo    float64 `db:"speedup_lo"`
+	SpeedupHi    float64 `db:"speedup_hi"`
+}
+
+// OrderNode is one node of an orders simulation.
+type OrderNode struct {
+	Node     int     `db:"node"`
+	Orders   int64   `db:"orders"`
+	Busy     float64 `db:"busy"`
+	Idle     float64 `db:"idle"`
+	Waiting  float64 `db:"waiting"`
+	Transfer float64 `db:"transfer"`
+}
+
+// OrderEvent is where and when one order ran.
+type OrderEvent struct {
+	Order int64   `db:"order_id"`
+	Node  int     `db:"node"`
+	Ready float64 `db:"ready"`
+	Start float64 `db:"start"`
+	End   float64 `db:"end"`
+	Wait  float64 `db:"wait"`
+}
+
+// PathStep is one step of the critical path.
+type PathStep struct {
+	Step   int     `db:"step"` // position in the whole path (0 = first)
+	Order  int64   `db:"order_id"`
+	Node   int     `db:"node"`
+	Start  float64 `db:"start"`
+	End    float64 `db:"end"`
+	Wait   float64 `db:"wait"`
+	Reason string  `db:"reason"`
+}
+
+// OrderSimulation is an orders simulation to store: the run (Kind
+// predicted; its Config.Grid is the node count) and the rows only orders
+// have. Events may hold only some orders (or none): the caller bounds it.
+type OrderSimulation struct {
+	Run    *result.Run
+	Detail OrderRun
+	Nodes  []OrderNode
+	Path   []PathStep
+	Events []OrderEvent
+}
+
+// OrderRunRow is an orders simulation of a sweep.
+type OrderRunRow struct {
+	RunID int64 `db:"run_id"`
+	Index int   `db:"sweep_index"`
+	OrderRun
+}
+
+// StsDetails is what the analyzer's report of a measured run shows besides
+// the run itself: what its statistics file says about the run-time system,
+// the processors and the intervals (schema/0002_sts.sql).
+type StsDetails struct {
+	Version  string `db:"version"` // DVM-system version that accumulated the statistics
+	Platform string `db:"platform"`
+	Grid     string `db:"grid_sizes"` // processor grid as the file states it
+	Procs    []StsProc
+	Warnings []string // the analyzer's "!!" warnings, in report order
+	// Per interval ID: the run-time system's type code and last line.
+	Intervals []StsInterval
+	// The time-matrix row and column sums, rows of zeros left out.
+	Sums []MatrixSum
+}
+
+// StsProc is one processor of a statistics file, in file order.
+type StsProc struct {
+	Name     string  `db:"name"`
+	TestTime float64 `db:"test_time"` // performance-test time (s)
+	Threads  int64   `db:"threads"`
+}
+
+// StsInterval is what the statistics file adds to an interval of the run.
+type StsInterval struct {
+	ID       int   `db:"interval_id"`
+	TypeCode int   `db:"type_code"` // 20 main, 21 seq, 22 par, 23 user
+	LineEnd  int64 `db:"line_end"`  // last source line
+}
+
+// MatrixSum is the row (Axis "i") or column ("j") sum of the time matrix
+// of an interval on one processor (0-based) for one operation group.
+type MatrixSum struct {
+	Interval int     `db:"interval_id"`
+	Proc     int     `db:"proc"`
+	Axis     string  `db:"axis"`
+	Group    int     `db:"grp"`
+	Calls    float64 `db:"calls"`
+	Product  float64 `db:"product"`
+	Lost     float64 `db:"lost"`
+}
+
+// SweepReport is what the report of a sweep shows besides the lost-time
+// breakdown of one of its runs (Run gives that run).
+type SweepReport struct {
+	Sweep   Sweep
+	Trace   string // the name of the sweep's trace
+	Configs []SweepConfig
+}
+
+// SweepConfig is one stored run of a sweep: its configuration and its
+// headline numbers. Unset overrides (network, tstart, …) are zero.
+type SweepConfig struct {
+	RunID   int64   `db:"id"`
+	Program string  `db:"program"`
+	Machine string  `db:"machine"`
+	Grid    string  `db:"grid"`
+	Procs   int     `db:"procs"`
+	Network string  `db:"network"`
+	TStart  float64 `db:"tstart"` // 0 = the machine file's
+	TByte   float64 `db:"tbyte"`
+	Power   float64 `db:"power"`
+	Time    float64 `db:"execution_time"`
+	// Efficiency of the root interval, not Valid when not stored.
+	Efficiency Null[float64] `db:"effic"`
+}
+
+// Sweep is the row of one sweep or search: a set of configurations of one
+// trace, identified in every store by the hash of its definition.
+type Sweep struct {
+	ID         int64  `db:"id"`
+	TraceID    int64  `db:"trace_id"`       // a sweep of a Lib-DVM trace
+	OrderTrace int64  `db:"order_trace_id"` // or of an order trace
+	Kind       string `db:"kind"`           // "sweep" or "search"
+	Command    string `db:"command"`        // the command line that made it
+	Hash       string `db:"def_hash"`       // identity: sha256 of the definition
+	Definition string `db:"definition"`     // the definition as JSON
+	Configs    int    `db:"configs"`        // configurations of the whole definition (all shards)
+	Skipped    int    `db:"skipped"`        // grids left out for exceeding a machine
+	CreatedAt  string `db:"created_at"`     // RFC 3339, UTC
+}
+
+// Outcome is the headline of a stored configuration of a sweep.
+type Outcome struct {
+	Index      int     `db:"sweep_index"`
+	RunID      int64   `db:"id"`
+	Grid       string  `db:"grid"`
+	Machine    string  `db:"machine"`
+	Procs      int     `db:"procs"`
+	Time       float64 `db:"execution_time"` // of the root interval (s)
+	Efficiency float64 `db:"efficiency"`     // of the root interval
+}
+
+// Cost is the processor time the configuration occupies: time x processors.
+func (o Outcome) Cost() float64 { return o.Time * float64(o.Procs) }
+
+// CharacteristicRow is a row of the characteristics table.
+type CharacteristicRow struct {
+	Name, Unit, Family string
+}
+
+// ValueRow is one value with its dimensions: a row of v_values_long.
+type ValueRow struct {
+	Run      *RunRow
+	Interval *IntervalRow
+	Char     *CharacteristicRow
+	Proc     Null[int64] // NULL for the interval's own value
+	Value    float64
+}
+
+// IntervalValue is one interval-level value (not a per-processor one) with
+// the names it is known by.
+type IntervalValue struct {
+	RunID          int64
+	Path           string // interval path, as in v_intervals
+	Characteristic string
+	Value          float64
+}
+
+// WideRow is one interval of a run with all its values: a row of
+// v_intervals_wide, whose characteristic columns are
+// schema.WideCharColumns(). Has marks the values stored (the others are
+// NULL in the view).
+type WideRow struct {
+	Run      *RunRow
+	Interval *IntervalRow
+	Values   result.Values
+	Has      [result.NumChars]bool
+}
+
+// Null is a column value that may be NULL: V is meaningful when Valid.
+type Null[T any] = sql.Null[T]
+
+// RunRow is one configuration as the exports show it: a row of v_runs.
+type RunRow struct {
+	ID, SweepID            int64
+	Kind, Program          string
+	TraceID, StsID         Null[int64]
+	Machine                Null[string]
+	Grid                   string
+	GridRank, GridD1       int64
+	GridD2, GridD3, GridD4 Null[int64]
+	Procs                  int64
+	Network                Null[string]
+	TStart, TByte, Power   Null[float64]
+	TStartUsed, TByteUsed  Null[float64]
+	PowerUsed              Null[float64]
+	Options                string
+	ReportRoot             int64
+	ExecutionTime, Cost    float64 // of the root interval; cost = time x processors
+	CreatedAt              string
+}
+
+// IntervalRow is one interval of a run's tree with its path from the root
+// ("Main->Seq@jac.fdv:12"): a row of v_intervals.
+type IntervalRow struct {
+	RunID, ID  int64
+	Parent     Null[int64]
+	Ord, Level int64
+	Type, File string
+	Line       int64
+	Expr       Null[int64]
+	Count      int64
+	Path       string
+}
