@@ -6,7 +6,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/compare"
 	"github.com/presage-dvm/presage/ingest/machinefile"
-	"github.com/presage-dvm/presage/sim/calibrate"
+	"github.com/presage-dvm/presage/sim/fit"
 )
 
 // hostFlags describe the machine a measurement ran on, by flags or by a
@@ -19,32 +19,32 @@ type hostFlags struct {
 }
 
 // host returns the described host, and whether there is one.
-func (h hostFlags) host() (calibrate.Host, bool, error) {
+func (h hostFlags) host() (fit.Host, bool, error) {
 	if h.HostFile != "" {
 		f, err := os.Open(h.HostFile)
 		if err != nil {
-			return calibrate.Host{}, false, err
+			return fit.Host{}, false, err
 		}
 		defer f.Close()
 		m, err := machinefile.Parse(f, h.HostFile)
 		if err != nil {
-			return calibrate.Host{}, false, err
+			return fit.Host{}, false, err
 		}
-		host := calibrate.Host{Nodes: 1, CoresPerNode: m.Processors(), Network: m.Root.CommType}
+		host := fit.Host{Nodes: 1, CoresPerNode: m.Processors(), Network: m.Root.CommType}
 		if c := m.Root.Children; len(c) > 0 && !c[0].IsLeaf() {
 			host.Nodes, host.CoresPerNode = len(c), m.Processors()/len(c)
 		}
 		return host, true, nil
 	}
 	if h.CoresPerNode == 0 {
-		return calibrate.Host{}, false, nil
+		return fit.Host{}, false, nil
 	}
-	host := calibrate.Host{Nodes: h.Nodes, CoresPerNode: h.CoresPerNode, Network: h.Network}
+	host := fit.Host{Nodes: h.Nodes, CoresPerNode: h.CoresPerNode, Network: h.Network}
 	return host, true, host.Check()
 }
 
 // hostFacts describe a host for a run of procs processes.
-func hostFacts(h calibrate.Host, procs int) []compare.Fact {
+func hostFacts(h fit.Host, procs int) []compare.Fact {
 	over := "no"
 	if h.Oversubscribed(procs) {
 		over = fmt.Sprintf("yes: %d processes on %d cores (%.3g per core)", procs, h.Cores(), h.ProcsPerCore(procs))

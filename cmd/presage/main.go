@@ -106,7 +106,7 @@ type cli struct {
 	Search    searchCmd    `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
 	Merge     mergeCmd     `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
 	Orders    ordersCmd    `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
-	Calibrate calibrateCmd `cmd:"" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`
+	Fit fitCmd `cmd:"" aliases:"calibrate" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`
 	Calls     callsCmd     `cmd:"" help:"Write the calls table (one SQL row per call) of stored traces, for SQL queries such as func_profile."`
 }
 
@@ -131,6 +131,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, usageHint(err))
 		return 2
 	}
+	warnDeprecated(args)
 	if path := os.Getenv("PRESAGE_CPUPROFILE"); path != "" {
 		stopProfile, err := startCPUProfile(path)
 		if err != nil {
@@ -217,4 +218,22 @@ func commandWords(path string) []string {
 		}
 	}
 	return words
+}
+
+// deprecatedNames are the commands' former names, kept as aliases, with
+// the name that replaced them.
+var deprecatedNames = map[string]string{"calibrate": "fit"}
+
+// warnDeprecated says on standard error when the command line names a
+// command by a former name.
+func warnDeprecated(args []string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if now, ok := deprecatedNames[a]; ok {
+			fmt.Fprintf(os.Stderr, "presage: %q is now %q; the old name will be removed\n", a, now)
+		}
+		return
+	}
 }

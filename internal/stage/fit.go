@@ -8,43 +8,42 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/presage-dvm/presage/exports/calibreport"
 	"github.com/presage-dvm/presage/exports/compare"
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
-	"github.com/presage-dvm/presage/sim/calibrate"
+	"github.com/presage-dvm/presage/sim/fit"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// CalibrateRequest names a stored trace, the measured runs of its program
+// FitRequest names a stored trace, the measured runs of its program
 // and the host they ran on.
-type CalibrateRequest struct {
-	Trace    string         // trace name or id
-	Measured []int64        // measured run ids; none: every measured run of the trace's program
-	Machine  string         // the machine the parameters start from and the uncalibrated prediction uses
-	Host     calibrate.Host // the machine the measurements ran on
-	Holdout  []string       // grids ("2x2") held out of the fit and predicted
-	Out      string         // the machine file to write; its base name (without .par) names the machine
-	MaxEvals int            // bound on the simulations of the fit (0: 3000)
+type FitRequest struct {
+	Trace    string   // trace name or id
+	Measured []int64  // measured run ids; none: every measured run of the trace's program
+	Machine  string   // the machine the parameters start from and the prediction before the fit uses
+	Host     fit.Host // the machine the measurements ran on
+	Holdout  []string // grids ("2x2") held out of the fit and predicted
+	Out      string   // the machine file to write; its base name (without .par) names the machine
+	MaxEvals int      // bound on the simulations of the fit (0: 3000)
 }
 
 // Fitted are the characteristics the fit matches, per matched interval.
 var Fitted = []result.Char{result.ExecutionTime, result.Communication, result.Synchronization}
 
-// calRun is a measured run with what the fit needs of it.
-type calRun struct {
+// fitRun is a measured run with what the fit needs of it.
+type fitRun struct {
 	run     *result.Run
 	procs   int
 	holdout bool
 }
 
-// Calibrate fits the machine parameters of the model to the measured runs
-// of a traced program (sim/calibrate), stores the fitted machine through
+// Fit fits the machine parameters of the model to the measured runs
+// of a traced program (sim/fit), stores the fitted machine through
 // a machine file written at req.Out, and predicts every run before and
-// after calibration.
-func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*calibreport.Report, error) {
+// after the fit.
+func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Report, error) {
 	if err := req.Host.Check(); err != nil {
 		return nil, err
 	}
@@ -66,13 +65,13 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*cal
 		}
 		return sim.Simulate(ct.Program, m, result.Config{Grid: grid}, sim.Options{Trace: filepath.Base(ct.Info.Path)})
 	}
-	name := calibrate.ParName(ingest.MachineName(req.Out))
-	onHost := func(p calibrate.Params, r calRun) (*result.Run, error) {
+	name := fit.ParName(ingest.MachineName(req.Out))
+	onHost := func(p fit.Params, r fitRun) (*result.Run, error) {
 		return sim1(req.Host.Machine(name, p, r.procs), r.run.Config.Grid)
 	}
-	c := &calibreport.Report{Program: ct.Info.Name, Host: req.Host, Start: calibrate.FromMachine(base)}
+	c := &fit.Report{Program: ct.Info.Name, Host: req.Host, Start: fit.FromMachine(base)}
 	c.Free = freeParams(req.Host, runs)
-	residuals := func(p calibrate.Params) ([]float64, error) {
+	residuals := func(p fit.Params) ([]float64, error) {
 		var out []float64
 		for _, r := range runs {
 			if r.holdout {
@@ -96,7 +95,7 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*cal
 				}
 				for _, ch := range Fitted {
 					v, _ := m.Value(ch)
-					out = append(out, calibrate.Residual(v.Predicted, v.Measured))
+					out = append(out, fit.Residual(v.Predicted, v.Measured))
 				}
 			}
 		}
@@ -106,8 +105,8 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*cal
 	if maxEvals == 0 {
 		maxEvals = 3000
 	}
-	if c.Fit, err = calibrate.Fit(c.Start, c.Free, residuals, maxEvals); err != nil {
-		return nil, fmt.Errorf("calibrate %s: %w", ct.Info.Name, err)
+	if c.Fit, err = fit.Fit(c.Start, c.Free, residuals, maxEvals); err != nil {
+		return nil, fmt.Errorf("fit %s: %w", ct.Info.Name, err)
 	}
 	for _, r := range runs {
 		before, err := sim1(base, r.run.Config.Grid)
@@ -132,7 +131,7 @@ func Calibrate(ctx context.Context, st *store.Store, req CalibrateRequest) (*cal
 
 // loadMeasured loads the measured runs of the request (or of program)
 // and marks the held-out ones; every held-out grid must be one of them.
-func loadMeasured(st *store.Store, program string, req CalibrateRequest) ([]calRun, error) {
+func loadMeasured(st *store.Store, program string, req FitRequest) ([]fitRun, error) {
 	ids := req.Measured
 	if len(ids) == 0 {
 		var err error
@@ -141,9 +140,9 @@ func loadMeasured(st *store.Store, program string, req CalibrateRequest) ([]calR
 		}
 	}
 	if len(ids) == 0 {
-		return nil, fmt.Errorf("calibrate %s: no measured run of the program in the store (ingest its statistics: presage ingest sts %s.GRID.sts.gz+)", program, program)
+		return nil, fmt.Errorf("fit %s: no measured run of the program in the store (ingest its statistics: presage ingest sts %s.GRID.sts.gz+)", program, program)
 	}
-	var runs []calRun
+	var runs []fitRun
 	seen := map[string]bool{}
 	fitted := 0
 	for _, id := range ids {
@@ -155,7 +154,7 @@ func loadMeasured(st *store.Store, program string, req CalibrateRequest) ([]calR
 			return nil, fmt.Errorf("run %d is %s, expected a measured run", id, run.Kind)
 		}
 		g := result.GridString(run.Config.Grid)
-		r := calRun{run: run, procs: run.Config.Procs(), holdout: holds(req.Holdout, run.Config.Grid)}
+		r := fitRun{run: run, procs: run.Config.Procs(), holdout: holds(req.Holdout, run.Config.Grid)}
 		seen[g] = seen[g] || r.holdout
 		if !r.holdout {
 			fitted++
@@ -167,12 +166,12 @@ func loadMeasured(st *store.Store, program string, req CalibrateRequest) ([]calR
 		if err != nil {
 			return nil, fmt.Errorf("--holdout: %w", err)
 		}
-		if !slices.ContainsFunc(runs, func(r calRun) bool { return r.holdout && sameGrid(r.run.Config.Grid, grid) }) {
+		if !slices.ContainsFunc(runs, func(r fitRun) bool { return r.holdout && sameGrid(r.run.Config.Grid, grid) }) {
 			return nil, fmt.Errorf("--holdout %s: no measured run of %s on that grid", h, program)
 		}
 	}
 	if fitted == 0 {
-		return nil, fmt.Errorf("calibrate %s: every measured run is held out: nothing to fit", program)
+		return nil, fmt.Errorf("fit %s: every measured run is held out: nothing to fit", program)
 	}
 	return runs, nil
 }
@@ -201,8 +200,8 @@ func sameGrid(a, b []int) bool {
 // freeParams are the parameters the fitted runs can tell: power and the
 // node's messages always, the messages between nodes when a run spans
 // nodes, the oversubscription latency when a run oversubscribes.
-func freeParams(h calibrate.Host, runs []calRun) []calibrate.Param {
-	free := []calibrate.Param{calibrate.Power, calibrate.TStartNode, calibrate.TByteNode}
+func freeParams(h fit.Host, runs []fitRun) []fit.Param {
+	free := []fit.Param{fit.Power, fit.TStartNode, fit.TByteNode}
 	spans, over := false, false
 	for _, r := range runs {
 		if r.holdout {
@@ -212,17 +211,17 @@ func freeParams(h calibrate.Host, runs []calRun) []calibrate.Param {
 		over = over || h.Oversubscribed(r.procs)
 	}
 	if spans {
-		free = append(free, calibrate.TStartNodes, calibrate.TByteNodes)
+		free = append(free, fit.TStartNodes, fit.TByteNodes)
 	}
 	if over {
-		free = append(free, calibrate.Oversub)
+		free = append(free, fit.Oversub)
 	}
 	return free
 }
 
 // intervalErrors compares a measured run with its predictions before and
-// after calibration, interval by interval (the execution time).
-func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]calibreport.IntervalError, error) {
+// after the fit, interval by interval (the execution time).
+func intervalErrors(r fitRun, before, after *result.Run, h fit.Host) ([]fit.IntervalError, error) {
 	cb, err := compare.Compare(r.run, before, compare.Options{})
 	if err != nil {
 		return nil, err
@@ -236,14 +235,14 @@ func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]ca
 		v, _ := m.Value(result.ExecutionTime)
 		afterOf[m.Measured.ID] = v.Predicted
 	}
-	var out []calibreport.IntervalError
+	var out []fit.IntervalError
 	for _, m := range cb.Matches {
 		v, _ := m.Value(result.ExecutionTime)
 		a, ok := afterOf[m.Measured.ID]
 		if !ok {
 			a = math.NaN()
 		}
-		out = append(out, calibreport.IntervalError{
+		out = append(out, fit.IntervalError{
 			RunID: r.run.ID, Grid: result.GridString(r.run.Config.Grid), Procs: r.procs, Holdout: r.holdout,
 			Oversubscribed: h.Oversubscribed(r.procs), Interval: m.Measured.String(), Depth: m.Measured.Depth,
 			Measured: v.Measured, Before: v.Predicted, After: a,
@@ -254,7 +253,7 @@ func intervalErrors(r calRun, before, after *result.Run, h calibrate.Host) ([]ca
 
 // storeFit writes the fitted machine file, with the fit in its comments, and
 // ingests it as a machine.
-func storeFit(ctx context.Context, st *store.Store, c *calibreport.Report, req CalibrateRequest, runs []calRun) error {
+func storeFit(ctx context.Context, st *store.Store, c *fit.Report, req FitRequest, runs []fitRun) error {
 	slots := req.Host.CoresPerNode
 	for _, r := range runs {
 		slots = max(slots, req.Host.ProcsPerNode(r.procs))
@@ -263,7 +262,7 @@ func storeFit(ctx context.Context, st *store.Store, c *calibreport.Report, req C
 	if err != nil {
 		return err
 	}
-	err = calibrate.WritePar(f, calibrate.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
+	err = fit.WritePar(f, fit.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -271,15 +270,16 @@ func storeFit(ctx context.Context, st *store.Store, c *calibreport.Report, req C
 		return fmt.Errorf("write %s: %w", req.Out, err)
 	}
 	c.Path = req.Out
-	c.Machine, err = ingest.Machine(ctx, st, req.Out)
+	m, err := ingest.Machine(ctx, st, req.Out)
+	c.Machine, c.MachineID = m.Name, m.ID
 	return err
 }
 
 // fitComments are the machine file's header: what was fitted to what, the
 // parameters and the residuals.
-func fitComments(c *calibreport.Report, req CalibrateRequest) []string {
+func fitComments(c *fit.Report, req FitRequest) []string {
 	lines := []string{
-		fmt.Sprintf("Machine fitted by presage calibrate to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
+		fmt.Sprintf("Machine fitted by presage fit to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
 		fmt.Sprintf("Host: %d node(s) of %d core(s), network %s.", c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network),
 		"Fitted: " + c.Fit.Params.String() + ".",
 		fmt.Sprintf("Residuals (log of predicted/measured over %d values of %d fitted intervals' Execution_time, Communication, Synchronization): RMS %.4g after %d simulations.",

@@ -1,4 +1,4 @@
-package calibreport
+package fitreport
 
 import (
 	"encoding/json"
@@ -8,14 +8,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/presage-dvm/presage/sim/calibrate"
+	"github.com/presage-dvm/presage/sim/fit"
 )
 
 // WriteText writes the fit and, per run and matched interval,
-// the execution time measured and predicted before and after calibration
+// the execution time measured and predicted before and after the fit
 // with their relative errors.
-func WriteText(w io.Writer, c *Report) error {
-	fmt.Fprintf(w, "Calibration of %s on %d node(s) of %d core(s) (%s)\n", c.Program, c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network)
+func WriteText(w io.Writer, c *fit.Report) error {
+	fmt.Fprintf(w, "Fit of %s on %d node(s) of %d core(s) (%s)\n", c.Program, c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network)
 	fmt.Fprintf(w, "start:  %s\nfitted: %s\n", c.Start, c.Fit.Params)
 	free := make([]string, len(c.Free))
 	for i, q := range c.Free {
@@ -48,7 +48,7 @@ func pctOf(v float64) string {
 
 // WriteJSON writes the same as one JSON document; relative
 // errors are fractions, null where nothing was measured.
-func WriteJSON(w io.Writer, c *Report) error {
+func WriteJSON(w io.Writer, c *fit.Report) error {
 	type row struct {
 		RunID          int64    `json:"run_id"`
 		Grid           string   `json:"grid"`
@@ -79,7 +79,7 @@ func WriteJSON(w io.Writer, c *Report) error {
 	}{
 		Program: c.Program, Host: c.Host, Start: paramMap(c.Start), Fitted: paramMap(c.Fit.Params),
 		RMS: c.Fit.RMS, Residuals: c.Fit.Residuals, Evals: c.Fit.Evals,
-		Machine: c.Machine.Name, MachineID: c.Machine.ID, Path: c.Path,
+		Machine: c.Machine, MachineID: c.MachineID, Path: c.Path,
 	}
 	for _, q := range c.Free {
 		doc.Free = append(doc.Free, q.String())
@@ -100,9 +100,9 @@ func finiteOrNil(v float64) *float64 {
 	return &v
 }
 
-func paramMap(p calibrate.Params) map[string]float64 {
+func paramMap(p fit.Params) map[string]float64 {
 	m := map[string]float64{}
-	for q := range calibrate.NumParams {
+	for q := range fit.NumParams {
 		m[q.String()] = p.Get(q)
 	}
 	return m

@@ -1,4 +1,4 @@
-package calibreport
+package fitreport
 
 import (
 	_ "embed"
@@ -9,27 +9,27 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
-	"github.com/presage-dvm/presage/sim/calibrate"
+	"github.com/presage-dvm/presage/sim/fit"
 )
 
 //go:embed report.tmpl
 var pageText string
 
-var page = template.Must(template.New("calibration").Parse(pageText))
+var page = template.Must(template.New("fit").Parse(pageText))
 
-// WriteHTML writes the calibration as one self-contained HTML page: the
+// WriteHTML writes the fit as one self-contained HTML page: the
 // host, the parameters before and after the fit with its residual, the
 // fitted machine, a chart of Main's predicted/measured ratio for every
-// run before and after calibration (the held-out runs marked), and the
+// run before and after the fit (the held-out runs marked), and the
 // table of every matched interval.
-func WriteHTML(w io.Writer, c *Report) error {
+func WriteHTML(w io.Writer, c *fit.Report) error {
 	return page.Execute(w, newView(c))
 }
 
 // view is what the template shows.
 type view struct {
 	Style   template.CSS
-	R       *Report
+	R       *fit.Report
 	Params  []paramRow
 	Free    string
 	Chart   template.HTML
@@ -44,21 +44,21 @@ type paramRow struct {
 }
 
 type errorRow struct {
-	IntervalError
+	fit.IntervalError
 	Role, ErrBefore, ErrAfter string
 	Indent                    float64 // em of the interval's depth
 }
 
-func newView(c *Report) view {
+func newView(c *fit.Report) view {
 	v := view{Style: htmlstyle.Sheet(pageStyle), R: c}
-	free := map[calibrate.Param]bool{}
+	free := map[fit.Param]bool{}
 	var names []string
 	for _, q := range c.Free {
 		free[q] = true
 		names = append(names, q.String())
 	}
 	v.Free = strings.Join(names, ", ")
-	for q := range calibrate.NumParams {
+	for q := range fit.NumParams {
 		v.Params = append(v.Params, paramRow{Name: q.String(), Start: fmt.Sprintf("%.4g", c.Start.Get(q)),
 			Fitted: fmt.Sprintf("%.4g", c.Fit.Params.Get(q)), Free: free[q]})
 	}
@@ -87,11 +87,11 @@ const (
 )
 
 // ratioChart draws, for Main of every run, log2(predicted/measured)
-// before and after calibration as horizontal bars around the exact
+// before and after the fit as horizontal bars around the exact
 // prediction (0): the errors span factors of a hundred, which a linear
 // percentage axis would flatten.
-func ratioChart(errs []IntervalError) template.HTML {
-	var mains []IntervalError
+func ratioChart(errs []fit.IntervalError) template.HTML {
+	var mains []fit.IntervalError
 	limit := 1.0 // the axis reaches at least a factor of 2 either way
 	for _, e := range errs {
 		if e.Depth != 0 {
@@ -109,7 +109,7 @@ func ratioChart(errs []IntervalError) template.HTML {
 	rowH := 2*barH + rowGap
 	h := len(mains)*rowH + 2*chartPad
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Main's predicted over measured time, before and after calibration">`,
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Main's predicted over measured time, before and after the fit">`,
 		chartW, h, chartW, h)
 	step := math.Max(1, math.Ceil(limit/4))
 	for t := 0.0; t <= limit+1e-9; t += step {

@@ -1,4 +1,4 @@
-package calibrate
+package fit
 
 import (
 	"errors"
@@ -40,7 +40,7 @@ func Residual(predicted, measured float64) float64 {
 // derivatives, and a parameter's scale is unknown within decades.
 func Fit(start Params, free []Param, res Residuals, maxEvals int) (Result, error) {
 	if len(free) == 0 {
-		return Result{}, errors.New("calibrate: no parameter to fit")
+		return Result{}, errors.New("fit: no parameter to fit")
 	}
 	f := &objective{start: start, free: free, res: res}
 	x0 := make([]float64, len(free))

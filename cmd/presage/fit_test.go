@@ -9,32 +9,32 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 )
 
-// TestCalibrate fits the machine to jac_e4's measured runs on 1 and 1x2
+// TestFit fits the machine to jac_e4's measured runs on 1 and 1x2
 // processes, predicts the held-out 2x2 run, writes the report and the
 // fitted machine file and stores the machine; without a description of
 // the measured host it says what is missing.
-func TestCalibrate(t *testing.T) {
+func TestFit(t *testing.T) {
 	dir := t.TempDir()
 	mustSucceed(t, presage(t, dir, "ingest", "trace", golden.Path(t, "traces", "jac_e4.ptr")))
 	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
 	for _, g := range []string{"1", "1x2", "2x2"} {
 		mustSucceed(t, presage(t, dir, "ingest", "sts", golden.Path(t, "sts", "jac_e4."+g+".sts.gz+")))
 	}
-	r := presage(t, dir, "calibrate", "--trace", "jac_e4", "--holdout", "2x2")
+	r := presage(t, dir, "fit", "--trace", "jac_e4", "--holdout", "2x2")
 	if r.code == 0 || !strings.Contains(r.stderr, "describe the host") {
-		t.Errorf("calibrate without a host: exit %d, %q", r.code, r.stderr)
+		t.Errorf("fit without a host: exit %d, %q", r.code, r.stderr)
 	}
 	fit, report := filepath.Join(dir, "fit.par"), filepath.Join(dir, "report.txt")
-	r = mustSucceed(t, presage(t, dir, "calibrate", "--trace", "jac_e4", "--holdout", "2x2", "--cores-per-node", "2",
+	r = mustSucceed(t, presage(t, dir, "fit", "--trace", "jac_e4", "--holdout", "2x2", "--cores-per-node", "2",
 		"--out", fit, "--report", report))
 	if !strings.Contains(r.stderr, "fitted machine fit") {
-		t.Errorf("calibrate said %q", r.stderr)
+		t.Errorf("fit said %q", r.stderr)
 	}
 	text, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Calibration of jac_e4 on 1 node(s) of 2 core(s)", "fitted: power ", "held out", "Main jac.fdv:8"} {
+	for _, want := range []string{"Fit of jac_e4 on 1 node(s) of 2 core(s)", "fitted: power ", "held out", "Main jac.fdv:8"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
@@ -43,8 +43,12 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("no fitted machine file: %v", err)
 	}
 	page := filepath.Join(dir, "report.html")
-	mustSucceed(t, presage(t, dir, "calibrate", "--trace", "jac_e4", "--holdout", "2x2", "--cores-per-node", "2",
+	// The former name still works, with a word that it changed.
+	r = mustSucceed(t, presage(t, dir, "calibrate", "--trace", "jac_e4", "--holdout", "2x2", "--cores-per-node", "2",
 		"--out", filepath.Join(dir, "fit2.par"), "--report", page))
+	if !strings.Contains(r.stderr, `"calibrate" is now "fit"`) {
+		t.Errorf("the former name calibrate said %q", r.stderr)
+	}
 	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "held out") {
 		t.Errorf("HTML report (%v) lacks the chart of held-out runs", err)
 	}

@@ -1,13 +1,8 @@
-package calibreport
-
-import (
-	"github.com/presage-dvm/presage/schema/stored"
-	"github.com/presage-dvm/presage/sim/calibrate"
-)
+package fit
 
 // IntervalError is the execution time of one matched interval of one
 // measured run, measured and predicted before (on the request's machine)
-// and after calibration (on the fitted host).
+// and after the fit (on the fitted host).
 type IntervalError struct {
 	RunID                   int64
 	Grid                    string
@@ -23,14 +18,15 @@ type IntervalError struct {
 func (e IntervalError) RelBefore() float64 { return (e.Before - e.Measured) / e.Measured }
 func (e IntervalError) RelAfter() float64  { return (e.After - e.Measured) / e.Measured }
 
-// Report is the outcome of a calibration (internal/stage.Calibrate).
+// Report is the outcome of a fit (internal/stage.Fit).
 type Report struct {
-	Program string
-	Host    calibrate.Host
-	Start   calibrate.Params
-	Free    []calibrate.Param
-	Fit     calibrate.Result
-	Machine stored.MachineInfo // the fitted machine, stored
-	Path    string             // the machine file written
-	Errors  []IntervalError    // every run, matched interval by interval, in the runs' order
+	Program   string
+	Host      Host
+	Start     Params
+	Free      []Param
+	Fit       Result
+	Machine   string // the fitted machine, stored under this name
+	MachineID int64
+	Path      string          // the machine file written
+	Errors    []IntervalError // every run, matched interval by interval, in the runs' order
 }

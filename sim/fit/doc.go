@@ -1,11 +1,12 @@
-// Package calibrate owns the fitting of the model's machine parameters to
+// Package fit owns the fitting of the model's machine parameters to
 // measured runs: the description of the host a measurement ran on (Host),
 // the parameters the model uses (Params: processor power relative to the
 // traced run, message start-up time and time per byte per level of the
 // cluster tree, and an oversubscription latency where processes outnumber
 // cores), the machine a set of parameters gives for a run (Host.Machine),
 // a bounded least-squares fit of the parameters (Fit), and the machine
-// file of a fit (WritePar). It is pure: the caller simulates and measures,
+// file of a fit (WritePar), and the report of a fit (Report: the fit and
+// per run and matched interval the errors before and after). It is pure: the caller simulates and measures,
 // this package only turns parameters into machines and residuals into
 // parameters.
-package calibrate
+package fit
