@@ -10,10 +10,12 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"github.com/presage-dvm/presage/sim/trace"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/presage-dvm/presage/sim/events"
+	"github.com/presage-dvm/presage/sim/trace"
 
 	"github.com/presage-dvm/presage/sim/engine"
 	"github.com/presage-dvm/presage/sim/machine"
@@ -34,9 +36,9 @@ type Options struct {
 	// reports are those of default weights.
 	LoadWeights bool
 	// Recorder, when not nil, receives every state and message of the
-	// simulated run as it is simulated (engine.Recorder); the run's
+	// simulated run as it is simulated (events.Recorder); the run's
 	// numbers are the same with or without it.
-	Recorder engine.Recorder
+	Recorder events.Recorder
 
 	// reference simulates every processor on its own, and sends batches of
 	// messages in order (engine.Options.Reference): what the property

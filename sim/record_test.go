@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/internal/golden"
-	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,7 +20,7 @@ type checkingRecorder struct {
 	L        int
 	clock    []float64 // end of every processor's last state
 	busy     []float64 // Σ durations per processor
-	states   [engine.NumStates]int
+	states   [events.NumStates]int
 	messages int
 	bad      int
 }
@@ -29,8 +29,8 @@ func newCheckingRecorder(t *testing.T, L int) *checkingRecorder {
 	return &checkingRecorder{t: t, L: L, clock: make([]float64, L), busy: make([]float64, L)}
 }
 
-func (r *checkingRecorder) State(s engine.State, who engine.Procs, start, dur float64) {
-	if s == 0 || s >= engine.NumStates || !(dur > 0) || who.Len() == 0 {
+func (r *checkingRecorder) State(s events.State, who events.Procs, start, dur float64) {
+	if s == 0 || s >= events.NumStates || !(dur > 0) || who.Len() == 0 {
 		r.fail("state %v of %d processors from %g for %g", s, who.Len(), start, dur)
 		return
 	}
@@ -44,7 +44,7 @@ func (r *checkingRecorder) State(s engine.State, who engine.Procs, start, dur fl
 	}
 }
 
-func (r *checkingRecorder) Message(m engine.Message) {
+func (r *checkingRecorder) Message(m events.Message) {
 	r.messages++
 	if m.From < 0 || m.From >= r.L || m.To < 0 || m.To >= r.L || m.From == m.To || m.Bytes <= 0 || m.Arrive < m.Send {
 		r.fail("message %+v", m)

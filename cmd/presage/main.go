@@ -93,21 +93,21 @@ func (g *Globals) infof(format string, args ...any) {
 type cli struct {
 	Globals
 
-	Ingest    ingestCmd    `cmd:"" help:"Ingest traces, machine files, statistics files, order traces, calibrations and measured orders runs into the store."`
-	Predict   predictCmd   `cmd:"" help:"Predict a trace (a stored one, or a trace file, ingested first) on one machine configuration."`
-	Report    reportCmd    `cmd:"" help:"Write the report of a stored run."`
-	Compare   compareCmd   `cmd:"" help:"Compare a measured run (sts, or a real run of an orders program) with a prediction of the same program, interval by interval."`
-	Export    exportCmd    `cmd:"" help:"Export the stored results for pandas, DuckDB or Extra-P."`
-	Query     queryCmd     `cmd:"" help:"Run an ad hoc or a named SQL query on the store (read-only)."`
-	List      listCmd      `cmd:"" help:"List what the store holds."`
-	Gen       genCmd       `cmd:"" help:"Generate synthetic inputs."`
-	Demo      demoCmd      `cmd:"" help:"Run the whole pipeline on a generated trace and write an HTML report."`
-	Sweep     sweepCmd     `cmd:"" help:"Predict a stored trace on every configuration of a cartesian product, concurrently."`
-	Search    searchCmd    `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
-	Merge     mergeCmd     `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
-	Orders    ordersCmd    `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
-	Fit fitCmd `cmd:"" aliases:"calibrate" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`
-	Calls     callsCmd     `cmd:"" help:"Write the calls table (one SQL row per call) of stored traces, for SQL queries such as func_profile."`
+	Ingest  ingestCmd  `cmd:"" help:"Ingest traces, machine files, statistics files, order traces, calibrations and measured orders runs into the store."`
+	Predict predictCmd `cmd:"" help:"Predict a trace (a stored one, or a trace file, ingested first) on one machine configuration."`
+	Report  reportCmd  `cmd:"" help:"Write the report of a stored run."`
+	Compare compareCmd `cmd:"" help:"Compare a measured run (sts, or a real run of an orders program) with a prediction of the same program, interval by interval."`
+	Export  exportCmd  `cmd:"" help:"Export the stored results for pandas, DuckDB or Extra-P."`
+	Query   queryCmd   `cmd:"" help:"Run an ad hoc or a named SQL query on the store (read-only)."`
+	List    listCmd    `cmd:"" help:"List what the store holds."`
+	Gen     genCmd     `cmd:"" help:"Generate synthetic inputs."`
+	Demo    demoCmd    `cmd:"" help:"Run the whole pipeline on a generated trace and write an HTML report."`
+	Sweep   sweepCmd   `cmd:"" help:"Predict a stored trace on every configuration of a cartesian product, concurrently."`
+	Search  searchCmd  `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
+	Merge   mergeCmd   `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
+	Orders  ordersCmd  `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
+	Fit     fitCmd     `cmd:"" aliases:"calibrate" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`
+	Calls   callsCmd   `cmd:"" help:"Write the calls table (one SQL row per call) of stored traces, for SQL queries such as func_profile."`
 }
 
 func main() { os.Exit(run(os.Args[1:])) }

@@ -12,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/exports/timeline"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -35,7 +36,7 @@ func (c *exportTimelineCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	start := time.Now()
-	var stats timeline.Stats
+	var stats events.Stats
 	var files []string
 	switch c.Format {
 	case "perfetto":
@@ -69,11 +70,11 @@ func (c *exportTimelineCmd) out(run *result.Run, ext string) string {
 }
 
 // paraver writes the .prv, then the .pcf and .row beside it.
-func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *result.Run) (timeline.Stats, []string, error) {
+func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *result.Run) (events.Stats, []string, error) {
 	prv := c.out(run, ".prv")
 	base := strings.TrimSuffix(prv, ".prv")
 	var pcf, row bytes.Buffer
-	var stats timeline.Stats
+	var stats events.Stats
 	err := writeFileAtomic(prv, func(w io.Writer) error {
 		p := timeline.NewParaver(w, &pcf, &row, timeline.ParaverOptions{
 			Title: timelineTitle(run), Procs: run.Config.Procs(), TempDir: os.TempDir()})
@@ -96,11 +97,11 @@ func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *r
 }
 
 // replayInto re-simulates run into the sinks.
-func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...timeline.Sink) (timeline.Stats, error) {
-	col := timeline.NewCollector(run.Config.Procs(), sinks...)
+func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...events.Sink) (events.Stats, error) {
+	col := events.NewCollector(run.Config.Procs(), sinks...)
 	if _, err := stage.Replay(ctx, st, run.ID, col); err != nil {
 		col.Close()
-		return timeline.Stats{}, err
+		return events.Stats{}, err
 	}
 	return col.Close()
 }
@@ -108,8 +109,8 @@ func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...
 // timelineSample is the compact timeline of the run report's
 // per-processor view (htmlreport.Options.Timeline): at most 200
 // processors by 500 time buckets, whatever the grid.
-func timelineSample(ctx context.Context, st *store.Store, run *result.Run) (*timeline.Sample, error) {
-	sm := timeline.NewSampler(run.Config.Procs(), 200, 500)
+func timelineSample(ctx context.Context, st *store.Store, run *result.Run) (*events.Sample, error) {
+	sm := events.NewSampler(run.Config.Procs(), 200, 500)
 	if _, err := replayInto(ctx, st, run, sm); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
-	"github.com/presage-dvm/presage/exports/timeline"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,7 +20,7 @@ type Options struct {
 	AllIntervals bool
 	// Timeline, when not nil, is drawn as the run's per-processor
 	// timeline (a Sampler's sample of the re-simulated run).
-	Timeline *timeline.Sample
+	Timeline *events.Sample
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/exports/timeline"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -75,8 +76,8 @@ const (
 	svgHeight = 360 // height of the rows at most
 )
 
-func newTimelineView(s *timeline.Sample) *timelineView {
-	if s == nil || len(s.Cells) == 0 || s.End <= 0 {
+func newTimelineView(s *events.Sample) *timelineView {
+	if s == nil || len(s.States) == 0 || s.End <= 0 {
 		return nil
 	}
 	v := &timelineView{SVG: template.HTML(timelineSVG(s))}
@@ -94,25 +95,25 @@ func newTimelineView(s *timeline.Sample) *timelineView {
 
 // timelineSVG draws one row per sampled processor; consecutive columns
 // of one main state are one rectangle, so the picture stays small.
-func timelineSVG(s *timeline.Sample) string {
-	rows := len(s.Cells)
+func timelineSVG(s *events.Sample) string {
+	rows := len(s.States)
 	rowH := min(14.0, max(2.0, float64(svgHeight)/float64(rows)))
-	cols := len(s.Cells[0])
+	cols := len(s.States[0])
 	colW := float64(svgWidth) / float64(cols)
 	h := rowH*float64(rows) + svgAxis
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="timeline" viewBox="0 0 %d %s" role="img" aria-label="timeline of %d processors" xmlns="http://www.w3.org/2000/svg">`,
 		svgLabel+svgWidth+10, f(h), rows)
 	labelEvery := max(1, int(12/rowH+0.999))
-	for r, row := range s.Cells {
+	for r, row := range s.States {
 		y := rowH * float64(r)
 		if r%labelEvery == 0 || r == rows-1 && rows <= 40 {
 			fmt.Fprintf(&b, `<text x="%d" y="%s" class="pl">%d</text>`, svgLabel-6, f(y+rowH/2+4), s.Procs[r])
 		}
 		for c := 0; c < len(row); {
-			st := row[c].Dominant()
+			st := row[c]
 			e := c + 1
-			for e < len(row) && row[e].Dominant() == st {
+			for e < len(row) && row[e] == st {
 				e++
 			}
 			if st != 0 {

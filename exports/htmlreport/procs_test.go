@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/timeline"
-	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -21,10 +21,10 @@ func TestPerProcessorView(t *testing.T) {
 			iv.Procs = append(iv.Procs, pv)
 		}
 	}
-	sm := timeline.NewSampler(4, 3, 8)
+	sm := events.NewSampler(4, 3, 8)
 	for p := range 4 {
-		sm.Span(timeline.Span{Proc: p, State: engine.Computing, Begin: 0, End: 500})
-		sm.Span(timeline.Span{Proc: p, State: engine.Collective, Begin: 500, End: 800})
+		sm.Span(events.Span{Proc: p, State: events.Computing, Begin: 0, End: 500})
+		sm.Span(events.Span{Proc: p, State: events.Collective, Begin: 500, End: 800})
 	}
 	if err := sm.Close(800); err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestPerProcessorView(t *testing.T) {
 	if n := strings.Count(svg, "<rect"); n != 3*2 {
 		t.Errorf("%d rectangles, want 2 per sampled row (3 rows of 4 processors)", n)
 	}
-	for _, want := range []string{timeline.Color(engine.Computing), timeline.Color(engine.Collective), "processor 3: Collective", "3 of 4 processors"} {
+	for _, want := range []string{timeline.Color(events.Computing), timeline.Color(events.Collective), "processor 3: Collective", "3 of 4 processors"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -1,7 +1,7 @@
 package timeline
 
 import (
-	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -19,7 +19,7 @@ func OpName(op result.OpClass) string {
 // colors are the RGB colours of the states, shared by every format:
 // computing green, I/O violet, communicating orange, collective red,
 // waiting grey-blue.
-var colors = [engine.NumStates][3]uint8{
+var colors = [events.NumStates][3]uint8{
 	{255, 255, 255},
 	{46, 160, 67},
 	{137, 87, 229},
@@ -29,9 +29,9 @@ var colors = [engine.NumStates][3]uint8{
 }
 
 // Color is the colour of a state as #rrggbb.
-func Color(s engine.State) string {
+func Color(s events.State) string {
 	c := colors[0]
-	if s < engine.NumStates {
+	if s < events.NumStates {
 		c = colors[s]
 	}
 	const hex = "0123456789abcdef"
@@ -43,9 +43,9 @@ func Color(s engine.State) string {
 }
 
 // States lists the states in their order.
-func States() []engine.State {
-	s := make([]engine.State, 0, engine.NumStates-1)
-	for x := engine.State(1); x < engine.NumStates; x++ {
+func States() []events.State {
+	s := make([]events.State, 0, events.NumStates-1)
+	for x := events.State(1); x < events.NumStates; x++ {
 		s = append(s, x)
 	}
 	return s

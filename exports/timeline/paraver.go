@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/presage-dvm/presage/sim/events"
 )
 
 // Paraver writes a timeline as a Paraver trace, the format of BSC's
@@ -40,13 +42,13 @@ func NewParaver(prv, pcf, row io.Writer, opt ParaverOptions) *Paraver {
 	return &Paraver{prv: prv, pcf: pcf, row: row, opt: opt, sort: sorter{runLen: n, dir: opt.TempDir}}
 }
 
-// Span buffers a state record.
-func (p *Paraver) Span(s Span) error {
+// events.Span buffers a state record.
+func (p *Paraver) Span(s events.Span) error {
 	return p.sort.add(record{Time: s.Begin, End: s.End, Proc: int32(s.Proc), Kind: 1, Val: uint8(s.State)})
 }
 
 // Message buffers a communication record.
-func (p *Paraver) Message(m Message) error {
+func (p *Paraver) Message(m events.MessageSpan) error {
 	return p.sort.add(record{Time: m.Send, End: m.Arrive, Size: m.Bytes, Proc: int32(m.From), Peer: int32(m.To), Kind: 3, Val: uint8(m.Op)})
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/presage-dvm/presage/sim/events"
 )
 
 // Perfetto writes a timeline as Chrome trace-event JSON, which
@@ -68,8 +70,8 @@ func micros(b []byte, t int64) []byte {
 	return append(b, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
 }
 
-// Span writes an "X" event on the processor's thread.
-func (p *Perfetto) Span(s Span) error {
+// events.Span writes an "X" event on the processor's thread.
+func (p *Perfetto) Span(s events.Span) error {
 	p.begin()
 	b := append(p.buf[:0], `{"ph":"X","cat":"state","name":"`...)
 	b = append(b, s.State.String()...)
@@ -87,7 +89,7 @@ func (p *Perfetto) Span(s Span) error {
 
 // Message writes a flow: its start on the sender's thread at the send,
 // its end on the receiver's at the arrival, bound to the enclosing span.
-func (p *Perfetto) Message(m Message) error {
+func (p *Perfetto) Message(m events.MessageSpan) error {
 	p.flow++
 	name := OpName(m.Op)
 	for i, end := range []bool{false, true} {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
-	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,7 +20,7 @@ import (
 // Execution_time is the stored one, bit for bit, and fails otherwise
 // (the trace or the model changed since the run was made). It returns
 // the stored run.
-func Replay(ctx context.Context, st *store.Store, runID int64, rec engine.Recorder) (*result.Run, error) {
+func Replay(ctx context.Context, st *store.Store, runID int64, rec events.Recorder) (*result.Run, error) {
 	run, err := st.Run(runID)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/internal/storetest"
-	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -19,13 +19,13 @@ type countingRecorder struct {
 	messages int
 }
 
-func (r *countingRecorder) State(_ engine.State, who engine.Procs, _, dur float64) {
+func (r *countingRecorder) State(_ events.State, who events.Procs, _, dur float64) {
 	for p := range who.Each() {
 		r.busy[p] += dur
 	}
 }
 
-func (r *countingRecorder) Message(engine.Message) { r.messages++ }
+func (r *countingRecorder) Message(events.Message) { r.messages++ }
 
 // TestReplay re-simulates a stored run with a recorder: the events cover
 // every processor's Execution_time, and a run that is not a prediction

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/trace"
 	"strconv"
 	"strings"
+
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // key identifies a trace parameter the handlers read (keys.go).

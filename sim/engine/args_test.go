@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/trace"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // compiledEngine returns an engine positioned on one compiled call.

@@ -11,6 +11,8 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/trace"
 
 	"github.com/presage-dvm/presage/sim/layout"
@@ -39,7 +41,7 @@ type Options struct {
 	Reference bool
 	// Recorder, when not nil, is told of every clock-advancing charge and
 	// every timed message (record.go); the results do not change.
-	Recorder Recorder
+	Recorder events.Recorder
 }
 
 // Engine simulates one trace on one machine configuration.

@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/ingest/machinefile"
-	"github.com/presage-dvm/presage/sim/trace"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 func TestHandlers(t *testing.T) {

@@ -1,9 +1,8 @@
-package timeline
+package events
 
 import (
 	"math"
 
-	"github.com/presage-dvm/presage/sim/engine"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -11,13 +10,13 @@ import (
 // simulated time, End > Begin).
 type Span struct {
 	Proc       int
-	State      engine.State
+	State      State
 	Begin, End int64
 }
 
-// Message is one message in nanoseconds of simulated time: sent by From
-// at Send, arrived at To at Arrive (Arrive ≥ Send).
-type Message struct {
+// MessageSpan is one message in nanoseconds of simulated time: sent by
+// From at Send, arrived at To at Arrive (Arrive ≥ Send).
+type MessageSpan struct {
 	From, To     int
 	Bytes        int64
 	Send, Arrive int64
@@ -30,11 +29,11 @@ type Message struct {
 // end with the time of the last event.
 type Sink interface {
 	Span(s Span) error
-	Message(m Message) error
+	Message(m MessageSpan) error
 	Close(end int64) error
 }
 
-// Collector is the engine.Recorder of a timeline: it rounds the engine's
+// Collector is the Recorder of a timeline: it rounds the engine's
 // charges to nanoseconds, merges a processor's consecutive charges of one
 // state into one span, and hands spans and messages to its sinks.
 type Collector struct {
@@ -62,8 +61,8 @@ func NewCollector(procs int, sinks ...Sink) *Collector {
 // keeps consecutive spans consecutive.
 func ns(s float64) int64 { return int64(math.Round(s * 1e9)) }
 
-// State implements engine.Recorder.
-func (c *Collector) State(s engine.State, who engine.Procs, start, dur float64) {
+// State implements Recorder.
+func (c *Collector) State(s State, who Procs, start, dur float64) {
 	c.stats.Charges++
 	b, e := ns(start), ns(start+dur)
 	for p := range who.Each() {
@@ -71,7 +70,7 @@ func (c *Collector) State(s engine.State, who engine.Procs, start, dur float64) 
 	}
 }
 
-func (c *Collector) charge(p int, s engine.State, b, e int64) {
+func (c *Collector) charge(p int, s State, b, e int64) {
 	o := &c.open[p]
 	// A charge starts where the processor's last one ended: the model's
 	// clocks have no gaps. Rounding the two ends of the same instant,
@@ -108,10 +107,10 @@ func (c *Collector) flush(p int) {
 	c.open[p].State = 0
 }
 
-// Message implements engine.Recorder.
-func (c *Collector) Message(m engine.Message) {
+// Message implements Recorder.
+func (c *Collector) Message(m Message) {
 	c.stats.Messages++
-	msg := Message{From: m.From, To: m.To, Bytes: m.Bytes, Send: ns(m.Send), Arrive: ns(m.Arrive), Op: m.Op}
+	msg := MessageSpan{From: m.From, To: m.To, Bytes: m.Bytes, Send: ns(m.Send), Arrive: ns(m.Arrive), Op: m.Op}
 	c.end = max(c.end, msg.Arrive)
 	for _, k := range c.sinks {
 		if err := k.Message(msg); err != nil && c.err == nil {

@@ -1,27 +1,27 @@
-package timeline
-
-import "github.com/presage-dvm/presage/sim/engine"
+package events
 
 // Sample is a timeline reduced to a grid of bounded size for a picture:
 // some processors (rows, evenly spread over the grid when there are more
 // than the picture can show) and equal time buckets (columns), each
-// holding how long its processor spent in each state during the bucket.
+// holding the state its processor spent most of the bucket in. It is
+// small (a byte per cell) and stored with a predicted run, so that the
+// run report draws it without simulating again.
 type Sample struct {
-	Procs  []int // the processor of every row
-	Total  int   // processors of the grid
-	Bucket int64 // nanoseconds per column
-	End    int64 // end of the last span or message
-	Cells  [][]Cell
+	Procs  []int     // the processor of every row
+	Total  int       // processors of the grid
+	Bucket int64     // nanoseconds per column
+	End    int64     // end of the last span or message
+	States [][]State // per row and column: the dominant state, 0 for none
 }
 
-// Cell is the time (ns) a processor spent in each state in one bucket.
-type Cell [engine.NumStates]int64
+// cell is the time (ns) a processor spent in each state in one bucket.
+type cell [NumStates]int64
 
-// Dominant is the state the processor spent most of the bucket in, 0
+// dominant is the state the processor spent most of the bucket in, 0
 // when it spent none of it in any.
-func (c *Cell) Dominant() engine.State {
-	best := engine.State(0)
-	for s := engine.State(1); s < engine.NumStates; s++ {
+func (c *cell) dominant() State {
+	best := State(0)
+	for s := State(1); s < NumStates; s++ {
 		if c[s] > c[best] || (best == 0 && c[s] > 0) {
 			best = s
 		}
@@ -34,9 +34,10 @@ func (c *Cell) Dominant() engine.State {
 // columns merge, so the sample always covers the run with at most its
 // columns.
 type Sampler struct {
-	s    Sample
-	row  []int32 // row of every processor, -1 when not shown
-	cols int
+	s     Sample
+	cells [][]cell // per row and column: the time in each state
+	row   []int32  // row of every processor, -1 when not shown
+	cols  int
 }
 
 // NewSampler samples procs processors into at most maxRows rows and cols
@@ -56,9 +57,9 @@ func NewSampler(procs, maxRows, cols int) *Sampler {
 		sm.s.Procs = append(sm.s.Procs, p)
 	}
 	sm.s.Total, sm.s.Bucket = procs, 1
-	sm.s.Cells = make([][]Cell, rows)
-	for r := range sm.s.Cells {
-		sm.s.Cells[r] = make([]Cell, sm.cols)
+	sm.cells = make([][]cell, rows)
+	for r := range sm.cells {
+		sm.cells[r] = make([]cell, sm.cols)
 	}
 	return sm
 }
@@ -70,7 +71,7 @@ func (sm *Sampler) Span(s Span) error {
 	if r < 0 {
 		return nil
 	}
-	row, w := sm.s.Cells[r], sm.s.Bucket
+	row, w := sm.cells[r], sm.s.Bucket
 	for t := s.Begin; t < s.End; {
 		col := t / w
 		next := min((col+1)*w, s.End)
@@ -82,7 +83,7 @@ func (sm *Sampler) Span(s Span) error {
 
 // Message only extends the sample's end: a picture this small shows no
 // messages.
-func (sm *Sampler) Message(m Message) error {
+func (sm *Sampler) Message(m MessageSpan) error {
 	sm.reach(m.Arrive)
 	return nil
 }
@@ -91,9 +92,9 @@ func (sm *Sampler) Message(m Message) error {
 func (sm *Sampler) reach(t int64) {
 	sm.s.End = max(sm.s.End, t)
 	for t > sm.s.Bucket*int64(sm.cols) {
-		for _, row := range sm.s.Cells {
+		for _, row := range sm.cells {
 			for c := range sm.cols {
-				var m Cell
+				var m cell
 				if 2*c < sm.cols {
 					m = row[2*c]
 					if 2*c+1 < sm.cols {
@@ -109,12 +110,16 @@ func (sm *Sampler) reach(t int64) {
 	}
 }
 
-// Close trims the columns after the end.
+// Close keeps the dominant state of every bucket up to the end.
 func (sm *Sampler) Close(end int64) error {
 	sm.reach(end)
-	n := int((sm.s.End + sm.s.Bucket - 1) / sm.s.Bucket)
-	for r := range sm.s.Cells {
-		sm.s.Cells[r] = sm.s.Cells[r][:min(n, sm.cols)]
+	n := min(int((sm.s.End+sm.s.Bucket-1)/sm.s.Bucket), sm.cols)
+	sm.s.States = make([][]State, len(sm.cells))
+	for r, row := range sm.cells {
+		sm.s.States[r] = make([]State, n)
+		for c := range n {
+			sm.s.States[r][c] = row[c].dominant()
+		}
 	}
 	return nil
 }

@@ -1,0 +1,113 @@
+// Package events owns the vocabulary of what processors do over simulated
+// time, shared by the engine that reports it and the exports that draw it:
+// the states a processor is in (State), the processors a charge falls on
+// (Procs), the messages the network model times (Message), and the
+// Recorder the engine reports them to. Collector turns a recording into
+// spans of whole nanoseconds for a Sink (a timeline format, or the
+// Sampler whose Sample is the run report's per-processor picture, stored
+// with the run). It imports the model only.
+package events
+
+import (
+	"iter"
+
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// State is what a processor does during a charged stretch of its clock
+// (docs/timeline.md).
+type State uint8
+
+const (
+	// Computing is user or run-time CPU time (CPU_time_usr, CPU_time_sys),
+	// redundant sequential execution included.
+	Computing State = iota + 1
+	// InputOutput is I/O time, charged to processor 0 only.
+	InputOutput
+	// Communicating is the wait for a transfer to finish: a shadow
+	// exchange, a remote access, a redistribution or an I/O transfer.
+	Communicating
+	// Collective is the wait for a reduction to finish.
+	Collective
+	// Waiting is a synchronisation wait (MPSSynchronize): the processor
+	// waits for the latest processor of its VM before a collective
+	// operation starts.
+	Waiting
+	// NumStates bounds the states (1..NumStates−1).
+	NumStates
+)
+
+var stateNames = [NumStates]string{"", "Computing", "I/O", "Communicating", "Collective", "Waiting"}
+
+func (s State) String() string {
+	if s == 0 || s >= NumStates {
+		return "State(?)"
+	}
+	return stateNames[s]
+}
+
+// Procs names the root processors a charge falls on: all of them, or the
+// members of one processor class. It is valid only during the Recorder
+// call that receives it.
+type Procs struct {
+	all     bool
+	n       int   // root processors when all
+	members []int // otherwise
+}
+
+// AllProcs names every one of n root processors.
+func AllProcs(n int) Procs { return Procs{all: true, n: n} }
+
+// Members names the given processors, in increasing order; the slice is
+// the caller's and must not change during the call that receives it.
+func Members(procs []int) Procs { return Procs{members: procs} }
+
+// All reports whether the charge falls on every root processor.
+func (ps Procs) All() bool { return ps.all }
+
+// Len is the number of processors.
+func (ps Procs) Len() int {
+	if ps.all {
+		return ps.n
+	}
+	return len(ps.members)
+}
+
+// Each yields the processors in increasing order.
+func (ps Procs) Each() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if !ps.all {
+			for _, p := range ps.members {
+				if !yield(p) {
+					return
+				}
+			}
+			return
+		}
+		for p := range ps.n {
+			if !yield(p) {
+				return
+			}
+		}
+	}
+}
+
+// Message is one message the network model timed: sent by From when its
+// clock was Send, arrived at To at Arrive (seconds).
+type Message struct {
+	From, To     int
+	Bytes        int64
+	Send, Arrive float64
+	Op           result.OpClass // the operation that sent it
+}
+
+// Recorder receives the events of a simulation (sim/engine calls it) as they happen. Charges
+// of one processor arrive in the order of its clock; charges of different
+// processors do not arrive in time order.
+type Recorder interface {
+	// State reports that the processors spent [start, start+dur) in state
+	// s (dur > 0, seconds).
+	State(s State, who Procs, start, dur float64)
+	// Message reports one message.
+	Message(m Message)
+}
