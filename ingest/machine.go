@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // maxMachineSource bounds the file read by Machine; machinefile.Parse
@@ -46,4 +50,45 @@ func Machine(ctx context.Context, st *store.Store, path string) (stored.MachineI
 		return stored.MachineInfo{}, err
 	}
 	return st.SaveMachine(ctx, stored.MachineInfo{Name: MachineName(path), Path: path, SHA256: digest}, m, src)
+}
+
+// ParseStored gives what a store made before schema 12 kept only as text
+// its parsed form, which the store now loads without parsing: machines
+// (their source) and traces' headers. It does nothing when everything has
+// one.
+func ParseStored(ctx context.Context, st *store.Store) error {
+	if err := parseStoredMachines(ctx, st); err != nil {
+		return err
+	}
+	infos, texts, err := st.UnparsedTraceHeaders(ctx)
+	if err != nil || len(infos) == 0 {
+		return err
+	}
+	headers := make(map[int64]*trace.Header, len(infos))
+	for i, info := range infos {
+		h, err := ptr.ParseHeader(texts[i], info.Name)
+		if err != nil {
+			return fmt.Errorf("stored trace %s: %w", info.Name, err)
+		}
+		headers[info.ID] = h
+	}
+	return st.SetTraceHeaders(ctx, headers)
+}
+
+// parseStoredMachines parses the source of the machines stored without
+// their parsed form.
+func parseStoredMachines(ctx context.Context, st *store.Store) error {
+	infos, sources, err := st.UnparsedMachines(ctx)
+	if err != nil || len(infos) == 0 {
+		return err
+	}
+	trees := make(map[int64]*machine.Machine, len(infos))
+	for i, info := range infos {
+		m, err := machinefile.Parse(strings.NewReader(sources[i]), info.Path)
+		if err != nil {
+			return fmt.Errorf("stored machine %s: %w", info.Name, err)
+		}
+		trees[info.ID] = m
+	}
+	return st.SetMachineTrees(ctx, trees)
 }

@@ -5,14 +5,20 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/presage-dvm/presage/schema/store"
+	_ "modernc.org/sqlite"
 
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 func TestMachine(t *testing.T) {
@@ -64,4 +70,80 @@ func TestMachineRejectsBadFiles(t *testing.T) {
 	if n := storetest.Count(t, st, "machines"); n != 0 {
 		t.Fatalf("bad files stored: %d rows", n)
 	}
+}
+
+// TestParseStored makes a machine and a trace as a store before schema 12
+// holds them (the machine's source and the header's text only) and checks
+// that loading them says what to do, and that ParseStored gives them the
+// parsed form the parsers make.
+func TestParseStored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	mpath := golden.Path(t, "machines", "Predictor.par")
+	if _, err := ingest.Machine(ctx, st, mpath); err != nil {
+		t.Fatal(err)
+	}
+	tinfo, err := ingest.Trace(ctx, st, golden.Path(t, "traces", "jac_e4.ptr"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := openHeader(t, st, tinfo)
+	st.Close()
+	db, err := sqlx.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE machines SET tree = NULL; UPDATE traces SET header_fields = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	st, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, _, err := st.Machine("Predictor"); err == nil || !strings.Contains(err.Error(), "older presage") {
+		t.Fatalf("loading a machine without its parsed form: %v", err)
+	}
+	if _, err := st.OpenTrace(ctx, tinfo); err == nil || !strings.Contains(err.Error(), "older presage") {
+		t.Fatalf("opening a trace without its parsed header: %v", err)
+	}
+	if err := ingest.ParseStored(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := st.Machine("Predictor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	wantMachine, err := machinefile.Parse(f, mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, wantMachine) {
+		t.Errorf("parsed stored machine differs from the file's")
+	}
+	if h := openHeader(t, st, tinfo); !reflect.DeepEqual(h, want) {
+		t.Errorf("parsed stored header %+v, at ingest %+v", h, want)
+	}
+}
+
+// openHeader returns the header of a stored trace as a prediction reads it.
+func openHeader(t *testing.T, st *store.Store, info store.TraceInfo) *trace.Header {
+	t.Helper()
+	ts, err := st.OpenTrace(context.Background(), info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	return ts.Header
 }

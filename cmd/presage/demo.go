@@ -100,7 +100,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	sample, err := timelineSample(ctx, st, run)
+	sample, err := stage.StoreTimeline(ctx, st, run.ID)
 	if err != nil {
 		return err
 	}

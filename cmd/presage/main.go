@@ -16,6 +16,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
 )
 
@@ -34,7 +35,22 @@ func (g *Globals) openStore() (*store.Store, error) {
 	if _, err := os.Stat(g.DB); errors.Is(err, fs.ErrNotExist) {
 		g.created = true
 	}
-	return store.Open(g.DB)
+	return openWritable(g.DB)
+}
+
+// openWritable opens a store for writing and brings what older versions
+// stored up to date where SQL alone cannot: machines get their parsed
+// form.
+func openWritable(path string) (*store.Store, error) {
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := ingest.ParseStored(context.Background(), st); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 // removeCreated removes the store a failed command created, when it
@@ -65,7 +81,7 @@ func (g *Globals) existingStore() (*store.Store, error) {
 	if _, err := os.Stat(g.DB); err != nil {
 		return nil, fmt.Errorf("no store %s: ingest the inputs first (presage --db %s ingest trace FILE.ptr, or ingest orders FILE.jsonl)", g.DB, g.DB)
 	}
-	return store.Open(g.DB)
+	return openWritable(g.DB)
 }
 
 // readStore opens the store named by --db for reading only: commands that

@@ -60,10 +60,8 @@ func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
 		out = defaultReportName(run, ".html")
 	}
 	opt := htmlreport.Options{AllIntervals: c.All}
-	if run.Kind == result.Predicted && run.TraceID != 0 {
-		if opt.Timeline, err = timelineSample(ctx, st, run); err != nil {
-			return err
-		}
+	if opt.Timeline, err = st.RunTimeline(ctx, run.ID); err != nil {
+		return err
 	}
 	if err := writeFileAtomic(out, func(w io.Writer) error {
 		return htmlreport.Write(w, run, opt)

@@ -106,17 +106,6 @@ func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...
 	return col.Close()
 }
 
-// timelineSample is the compact timeline of the run report's
-// per-processor view (htmlreport.Options.Timeline): at most 200
-// processors by 500 time buckets, whatever the grid.
-func timelineSample(ctx context.Context, st *store.Store, run *result.Run) (*events.Sample, error) {
-	sm := events.NewSampler(run.Config.Procs(), 200, 500)
-	if _, err := replayInto(ctx, st, run, sm); err != nil {
-		return nil, err
-	}
-	return sm.Sample(), nil
-}
-
 func timelineTitle(run *result.Run) string {
 	return fmt.Sprintf("%s on %s, %s processors (run %d)", run.Program, run.Config.Machine, result.GridString(run.Config.Grid), run.ID)
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/presage-dvm/presage/ingest/sts"
-	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // Reader-side sizes: wider writer values lose their high-order bytes.
@@ -14,52 +14,18 @@ const (
 	readerPointer = 8
 )
 
-// ProcInfo is what the report prints about one processor.
-type ProcInfo struct {
-	Name     string  // processor name (MPI_Get_processor_name)
-	TestTime float64 // processor performance-test time, seconds
-	Threads  int64   // threads of the processor
-}
-
-// IntervalInfo holds the fields of an interval the run does not carry.
-type IntervalInfo struct {
-	TypeCode int        // run-time system type code (sts.TypeSeq, ...)
-	LineEnd  int64      // last source line
-	Sums     []ProcSums // per processor of the interval, in processor order
-}
-
-// ProcSums are one processor's time-matrix sums of an interval, nested
-// intervals included: per operation group, (call count, product time,
-// lost time) summed over the row (Rows) or the column (Cols).
-type ProcSums struct {
-	Proc       int // 0-based
-	Rows, Cols [sts.Groups][3]float64
-}
-
-// Analysis is the analyzer's outcome on one statistics file.
-type Analysis struct {
-	Run       *result.Run    // Kind Measured; Intervals in the analyzer's visit order
-	Intervals []IntervalInfo // parallel to Run.Intervals
-	Procs     []ProcInfo     // in file order
-	Grid      []int64        // processor grid as the file states it
-	Version   string         // DVM-system version that accumulated the statistics
-	Platform  string
-	Warnings  []string // the report's "!!" lines, in order
-	SmallBuff bool     // not all collective-operation times were stored
-}
-
 // Analyze computes the analyzer's characteristics of f; name is the
 // file's stored name, and the run's program is that name without its grid
 // (ProgramName).
-func Analyze(f *sts.File, name string) (*Analysis, error) {
+func Analyze(f *sts.File, name string) (*stored.StsAnalysis, error) {
 	if len(f.Procs) == 0 {
 		return nil, fmt.Errorf("%s: no processor buffers", f.Name)
 	}
 	h0 := f.Procs[0].Header
-	a := &Analysis{Grid: h0.Grid, Version: h0.Version, Platform: h0.Platform, Warnings: warnings(f)}
+	a := &stored.StsAnalysis{Grid: h0.Grid, Version: h0.Version, Platform: h0.Platform, Warnings: warnings(f)}
 	for _, p := range f.Procs {
 		a.SmallBuff = a.SmallBuff || p.Header.SmallBuff
-		a.Procs = append(a.Procs, ProcInfo{Name: p.Header.ProcName, TestTime: p.Header.ProcTime, Threads: p.Header.DVMH.Threads})
+		a.Procs = append(a.Procs, stored.StsProc{Name: p.Header.ProcName, TestTime: p.Header.ProcTime, Threads: p.Header.DVMH.Threads})
 	}
 	vals := make([][]values, len(f.Procs))
 	ev := make([]*events, len(f.Procs))
@@ -97,10 +63,10 @@ func Analyze(f *sts.File, name string) (*Analysis, error) {
 	}
 	for _, g := range groups {
 		iv := &f.Procs[g.members[0].proc].Intervals[g.members[0].num-1]
-		info := IntervalInfo{TypeCode: iv.Type, LineEnd: iv.LineEnd}
+		info := stored.StsIntervalSums{TypeCode: iv.Type, LineEnd: iv.LineEnd}
 		for _, mb := range g.members {
 			v := &vals[mb.proc][mb.num-1]
-			info.Sums = append(info.Sums, ProcSums{Proc: mb.proc, Rows: v.rows, Cols: v.cols})
+			info.Sums = append(info.Sums, stored.ProcSums{Proc: mb.proc, Rows: v.rows, Cols: v.cols})
 		}
 		a.Intervals = append(a.Intervals, info)
 	}

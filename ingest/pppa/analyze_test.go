@@ -10,10 +10,11 @@ import (
 	"github.com/presage-dvm/presage/ingest/sts"
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/ststest"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-func analyze(t *testing.T, spec ststest.Spec) *pppa.Analysis {
+func analyze(t *testing.T, spec ststest.Spec) *stored.StsAnalysis {
 	t.Helper()
 	f, err := sts.Decode(bytes.NewReader(spec.GzPlus()), "test.sts.gz+")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/presage-dvm/presage/ingest/sts"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -42,7 +43,7 @@ var opClass = [numOps]result.OpClass{result.OpIO, result.OpReduction, result.OpS
 var opColumn = [numCols]int{result.OpComm, result.OpRealSynch, result.OpSynch, result.OpVary, result.OpOverlap, result.OpCount}
 
 // buildRun assembles the measured run from the matched groups.
-func buildRun(f *sts.File, program string, groups []group, vals [][]values, procs []ProcInfo) *result.Run {
+func buildRun(f *sts.File, program string, groups []group, vals [][]values, procs []stored.StsProc) *result.Run {
 	h0 := f.Procs[0].Header
 	run := &result.Run{Kind: result.Measured, Program: program, ReportRoot: 1}
 	for _, d := range h0.Grid {
@@ -101,7 +102,7 @@ func intervalType(iv *sts.Interval) result.IntervalType {
 }
 
 // fill sets the interval's totals and per-processor values.
-func fill(iv *result.Interval, g group, vals [][]values, procs []ProcInfo) {
+func fill(iv *result.Interval, g group, vals [][]values, procs []stored.StsProc) {
 	var sum values
 	emax := 0.0
 	for _, mb := range g.members {

@@ -1,6 +1,10 @@
 package sts
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/presage-dvm/presage/schema/stored"
+)
 
 // Interval type codes of the run-time system (docs/model.md §10.3).
 const (
@@ -15,7 +19,7 @@ const NoExpr = 2000000000
 
 // Matrix dimensions and DVMH sizes fixed by the run-time system.
 const (
-	Groups     = 28 // operation groups: rows and columns of the time matrix
+	Groups     = stored.StsGroups // operation groups: rows and columns of the time matrix
 	MaxGPUs    = 8
 	GPUMetrics = 22
 )

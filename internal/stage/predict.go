@@ -6,6 +6,7 @@ import (
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -47,13 +48,21 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	if err != nil {
 		return nil, err
 	}
+	// The run report's per-processor picture is recorded as the run is
+	// simulated and stored with it: reading the report simulates nothing.
+	sampler := NewTimelineSampler(cfg.Procs())
+	col := events.NewCollector(cfg.Procs(), sampler)
+	opt.Recorder = col
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {
 		return nil, err
 	}
+	if _, err := col.Close(); err != nil {
+		return nil, err
+	}
 	run.TraceID, run.Program = info.ID, info.Name
-	if err := st.SaveRun(ctx, run, store.SaveOptions{}); err != nil {
+	if err := st.SaveRun(ctx, run, store.SaveOptions{Timeline: sampler.Sample()}); err != nil {
 		return nil, err
 	}
 	return run, nil

@@ -78,3 +78,31 @@ func sameTimes(stored, again *result.Run) error {
 	}
 	return nil
 }
+
+// NewTimelineSampler samples the run report's per-processor picture of a
+// run on procs processors: at most 200 processors by 500 time buckets,
+// whatever the grid.
+func NewTimelineSampler(procs int) *events.Sampler { return events.NewSampler(procs, 200, 500) }
+
+// StoreTimeline gives stored run runID the per-processor picture that a
+// run of a sweep is stored without, by replaying it, and returns it; a run
+// that has one already is not replayed.
+func StoreTimeline(ctx context.Context, st *store.Store, runID int64) (*events.Sample, error) {
+	if sm, err := st.RunTimeline(ctx, runID); sm != nil || err != nil {
+		return sm, err
+	}
+	run, err := st.Run(runID)
+	if err != nil {
+		return nil, err
+	}
+	sampler := NewTimelineSampler(run.Config.Procs())
+	col := events.NewCollector(run.Config.Procs(), sampler)
+	if _, err := Replay(ctx, st, runID, col); err != nil {
+		return nil, err
+	}
+	if _, err := col.Close(); err != nil {
+		return nil, err
+	}
+	sm := sampler.Sample()
+	return sm, st.SaveRunTimeline(ctx, runID, sm)
+}

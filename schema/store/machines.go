@@ -2,19 +2,20 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
-// The machines table holds the ingested machine files, their source kept
-// verbatim and parsed again when loaded.
+// The machines table holds the ingested machine files: their source kept
+// verbatim, and the parsed machine (sim/machine.Encode) that loading
+// decodes. Machines stored before schema 12 have no parsed form until
+// ingest.ParseStoredMachines gives them one.
 
 const machineColumns = `id, name, path, sha256, format, root, processors, search, ingested_at`
 
@@ -28,11 +29,15 @@ func (s *Store) SaveMachine(ctx context.Context, info stored.MachineInfo, m *mac
 	if info.IngestedAt == "" {
 		info.IngestedAt = time.Now().UTC().Format(time.RFC3339)
 	}
+	tree, err := machine.Encode(m)
+	if err != nil {
+		return info, fmt.Errorf("store machine %s: %w", info.Path, err)
+	}
 	insert := func(tx *sqlx.Tx) (stored.MachineInfo, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO machines(name, path, sha256, format, root, processors, search,
-			source, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			source, tree, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			info.Name, info.Path, info.SHA256, info.Format, info.Root, info.Processors, info.Search,
-			string(source), info.IngestedAt)
+			string(source), string(tree), info.IngestedAt)
 		if err != nil {
 			return info, fmt.Errorf("store machine %s: %w", info.Path, err)
 		}
@@ -53,25 +58,61 @@ func (s *Store) MachineBySHA(ctx context.Context, sum string) (stored.MachineInf
 
 // Machine returns the stored machine called name (the latest ingested one
 // of that name) or, when name is a number that is an id of the table, that
-// machine. The source is parsed again, with the stored path in messages.
-// The error of an unknown machine wraps ErrNotFound.
+// machine, decoded from its parsed form. The error of an unknown machine
+// wraps ErrNotFound.
 func (s *Store) Machine(name string) (*machine.Machine, stored.MachineInfo, error) {
 	var row struct {
 		stored.MachineInfo
-		Source string `db:"source"`
+		Tree sql.NullString `db:"tree"`
 	}
-	found, err := s.getByNameOrID(&row, "machines", machineColumns+", source", name)
+	found, err := s.getByNameOrID(&row, "machines", machineColumns+", tree", name)
 	if err != nil {
 		return nil, stored.MachineInfo{}, err
 	}
 	if !found {
 		return nil, stored.MachineInfo{}, s.missing("machines", "machine", "machine", name)
 	}
-	m, err := machinefile.Parse(strings.NewReader(row.Source), row.Path)
+	if !row.Tree.Valid {
+		return nil, stored.MachineInfo{}, fmt.Errorf("machine %s (%s) was stored by an older presage without its parsed form: any presage command that writes to the store (predict, sweep, ingest) parses it once", row.Name, row.Path)
+	}
+	m, err := machine.Decode([]byte(row.Tree.String))
 	if err != nil {
-		return nil, stored.MachineInfo{}, err
+		return nil, stored.MachineInfo{}, fmt.Errorf("machine %s (%s): %w", row.Name, row.Path, err)
 	}
 	return m, row.MachineInfo, nil
+}
+
+// UnparsedMachines returns the machines stored before schema 12 without
+// their parsed form, with their source.
+func (s *Store) UnparsedMachines(ctx context.Context) (infos []stored.MachineInfo, sources []string, err error) {
+	var rows []struct {
+		stored.MachineInfo
+		Source string `db:"source"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT `+machineColumns+`, source FROM machines WHERE tree IS NULL ORDER BY id`); err != nil {
+		return nil, nil, fmt.Errorf("list unparsed machines: %w", err)
+	}
+	for _, r := range rows {
+		infos, sources = append(infos, r.MachineInfo), append(sources, r.Source)
+	}
+	return infos, sources, nil
+}
+
+// SetMachineTrees stores the parsed form of machines stored without one
+// (keyed by id), in one transaction.
+func (s *Store) SetMachineTrees(ctx context.Context, trees map[int64]*machine.Machine) error {
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		for id, m := range trees {
+			tree, err := machine.Encode(m)
+			if err != nil {
+				return fmt.Errorf("machine %d: %w", id, err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE machines SET tree = ? WHERE id = ? AND tree IS NULL`, string(tree), id); err != nil {
+				return fmt.Errorf("store the parsed machine %d: %w", id, err)
+			}
+		}
+		return nil
+	})
 }
 
 // Machines returns the stored machines ordered by name, then id.

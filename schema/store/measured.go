@@ -10,8 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/ingest/pppa"
-	"github.com/presage-dvm/presage/ingest/sts"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -38,7 +37,7 @@ type StsInfo struct {
 // a.Run (whose ID and StsID are set) and the report's extras. When the
 // store holds a file with the same SHA256 already (a concurrent ingest of
 // the same bytes won), that file comes back with Existing set.
-func (s *Store) SaveSts(ctx context.Context, info StsInfo, a *pppa.Analysis) (StsInfo, error) {
+func (s *Store) SaveSts(ctx context.Context, info StsInfo, a *stored.StsAnalysis) (StsInfo, error) {
 	info.Procs, info.Grid = len(a.Procs), result.GridString(a.Run.Config.Grid)
 	insert := func(tx *sqlx.Tx) (StsInfo, error) {
 		if err := insertSts(tx, &info, a); err != nil {
@@ -67,7 +66,7 @@ func (s *Store) StsBySHA(ctx context.Context, sum string) (StsInfo, bool, error)
 
 // insertSts writes the file's row, its run and the report's extras within
 // tx and sets info.ID and info.RunID.
-func insertSts(tx *sqlx.Tx, info *StsInfo, a *pppa.Analysis) error {
+func insertSts(tx *sqlx.Tx, info *StsInfo, a *stored.StsAnalysis) error {
 	sizes := make([]string, len(a.Grid))
 	for i, d := range a.Grid {
 		sizes[i] = strconv.FormatInt(d, 10)
@@ -103,7 +102,7 @@ func insertSts(tx *sqlx.Tx, info *StsInfo, a *pppa.Analysis) error {
 
 // insertStsIntervals writes the interval fields and matrix sums the run
 // lacks.
-func insertStsIntervals(tx *sqlx.Tx, a *pppa.Analysis) error {
+func insertStsIntervals(tx *sqlx.Tx, a *stored.StsAnalysis) error {
 	sums := newBatch(tx, `sts_matrix_sums(run_id, interval_id, proc, axis, grp, calls, product, lost)`, 8)
 	defer sums.close()
 	for k, iv := range a.Run.Intervals {
@@ -115,7 +114,7 @@ func insertStsIntervals(tx *sqlx.Tx, a *pppa.Analysis) error {
 		for _, ps := range x.Sums {
 			for _, ax := range []struct {
 				name string
-				sums *[sts.Groups][3]float64
+				sums *[stored.StsGroups][3]float64
 			}{{"i", &ps.Rows}, {"j", &ps.Cols}} {
 				for g, c := range ax.sums {
 					if c == [3]float64{} {

@@ -42,6 +42,7 @@ var mergeTables = []mergeTable{
 	{name: "interval_proc_series", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_proc_classes", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "interval_stats", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "run_timelines", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "run_warnings", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "sts_intervals", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "sts_matrix_sums", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -19,6 +20,9 @@ type SaveOptions struct {
 	// PerProcMax: per-processor rows are written only for runs with at most
 	// this many processors; 0 means always.
 	PerProcMax int
+	// Timeline, when not nil, is the run's per-processor picture, stored
+	// with it (RunTimeline).
+	Timeline *events.Sample
 }
 
 // SaveRun stores run in its own transaction and sets run.ID.
@@ -82,6 +86,11 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 	for _, w := range run.Warnings {
 		if _, err := tx.Exec(`INSERT INTO run_warnings(run_id, message, count) VALUES (?,?,?)`,
 			run.ID, w.Message, w.Count); err != nil {
+			return fmt.Errorf("save run: %w", err)
+		}
+	}
+	if opt.Timeline != nil {
+		if err := saveTimeline(tx, run.ID, opt.Timeline); err != nil {
 			return fmt.Errorf("save run: %w", err)
 		}
 	}

@@ -45,10 +45,14 @@ func (s *Store) SaveTrace(ctx context.Context, info TraceInfo, r TraceReader) (T
 // insertTrace writes the traces row and the pack of the calls of r within
 // tx and fills info's ID, Calls and Bytes.
 func insertTrace(ctx context.Context, tx *sqlx.Tx, r TraceReader, info *TraceInfo) error {
+	fields, err := headerFields(r.Header())
+	if err != nil {
+		return fmt.Errorf("store trace %s: %w", info.Path, err)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO traces(name, path, xxh3, bytes, calls, proc_count, header,
-		root_line, root_file, ingested_at) VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
+		header_fields, root_line, root_file, ingested_at) VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?)`,
 		info.Name, info.Path, info.XXH3, info.ProcCount, strings.Join(r.Header().Lines, "\n"),
-		info.RootLine, info.RootFile, info.IngestedAt)
+		fields, info.RootLine, info.RootFile, info.IngestedAt)
 	if err != nil {
 		return fmt.Errorf("store trace %s: %w", info.Path, err)
 	}

@@ -3,12 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/sim/trace"
 )
 
@@ -104,13 +105,69 @@ func (ts *TraceStream) Close() error {
 	return nil
 }
 
-// traceHeader reads back the header of a stored trace, kept as its text.
+// traceHeader reads back the header of a stored trace: its text and the
+// fields parsed from it at ingest.
 func (s *Store) traceHeader(ctx context.Context, info TraceInfo) (*trace.Header, error) {
-	var text string
-	if err := s.db.GetContext(ctx, &text, `SELECT header FROM traces WHERE id = ?`, info.ID); err != nil {
+	var row struct {
+		Text   string         `db:"header"`
+		Fields sql.NullString `db:"header_fields"`
+	}
+	if err := s.db.GetContext(ctx, &row, `SELECT header, header_fields FROM traces WHERE id = ?`, info.ID); err != nil {
 		return nil, fmt.Errorf("load trace %s: %w", info.Name, err)
 	}
-	return ptr.ParseHeader(text, info.Name)
+	if !row.Fields.Valid {
+		return nil, fmt.Errorf("trace %s was stored by an older presage without its parsed header: any presage command that writes to the store (predict, sweep, ingest) parses it once", info.Name)
+	}
+	h := &trace.Header{}
+	if err := json.Unmarshal([]byte(row.Fields.String), h); err != nil {
+		return nil, fmt.Errorf("load trace %s: header: %w", info.Name, err)
+	}
+	h.Lines = strings.Split(row.Text, "\n")
+	return h, nil
+}
+
+// headerFields is the stored form of a header's parsed fields (the
+// traces table's header_fields): JSON of the header without its lines,
+// which the header column holds.
+func headerFields(h *trace.Header) (string, error) {
+	c := *h
+	c.Lines = nil
+	b, err := json.Marshal(&c)
+	return string(b), err
+}
+
+// UnparsedTraceHeaders returns the traces stored before schema 12 without
+// their parsed header, with the header's text.
+func (s *Store) UnparsedTraceHeaders(ctx context.Context) (infos []TraceInfo, texts []string, err error) {
+	var rows []struct {
+		ID   int64  `db:"id"`
+		Name string `db:"name"`
+		Text string `db:"header"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT id, name, header FROM traces WHERE header_fields IS NULL ORDER BY id`); err != nil {
+		return nil, nil, fmt.Errorf("list unparsed trace headers: %w", err)
+	}
+	for _, r := range rows {
+		infos, texts = append(infos, TraceInfo{ID: r.ID, Name: r.Name}), append(texts, r.Text)
+	}
+	return infos, texts, nil
+}
+
+// SetTraceHeaders stores the parsed headers of traces stored without one
+// (keyed by id), in one transaction.
+func (s *Store) SetTraceHeaders(ctx context.Context, headers map[int64]*trace.Header) error {
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		for id, h := range headers {
+			fields, err := headerFields(h)
+			if err != nil {
+				return fmt.Errorf("trace %d: %w", id, err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE traces SET header_fields = ? WHERE id = ? AND header_fields IS NULL`, fields, id); err != nil {
+				return fmt.Errorf("store the parsed header of trace %d: %w", id, err)
+			}
+		}
+		return nil
+	})
 }
 
 func hasPack(ctx context.Context, db sqlx.QueryerContext, id int64) (bool, error) {

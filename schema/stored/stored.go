@@ -262,3 +262,36 @@ type IntervalRow struct {
 	Count      int64
 	Path       string
 }
+
+// StsGroups is the number of operation groups of a statistics file's time
+// matrix (its rows and columns).
+const StsGroups = 28
+
+// StsAnalysis is the analyzer's outcome on one statistics file: what
+// ingest/pppa computes and the store saves (the run, and what the run
+// does not carry, read back as StsDetails).
+type StsAnalysis struct {
+	Run       *result.Run       // Kind Measured; Intervals in the analyzer's visit order
+	Intervals []StsIntervalSums // parallel to Run.Intervals
+	Procs     []StsProc         // in file order
+	Grid      []int64           // processor grid as the file states it
+	Version   string            // DVM-system version that accumulated the statistics
+	Platform  string
+	Warnings  []string // the report's "!!" lines, in order
+	SmallBuff bool     // not all collective-operation times were stored
+}
+
+// StsIntervalSums holds the fields of an interval the run does not carry.
+type StsIntervalSums struct {
+	TypeCode int        // run-time system type code (sts.TypeSeq, ...)
+	LineEnd  int64      // last source line
+	Sums     []ProcSums // per processor of the interval, in processor order
+}
+
+// ProcSums are one processor's time-matrix sums of an interval, nested
+// intervals included: per operation group, (call count, product time,
+// lost time) summed over the row (Rows) or the column (Cols).
+type ProcSums struct {
+	Proc       int // 0-based
+	Rows, Cols [StsGroups][3]float64
+}

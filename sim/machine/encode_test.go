@@ -1,0 +1,65 @@
+package machine_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/machine"
+)
+
+// TestEncodeRoundTrip decodes the stored form of every real machine file
+// into the machine the parser made, and checks that identical clusters
+// are written once.
+func TestEncodeRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob(golden.Path(t, "machines", "*.par"))
+	if len(files) == 0 {
+		t.Fatal("no machine files")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			m, err := machinefile.Parse(f, path)
+			if err != nil {
+				t.Skipf("the parser refuses it: %v", err)
+			}
+			b, err := machine.Encode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := machine.Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m, back) {
+				t.Errorf("decoded machine differs:\n%+v\n%+v", m, back)
+			}
+			if n := m.Processors(); n > 64 && len(b) > 64*1024 {
+				t.Errorf("%d processors stored in %d bytes: identical clusters not shared", n, len(b))
+			}
+		})
+	}
+}
+
+// TestDecodeRefusesCycles checks that a stored form whose clusters refer
+// forward (a cycle) is an error, not an endless tree.
+func TestDecodeRefusesCycles(t *testing.T) {
+	for _, bad := range []string{
+		`{"name":"x","format":"cluster","root":0,"nodes":[{"name":"a","children":[[0,1]]}]}`,
+		`{"name":"x","format":"cluster","root":3,"nodes":[{"name":"a"}]}`,
+		`{"name":"x","format":"cluster","root":1,"nodes":[{"name":"a"},{"name":"b","children":[[0,0]]}]}`,
+		`not json`,
+	} {
+		if _, err := machine.Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), "stored machine") {
+			t.Errorf("Decode(%s) = %v, want an error naming the stored machine", bad, err)
+		}
+	}
+}
