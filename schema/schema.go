@@ -23,7 +23,8 @@ import (
 var ddl embed.FS
 
 // Version is the schema version this build writes; stores of a newer
-// version are refused.
+// version are refused. It is the number of migrations, which
+// TestVersionIsStored checks against stored.SchemaVersion.
 var Version = len(migrations())
 
 type migration struct {

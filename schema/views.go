@@ -5,28 +5,8 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
-
-	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/schema/stored"
 )
-
-// WideColumn is one characteristic column of the wide table
-// (v_intervals_wide and its exports): the characteristic's canonical name
-// and its id.
-type WideColumn struct {
-	Name string
-	Char result.Char
-}
-
-// WideCharColumns are the characteristic columns of the wide table, in
-// characteristic order. The view and the wide export are both generated
-// from this list, so they cannot disagree.
-func WideCharColumns() []WideColumn {
-	cols := make([]WideColumn, result.NumChars)
-	for i, c := range result.Chars {
-		cols[i] = WideColumn{Name: c.Name, Char: result.Char(i)}
-	}
-	return cols
-}
 
 // WideViewSQL is the CREATE VIEW statement of v_intervals_wide: the pivot of
 // interval_values by characteristic, one column per WideCharColumns entry.
@@ -36,7 +16,7 @@ func WideViewSQL() string {
 	b.WriteString("SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,\n")
 	b.WriteString("       r.network, r.tstart, r.tbyte, r.power,\n")
 	b.WriteString("       i.interval_id, i.parent, i.path, i.type, i.level, i.file, i.line, i.count")
-	for _, c := range WideCharColumns() {
+	for _, c := range stored.WideCharColumns() {
 		fmt.Fprintf(&b, ",\n       max(CASE v.char_id WHEN %d THEN v.value END) AS %s", c.Char, QuoteIdent(c.Name))
 	}
 	b.WriteString("\nFROM v_intervals i\n")

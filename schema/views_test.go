@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -41,7 +42,7 @@ func TestStaleWideViewRecreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	chars := cols[len(cols)-int(result.NumChars):]
-	for i, c := range WideCharColumns() {
+	for i, c := range stored.WideCharColumns() {
 		if chars[i] != c.Name {
 			t.Fatalf("column %d of the reopened view is %q, want %q (columns %v)", i, chars[i], c.Name, cols)
 		}

@@ -41,10 +41,18 @@ func (c *queryCmd) Run(ctx context.Context, g *Globals) error {
 	for k, v := range c.Param {
 		args[strings.TrimPrefix(k, ":")] = v
 	}
+	sqlText := c.SQL
 	if c.Name != "" {
-		return query.Named(ctx, st, c.Name, args, c.options(), os.Stdout)
+		q, err := queries.Get(c.Name)
+		if err != nil {
+			return err
+		}
+		if args, err = q.Args(args); err != nil {
+			return err
+		}
+		sqlText = q.SQL
 	}
-	return query.Run(ctx, st, c.SQL, args, c.options(), os.Stdout)
+	return query.Run(ctx, st, sqlText, args, c.options(), os.Stdout)
 }
 
 func (c *queryCmd) options() query.Options { return query.Options{Format: c.Format, Digits: c.Digits} }

@@ -11,7 +11,7 @@ import (
 	"github.com/presage-dvm/presage/exports/arrowipc"
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 func TestWrite(t *testing.T) {
@@ -65,7 +65,7 @@ func readBack(t *testing.T, path, col string, tb table.Table, sweep int64) (int6
 	defer r.Close()
 	md := r.Schema().Metadata()
 	for k, want := range map[string]string{
-		table.MetaSchemaVersion: strconv.Itoa(schema.Version), table.MetaTable: tb.Name,
+		table.MetaSchemaVersion: strconv.Itoa(stored.SchemaVersion), table.MetaTable: tb.Name,
 		table.MetaSweepID: strconv.FormatInt(sweep, 10),
 	} {
 		if i := md.FindKey(k); i < 0 || md.Values()[i] != want {

@@ -15,7 +15,7 @@ import (
 	"github.com/presage-dvm/presage/exports/parquet"
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // readBack reads a Parquet file with pqarrow and returns its row count,
@@ -81,7 +81,7 @@ func checkMetadata(t *testing.T, path string, rd *file.Reader, tb table.Table, s
 	t.Helper()
 	kv := rd.MetaData().KeyValueMetadata()
 	for k, want := range map[string]string{
-		table.MetaSchemaVersion: strconv.Itoa(schema.Version),
+		table.MetaSchemaVersion: strconv.Itoa(stored.SchemaVersion),
 		table.MetaTable:         tb.Name,
 		table.MetaSweepID:       strconv.FormatInt(sweep, 10),
 	} {

@@ -6,8 +6,6 @@ package query
 import (
 	"context"
 	"io"
-
-	"github.com/presage-dvm/presage/queries"
 )
 
 // Formats are the output formats.
@@ -29,23 +27,6 @@ type Rows func(header func(cols []string) error, row func(vals []any) error) err
 func Run(ctx context.Context, src Source, sqlText string, args map[string]any, opt Options, w io.Writer) error {
 	return Write(w, opt, func(header func([]string) error, row func([]any) error) error {
 		return src.Query(ctx, sqlText, args, header, row)
-	})
-}
-
-// Named executes the named query name (see package queries) with args as
-// its parameters (missing ones take their defaults) and writes the result
-// to w as opt says.
-func Named(ctx context.Context, src Source, name string, args map[string]any, opt Options, w io.Writer) error {
-	q, err := queries.Get(name)
-	if err != nil {
-		return err
-	}
-	bound, err := q.Args(args)
-	if err != nil {
-		return err
-	}
-	return Write(w, opt, func(header func([]string) error, row func([]any) error) error {
-		return src.Query(ctx, q.SQL, bound, header, row)
 	})
 }
 

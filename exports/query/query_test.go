@@ -5,12 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
-
-	"github.com/presage-dvm/presage/internal/fixture"
-	"github.com/presage-dvm/presage/schema/store"
 )
 
 // sample is a result of two rows, the first with a NULL.
@@ -115,31 +111,5 @@ func TestRun(t *testing.T) {
 	}
 	if r.query != "the statement" || r.params["n"] != 2 || strings.Count(out.String(), "\n") != 3 {
 		t.Errorf("Run passed %q, %v and wrote %q", r.query, r.params, out.String())
-	}
-}
-
-func TestNamed(t *testing.T) {
-	st, path, built := fixture.NewStore(t, fixture.Small)
-	rdb, err := store.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdb.Close()
-	var out bytes.Buffer
-	err = Named(context.Background(), rdb, "compare_runs",
-		map[string]any{"run_a": "1", "run_b": "2"}, Options{Format: "csv"}, &out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&out).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 1+len(built.Runs[0].Intervals) {
-		t.Errorf("compare_runs: %d lines, want header + %d", len(recs), len(built.Runs[0].Intervals))
-	}
-	err = Named(context.Background(), st, "compare_runs", map[string]any{"run_a": "1"}, Options{Format: "csv"}, &out)
-	if err == nil || errors.Is(err, store.ErrNotReadOnly) {
-		t.Errorf("missing run_b: error %v", err)
 	}
 }

@@ -4,8 +4,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/presage-dvm/presage/schema"
+	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // ArrowSchema is the Arrow schema of the table's files for one sweep,
@@ -22,7 +21,7 @@ func (t Table) ArrowSchema(sweepID int64) *arrow.Schema {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Kind.arrowType(), Nullable: c.Nullable, Metadata: md}
 	}
 	keys := []string{MetaSchemaVersion, MetaTable}
-	vals := []string{strconv.Itoa(schema.Version), t.Name}
+	vals := []string{strconv.Itoa(stored.SchemaVersion), t.Name}
 	if !t.Static {
 		keys, vals = append(keys, MetaSweepID), append(vals, strconv.FormatInt(sweepID, 10))
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/presage-dvm/presage/exports/table"
 	"github.com/presage-dvm/presage/internal/fixture"
-	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -73,7 +72,7 @@ func TestArrowSchemaMetadata(t *testing.T) {
 	s := table.Values.ArrowSchema(7)
 	md := s.Metadata()
 	for k, want := range map[string]string{
-		table.MetaSchemaVersion: strconv.Itoa(schema.Version), table.MetaTable: "values", table.MetaSweepID: "7",
+		table.MetaSchemaVersion: strconv.Itoa(stored.SchemaVersion), table.MetaTable: "values", table.MetaSweepID: "7",
 	} {
 		if i := md.FindKey(k); i < 0 || md.Values()[i] != want {
 			t.Errorf("metadata %s = %v, want %s", k, md, want)

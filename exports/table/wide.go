@@ -3,16 +3,15 @@ package table
 import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/presage-dvm/presage/schema"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // charColumns are the characteristic columns of the wide table, those of
-// v_intervals_wide (schema.WideCharColumns, one generator for the view and
+// v_intervals_wide (stored.WideCharColumns, one generator for the view and
 // the export); NULL where a value is not stored.
 func charColumns() []Column {
-	wide := schema.WideCharColumns()
+	wide := stored.WideCharColumns()
 	cols := make([]Column, len(wide))
 	for i, c := range wide {
 		info := result.Chars[c.Char]
@@ -31,7 +30,7 @@ var wideFields = merge(
 
 func charFields() map[string]appender[stored.WideRow] {
 	out := map[string]appender[stored.WideRow]{}
-	for _, c := range schema.WideCharColumns() {
+	for _, c := range stored.WideCharColumns() {
 		ch := c.Char
 		out[c.Name] = func(b array.Builder, w *stored.WideRow) {
 			if !w.Has[ch] {

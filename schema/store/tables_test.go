@@ -150,7 +150,7 @@ func TestRowsMatchViews(t *testing.T) {
 		err = st.WideRows(ctx, sweep, func(w *stored.WideRow) error {
 			iv := w.Interval
 			row := slices.Concat(runCells(w.Run), cells(iv.ID, iv.Parent, iv.Path, iv.Type, iv.Level, iv.File, iv.Line, iv.Count))
-			for _, c := range schema.WideCharColumns() {
+			for _, c := range stored.WideCharColumns() {
 				row = append(row, store.Cell(stored.Null[float64]{V: w.Values[c.Char], Valid: w.Has[c.Char]}))
 			}
 			wide = append(wide, row)

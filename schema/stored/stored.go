@@ -295,3 +295,27 @@ type ProcSums struct {
 	Proc       int // 0-based
 	Rows, Cols [StsGroups][3]float64
 }
+
+// SchemaVersion is the store schema version this build writes: the number
+// of schema/NNNN_*.sql migrations (a test of package schema checks it).
+// Exports carry it in their metadata.
+const SchemaVersion = 12
+
+// WideColumn is one characteristic column of the wide table
+// (v_intervals_wide and its exports): the characteristic's canonical name
+// and its id.
+type WideColumn struct {
+	Name string
+	Char result.Char
+}
+
+// WideCharColumns are the characteristic columns of the wide table, in
+// characteristic order. The view and the wide export are both generated
+// from this list, so they cannot disagree.
+func WideCharColumns() []WideColumn {
+	cols := make([]WideColumn, result.NumChars)
+	for i, c := range result.Chars {
+		cols[i] = WideColumn{Name: c.Name, Char: result.Char(i)}
+	}
+	return cols
+}
