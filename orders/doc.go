@@ -21,7 +21,7 @@
 //   - Record (stage 3) runs the program once, sequentially, with the quick
 //     alternatives, prices every block at c̄·f(α) from a calibration file
 //     and measures the rest of each order's own time; it writes the order
-//     trace (orders/ordertrace) that sim/ordersim plays on a cluster, in
+//     trace (sim/ordertrace) that sim/ordersim plays on a cluster, in
 //     seconds or in units of a reference algorithm's time (Config.Unit).
 //
 // Main runs a program in the mode of its Config, which AddFlags fills from

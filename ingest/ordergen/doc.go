@@ -1,4 +1,4 @@
-// Package ordergen writes synthetic order traces (orders/ordertrace) of
+// Package ordergen writes synthetic order traces (sim/ordertrace) of
 // any size in three shapes: a divide-and-conquer binary tree, a pipeline
 // of stages over a stream of items, and a master handing out rounds of
 // tasks. Tests and benchmarks of the order analyses use them instead of

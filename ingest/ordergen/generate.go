@@ -5,7 +5,7 @@ import (
 	"io"
 	"iter"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // Generate writes the trace opt describes to w: the header, then the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 var shapes = []struct {

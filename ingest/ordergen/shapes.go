@@ -3,7 +3,7 @@ package ordergen
 import (
 	"math/bits"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // divideAndConquer writes the tree level by level: order i at depth

@@ -1,8 +1,10 @@
 // Package ordersim is stage 4 of the orders-based technology (seed 004):
-// it plays a recorded order trace (package orders/ordertrace) on a
+// it plays a recorded order trace (package sim/ordertrace) on a
 // cluster and predicts the run time, the load of every node, the waits
-// that lengthened the run (the critical path) and, by Sweep and
-// SmallestFor, the cluster a deadline needs.
+// that lengthened the run (the critical path) and, by Sizes, the same on
+// clusters of many sizes, reusing a schedule wherever more nodes cannot
+// change it (the sweep runner and the search for the smallest cluster
+// meeting a deadline are sim/sweep's, shared with the DVM engine).
 //
 // The simulation is a discrete-event simulation of the semantics the
 // runtime's run mode follows (package orders): a node runs at most Cores

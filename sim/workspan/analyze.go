@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // Summary is the work and span of a trace, in the trace's unit of time.

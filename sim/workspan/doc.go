@@ -1,5 +1,5 @@
 // Package workspan computes the work and span of an order trace
-// (package orders/ordertrace): how much there is to do, how long it takes
+// (package sim/ordertrace): how much there is to do, how long it takes
 // with unlimited computers, and so the parallelism and the range of
 // speedups a cluster of N nodes can reach (after Cilkview: He, Leiserson,
 // Leiserson, "The Cilkview scalability analyzer", SPAA 2010).

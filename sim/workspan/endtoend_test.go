@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 var endToEndItems = flag.Int("endtoend.items", 100_000, "items of the 10-stage pipeline BenchmarkEndToEnd streams (10 orders each)")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // FuzzAnalyze runs the analysis on every trace the Reader accepts: it

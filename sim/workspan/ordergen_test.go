@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // TestAgainstClosedForms compares the analysis of generated traces with

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // TestAgainstFixedPoint compares the streaming schedule with a plain

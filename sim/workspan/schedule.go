@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // schedule places the orders of a trace as soon as possible on unlimited

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // lines is a Source of orders written as JSON, one per string.

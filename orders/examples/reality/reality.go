@@ -14,8 +14,8 @@ import (
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/examples/programs"
-	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // Figure is the measured and the predicted makespan of a program on a

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/klauspost/compress/gzip"
+	"compress/gzip"
 )
 
 const bufSize = 64 << 10

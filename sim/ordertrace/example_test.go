@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 func ExampleReader() {
