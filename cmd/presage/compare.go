@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/presage-dvm/presage/exports/compare"
+	"github.com/presage-dvm/presage/exports/comparereport"
+
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -18,9 +20,9 @@ type compareCmd struct {
 }
 
 var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
-	"text": compare.WriteText,
-	"json": compare.WriteJSON,
-	"html": compare.WriteHTML,
+	"text": comparereport.WriteText,
+	"json": comparereport.WriteJSON,
+	"html": comparereport.WriteHTML,
 }
 
 // Run puts a measured and a predicted run of the same program side by side.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/presage-dvm/presage/exports/compare"
 	"github.com/presage-dvm/presage/ingest/machinefile"
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/fit"
 )
 

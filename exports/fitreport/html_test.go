@@ -35,7 +35,7 @@ func TestHTML(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if n := strings.Count(page, "<rect "); n != 4 {
+	if n := strings.Count(page, `<rect class="before"`) + strings.Count(page, `<rect class="after"`); n != 4 {
 		t.Errorf("%d bars, want 2 for each of the 2 runs' Main", n)
 	}
 	if n := strings.Count(page, "<tr><td class=\"num\">"); n != 3 {

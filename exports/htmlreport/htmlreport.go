@@ -4,9 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"html/template"
 	"io"
-	"strings"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/sim/events"
@@ -30,12 +28,7 @@ var (
 	styleCSS string
 )
 
-var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css":    func() template.CSS { return htmlstyle.Sheet(styleCSS) },
-	"pctcss": htmlstyle.Width,
-	// safeCSS passes a state's colour, one of timeline.Color's #rrggbb.
-	"safeCSS": func(c string) template.CSS { return template.CSS("#" + strings.TrimLeft(c, "#")) },
-}).Parse(reportTmpl))
+var tmpl = htmlstyle.Page("report", reportTmpl, styleCSS)
 
 // Write renders the report of run to w. Nothing is written when the run
 // cannot be reported.

@@ -3,9 +3,8 @@ package htmlreport
 import (
 	"fmt"
 	"html/template"
-	"strconv"
-	"strings"
 
+	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/exports/timeline"
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
@@ -59,84 +58,61 @@ func newProcTable(iv *result.Interval) *procTable {
 	return t
 }
 
-// timelineView is the timeline picture with its legend.
+// timelineView is the timeline picture with its caption.
 type timelineView struct {
 	SVG     template.HTML
-	Legend  []legendItem
 	Caption string
 }
 
-type legendItem struct{ Name, Color string }
-
-// Geometry of the picture (SVG user units).
-const (
-	svgLabel  = 90  // width of the processor labels
-	svgWidth  = 900 // width of the time axis
-	svgAxis   = 28  // height of the time axis below
-	svgHeight = 360 // height of the rows at most
-)
+// timelineH is the height of the timeline's rows at most: a row is 14
+// pixels high, less (down to 2) when there are many.
+const timelineH = 360.0
 
 func newTimelineView(s *events.Sample) *timelineView {
 	if s == nil || len(s.States) == 0 || s.End <= 0 {
 		return nil
 	}
-	v := &timelineView{SVG: template.HTML(timelineSVG(s))}
-	for _, st := range timeline.States() {
-		v.Legend = append(v.Legend, legendItem{st.String(), timeline.Color(st)})
-	}
 	shown := fmt.Sprintf("all %d processors", s.Total)
 	if len(s.Procs) < s.Total {
 		shown = fmt.Sprintf("%d of %d processors, evenly spread", len(s.Procs), s.Total)
 	}
-	v.Caption = fmt.Sprintf("What each processor does over the run (%s; one column = %s s; each cell shows its processor's main state in the column). Re-simulated from the stored trace: see docs/timeline.md.",
-		shown, num(float64(s.Bucket)/1e9))
-	return v
+	return &timelineView{
+		SVG: template.HTML(timelineChart(s).SVG()),
+		Caption: fmt.Sprintf("What each processor does over the run (%s; one column = %s s; each cell shows its processor's main state in the column). Re-simulated from the stored trace: see docs/timeline.md.",
+			shown, num(float64(s.Bucket)/1e9)),
+	}
 }
 
-// timelineSVG draws one row per sampled processor; consecutive columns
-// of one main state are one rectangle, so the picture stays small.
-func timelineSVG(s *events.Sample) string {
-	rows := len(s.States)
-	rowH := min(14.0, max(2.0, float64(svgHeight)/float64(rows)))
-	cols := len(s.States[0])
-	colW := float64(svgWidth) / float64(cols)
-	h := rowH*float64(rows) + svgAxis
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="timeline" viewBox="0 0 %d %s" role="img" aria-label="timeline of %d processors" xmlns="http://www.w3.org/2000/svg">`,
-		svgLabel+svgWidth+10, f(h), rows)
-	labelEvery := max(1, int(12/rowH+0.999))
+// timelineChart is a Gantt row per sampled processor; consecutive
+// columns of one main state are one bar, so the picture stays small.
+func timelineChart(s *events.Sample) *chart.Rows {
+	rowH := min(14.0, max(2.0, timelineH/float64(len(s.States))))
+	col := float64(s.Bucket) / 1e9 // s
+	c := &chart.Rows{
+		Frame: chart.Frame{Class: "timeline", Title: fmt.Sprintf("timeline of %d processors", len(s.States))},
+		RowH:  rowH, Tracks: []chart.Track{{H: max(rowH-0.5, 1)}},
+		X: chart.Axis{Scale: chart.Scale{Hi: col * float64(len(s.States[0]))}, Label: "time, s"},
+	}
 	for r, row := range s.States {
-		y := rowH * float64(r)
-		if r%labelEvery == 0 || r == rows-1 && rows <= 40 {
-			fmt.Fprintf(&b, `<text x="%d" y="%s" class="pl">%d</text>`, svgLabel-6, f(y+rowH/2+4), s.Procs[r])
-		}
-		for c := 0; c < len(row); {
-			st := row[c]
-			e := c + 1
+		cr := chart.Row{Label: fmt.Sprint(s.Procs[r])}
+		for i := 0; i < len(row); {
+			st := row[i]
+			e := i + 1
 			for e < len(row) && row[e] == st {
 				e++
 			}
 			if st != 0 {
-				fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"><title>processor %d: %s</title></rect>`,
-					f(svgLabel+colW*float64(c)), f(y), f(colW*float64(e-c)), f(max(rowH-0.5, 1)), timeline.Color(st), s.Procs[r], st)
+				cr.Bars = append(cr.Bars, chart.Bar{From: col * float64(i), To: col * float64(e), Color: timeline.Color(st), Class: "state",
+					Tip: fmt.Sprintf("processor %d: %s", s.Procs[r], st)})
 			}
-			c = e
+			i = e
 		}
+		c.Rows = append(c.Rows, cr)
 	}
-	axisY := rowH * float64(rows)
-	fmt.Fprintf(&b, `<line x1="%d" y1="%s" x2="%d" y2="%s" class="ax"/>`, svgLabel, f(axisY+1), svgLabel+svgWidth, f(axisY+1))
-	span := float64(s.Bucket) * float64(cols) / 1e9
-	for i := 0; i <= 4; i++ {
-		x := svgLabel + svgWidth*float64(i)/4
-		anchor := "middle"
-		if i == 4 {
-			anchor = "end"
-		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" class="tl" text-anchor="%s">%s s</text>`, f(x), f(axisY+18), anchor, num(span*float64(i)/4))
+	var legend []chart.LegendItem
+	for _, st := range timeline.States() {
+		legend = append(legend, chart.LegendItem{Name: st.String(), Color: timeline.Color(st), Swatch: chart.SwatchBox})
 	}
-	b.WriteString(`</svg>`)
-	return b.String()
+	c.Legend = []chart.LegendGroup{{Items: legend}}
+	return c
 }
-
-// f formats an SVG coordinate.
-func f(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }

@@ -37,7 +37,7 @@ func TestPerProcessorView(t *testing.T) {
 		t.Error("processor 3's Execution_time 3.5000 is not in its row")
 	}
 	svg := html[strings.Index(html, "<svg"):strings.Index(html, "</svg>")]
-	if n := strings.Count(svg, "<rect"); n != 3*2 {
+	if n := strings.Count(svg, `<rect class="state"`); n != 3*2 {
 		t.Errorf("%d rectangles, want 2 per sampled row (3 rows of 4 processors)", n)
 	}
 	for _, want := range []string{timeline.Color(events.Computing), timeline.Color(events.Collective), "processor 3: Collective", "3 of 4 processors"} {

@@ -36,3 +36,23 @@ func TestSheet(t *testing.T) {
 		}
 	}
 }
+
+// TestPage: a page's template gets its stylesheet (base, charts, then its
+// own rules) from css and bar widths from pctcss.
+func TestPage(t *testing.T) {
+	own := ".mine { color: red; }"
+	tmpl := Page("p", `<style>{{css}}</style><span style="{{pctcss 150}}"></span>`, own)
+	var b strings.Builder
+	if err := tmpl.Execute(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"<style>" + base, "svg.chart {", own + "</style>", `style="width: 100.0%"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Index(out, "svg.chart {") > strings.Index(out, own) {
+		t.Error("the page's own rules come before the charts': they would not win")
+	}
+}

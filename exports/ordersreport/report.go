@@ -33,7 +33,7 @@ var pageText string
 //go:embed style.css
 var style string
 
-var page = template.Must(template.New("orders").Parse(pageText))
+var page = htmlstyle.Page("orders", pageText, style)
 
 // view is the template's data.
 type view struct {
@@ -47,7 +47,6 @@ type view struct {
 	EventsShown                                      bool
 	Path                                             []stored.PathStep
 	PathSteps                                        int
-	Style                                            template.CSS
 }
 
 // Write writes the report of in as one self-contained HTML page.
@@ -61,7 +60,7 @@ func Write(w io.Writer, in *Input) error {
 		Speedup: d.Speedup, SpeedupLo: d.SpeedupLo, SpeedupHi: d.SpeedupHi, Power: d.Power,
 		Latency: d.Latency, Bandwidth: d.Bandwidth, EventsShown: len(s.Events) > 0,
 		Path: s.Path[:min(len(s.Path), maxPathSteps)], PathSteps: len(s.Path),
-		Timeline: timeline(s), Loads: loads(s), Style: htmlstyle.Sheet(style),
+		Timeline: timeline(s), Loads: loads(s),
 	}
 	if n := float64(d.Nodes * d.Cores); n > 0 {
 		v.Efficiency = d.Speedup / n

@@ -50,7 +50,7 @@ func TestReportContent(t *testing.T) {
 	if n := len(page.All(htmltest.WithClass("path"))); n != 2 {
 		t.Errorf("%d critical path marks, want 2", n)
 	}
-	if n := len(page.All(htmltest.WithClass("point"))); n != 3 {
+	if n := len(page.All(htmltest.WithClass("mark"))); n != 3 {
 		t.Errorf("%d sweep points, want 3", n)
 	}
 	if n := len(page.All(htmltest.WithClass("meets"))); n != 1 {
@@ -99,7 +99,7 @@ func TestCalibrationReport(t *testing.T) {
 	if n := len(page.All(htmltest.WithClass("card"))); n != 2 {
 		t.Errorf("%d block sections, want 2", n)
 	}
-	if n := len(page.All(htmltest.WithClass("point"))); n != 2*len(rows) {
+	if n := len(page.All(htmltest.WithClass("mark"))); n != 2*len(rows) {
 		t.Errorf("%d points, want %d (every run in both charts)", n, 2*len(rows))
 	}
 	flags := page.All(htmltest.WithClass("flag"))

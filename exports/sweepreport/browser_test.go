@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/presage-dvm/presage/exports/chart"
 )
 
 // chromium returns the browser to render with, or "" when none is installed.
@@ -29,6 +31,20 @@ func chromium() string {
 		}
 	}
 	return ""
+}
+
+// needChromium returns the browser, or skips the test when none is
+// installed; on CI, where .ci/chromium.sh installs it, it fails instead.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	browser := chromium()
+	if browser == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed (CI installs it with .ci/chromium.sh)")
+		}
+		t.Skip("chromium is not installed (apt-get install -y chromium); skipping the browser rendering test")
+	}
+	return browser
 }
 
 // screenshot renders the HTML file with headless Chromium into a PNG of the
@@ -91,13 +107,7 @@ func tail(s string, n int) string {
 // holds every bar colour, and the page is not blank. Set
 // PRESAGE_SCREENSHOT=file.png to keep the screenshot.
 func TestChartsRenderInChromium(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed (CI installs it with .ci/chromium.sh)")
-		}
-		t.Skip("chromium is not installed (apt-get install -y chromium); skipping the browser rendering test")
-	}
+	browser := needChromium(t)
 	f := newSweep(t)
 	html := filepath.Join(t.TempDir(), "sweep.html")
 	if err := os.WriteFile(html, f.render(t, Options{}), 0o644); err != nil {
@@ -116,7 +126,7 @@ func TestChartsRenderInChromium(t *testing.T) {
 	}
 	var lineCharts, barCharts int
 	for _, r := range plots {
-		px, cols := colourCounts(img, r, palette[:len(fixtureSeries)])
+		px, cols := colourCounts(img, r, chart.Palette[:len(fixtureSeries)])
 		// Every series drawn as a line: some hundreds of pixels, and
 		// present in a third of the columns (its markers cover about 50).
 		if minInt(px) > 200 && minInt(cols) > r.Dx()/3 {
@@ -124,7 +134,7 @@ func TestChartsRenderInChromium(t *testing.T) {
 			t.Logf("line chart at %v: series pixels %v in columns %v", r, px, cols)
 			continue
 		}
-		bpx, _ := colourCounts(img, r, barColors)
+		bpx, _ := colourCounts(img, r, partColors)
 		if minInt(bpx) > 100 {
 			barCharts++
 			t.Logf("bar chart at %v: bar pixels %v", r, bpx)
@@ -280,13 +290,7 @@ func minInt(v []int) int {
 // PRESAGE_SCREENSHOT=file.png to keep the screenshot; the browser's time
 // (start-up, rendering and capture) is logged, not asserted.
 func TestBigSweepInChromium(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed (CI installs it with .ci/chromium.sh)")
-		}
-		t.Skip("chromium is not installed; skipping the browser rendering test")
-	}
+	browser := needChromium(t)
 	var b bytes.Buffer
 	if err := Write(&b, bigSweep(1024), Options{}); err != nil {
 		t.Fatal(err)
@@ -300,7 +304,7 @@ func TestBigSweepInChromium(t *testing.T) {
 	t.Logf("%d bytes rendered and captured in %v", b.Len(), time.Since(start).Round(time.Millisecond))
 	lines := 0
 	for _, r := range plotAreas(img) {
-		if px, _ := colourCounts(img, r, palette[:3]); minInt(px) > 100 {
+		if px, _ := colourCounts(img, r, chart.Palette[:3]); minInt(px) > 100 {
 			lines++
 		}
 	}

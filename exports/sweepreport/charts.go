@@ -4,33 +4,21 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/presage-dvm/presage/exports/chart"
 )
 
-// procScale returns the log2 processor axis over the sweep's processor
-// counts (its pixels are set by the chart), and its ticks: the counts
-// themselves when there are few, powers of two otherwise.
-func procScale(ss []*series) (scale, []float64) {
+// procAxis returns the log2 processor axis over the series' processor
+// counts, with the counts as ticks when there are few.
+func procAxis(ss []*series) chart.Axis {
 	var procs []int
 	for _, s := range ss {
 		for _, p := range s.Points {
 			procs = append(procs, p.Procs)
 		}
 	}
-	slices.Sort(procs)
-	procs = slices.Compact(procs)
-	lo, hi := float64(procs[0]), float64(procs[len(procs)-1])
-	if lo == hi {
-		lo, hi = lo/2, hi*2
-	}
-	s := scale{Lo: lo, Hi: hi, Base: 2}
-	if len(procs) > 12 {
-		return s, nil
-	}
-	ticks := make([]float64, len(procs))
-	for i, p := range procs {
-		ticks[i] = float64(p)
-	}
-	return s, ticks
+	x, ticks := chart.CountScale(procs)
+	return chart.Axis{Scale: x, Ticks: ticks, Label: "processors (log2 scale)"}
 }
 
 // quantity is what a line chart plots for a configuration of a series.
@@ -39,7 +27,7 @@ type quantity struct {
 	value                   func(s *series, c *config) float64
 	// yScale makes the y axis from the range of the finite values; a
 	// logarithmic one is only chosen for positive ranges.
-	yScale func(lo, hi float64) scale
+	yScale func(lo, hi float64) chart.Scale
 }
 
 var (
@@ -53,38 +41,34 @@ var (
 
 // timeScale is logarithmic when the times span a decade or more, linear
 // from zero otherwise.
-func timeScale(lo, hi float64) scale {
+func timeScale(lo, hi float64) chart.Scale {
 	if lo > 0 && hi/lo >= 10 {
-		l, h := logDomain(lo, hi, 10)
-		return scale{Lo: l, Hi: h, Base: 10}
+		return chart.LogScale(10, lo, hi)
 	}
-	return scale{Lo: 0, Hi: niceCeil(hi)}
+	return chart.Scale{Lo: 0, Hi: chart.NiceCeil(hi)}
 }
 
 // efficScale runs from 0 to 1 (further when a value exceeds it).
-func efficScale(lo, hi float64) scale {
-	l, h := 0.0, math.Max(1, niceCeil(hi))
+func efficScale(lo, hi float64) chart.Scale {
+	l, h := 0.0, math.Max(1, chart.NiceCeil(hi))
 	if lo < 0 {
-		l = -niceCeil(-lo)
+		l = -chart.NiceCeil(-lo)
 	}
-	return scale{Lo: l, Hi: h}
+	return chart.Scale{Lo: l, Hi: h}
 }
 
 // speedupScale is logarithmic (base 2) and always shows 1, so that the
 // ideal speedup is a straight line and slowdowns are visible.
-func speedupScale(lo, hi float64) scale {
-	l, h := logDomain(math.Min(lo, 1), math.Max(hi, 1), 2)
-	return scale{Lo: l, Hi: h, Base: 2}
-}
+func speedupScale(lo, hi float64) chart.Scale { return chart.LogScale(2, lo, hi, 1) }
 
 // quantityCharts builds the charts of q, one per panel, on one y scale so
 // that the panels compare at a glance.
-func quantityCharts(ps []*panel, l layout, q quantity) []*lineChart {
+func quantityCharts(ps []*panel, l layout, q quantity) []*chart.LineChart {
 	var all []*series
 	for _, p := range ps {
 		all = append(all, p.Series...)
 	}
-	x, xticks := procScale(all)
+	x := procAxis(all)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range all {
 		for _, p := range s.Points {
@@ -98,10 +82,13 @@ func quantityCharts(ps []*panel, l layout, q quantity) []*lineChart {
 	if lo > hi { // nothing to draw
 		lo, hi = 1, 1
 	}
-	y := q.yScale(lo, hi)
-	var out []*lineChart
+	y := chart.Axis{Scale: q.yScale(lo, hi), Label: q.ylabel}
+	if y.Base > 0 {
+		y.Label += fmt.Sprintf(" (log%g)", y.Base)
+	}
+	var out []*chart.LineChart
 	for i, p := range ps {
-		ch := lineChartOf(p, l, q, x, xticks, y)
+		ch := lineChartOf(p, l, q, x, y)
 		if len(ps) > 1 {
 			ch.ID = fmt.Sprintf("%s-%d", q.id, i+1)
 			ch.Title += " — " + p.Label
@@ -114,46 +101,42 @@ func quantityCharts(ps []*panel, l layout, q quantity) []*lineChart {
 // lineChartOf builds the chart of q for one panel: per series a line
 // through the fastest configuration at each processor count and a band
 // over all of them.
-func lineChartOf(p *panel, l layout, q quantity, x scale, xticks []float64, y scale) *lineChart {
-	ch := &lineChart{
-		ID: q.id, Title: q.title, XLabel: "processors (log2 scale)", YLabel: q.ylabel,
-		X: x, XTicks: xticks, Y: y,
+func lineChartOf(p *panel, l layout, q quantity, x, y chart.Axis) *chart.LineChart {
+	ch := &chart.LineChart{
+		Frame: chart.Frame{ID: q.id, Class: "line", Title: q.title},
+		X:     x, Y: y, BandName: "band: every configuration",
 	}
-	if ch.Y.Base > 0 {
-		ch.YLabel += fmt.Sprintf(" (log%g)", ch.Y.Base)
-	}
-	banded := false
 	for _, s := range p.Series {
-		color, marker := seriesStyle(l.styleIndex(s.Key))
-		ln := line{Name: s.Label, Color: color, Marker: marker}
+		color, marker := chart.Style(l.styleIndex(s.Key))
+		ln := chart.Line{Name: s.Label, Color: color, Marker: marker}
 		for _, pt := range s.Points {
 			v := q.value(s, pt.Best)
-			if !ch.Y.Valid(v) {
+			if !y.Valid(v) {
 				continue
 			}
-			ln.Pts = append(ln.Pts, mark{X: float64(pt.Procs), Y: v, Time: pt.Best.Time})
-			b := band{X: float64(pt.Procs), Lo: v, Hi: v}
+			ln.Pts = append(ln.Pts, chart.Point{X: float64(pt.Procs), Y: v, Rank: pt.Best.Time})
+			b := chart.Band{X: float64(pt.Procs), Lo: v, Hi: v}
 			for _, c := range pt.Others {
-				if o := q.value(s, c); ch.Y.Valid(o) {
+				if o := q.value(s, c); y.Valid(o) {
 					b.Lo, b.Hi = math.Min(b.Lo, o), math.Max(b.Hi, o)
 				}
 			}
-			banded = banded || b.Lo < b.Hi
 			ln.Band = append(ln.Band, b)
 		}
 		for _, i := range markerPoints(s.Points, maxMarkers) {
 			pt := s.Points[i]
-			if v := q.value(s, pt.Best); ch.Y.Valid(v) {
-				ln.Marks = append(ln.Marks, mark{X: float64(pt.Procs), Y: v, Tip: tip(s, pt, v, q)})
+			if v := q.value(s, pt.Best); y.Valid(v) {
+				ln.Marks = append(ln.Marks, chart.Point{X: float64(pt.Procs), Y: v, Tip: tip(s, pt, v, q)})
 			}
 		}
 		ch.Lines = append(ch.Lines, ln)
 	}
-	ch.Banded = banded
 	ch.Desc = fmt.Sprintf("%s for %d series against the number of processors; each line follows the fastest configuration at each processor count, its shaded band spans every configuration there.",
 		ch.Title, len(p.Series))
 	if q.id == speedupQ.id {
-		ch.Ideal, ch.IdealName = idealSpeedup(p.Series, ch.Y), "ideal speedup"
+		if r := idealSpeedup(p.Series, y.Scale); r != nil {
+			ch.Refs = []chart.Ref{*r}
+		}
 		ch.Desc += " Speedup is relative to the fastest configuration at each series' smallest processor count."
 	}
 	return ch
@@ -173,31 +156,19 @@ func markerPoints(pts []point, n int) []int {
 		}
 	}
 	if len(pow2) >= 3 || len(pow2) == len(pts) {
-		return thinIndexes(pow2, n)
+		return chart.Spread(pow2, n)
 	}
 	all := make([]int, len(pts))
 	for i := range all {
 		all[i] = i
 	}
-	return thinIndexes(all, n)
-}
-
-// thinIndexes keeps at most n of idx, evenly spaced, first and last kept.
-func thinIndexes(idx []int, n int) []int {
-	if len(idx) <= n || n < 2 {
-		return idx
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = idx[(i*(len(idx)-1)+(n-1)/2)/(n-1)]
-	}
-	return out
+	return chart.Spread(all, n)
 }
 
 // idealSpeedup returns the segment of linear speedup within the chart, or
 // nil when the series start from different processor counts (there is no
 // single ideal line then).
-func idealSpeedup(ss []*series, y scale) *[2]mark {
+func idealSpeedup(ss []*series, y chart.Scale) *chart.Ref {
 	if len(ss) == 0 {
 		return nil
 	}
@@ -209,11 +180,7 @@ func idealSpeedup(ss []*series, y scale) *[2]mark {
 		}
 		pmax = max(pmax, s.Points[len(s.Points)-1].Procs)
 	}
-	end := math.Min(float64(pmax), y.Hi*float64(p0))
-	if end <= float64(p0) {
-		return nil
-	}
-	return &[2]mark{{X: float64(p0), Y: 1}, {X: end, Y: end / float64(p0)}}
+	return chart.IdealSpeedup(float64(p0), float64(p0), float64(pmax), y.Hi)
 }
 
 // tip describes a marked point: the series, the fastest grid and the
@@ -236,27 +203,67 @@ func tip(s *series, p point, v float64, q quantity) string {
 	return t
 }
 
+// partColors are the colours of barChars: the three parts of lost time,
+// then load imbalance and synchronization.
+var partColors = []string{"#7b5ea7", "#c8553d", "#e0a030", "#2f7f9e", "#6b8e23"}
+
+// The geometry of the breakdown: as wide as the line charts, labels on
+// the left, a row per interval with the stack of lost time on top and a
+// thin bar per potential loss below.
+const (
+	breakdownLabelW = 190.0
+	breakdownPadR   = 24.0
+	breakdownRowH   = 34.0
+)
+
+var breakdownTracks = []chart.Track{{Y: 3, H: 16}, {Y: 21, H: 5}, {Y: 27, H: 5}}
+
 // barChartOf builds the breakdown chart of one configuration from its
-// intervals; shown tells how many of how many intervals are drawn.
-func barChartOf(c *config, label string, ivs []*interval, limit int) (*barChart, string) {
+// intervals; the note tells how many of how many intervals are drawn.
+func barChartOf(c *config, label string, ivs []*interval, limit int) (*chart.Rows, string) {
 	shown := largestLosses(ivs, limit)
-	ch := &barChart{
-		ID:    "chart-breakdown",
-		Title: fmt.Sprintf("Lost time per interval — run %d, grid %s (%d processors), %s", c.RunID, c.Grid, c.Procs, label),
+	ch := &chart.Rows{
+		Frame: chart.Frame{ID: "chart-breakdown", Class: "bars",
+			Title: fmt.Sprintf("Lost time per interval — run %d, grid %s (%d processors), %s", c.RunID, c.Grid, c.Procs, label)},
+		Width: chart.Narrow, LabelW: breakdownLabelW, PadR: breakdownPadR, RowH: breakdownRowH,
+		Tracks: breakdownTracks, Tree: true,
 	}
-	for _, k := range barChars {
-		ch.Names = append(ch.Names, k.String())
+	var stacked, apart []chart.LegendItem
+	for i, k := range barChars {
+		it := chart.LegendItem{Name: k.String(), Color: partColors[i], Swatch: chart.SwatchBox}
+		if i < nStacked {
+			stacked = append(stacked, it)
+		} else {
+			apart = append(apart, it)
+		}
 	}
+	ch.Legend = []chart.LegendGroup{{Title: "Lost time, stacked:", Items: stacked}, {Title: "Not part of lost time:", Items: apart}}
 	base := ivs[0].Level
+	most := 0.0
 	for _, iv := range shown {
-		ch.Rows = append(ch.Rows, barRow{
+		row := chart.Row{
 			Label:  fmt.Sprintf("%s line %d", iv.Type, iv.Line),
 			Tip:    fmt.Sprintf("%s interval %d, line %d of %s", iv.Type, iv.ID, iv.Line, iv.File),
 			Indent: iv.Level - base,
-			Values: iv.Values,
-		})
+		}
+		var stack []chart.Bar
+		for i, v := range iv.Values {
+			bar := chart.Bar{To: v, Color: partColors[i], Tip: fmt.Sprintf("%s — %s: %s s", row.Tip, barChars[i].String(), short(v))}
+			if i < nStacked {
+				bar.Class = "part"
+				stack = append(stack, bar)
+				continue
+			}
+			bar.Class, bar.Track, bar.To = "potential", 1+i-nStacked, math.Max(v, 0)
+			row.Bars = append(row.Bars, bar)
+			most = math.Max(most, bar.To)
+		}
+		stack = chart.Stack(stack)
+		most = math.Max(most, stack[len(stack)-1].To)
+		row.Bars = append(stack, row.Bars...)
+		ch.Rows = append(ch.Rows, row)
 	}
-	ch.X = barScale(ch.Rows)
+	ch.X = chart.Axis{Scale: chart.Scale{Lo: 0, Hi: chart.NiceCeil(most)}, Label: "processor time, s"}
 	ch.Desc = fmt.Sprintf("For each of %d intervals, in tree order: Insuff_parallelism, Communication and Idle stacked (their sum is the lost time), then Load_imbalance and Synchronization as thin bars (potential losses, not part of lost time).", len(shown))
 	note := ""
 	if len(shown) < len(ivs) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
@@ -64,9 +65,9 @@ func TestIdealSpeedup(t *testing.T) {
 		}
 		return s
 	}
-	y := scale{Lo: 1, Hi: 16, Base: 2}
+	y := chart.Scale{Lo: 1, Hi: 16, Base: 2}
 	got := idealSpeedup([]*series{mk(2, 4, 8), mk(2, 64)}, y)
-	if got == nil || got[0].X != 2 || got[0].Y != 1 || got[1].X != 32 || got[1].Y != 16 {
+	if got == nil || got.X0 != 2 || got.Y0 != 1 || got.X1 != 32 || got.Y1 != 16 {
 		t.Errorf("ideal = %v, want (2, 1) to (32, 16): clipped at speedup 16", got)
 	}
 	if got := idealSpeedup([]*series{mk(1, 4), mk(2, 4)}, y); got != nil {

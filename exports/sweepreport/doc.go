@@ -15,6 +15,6 @@
 // reduced to one point per pixel column, so a page's size depends on the
 // charts' width, not on the number of configurations. Speedup is relative
 // to the fastest configuration at a series' smallest processor count.
-// Every number comes from the store; the charts are drawn by this
-// package's own small SVG code.
+// Every number comes from the store; the charts are drawn by
+// exports/chart, whose scales, palette and markers every report shares.
 package sweepreport

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/presage-dvm/presage/exports/chart"
 )
 
 // The bounds that keep charts readable at any sweep size.
@@ -58,7 +60,7 @@ func chooseLayout(cs []*config) layout {
 		// The other parameters follow the series' one (each network with
 		// its own start-up time): one chart, lines named by all of them.
 		l.together = varied
-		l.values, l.shown = counts[l.seriesBy], thin(distinctKeys(cs, varied), maxSeries)
+		l.values, l.shown = counts[l.seriesBy], chart.Spread(distinctKeys(cs, varied), maxSeries)
 		return l
 	}
 	facets := 1
@@ -72,20 +74,8 @@ func chooseLayout(cs []*config) layout {
 		}
 	}
 	all := distinctKeys(cs, []int{l.seriesBy})
-	l.values, l.shown = len(all), thin(all, maxSeries)
+	l.values, l.shown = len(all), chart.Spread(all, maxSeries)
 	return l
-}
-
-// thin keeps at most n of ks, evenly spaced, the first and last included.
-func thin(ks []seriesKey, n int) []seriesKey {
-	if len(ks) <= n {
-		return ks
-	}
-	out := make([]seriesKey, n)
-	for i := range out {
-		out[i] = ks[(i*(len(ks)-1)+(n-1)/2)/(n-1)]
-	}
-	return out
 }
 
 // seriesKeep is the projection that gives a configuration's series: the

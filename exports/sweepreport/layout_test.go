@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
@@ -92,7 +93,7 @@ func TestThin(t *testing.T) {
 		ks = append(ks, seriesKey{TStart: float64(i)})
 	}
 	var got []float64
-	for _, k := range thin(ks, 4) {
+	for _, k := range chart.Spread(ks, 4) {
 		got = append(got, k.TStart)
 	}
 	if want := []float64{0, 3, 6, 9}; !slices.Equal(got, want) {

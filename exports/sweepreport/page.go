@@ -34,7 +34,7 @@ type fact struct{ Label, Value string }
 // figure is one chart with its caption.
 type figure struct {
 	Caption string
-	SVG     template.HTML // produced by this package's SVG writers, text escaped
+	SVG     template.HTML // written by exports/chart, text escaped
 	Note    string
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
@@ -145,7 +146,8 @@ func TestKnownPixels(t *testing.T) {
 	charts := lineCharts(t, doc)
 	procs := []int{1, 2, 4, 8, 16, 32}
 	effLeft, spLeft := plotLeft(t, charts["chart-efficiency"]), plotLeft(t, charts["chart-speedup"])
-	if want := yLabelW + textWidth("0.2") + yTickW; effLeft != want {
+	// 22 px for the axis title, 3 characters of 7 px for "0.2", 12 for the tick.
+	if want := 22.0 + 3*7 + 12; effLeft != want {
 		t.Errorf("efficiency plot starts at x %g, want %g", effLeft, want)
 	}
 	for s, fs := range fixtureSeries {
@@ -303,7 +305,7 @@ func TestBreakdown(t *testing.T) {
 	// Main's lost time is the largest stack; the axis ends at a round value
 	// above it, on x = 190..536.
 	lost := run.Intervals[0].Values[result.LostTime]
-	hi := niceCeil(lost)
+	hi := chart.NiceCeil(lost)
 	parts := rows[0].All(htmltest.WithClass("part"))
 	if len(parts) != nStacked {
 		t.Fatalf("%d stacked parts, want %d", len(parts), nStacked)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"html/template"
 	"io"
 	"slices"
 
@@ -50,9 +49,7 @@ var (
 	styleCSS string
 )
 
-var tmpl = template.Must(template.New("sweep").Funcs(template.FuncMap{
-	"css": func() template.CSS { return htmlstyle.Sheet(styleCSS) },
-}).Parse(reportTmpl))
+var tmpl = htmlstyle.Page("sweep", reportTmpl, styleCSS)
 
 // Write renders the report of in to w. Nothing is written when the sweep
 // cannot be reported (a run outside the sweep).

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/presage-dvm/presage/exports/compare"
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/fit"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"

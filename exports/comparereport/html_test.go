@@ -1,11 +1,14 @@
-package compare
+package comparereport
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/internal/comparetest"
+	"github.com/presage-dvm/presage/sim/compare"
 )
 
 // rowText returns the texts of a row's cells separated by one space.
@@ -14,11 +17,11 @@ func rowText(tr *htmltest.Node) string {
 }
 
 func TestWriteHTML(t *testing.T) {
-	m := jacMeasured(8, 2, 0, 4, 2)
+	m := comparetest.JacMeasured(8, 2, 0, 4, 2)
 	m.Config.Grid = []int{4}
-	p := jacPredicted(10, 1, 1, 3, 2)
+	p := comparetest.JacPredicted(10, 1, 1, 3, 2)
 	p.Intervals[2].Line = 11 // Par 10 unmatched on both sides
-	c := mustForce(t, m, p)
+	c := comparetest.MustForce(t, m, p)
 	page := render(t, c, WriteHTML)
 	doc := htmltest.Parse(t, page)
 	if n := len(doc.All(htmltest.Named("script"))); n != 0 || bytes.Contains(page, []byte("<link")) {
@@ -68,7 +71,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Errorf("root heading %q", h)
 	}
 	first := sections[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))
-	if len(first) != len(Chars) || rowText(first[1]) != "Execution_time 8.000000 10.000000 +2.000000 +25.0%" {
+	if len(first) != len(compare.Chars) || rowText(first[1]) != "Execution_time 8.000000 10.000000 +2.000000 +25.0%" {
 		t.Errorf("root table: %d rows, execution time %q", len(first), rowText(first[1]))
 	}
 	if cell := first[1].All(htmltest.Named("td"))[3]; !htmltest.WithClass("fair")(cell) {
@@ -107,12 +110,12 @@ func TestWriteHTML(t *testing.T) {
 
 // TestWriteHTMLEscapes: names from the files are text, never markup.
 func TestWriteHTMLEscapes(t *testing.T) {
-	m, p := jacMeasured(1, 1, 1, 1, 1), jacPredicted(1, 1, 1, 1, 1)
+	m, p := comparetest.JacMeasured(1, 1, 1, 1, 1), comparetest.JacPredicted(1, 1, 1, 1, 1)
 	for _, iv := range append(m.Intervals, p.Intervals...) {
 		iv.File = `<i>"x&y".fdv`
 	}
 	p.Program = "<script>alert(1)</script>"
-	c := mustCompare(t, m, p)
+	c := comparetest.MustCompare(t, m, p)
 	page := render(t, c, WriteHTML)
 	doc := htmltest.Parse(t, page)
 	if n, m := len(doc.All(htmltest.Named("script"))), len(doc.All(htmltest.Named("i"))); n != 0 || m != 0 {
@@ -125,4 +128,14 @@ func TestWriteHTMLEscapes(t *testing.T) {
 	if got := row.All(htmltest.Named("th"))[0].Text(); got != `Main <i>"x&y".fdv:8` {
 		t.Errorf("overview label %q", got)
 	}
+}
+
+// render writes c with write (WriteText, WriteJSON or WriteHTML).
+func render(t *testing.T, c *compare.Comparison, write func(io.Writer, *compare.Comparison) error) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -1,7 +1,6 @@
-package compare
+package compare_test
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -61,16 +61,10 @@ func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
 // the analyzer's (from Main) hold the same five intervals.
 func TestJacE4(t *testing.T) {
 	measured, predicted := storedRuns(t, "jac_e4")
-	c, err := Compare(measured, predicted, Options{})
+	c, err := compare.Compare(measured, predicted, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var text bytes.Buffer
-	if err := WriteText(&text, c); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("\n%s", text.String())
-
 	// Main with Main; the prediction's program-level Seq at line 8 is
 	// looked through, its four loops matched with the measured ones.
 	if got := pairs(c); got != "1=1/main 3=2/path 4=3/path 5=4/path 6=5/path" {
@@ -119,7 +113,7 @@ func TestRealPrograms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.prog, func(t *testing.T) {
 			measured, predicted := storedRuns(t, tt.prog)
-			c, err := Compare(measured, predicted, Options{})
+			c, err := compare.Compare(measured, predicted, compare.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

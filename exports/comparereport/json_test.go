@@ -1,13 +1,16 @@
-package compare
+package comparereport
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/presage-dvm/presage/internal/comparetest"
+	"github.com/presage-dvm/presage/sim/compare"
 )
 
 func TestWriteJSON(t *testing.T) {
-	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(8, 2, 0, 4, 2), comparetest.JacPredicted(10, 1, 1, 3, 2))
 	b := render(t, c, WriteJSON)
 	var doc struct {
 		Measured, Predicted struct {
@@ -47,7 +50,7 @@ func TestWriteJSON(t *testing.T) {
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Characteristics) != len(Chars) || doc.Characteristics[1] != "Execution_time" {
+	if len(doc.Characteristics) != len(compare.Chars) || doc.Characteristics[1] != "Execution_time" {
 		t.Errorf("characteristics %v", doc.Characteristics)
 	}
 	if doc.Measured.Kind != "measured" || doc.Predicted.ReportRoot.ID != 2 || doc.Predicted.ReportRoot.Type != "Seq" ||
@@ -74,7 +77,7 @@ func TestWriteJSON(t *testing.T) {
 }
 
 func TestWriteJSONUndefinedMAPE(t *testing.T) {
-	c := mustCompare(t, jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(0, 0, 0, 0, 0), comparetest.JacPredicted(1, 1, 1, 1, 1))
 	b := render(t, c, WriteJSON)
 	var doc struct {
 		Summary map[string]any `json:"summary"`

@@ -1,4 +1,4 @@
-package compare
+package comparereport
 
 import (
 	"bufio"
@@ -7,13 +7,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 // WriteText writes c as plain text: the two runs, the execution time of
 // every matched interval, one aligned table of characteristics per matched
 // interval, the unmatched intervals and a summary line.
-func WriteText(w io.Writer, c *Comparison) error {
+func WriteText(w io.Writer, c *compare.Comparison) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "Predicted vs measured: %s\n", c.Predicted.Program)
 	writeAligned(b, "  ", [][]string{
@@ -47,7 +48,7 @@ func WriteText(w io.Writer, c *Comparison) error {
 	return b.Flush()
 }
 
-func sideLine(what string, s Side) []string {
+func sideLine(what string, s compare.Side) []string {
 	run := "run " + fmt.Sprint(s.RunID)
 	if s.RunID == 0 {
 		run = "unsaved run"
@@ -60,7 +61,7 @@ func sideLine(what string, s Side) []string {
 		fmt.Sprintf("own report from %s (interval %d)", s.Root, s.Root.ID)}
 }
 
-func writeMatch(b *bufio.Writer, m *Match) {
+func writeMatch(b *bufio.Writer, m *compare.Match) {
 	fmt.Fprintf(b, "\n%s (predicted interval %d, count %d) = %s (measured interval %d, count %d), matched by %s\n",
 		m.Predicted, m.Predicted.ID, m.Predicted.Count, m.Measured, m.Measured.ID, m.Measured.Count, m.By)
 	rows := [][]string{{"Characteristic", "Measured", "Predicted", "Abs error", "Rel error"}}
@@ -70,7 +71,7 @@ func writeMatch(b *bufio.Writer, m *Match) {
 	writeAligned(b, "  ", rows, 1)
 }
 
-func writeRefs(b *bufio.Writer, title string, refs []Ref) {
+func writeRefs(b *bufio.Writer, title string, refs []compare.Ref) {
 	if len(refs) == 0 {
 		return
 	}
@@ -93,7 +94,7 @@ func writeRefs(b *bufio.Writer, title string, refs []Ref) {
 }
 
 // summaryLine is the last line of the text output.
-func summaryLine(c *Comparison) string {
+func summaryLine(c *compare.Comparison) string {
 	s := c.Summary
 	line := fmt.Sprintf("Summary: %d matched, %d unmatched measured, %d unmatched predicted intervals; ",
 		s.Matched, s.UnmatchedMeasured, s.UnmatchedPredicted)

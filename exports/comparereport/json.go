@@ -1,9 +1,11 @@
-package compare
+package comparereport
 
 import (
 	"encoding/json"
 	"io"
 	"math"
+
+	"github.com/presage-dvm/presage/sim/compare"
 )
 
 // The JSON document. Undefined numbers (a relative error without a
@@ -74,11 +76,11 @@ type jsonSummary struct {
 }
 
 // WriteJSON writes c as one indented JSON document.
-func WriteJSON(w io.Writer, c *Comparison) error {
+func WriteJSON(w io.Writer, c *compare.Comparison) error {
 	doc := jsonDoc{
 		Measured:           toJSONSide(c.Measured),
 		Predicted:          toJSONSide(c.Predicted),
-		Characteristics:    make([]string, len(Chars)),
+		Characteristics:    make([]string, len(compare.Chars)),
 		Matches:            make([]jsonMatch, len(c.Matches)),
 		UnmatchedMeasured:  toJSONRefs(c.UnmatchedMeasured),
 		UnmatchedPredicted: toJSONRefs(c.UnmatchedPredicted),
@@ -89,7 +91,7 @@ func WriteJSON(w io.Writer, c *Comparison) error {
 		},
 		Warnings: append([]string{}, c.Warnings...),
 	}
-	for i, ch := range Chars {
+	for i, ch := range compare.Chars {
 		doc.Characteristics[i] = ch.String()
 	}
 	for i, m := range c.Matches {
@@ -107,14 +109,14 @@ func WriteJSON(w io.Writer, c *Comparison) error {
 	return enc.Encode(doc)
 }
 
-func toJSONSide(s Side) jsonSide {
+func toJSONSide(s compare.Side) jsonSide {
 	return jsonSide{
 		RunID: s.RunID, Kind: string(s.Kind), Program: s.Program, Machine: s.Machine, Grid: s.Grid,
 		Root: toJSONRef(s.Root), Size: s.Size, Facts: toJSONFacts(s.MachineFacts),
 	}
 }
 
-func toJSONFacts(fs []Fact) []jsonFact {
+func toJSONFacts(fs []compare.Fact) []jsonFact {
 	out := make([]jsonFact, len(fs))
 	for i, f := range fs {
 		out[i] = jsonFact(f)
@@ -122,7 +124,7 @@ func toJSONFacts(fs []Fact) []jsonFact {
 	return out
 }
 
-func toJSONRefs(refs []Ref) []jsonRef {
+func toJSONRefs(refs []compare.Ref) []jsonRef {
 	out := make([]jsonRef, len(refs))
 	for i, r := range refs {
 		out[i] = toJSONRef(r)
@@ -130,7 +132,7 @@ func toJSONRefs(refs []Ref) []jsonRef {
 	return out
 }
 
-func toJSONRef(r Ref) jsonRef {
+func toJSONRef(r compare.Ref) jsonRef {
 	return jsonRef{
 		ID: r.ID, Type: string(r.Type), File: r.File, Line: r.Line, Expr: r.Expr,
 		Level: r.Level, Depth: r.Depth, Count: r.Count, ExecutionTime: finite(r.Exec), Reason: r.Reason,

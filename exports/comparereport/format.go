@@ -1,9 +1,10 @@
-package compare
+package comparereport
 
 import (
 	"strconv"
 
 	"github.com/presage-dvm/presage/exports/numfmt"
+	"github.com/presage-dvm/presage/sim/compare"
 )
 
 // Formats shared by the text and HTML outputs. Times get 6 decimals, not
@@ -28,4 +29,28 @@ func intervals(n int) string {
 		return "1 interval"
 	}
 	return strconv.Itoa(n) + " intervals"
+}
+
+// machineRows puts the machine facts of the two sides side by side, one
+// row per label (label, measured, predicted), labels in order of first
+// appearance.
+func machineRows(c *compare.Comparison) [][]string {
+	var labels []string
+	vals := map[string]*[2]string{}
+	for side, facts := range [][]compare.Fact{c.Measured.MachineFacts, c.Predicted.MachineFacts} {
+		for _, f := range facts {
+			v := vals[f.Label]
+			if v == nil {
+				v = &[2]string{"-", "-"}
+				vals[f.Label] = v
+				labels = append(labels, f.Label)
+			}
+			v[side] = f.Value
+		}
+	}
+	rows := make([][]string, len(labels))
+	for i, l := range labels {
+		rows[i] = []string{l, vals[l][0], vals[l][1]}
+	}
+	return rows
 }

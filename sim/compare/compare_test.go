@@ -1,19 +1,22 @@
-package compare
+package compare_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/internal/comparetest"
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
+// iv is an interval of a test run (comparetest.Iv).
+var iv = comparetest.Iv
+
 // pairs lists the matches as "predicted=measured/method".
-func pairs(c *Comparison) string {
+func pairs(c *compare.Comparison) string {
 	var out []string
 	for _, m := range c.Matches {
 		out = append(out, fmt.Sprintf("%d=%d/%s", m.Predicted.ID, m.Measured.ID, m.By))
@@ -21,7 +24,7 @@ func pairs(c *Comparison) string {
 	return strings.Join(out, " ")
 }
 
-func ids(refs []Ref) string {
+func ids(refs []compare.Ref) string {
 	var out []string
 	for _, r := range refs {
 		out = append(out, fmt.Sprint(r.ID))
@@ -36,8 +39,12 @@ func TestMatching(t *testing.T) {
 		P = result.Par
 		U = result.User
 	)
-	meas := func(root int, ivs ...iv) *result.Run { return newRun(result.Measured, []int{2}, root, ivs...) }
-	pred := func(root int, ivs ...iv) *result.Run { return newRun(result.Predicted, []int{2}, root, ivs...) }
+	meas := func(root int, ivs ...comparetest.IV) *result.Run {
+		return comparetest.NewRun(result.Measured, []int{2}, root, ivs...)
+	}
+	pred := func(root int, ivs ...comparetest.IV) *result.Run {
+		return comparetest.NewRun(result.Predicted, []int{2}, root, ivs...)
+	}
 	tests := []struct {
 		name                string
 		measured, predicted *result.Run
@@ -47,66 +54,66 @@ func TestMatching(t *testing.T) {
 	}{
 		{
 			name: "same tree",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
-				iv{3, 1, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
-				iv{3, 1, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
+			measured: meas(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, P, "a.fdv", 5, nil, 1),
+				iv(3, 1, S, "a.fdv", 9, nil, 2), iv(4, 3, P, "a.fdv", 10, nil, 1)),
+			predicted: pred(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, P, "a.fdv", 5, nil, 1),
+				iv(3, 1, S, "a.fdv", 9, nil, 2), iv(4, 3, P, "a.fdv", 10, nil, 1)),
 			want: "1=1/main 2=2/path 3=3/path 4=4/path",
 		},
 		{
 			name: "unmatched on both sides",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
-				iv{3, 1, P, "a.fdv", 7, nil, 1}, iv{4, 3, S, "a.fdv", 8, nil, 1}),
-			predicted: pred(0, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, P, "a.fdv", 5, nil, 1},
-				iv{3, 1, P, "a.fdv", 6, nil, 1}),
+			measured: meas(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, P, "a.fdv", 5, nil, 1),
+				iv(3, 1, P, "a.fdv", 7, nil, 1), iv(4, 3, S, "a.fdv", 8, nil, 1)),
+			predicted: pred(0, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, P, "a.fdv", 5, nil, 1),
+				iv(3, 1, P, "a.fdv", 6, nil, 1)),
 			force: true,
 			want:  "1=1/main 2=2/path", wantUnM: "3 4", wantUnP: "3",
 		},
 		{
 			name:      "program-level loop of an -e4 trace, whatever the report roots",
-			measured:  jacMeasured(5, 1, 4, 2, 2),
-			predicted: jacPredicted(5, 1, 4, 2, 2),
+			measured:  comparetest.JacMeasured(5, 1, 4, 2, 2),
+			predicted: comparetest.JacPredicted(5, 1, 4, 2, 2),
 			want:      "1=1/main 3=2/path 4=3/path 5=4/path 6=5/path", wantUnP: "2",
 		},
 		{
 			name: "a Seq at Main's line beside other children is an interval like any other",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 1, nil, 3},
-				iv{3, 1, P, "a.fdv", 5, nil, 1}),
-			predicted: pred(2, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 1, nil, 3},
-				iv{3, 1, P, "a.fdv", 5, nil, 1}),
+			measured: meas(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, S, "a.fdv", 1, nil, 3),
+				iv(3, 1, P, "a.fdv", 5, nil, 1)),
+			predicted: pred(2, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, S, "a.fdv", 1, nil, 3),
+				iv(3, 1, P, "a.fdv", 5, nil, 1)),
 			want: "1=1/main 2=2/path 3=3/path",
 		},
 		{
 			name: "an identity at another level is no match",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, S, "a.fdv", 9, nil, 2},
-				iv{3, 2, P, "a.fdv", 10, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, U, "a.fdv", 2, ex(1), 3},
-				iv{3, 2, S, "a.fdv", 9, nil, 2}, iv{4, 3, P, "a.fdv", 10, nil, 1}),
+			measured: meas(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, S, "a.fdv", 9, nil, 2),
+				iv(3, 2, P, "a.fdv", 10, nil, 1)),
+			predicted: pred(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, U, "a.fdv", 2, comparetest.Ex(1), 3),
+				iv(3, 2, S, "a.fdv", 9, nil, 2), iv(4, 3, P, "a.fdv", 10, nil, 1)),
 			force: true,
 			want:  "1=1/main", wantUnM: "2 3", wantUnP: "2 3 4",
 		},
 		{
 			name: "expression is part of the key; equal siblings pair in order",
-			measured: meas(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, U, "a.fdv", 3, ex(2), 1},
-				iv{3, 1, U, "a.fdv", 3, ex(1), 1}, iv{4, 1, P, "a.fdv", 7, nil, 1}, iv{5, 1, P, "a.fdv", 7, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}, iv{2, 1, U, "a.fdv", 3, ex(1), 1},
-				iv{3, 1, U, "a.fdv", 3, nil, 1}, iv{4, 1, P, "a.fdv", 7, nil, 1}, iv{5, 1, P, "a.fdv", 7, nil, 1}),
+			measured: meas(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, U, "a.fdv", 3, comparetest.Ex(2), 1),
+				iv(3, 1, U, "a.fdv", 3, comparetest.Ex(1), 1), iv(4, 1, P, "a.fdv", 7, nil, 1), iv(5, 1, P, "a.fdv", 7, nil, 1)),
+			predicted: pred(1, iv(1, 0, M, "a.fdv", 1, nil, 4), iv(2, 1, U, "a.fdv", 3, comparetest.Ex(1), 1),
+				iv(3, 1, U, "a.fdv", 3, nil, 1), iv(4, 1, P, "a.fdv", 7, nil, 1), iv(5, 1, P, "a.fdv", 7, nil, 1)),
 			force: true,
 			want:  "1=1/main 2=3/path 4=4/path 5=5/path", wantUnM: "2", wantUnP: "3",
 		},
 		{
 			name:      "files compared by base name; the prediction may have fewer intervals",
-			measured:  meas(1, iv{1, 0, M, `C:\src\a.fdv`, 1, nil, 4}, iv{2, 1, P, "/home/u/a.fdv", 5, nil, 1}),
-			predicted: pred(1, iv{1, 0, M, "a.fdv", 1, nil, 4}),
+			measured:  meas(1, iv(1, 0, M, `C:\src\a.fdv`, 1, nil, 4), iv(2, 1, P, "/home/u/a.fdv", 5, nil, 1)),
+			predicted: pred(1, iv(1, 0, M, "a.fdv", 1, nil, 4)),
 			want:      "1=1/main", wantUnM: "2",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := Compare(tt.measured, tt.predicted, Options{}); (err != nil) != tt.force {
+			if _, err := compare.Compare(tt.measured, tt.predicted, compare.Options{}); (err != nil) != tt.force {
 				t.Fatalf("without --force: error %v, want one: %v", err, tt.force)
 			}
-			c, err := Compare(tt.measured, tt.predicted, Options{Force: true})
+			c, err := compare.Compare(tt.measured, tt.predicted, compare.Options{Force: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,9 +150,9 @@ func TestMatching(t *testing.T) {
 }
 
 func TestReasons(t *testing.T) {
-	m := jacMeasured(5, 1, 4, 2, 2)
-	p := newRun(result.Predicted, []int{2, 2}, 1, iv{1, 0, result.Main, "jac.fdv", 8, nil, 5})
-	c := mustCompare(t, m, p)
+	m := comparetest.JacMeasured(5, 1, 4, 2, 2)
+	p := comparetest.NewRun(result.Predicted, []int{2, 2}, 1, iv(1, 0, result.Main, "jac.fdv", 8, nil, 5))
+	c := comparetest.MustCompare(t, m, p)
 	want := []string{
 		"2 the predicted run has Main only (a trace or statistics without intervals)",
 		"3 the predicted run has Main only (a trace or statistics without intervals)",
@@ -159,39 +166,34 @@ func TestReasons(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("reasons\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	c = mustCompare(t, m, jacPredicted(5, 1, 4, 2, 2))
+	c = comparetest.MustCompare(t, m, comparetest.JacPredicted(5, 1, 4, 2, 2))
 	if r := c.UnmatchedPredicted; len(r) != 1 || !strings.Contains(r[0].Reason, "program-level loop") {
 		t.Errorf("unmatched predicted %+v, want the program-level loop", r)
 	}
 }
 
 func TestNotComparable(t *testing.T) {
-	jac := jacMeasured(5, 1, 4, 2, 2)
-	other := newRun(result.Predicted, []int{2, 2}, 1, iv{1, 0, result.Main, "jac1d.cdv", 25, nil, 5})
+	jac := comparetest.JacMeasured(5, 1, 4, 2, 2)
+	other := comparetest.NewRun(result.Predicted, []int{2, 2}, 1, iv(1, 0, result.Main, "jac1d.cdv", 25, nil, 5))
 	other.Program = "jac1d"
-	_, err := Compare(jac, other, Options{})
-	var nc *NotComparableError
+	_, err := compare.Compare(jac, other, compare.Options{})
+	var nc *compare.NotComparableError
 	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "source files are jac.fdv, the prediction's jac1d.cdv") {
-		t.Fatalf("error %v, want a NotComparableError naming the files", err)
+		t.Fatalf("error %v, want a compare.NotComparableError naming the files", err)
 	}
-	moved := jacPredicted(5, 1, 4, 2, 2)
+	moved := comparetest.JacPredicted(5, 1, 4, 2, 2)
 	moved.Intervals[3].Line = 23
-	if _, err := Compare(jac, moved, Options{}); !errors.As(err, &nc) || !strings.Contains(nc.Reason, "Seq jac.fdv:22") {
+	if _, err := compare.Compare(jac, moved, compare.Options{}); !errors.As(err, &nc) || !strings.Contains(nc.Reason, "Seq jac.fdv:22") {
 		t.Errorf("error %v, want the missing Seq jac.fdv:22 named", err)
 	}
-	c, err := Compare(jac, other, Options{Force: true})
+	c, err := compare.Compare(jac, other, compare.Options{Force: true})
 	if err != nil || len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], "--force") {
 		t.Fatalf("forced: %v, %v", c, err)
-	}
-	for name, w := range map[string]func(io.Writer, *Comparison) error{"text": WriteText, "json": WriteJSON, "html": WriteHTML} {
-		if out := render(t, c, w); !bytes.Contains(out, []byte("compared with --force")) {
-			t.Errorf("%s output lacks the --force warning", name)
-		}
 	}
 }
 
 func TestDepth(t *testing.T) {
-	c := mustCompare(t, jacMeasured(5, 1, 4, 2, 2), jacPredicted(5, 1, 4, 2, 2))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(5, 1, 4, 2, 2), comparetest.JacPredicted(5, 1, 4, 2, 2))
 	var got []string
 	for _, m := range c.Matches {
 		got = append(got, fmt.Sprintf("%d/%d", m.Predicted.Depth, m.Measured.Depth))
@@ -206,17 +208,17 @@ func TestDepth(t *testing.T) {
 
 func TestValues(t *testing.T) {
 	// Measured 8, 2, 0 (zero time in Seq 22), 4, 2; predicted 10, 1, 1, 3, 2.
-	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(8, 2, 0, 4, 2), comparetest.JacPredicted(10, 1, 1, 3, 2))
 	if len(c.Matches) != 5 {
 		t.Fatalf("%d matches", len(c.Matches))
 	}
 	for _, m := range c.Matches {
-		if len(m.Values) != len(Chars) {
-			t.Fatalf("%d values, want %d", len(m.Values), len(Chars))
+		if len(m.Values) != len(compare.Chars) {
+			t.Fatalf("%d values, want %d", len(m.Values), len(compare.Chars))
 		}
 		for i, v := range m.Values {
-			if v.Char != Chars[i] {
-				t.Fatalf("value %d is %s, want %s", i, v.Char, Chars[i])
+			if v.Char != compare.Chars[i] {
+				t.Fatalf("value %d is %s, want %s", i, v.Char, compare.Chars[i])
 			}
 		}
 	}
@@ -252,7 +254,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestMAPEUndefined(t *testing.T) {
-	c := mustCompare(t, jacMeasured(0, 0, 0, 0, 0), jacPredicted(1, 1, 1, 1, 1))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(0, 0, 0, 0, 0), comparetest.JacPredicted(1, 1, 1, 1, 1))
 	if s := c.Summary; s.MAPECount != 0 || !math.IsNaN(s.MAPE) {
 		t.Errorf("MAPE %v over %d, want NaN over 0", s.MAPE, s.MAPECount)
 	}
@@ -272,9 +274,9 @@ func TestWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, p := jacMeasured(5, 1, 4, 2, 2), jacPredicted(5, 1, 4, 2, 2)
+			m, p := comparetest.JacMeasured(5, 1, 4, 2, 2), comparetest.JacPredicted(5, 1, 4, 2, 2)
 			tt.edit(m, p)
-			c, err := Compare(m, p, Options{})
+			c, err := compare.Compare(m, p, compare.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -294,23 +296,23 @@ func TestCompareErrors(t *testing.T) {
 		m, p     *result.Run
 		contains string
 	}{
-		{"no measured run", nil, jacPredicted(1, 1, 1, 1, 1), "a run is missing"},
-		{"no intervals", &result.Run{ID: 3}, jacPredicted(1, 1, 1, 1, 1), "measured run 3: no intervals"},
-		{"report root missing", jacMeasured(1, 1, 1, 1, 1), func() *result.Run {
-			r := jacPredicted(1, 1, 1, 1, 1)
+		{"no measured run", nil, comparetest.JacPredicted(1, 1, 1, 1, 1), "a run is missing"},
+		{"no intervals", &result.Run{ID: 3}, comparetest.JacPredicted(1, 1, 1, 1, 1), "measured run 3: no intervals"},
+		{"report root missing", comparetest.JacMeasured(1, 1, 1, 1, 1), func() *result.Run {
+			r := comparetest.JacPredicted(1, 1, 1, 1, 1)
 			r.ID, r.ReportRoot = 4, 9
 			return r
 		}(), "predicted run 4: report root 9 is not an interval of the run"},
 		{"broken tree", func() *result.Run {
-			r := jacMeasured(1, 1, 1, 1, 1)
+			r := comparetest.JacMeasured(1, 1, 1, 1, 1)
 			r.ID = 5
 			r.Intervals[0].Children = append(r.Intervals[0].Children, 42)
 			return r
-		}(), jacPredicted(1, 1, 1, 1, 1), "interval 1 has child 42"},
+		}(), comparetest.JacPredicted(1, 1, 1, 1, 1), "interval 1 has child 42"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Compare(tt.m, tt.p, Options{})
+			c, err := compare.Compare(tt.m, tt.p, compare.Options{})
 			if err == nil || c != nil {
 				t.Fatalf("got %v, %v; want an error", c, err)
 			}

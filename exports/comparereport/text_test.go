@@ -1,9 +1,18 @@
-package compare
+package comparereport
 
 import (
+	"bytes"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/internal/comparetest"
+	"github.com/presage-dvm/presage/sim/compare"
+	"github.com/presage-dvm/presage/sim/result"
 )
+
+// iv is an interval of a test run (comparetest.Iv).
+var iv = comparetest.Iv
 
 // tables splits text output into its blocks (separated by blank lines).
 func blocks(s string) [][]string {
@@ -15,7 +24,7 @@ func blocks(s string) [][]string {
 }
 
 func TestWriteText(t *testing.T) {
-	c := mustCompare(t, jacMeasured(8, 2, 0, 4, 2), jacPredicted(10, 1, 1, 3, 2))
+	c := comparetest.MustCompare(t, comparetest.JacMeasured(8, 2, 0, 4, 2), comparetest.JacPredicted(10, 1, 1, 3, 2))
 	out := string(render(t, c, WriteText))
 	bs := blocks(out)
 	// Header, machines, overview, 5 interval tables, the program-level
@@ -54,11 +63,11 @@ func TestWriteText(t *testing.T) {
 }
 
 func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
-	m := jacMeasured(0, 0, 0, 0, 0)
+	m := comparetest.JacMeasured(0, 0, 0, 0, 0)
 	m.Config.Grid = []int{4}
-	p := jacPredicted(1, 1, 1, 1, 1)
+	p := comparetest.JacPredicted(1, 1, 1, 1, 1)
 	p.Intervals[2].Line = 11 // Par jac.fdv:10 becomes 11: unmatched on both sides
-	c := mustForce(t, m, p)
+	c := comparetest.MustForce(t, m, p)
 	out := string(render(t, c, WriteText))
 	for _, w := range []string{
 		"warning: processor grids differ: measured 4, predicted 2x2 (compared anyway)\n",
@@ -70,6 +79,22 @@ func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in\n%s", w, out)
+		}
+	}
+}
+
+// TestForcedWarning checks that every format says when the runs were
+// compared with --force.
+func TestForcedWarning(t *testing.T) {
+	other := comparetest.NewRun(result.Predicted, []int{2, 2}, 1, iv(1, 0, result.Main, "jac1d.cdv", 25, nil, 5))
+	other.Program = "jac1d"
+	c, err := compare.Compare(comparetest.JacMeasured(5, 1, 4, 2, 2), other, compare.Options{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range map[string]func(io.Writer, *compare.Comparison) error{"text": WriteText, "json": WriteJSON, "html": WriteHTML} {
+		if out := render(t, c, w); !bytes.Contains(out, []byte("compared with --force")) {
+			t.Errorf("%s output lacks the --force warning", name)
 		}
 	}
 }

@@ -1,15 +1,15 @@
-package compare
+package comparereport
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
 	"strconv"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -20,16 +20,13 @@ var (
 	styleCSS string
 )
 
-var page = template.Must(template.New("compare").Funcs(template.FuncMap{
-	"css":    func() template.CSS { return htmlstyle.Sheet(styleCSS) },
-	"pctcss": htmlstyle.Width,
-}).Parse(pageTmpl))
+var page = htmlstyle.Page("compare", pageTmpl, styleCSS)
 
 // WriteHTML writes c as one self-contained HTML page (inline CSS, no
 // script): the summary, the measured and predicted execution time of every
 // matched interval as paired bars, a table of characteristics per matched
 // interval and the unmatched intervals. Nothing is written on error.
-func WriteHTML(w io.Writer, c *Comparison) error {
+func WriteHTML(w io.Writer, c *compare.Comparison) error {
 	var b bytes.Buffer
 	if err := page.Execute(&b, buildView(c)); err != nil {
 		return fmt.Errorf("compare: html: %w", err)
@@ -77,7 +74,7 @@ type refRow struct {
 	Count                          int64
 }
 
-func buildView(c *Comparison) view {
+func buildView(c *compare.Comparison) view {
 	v := view{
 		Title:    "Predicted vs measured: " + c.Predicted.Program,
 		Heading:  c.Predicted.Program,
@@ -98,7 +95,7 @@ func buildView(c *Comparison) view {
 	}
 	for _, l := range []struct {
 		title string
-		refs  []Ref
+		refs  []compare.Ref
 	}{
 		{"Unmatched measured intervals", c.UnmatchedMeasured},
 		{"Unmatched predicted intervals", c.UnmatchedPredicted},
@@ -110,7 +107,7 @@ func buildView(c *Comparison) view {
 	return v
 }
 
-func sideName(s Side) string {
+func sideName(s compare.Side) string {
 	name := string(s.Kind) + " run"
 	if s.RunID != 0 {
 		name += " " + strconv.FormatInt(s.RunID, 10)
@@ -119,7 +116,7 @@ func sideName(s Side) string {
 }
 
 // sideFact is a side without the kind its label already says.
-func sideFact(s Side) string {
+func sideFact(s compare.Side) string {
 	run := "unsaved run"
 	if s.RunID != 0 {
 		run = "run " + strconv.FormatInt(s.RunID, 10)
@@ -127,7 +124,7 @@ func sideFact(s Side) string {
 	return fmt.Sprintf("%s · %s · %s", run, s.Program, s.Grid)
 }
 
-func summaryFacts(c *Comparison) []fact {
+func summaryFacts(c *compare.Comparison) []fact {
 	s := c.Summary
 	m := "undefined"
 	if s.MAPECount > 0 {
@@ -148,7 +145,7 @@ func summaryFacts(c *Comparison) []fact {
 	}
 }
 
-func overviewRow(m *Match, anchor string) row {
+func overviewRow(m *compare.Match, anchor string) row {
 	v, _ := m.Value(result.ExecutionTime)
 	r := row{
 		Anchor: anchor, Indent: indent(m.Predicted.Depth), Type: string(m.Predicted.Type),
@@ -172,7 +169,7 @@ func indent(depth int) string {
 	return "deep"
 }
 
-func where(r Ref) string {
+func where(r compare.Ref) string {
 	k := r.Key()
 	s := fmt.Sprintf("%s:%d", k.File, k.Line)
 	if k.HasExpr {
@@ -181,7 +178,7 @@ func where(r Ref) string {
 	return s
 }
 
-func matchSection(m *Match, anchor string) section {
+func matchSection(m *compare.Match, anchor string) section {
 	v, _ := m.Value(result.ExecutionTime)
 	s := section{
 		Anchor: anchor, Type: string(m.Predicted.Type), Where: where(m.Predicted), By: string(m.By),
@@ -215,7 +212,7 @@ func tone(rel float64) string {
 	return "poor"
 }
 
-func refRows(refs []Ref) []refRow {
+func refRows(refs []compare.Ref) []refRow {
 	out := make([]refRow, len(refs))
 	for i, r := range refs {
 		expr := "-"
