@@ -12,7 +12,7 @@ import (
 	"github.com/presage-dvm/presage/ingest/ordergen"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // writeOrders generates an order trace file in dir.

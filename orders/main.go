@@ -8,7 +8,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/measured"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // Report says what Main did.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // recordMode runs the program sequentially: an order runs to its end when

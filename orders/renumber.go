@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // renumber returns the recorded orders numbered in the order an

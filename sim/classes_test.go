@@ -42,7 +42,7 @@ func TestClassesMatchPerProcessor(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/%s/%s", name, result.GridString(g), network), func(t *testing.T) {
-					compareClasses(t, prog, m, result.Config{Grid: g, Network: network}, Options{Trace: name})
+					compareClasses(t, prog, m, result.Config{Grid: g, Network: network}, Options{TraceFile: name})
 				})
 			}
 		}
@@ -139,7 +139,7 @@ func TestClassesMatchOnHandMadeCases(t *testing.T) {
 	}
 	for _, g := range [][]int{{6}, {2, 3}, {4}} {
 		t.Run(result.GridString(g), func(t *testing.T) {
-			compareClasses(t, prog, m, result.Config{Grid: g}, Options{Trace: "c.ptr"})
+			compareClasses(t, prog, m, result.Config{Grid: g}, Options{TraceFile: "c.ptr"})
 		})
 	}
 }

@@ -67,7 +67,7 @@ func predictFile(t testing.TB, trace string, m *machine.Machine, grid []int) (*r
 		return nil, err
 	}
 	defer r.Close()
-	return Predict(r.Header(), r, m, result.Config{Grid: grid}, Options{Trace: filepath.Base(trace)})
+	return Predict(r.Header(), r, m, result.Config{Grid: grid}, Options{TraceFile: filepath.Base(trace)})
 }
 
 // TestGoldenPredictor compares every characteristic of every report of the

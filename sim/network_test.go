@@ -21,7 +21,7 @@ func TestNetworkNames(t *testing.T) {
 func predictNet(t *testing.T, trace, machineName string, grid []int, net string) (*result.Run, error) {
 	t.Helper()
 	prog := compileFile(t, golden.Path(t, "traces", trace))
-	return Simulate(prog, loadMachine(t, machineName), result.Config{Grid: grid, Network: net}, Options{Trace: trace})
+	return Simulate(prog, loadMachine(t, machineName), result.Config{Grid: grid, Network: net}, Options{TraceFile: trace})
 }
 
 // TestNetworksEndToEnd predicts jac1d on 4x4 under the three networks: every

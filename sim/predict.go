@@ -26,8 +26,8 @@ import (
 // Options are switches for deliberate deviations from the original
 // ([QUIRK] fixes), all off by default, plus the trace name for messages.
 type Options struct {
-	// Trace names the trace file in error messages ("jac.ptr:1234: ...").
-	Trace string
+	// TraceFile names the trace file in error messages ("jac.ptr:1234: ...").
+	TraceFile string
 	// CloseOpenIntervals closes intervals still open at the end of the
 	// trace so that the report starts from Main (docs/model.md §11 item 22).
 	CloseOpenIntervals bool
@@ -108,7 +108,7 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 // start applies the configuration (see Predict) and prepares an engine
 // for it; the returned cfg has its grid and network filled in.
 func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) (*engine.Engine, result.Config, error) {
-	name := opt.Trace
+	name := opt.TraceFile
 	if name == "" {
 		name = "trace"
 	}
@@ -142,8 +142,8 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 // which characteristic of which interval went wrong.
 func finish(e *engine.Engine, cfg result.Config, opt Options) (*result.Run, error) {
 	ivs, root, warnings := e.Finish()
-	prog := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(opt.Trace), ".gz"), ".ptr")
-	if opt.Trace == "" {
+	prog := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(opt.TraceFile), ".gz"), ".ptr")
+	if opt.TraceFile == "" {
 		prog = ""
 	}
 	for _, iv := range ivs {

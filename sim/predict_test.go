@@ -51,7 +51,7 @@ func TestAppendixC(t *testing.T) {
 		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
 	)
 	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
-	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
+	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{TraceFile: "c.ptr"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Predict(h, trace.NewSliceSource(tc.calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{Trace: "c.ptr"})
+			_, err := Predict(h, trace.NewSliceSource(tc.calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{TraceFile: "c.ptr"})
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error = %v, want %q", err, tc.want)
 			}

@@ -40,7 +40,7 @@ func TestRunEqualsPredict(t *testing.T) {
 		errs := make([]error, len(configs))
 		var wg sync.WaitGroup
 		for i, cfg := range configs {
-			wg.Go(func() { runs[i], errs[i] = Simulate(prog, m, cfg, Options{Trace: tr}) })
+			wg.Go(func() { runs[i], errs[i] = Simulate(prog, m, cfg, Options{TraceFile: tr}) })
 		}
 		wg.Wait()
 		for i, cfg := range configs {
@@ -51,7 +51,7 @@ func TestRunEqualsPredict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := Predict(r.Header(), r, m, cfg, Options{Trace: tr})
+			want, err := Predict(r.Header(), r, m, cfg, Options{TraceFile: tr})
 			r.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -74,7 +74,7 @@ func TestCompileErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Simulate(prog, loadMachine(t, "Predictor"), result.Config{Grid: []int{2}}, Options{Trace: "bad.ptr"})
+	_, err = Simulate(prog, loadMachine(t, "Predictor"), result.Config{Grid: []int{2}}, Options{TraceFile: "bad.ptr"})
 	want := `bad.ptr:7: crtpl_: parameter 'Rank'="x" is not a number`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %s", err, want)

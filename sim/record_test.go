@@ -79,7 +79,7 @@ func TestRecorderKeepsResults(t *testing.T) {
 		for _, g := range [][]int{{1}, {4}, {2, 2}, {8, 8}} {
 			for _, network := range []string{"cluster", "bus"} {
 				t.Run(fmt.Sprintf("%s/%s/%s", name, result.GridString(g), network), func(t *testing.T) {
-					checkRecorded(t, prog, result.Config{Grid: g, Network: network}, Options{Trace: name})
+					checkRecorded(t, prog, result.Config{Grid: g, Network: network}, Options{TraceFile: name})
 				})
 			}
 		}

@@ -6,6 +6,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/presage-dvm/presage/exports/ordersreport"
@@ -163,7 +166,7 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 type ordersSweepCmd struct {
 	Orders   string  `help:"Stored order trace (name or id)." required:""`
 	Nodes    string  `help:"Node counts: list 1,2,4, range 1..64, step 1..1024:8 or geometric 1..1024:*2." required:""`
-	Deadline float64 `help:"Report the smallest cluster whose run time is at most this many seconds."`
+	Deadline float64 `help:"Find the smallest cluster of min..max of --nodes nodes (listed or not) whose run time is at most this many seconds."`
 	clusterFlags
 	PerProcMax int    `name:"per-proc-max" help:"Write the per-node values of runs of at most this many nodes (0: always)." default:"64"`
 	Workers    int    `help:"Clusters simulated at once (default: all cores)."`
@@ -203,18 +206,62 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	fmt.Printf("sweep %d: %d clusters (%d already stored, %d run) in %.1f s\n",
 		sum.SweepID, sum.Selected, sum.Existing, sum.Ran, sum.Elapsed.Seconds())
-	if c.Deadline > 0 {
-		if s := sum.Smallest; s != nil {
-			fmt.Printf("smallest cluster meeting %g s: %d nodes, run time %.6g s (run %d)\n", c.Deadline, s.Nodes, s.Makespan, s.RunID)
-		} else {
-			fmt.Printf("no cluster of the sweep meets %g s\n", c.Deadline)
-		}
+	if s := sum.Smallest; s != nil {
+		printSmallest(s, c.Deadline, nodes)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "nodes\trun time (s)\tspeedup\tefficiency\tbounds\trun\t")
+	probed := false
 	for _, r := range sum.Runs {
-		fmt.Fprintf(w, "%d\t%.6g\t%.3g\t%.3f\t%.3g..%.3g\t%d\t\n", r.Nodes, r.Makespan, r.Speedup,
+		mark := ""
+		if !slices.Contains(nodes, r.Nodes) {
+			mark, probed = "*", true
+		}
+		fmt.Fprintf(w, "%d%s\t%.6g\t%.3g\t%.3f\t%.3g..%.3g\t%d\t\n", r.Nodes, mark, r.Makespan, r.Speedup,
 			r.Speedup/float64(r.Nodes*r.Cores), r.SpeedupLo, r.SpeedupHi, r.RunID)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if probed {
+		fmt.Println("* not in --nodes: probed by a deadline search")
+	}
+	return nil
 }
+
+// printSmallest says what the deadline search found and how: by
+// bisection, or by a scan where the run times it probed were not
+// monotone; and which sizes it had to simulate (and stored).
+func printSmallest(s *stage.SmallestCluster, deadline float64, nodes []int) {
+	if r := s.Run; r != nil {
+		where := ""
+		if !slices.Contains(nodes, r.Nodes) {
+			where = ", not in --nodes: stored by an earlier search"
+			if slices.Contains(s.Simulated, r.Nodes) {
+				where = ", not in --nodes: simulated and stored now"
+			}
+		}
+		fmt.Printf("smallest cluster meeting %g s: %s, run time %.6g s (run %d)%s\n", deadline, nodesOf(r.Nodes), r.Makespan, r.RunID, where)
+	} else {
+		fmt.Printf("no cluster of %d..%d nodes meets %g s\n", s.Lo, s.Hi, deadline)
+	}
+	how := "bisection"
+	if s.Scanned {
+		how = "scan (the run times probed grow with the nodes somewhere: a bisection cannot be trusted)"
+	}
+	now := "all stored already"
+	if len(s.Simulated) > 0 {
+		now = "simulated and stored now: " + joinInts(s.Simulated)
+	}
+	fmt.Printf("searched by %s over %d..%d nodes, probing %s; %s\n", how, s.Lo, s.Hi, joinInts(s.Probes), now)
+}
+
+func nodesOf(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return strconv.Itoa(n) + " nodes"
+}
+
+// joinInts is "1 2 3".
+func joinInts(l []int) string { return strings.Trim(fmt.Sprint(l), "[]") }

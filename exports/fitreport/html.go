@@ -23,13 +23,13 @@ var page = htmlstyle.Page("fit", pageText, pageStyle)
 // fitted machine, a chart of Main's predicted/measured ratio for every
 // run before and after the fit (the held-out runs marked), and the
 // table of every matched interval.
-func WriteHTML(w io.Writer, c *fit.Report) error {
+func WriteHTML(w io.Writer, c *fit.Outcome) error {
 	return page.Execute(w, newView(c))
 }
 
 // view is what the template shows.
 type view struct {
-	R       *fit.Report
+	R       *fit.Outcome
 	Params  []paramRow
 	Free    string
 	Chart   template.HTML
@@ -49,7 +49,7 @@ type errorRow struct {
 	Indent                    float64 // em of the interval's depth
 }
 
-func newView(c *fit.Report) view {
+func newView(c *fit.Outcome) view {
 	v := view{R: c}
 	free := map[fit.Param]bool{}
 	var names []string

@@ -13,7 +13,7 @@ import (
 // run, the held-out run marked; the interval table has every row.
 func TestHTML(t *testing.T) {
 	start := fit.Params{}
-	r := &fit.Report{
+	r := &fit.Outcome{
 		Program: "jac_e4", Host: fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"},
 		Start: start, Fit: fit.Result{Params: start, RMS: 0.5, Residuals: []float64{0.5, -0.5}, Evals: 12},
 		Free:    []fit.Param{fit.Param(0)},

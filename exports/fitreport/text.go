@@ -14,7 +14,7 @@ import (
 // WriteText writes the fit and, per run and matched interval,
 // the execution time measured and predicted before and after the fit
 // with their relative errors.
-func WriteText(w io.Writer, c *fit.Report) error {
+func WriteText(w io.Writer, c *fit.Outcome) error {
 	fmt.Fprintf(w, "Fit of %s on %d node(s) of %d core(s) (%s)\n", c.Program, c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network)
 	fmt.Fprintf(w, "start:  %s\nfitted: %s\n", c.Start, c.Fit.Params)
 	free := make([]string, len(c.Free))
@@ -48,7 +48,7 @@ func pctOf(v float64) string {
 
 // WriteJSON writes the same as one JSON document; relative
 // errors are fractions, null where nothing was measured.
-func WriteJSON(w io.Writer, c *fit.Report) error {
+func WriteJSON(w io.Writer, c *fit.Outcome) error {
 	type row struct {
 		RunID          int64    `json:"run_id"`
 		Grid           string   `json:"grid"`

@@ -14,9 +14,9 @@ type Options struct {
 	PerProc bool
 }
 
-// Report is the exported document. Its field order is the key order of
+// Document is the exported document. Its field order is the key order of
 // the JSON output.
-type Report struct {
+type Document struct {
 	Run       RunInfo    `json:"run"`
 	Intervals []Interval `json:"intervals"`
 }
@@ -98,7 +98,7 @@ func Write(w io.Writer, run *result.Run, opt Options) error {
 }
 
 // Build makes the document of run.
-func Build(run *result.Run, opt Options) (*Report, error) {
+func Build(run *result.Run, opt Options) (*Document, error) {
 	if run.Kind != result.Predicted && run.Kind != result.Measured {
 		return nil, fmt.Errorf("run %d: kind %q (expected %q or %q)", run.ID, run.Kind, result.Predicted, result.Measured)
 	}
@@ -106,7 +106,7 @@ func Build(run *result.Run, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Run: runInfo(run), Intervals: make([]Interval, 0, len(tree))}
+	rep := &Document{Run: runInfo(run), Intervals: make([]Interval, 0, len(tree))}
 	for _, iv := range tree {
 		out, err := interval(iv, run.Kind, opt)
 		if err != nil {

@@ -66,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			want := testRun(kind)
 			run := storetest.RoundTrip(t, want)
-			var rep Report
+			var rep Document
 			if err := json.Unmarshal(encode(t, run, Options{PerProc: true}), &rep); err != nil {
 				t.Fatal(err)
 			}

@@ -137,7 +137,7 @@ func roundUp(d string) string {
 	return ""
 }
 
-func writeJSON(w io.Writer, rep *Report) error {
+func writeJSON(w io.Writer, rep *Input) error {
 	bw := bufio.NewWriter(w)
 	var procs []string
 	for _, p := range rep.Procs {
@@ -154,7 +154,7 @@ func writeJSON(w io.Writer, rep *Report) error {
 	return bw.Flush()
 }
 
-func jsonInterval(rep *Report, iv *result.Interval) string {
+func jsonInterval(rep *Input, iv *result.Interval) string {
 	v := &iv.Values
 	expr := int64(2000000000)
 	if iv.Expr != nil {

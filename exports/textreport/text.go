@@ -63,7 +63,7 @@ var opNames = [result.NumOpClasses]string{"I/O", "Reduction", "Shadow", "Remote 
 // text is the state of one text report.
 type text struct {
 	w      *bufio.Writer
-	rep    *Report
+	rep    *Input
 	d      int          // value width, fixed at the first printed interval
 	show   map[int]bool // 1-based processors of the per-processor tables; nil = all
 	cpu    bool
@@ -71,7 +71,7 @@ type text struct {
 	matrix int // -1 none, 0 rows, 1 columns
 }
 
-func writeText(w io.Writer, rep *Report, opt Options) error {
+func writeText(w io.Writer, rep *Input, opt Options) error {
 	show, err := ParseProcs(opt.Procs, len(rep.Procs))
 	if err != nil {
 		return err

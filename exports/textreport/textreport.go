@@ -43,8 +43,8 @@ type Options struct {
 // Proc is what the report prints about one processor.
 type Proc = stored.StsProc
 
-// Report is everything a report is made of.
-type Report struct {
+// Input is everything a report is made of.
+type Input struct {
 	Run      *result.Run
 	Grid     string // processor grid joined by '*'
 	Version  string // DVM-system version that accumulated the statistics
@@ -63,7 +63,7 @@ type Report struct {
 const groups = 28
 
 // Render writes rep in the format opt asks for.
-func Render(w io.Writer, rep *Report, opt Options) error {
+func Render(w io.Writer, rep *Input, opt Options) error {
 	if opt.Gzip {
 		level := opt.GzipLevel
 		if level == 0 {
@@ -95,7 +95,7 @@ type Source interface {
 }
 
 // Load reads a measured run and its sts file's details from src.
-func Load(ctx context.Context, src Source, runID int64) (*Report, error) {
+func Load(ctx context.Context, src Source, runID int64) (*Input, error) {
 	run, err := src.Run(runID)
 	if err != nil {
 		return nil, err
@@ -111,8 +111,8 @@ func Load(ctx context.Context, src Source, runID int64) (*Report, error) {
 }
 
 // newReport assembles the report of run from its sts file's details.
-func newReport(run *result.Run, d *stored.StsDetails) *Report {
-	rep := &Report{Run: run, Version: d.Version, Platform: d.Platform, Grid: d.Grid,
+func newReport(run *result.Run, d *stored.StsDetails) *Input {
+	rep := &Input{Run: run, Version: d.Version, Platform: d.Platform, Grid: d.Grid,
 		Procs: d.Procs, Warnings: d.Warnings,
 		TypeCode: map[int]int{}, LineEnd: map[int]int64{}, Sums: map[[2]int]*[2][groups][3]float64{}}
 	for _, x := range d.Intervals {

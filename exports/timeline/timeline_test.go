@@ -57,7 +57,7 @@ func simulate(t *testing.T, trace string, grid []int, network string, runRecords
 	sm := events.NewSampler(procs, 5, 40)
 	col := events.NewCollector(procs, js, sm,
 		NewParaver(&s.prv, &s.pcf, &s.row, ParaverOptions{Title: trace, Procs: procs, TempDir: t.TempDir(), RunRecords: runRecords}))
-	s.run, err = sim.Predict(r.Header(), r, m, cfg, sim.Options{Trace: trace, Recorder: col})
+	s.run, err = sim.Predict(r.Header(), r, m, cfg, sim.Options{TraceFile: trace, Recorder: col})
 	if err != nil {
 		t.Fatal(err)
 	}

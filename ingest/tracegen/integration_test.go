@@ -86,7 +86,7 @@ func predict(t *testing.T, opt tracegen.Options, grid []int) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := sim.Predict(r.Header(), r, m, result.Config{Grid: grid}, sim.Options{Trace: "gen.ptr"})
+	run, err := sim.Predict(r.Header(), r, m, result.Config{Grid: grid}, sim.Options{TraceFile: "gen.ptr"})
 	if err != nil {
 		t.Fatalf("%+v on %v: %v", opt, grid, err)
 	}

@@ -43,7 +43,7 @@ type fitRun struct {
 // of a traced program (sim/fit), stores the fitted machine through
 // a machine file written at req.Out, and predicts every run before and
 // after the fit.
-func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Report, error) {
+func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, error) {
 	if err := req.Host.Check(); err != nil {
 		return nil, err
 	}
@@ -63,13 +63,13 @@ func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Report, err
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return sim.Simulate(ct.Program, m, result.Config{Grid: grid}, sim.Options{Trace: filepath.Base(ct.Info.Path)})
+		return sim.Simulate(ct.Program, m, result.Config{Grid: grid}, sim.Options{TraceFile: filepath.Base(ct.Info.Path)})
 	}
 	name := fit.ParName(ingest.MachineName(req.Out))
 	onHost := func(p fit.Params, r fitRun) (*result.Run, error) {
 		return sim1(req.Host.Machine(name, p, r.procs), r.run.Config.Grid)
 	}
-	c := &fit.Report{Program: ct.Info.Name, Host: req.Host, Start: fit.FromMachine(base)}
+	c := &fit.Outcome{Program: ct.Info.Name, Host: req.Host, Start: fit.FromMachine(base)}
 	c.Free = freeParams(req.Host, runs)
 	residuals := func(p fit.Params) ([]float64, error) {
 		var out []float64
@@ -253,7 +253,7 @@ func intervalErrors(r fitRun, before, after *result.Run, h fit.Host) ([]fit.Inte
 
 // storeFit writes the fitted machine file, with the fit in its comments, and
 // ingests it as a machine.
-func storeFit(ctx context.Context, st *store.Store, c *fit.Report, req FitRequest, runs []fitRun) error {
+func storeFit(ctx context.Context, st *store.Store, c *fit.Outcome, req FitRequest, runs []fitRun) error {
 	slots := req.Host.CoresPerNode
 	for _, r := range runs {
 		slots = max(slots, req.Host.ProcsPerNode(r.procs))
@@ -277,7 +277,7 @@ func storeFit(ctx context.Context, st *store.Store, c *fit.Report, req FitReques
 
 // fitComments are the machine file's header: what was fitted to what, the
 // parameters and the residuals.
-func fitComments(c *fit.Report, req FitRequest) []string {
+func fitComments(c *fit.Outcome, req FitRequest) []string {
 	lines := []string{
 		fmt.Sprintf("Machine fitted by presage fit to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
 		fmt.Sprintf("Host: %d node(s) of %d core(s), network %s.", c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network),

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -130,10 +131,9 @@ func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Resu
 	// The run is of the trace's program, as the program's measured runs
 	// are (orders/measured), whatever the trace file was called.
 	run := result.NodesRun(result.Predicted, cmp.Or(info.Program, info.Name), res.Makespan, max(cl.Cores, 1), nodes)
-	run.Config.TStart = cl.Latency
-	if cl.Bandwidth > 0 {
-		run.Config.TByte = 1 / cl.Bandwidth
-	}
+	// The cluster in the DVM's terms (machine.Cluster): the latency is the
+	// start-up time, the bandwidth a time per byte.
+	run.Config.TStart, run.Config.TByte = cl.Latency, machine.Cluster(cl).TByte()
 	if len(cl.Power) == 1 {
 		run.Config.Power = cl.Power[0]
 	}

@@ -1,18 +1,16 @@
 package stage
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"time"
+	"sync"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/sweep"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -38,15 +36,11 @@ type ordersDefinition struct {
 	PerProcMax int       `json:"per_proc_max"`
 }
 
+// hash identifies the definition (sweep.DefinitionHash) without the
+// trace's name.
 func (d ordersDefinition) hash() string {
-	c := d
-	c.Trace = ""
-	b, err := json.Marshal(c)
-	if err != nil {
-		panic(err) // plain data: cannot fail
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	d.Trace = ""
+	return sweep.DefinitionHash(d)
 }
 
 // OrdersSweepRequest names a stored order trace, the node counts to play
@@ -54,33 +48,48 @@ func (d ordersDefinition) hash() string {
 // MaxEvents: a sweep keeps no order's own schedule).
 type OrdersSweepRequest struct {
 	OrdersRequest
-	Nodes    []int
-	Deadline float64 // s; when positive, the smallest cluster that meets it is reported
+	Nodes []int // the sweep's positions: Nodes[i] is stored at position i
+	// Deadline (s), when positive, asks for the smallest cluster of
+	// min(Nodes)..max(Nodes) nodes that meets it, listed or not
+	// (sweep.SmallestFor). A size it simulates is stored in the sweep, at
+	// its position when listed, else at position len(Nodes)+n−1, so that
+	// running the same command again simulates nothing and shards merge.
+	Deadline float64
 	// PerProcMax limits the per-node values of the runs (their
 	// interval_proc_values) to clusters of at most this many nodes (0:
 	// always); the order_nodes rows are always written.
 	PerProcMax int
 }
 
-// OrdersSweepSummary says what an orders sweep did and found.
+// OrdersSweepSummary says what an orders sweep did and found (its Calls
+// are 0: an order trace has no traced calls).
 type OrdersSweepSummary struct {
-	SweepID                 int64
-	Selected, Existing, Ran int
-	Elapsed                 time.Duration
+	SweepSummary
 	// Runs are the stored simulations of the sweep (all shards stored so
-	// far), by node count.
+	// far, and the sizes deadline searches added), by node count.
 	Runs []stored.OrderRunRow
-	// Smallest is the run of fewest nodes whose makespan meets the
-	// deadline, nil when none does or none was asked.
-	Smallest *stored.OrderRunRow
+	// Smallest is the deadline search's answer, nil when none was asked.
+	Smallest *SmallestCluster
+}
+
+// SmallestCluster is what the deadline search of an orders sweep found.
+type SmallestCluster struct {
+	// Size is the fewest nodes meeting the deadline (0: none of Lo..Hi
+	// does); Scanned and Probes say how it was found.
+	sweep.Smallest
+	Lo, Hi int                 // the range searched: the sweep's fewest and most nodes
+	Run    *stored.OrderRunRow // the stored run on Size nodes; nil when Size is 0
+	// Simulated are the sizes the search simulated and stored now (the
+	// other probes were stored already).
+	Simulated []int
 }
 
 // OrdersSweep simulates the order trace on every node count of req (of
 // the shard opt selects) that the store lacks, storing each simulation in
 // its own transaction at its position in the sweep; cancelling ctx stops
-// it, and running it again completes it.
+// it, and running it again completes it. The orders' own schedules are
+// not kept in a sweep: the per-node rows and the critical path are.
 func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, opt SweepOptions) (OrdersSweepSummary, error) {
-	start := time.Now()
 	var sum OrdersSweepSummary
 	info, err := st.OrderTrace(req.Trace)
 	if err != nil {
@@ -92,6 +101,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	if req.Options.Scheduler == "" {
 		req.Options.Scheduler = ordersim.FIFO
 	}
+	req.Options.OnOrder = nil
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
 		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: req.Options.Migrate,
@@ -103,119 +113,147 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 			return sum, fmt.Errorf("orders sweep: %w", err)
 		}
 	}
-	text, err := json.Marshal(def)
+	o := &ordersSweeper{ctx: ctx, st: st, info: info, req: req}
+	selected, err := sweep.Shard(sweep.List(req.Nodes), opt.Shard, opt.Shards)
 	if err != nil {
 		return sum, err
 	}
-	id, err := st.EnsureSweep(ctx, stored.Sweep{OrderTrace: info.ID, Kind: KindOrders, Command: opt.Command,
-		Hash: def.hash(), Definition: string(text), Configs: len(req.Nodes)})
+	// The largest first: their unused nodes may settle smaller sizes.
+	slices.SortStableFunc(selected, func(a, b sweep.At[int]) int { return cmp.Compare(b.Value, a.Value) })
+	sum.SweepSummary, err = resume(ctx, st, resumable[sweep.At[int], ordersim.Point]{
+		row: stored.Sweep{OrderTrace: info.ID, Kind: KindOrders, Configs: len(req.Nodes)},
+		def: def, hash: def.hash(), simulate: o.simulate, save: o.save,
+	}, selected, opt)
 	if err != nil {
 		return sum, err
 	}
-	sum.SweepID = id
-	done, err := st.SweepDone(ctx, id)
-	if err != nil {
-		return sum, err
-	}
-	var todo []int // positions in req.Nodes
-	for i := range req.Nodes {
-		if !sweep.InShard(i, opt.Shard, opt.Shards) {
-			continue
-		}
-		sum.Selected++
-		if done[i] {
-			sum.Existing++
-			continue
-		}
-		todo = append(todo, i)
-	}
-	if err := sweepOrders(ctx, st, info, req, todo, id, opt, func(saved bool) {
-		if !saved { // another process running the same sweep was first
-			sum.Existing++
-			return
-		}
-		sum.Ran++
-		if opt.Progress != nil {
-			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Elapsed: time.Since(start)})
-		}
-	}); err != nil {
-		sum.Elapsed = time.Since(start)
-		return sum, err
-	}
-	sum.Elapsed = time.Since(start)
-	if sum.Runs, err = st.OrderSweepRuns(ctx, id); err != nil {
+	if sum.Runs, err = st.OrderSweepRuns(ctx, sum.SweepID); err != nil {
 		return sum, err
 	}
 	if req.Deadline > 0 {
-		sum.Smallest = smallestCluster(sum.Runs, req.Deadline)
+		if sum.Smallest, err = o.smallest(sum.SweepID, sum.Runs); err != nil {
+			return sum, err
+		}
+		if len(sum.Smallest.Simulated) > 0 {
+			if sum.Runs, err = st.OrderSweepRuns(ctx, sum.SweepID); err != nil {
+				return sum, err
+			}
+		}
+		sum.Smallest.Run = fastestOn(sum.Runs, sum.Smallest.Size)
 	}
 	return sum, nil
 }
 
-// sweepOrders simulates the node counts req.Nodes[i] of todo (positions
-// in the sweep) with ordersim's sweep, which prepares the trace once and
-// reuses a schedule for every size it cannot change (docs/orders-sim.md,
-// "Sweeps"), and stores each at its position; stored is called after each,
-// saved false when another process had stored the position first.
-// The orders' own schedules are not kept in a sweep: the per-node rows
-// and the critical path are.
-func sweepOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, req OrdersSweepRequest,
-	todo []int, sweepID int64, opt SweepOptions, stored func(saved bool)) error {
-	if len(todo) == 0 {
-		return nil
-	}
-	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
-	tr, err := ordersim.Prepare(open)
-	if err != nil {
-		return fmt.Errorf("prepare %s: %w", info.Name, err)
-	}
-	src, err := open()
-	if err != nil {
-		return err
-	}
-	ws, err := workspan.Analyze(src, workspan.Network{Latency: req.Cluster.Latency, Bandwidth: req.Cluster.Bandwidth})
-	if err != nil {
-		return fmt.Errorf("analyse %s: %w", info.Name, err)
-	}
-	position := make(map[int]int, len(todo)) // node count -> position
-	nodes := make([]int, len(todo))
-	for k, i := range todo {
-		nodes[k], position[req.Nodes[i]] = req.Nodes[i], i
-	}
-	opts := req.Options
-	opts.OnOrder = nil
-	points, err := tr.Sweep(req.Cluster, nodes, opts, opt.Workers)
-	if err != nil {
-		return fmt.Errorf("sweep %s: %w", info.Name, err)
-	}
-	for _, pt := range points {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		cl := req.Cluster
-		cl.Nodes = pt.Nodes
-		sim := orderSimulation(info, cl, opts, pt.Result, ws, nil)
-		sim.Run.SweepID = sweepID
-		saved, err := st.SaveOrderSimulation(ctx, sim, position[pt.Nodes], store.SaveOptions{PerProcMax: req.PerProcMax})
-		if err != nil {
-			return fmt.Errorf("store %d nodes: %w", pt.Nodes, err)
-		}
-		stored(saved)
-	}
-	return nil
+// ordersSweeper simulates and stores the clusters of one orders sweep. It
+// prepares the trace and analyses its work and span once, when a first
+// cluster must be simulated, and keeps one ordersim.Sizes for the whole
+// command, so that the deadline search reuses the sweep's runs.
+type ordersSweeper struct {
+	// ctx is the command's: the prepared trace opens the stored one with
+	// it for every simulation, also after the runner's context has ended.
+	ctx  context.Context
+	st   *store.Store
+	info store.OrderTraceInfo
+	req  OrdersSweepRequest
+
+	once  sync.Once
+	err   error
+	sizes *ordersim.Sizes
+	ws    workspan.Summary
 }
 
-// smallestCluster is the run of fewest nodes whose makespan is at most
-// deadline (the faster among equals), or nil.
-func smallestCluster(runs []stored.OrderRunRow, deadline float64) *stored.OrderRunRow {
-	i := slices.IndexFunc(runs, func(r stored.OrderRunRow) bool { return r.Makespan <= deadline })
-	if i < 0 {
-		return nil
+func (o *ordersSweeper) prepare() error {
+	o.once.Do(func() {
+		open := func() (ordertrace.Source, error) { return o.st.OpenOrderTrace(o.ctx, o.info) }
+		tr, err := ordersim.Prepare(open)
+		if err != nil {
+			o.err = fmt.Errorf("prepare %s: %w", o.info.Name, err)
+			return
+		}
+		if o.sizes, o.err = tr.Sizes(o.req.Cluster, o.req.Options); o.err != nil {
+			return
+		}
+		src, err := open()
+		if err != nil {
+			o.err = err
+			return
+		}
+		if o.ws, err = workspan.Analyze(src, workspan.Network{Latency: o.req.Cluster.Latency, Bandwidth: o.req.Cluster.Bandwidth}); err != nil {
+			o.err = fmt.Errorf("analyse %s: %w", o.info.Name, err)
+		}
+	})
+	return o.err
+}
+
+// simulate predicts the cluster of c.Value nodes; it is safe for
+// concurrent use.
+func (o *ordersSweeper) simulate(ctx context.Context, c sweep.At[int]) (ordersim.Point, error) {
+	if err := o.prepare(); err != nil {
+		return ordersim.Point{}, err
 	}
-	best := &runs[i]
-	for j := i + 1; j < len(runs) && runs[j].Nodes == best.Nodes; j++ {
-		if runs[j].Makespan < best.Makespan {
-			best = &runs[j]
+	pt, err := o.sizes.At(ctx, c.Value)
+	if err != nil {
+		return pt, fmt.Errorf("simulate %s on %d nodes: %w", o.info.Name, c.Value, err)
+	}
+	return pt, nil
+}
+
+// save stores the simulation pt at position c.Index of sweep id.
+func (o *ordersSweeper) save(id int64, c sweep.At[int], pt ordersim.Point) (bool, error) {
+	cl := o.req.Cluster
+	cl.Nodes = pt.Nodes
+	sim := orderSimulation(o.info, cl, o.req.Options, pt.Result, o.ws, nil)
+	sim.Run.SweepID = id
+	saved, err := o.st.SaveOrderSimulation(o.ctx, sim, c.Index, store.SaveOptions{PerProcMax: o.req.PerProcMax})
+	if err != nil {
+		return false, fmt.Errorf("store %d nodes: %w", pt.Nodes, err)
+	}
+	return saved, nil
+}
+
+// smallest searches min(Nodes)..max(Nodes) for the fewest nodes meeting
+// the deadline, from the runs stored where it can and by simulating (and
+// storing) the other sizes it probes.
+func (o *ordersSweeper) smallest(sweepID int64, runs []stored.OrderRunRow) (*SmallestCluster, error) {
+	nodes := o.req.Nodes
+	ans := &SmallestCluster{Lo: slices.Min(nodes), Hi: slices.Max(nodes)}
+	known := map[int]float64{}
+	for _, r := range runs {
+		if t, ok := known[r.Nodes]; !ok || r.Makespan < t {
+			known[r.Nodes] = r.Makespan
+		}
+	}
+	runTime := func(n int) (float64, error) {
+		if t, ok := known[n]; ok {
+			return t, nil
+		}
+		c := sweep.At[int]{Index: slices.Index(nodes, n), Value: n}
+		if c.Index < 0 {
+			c.Index = len(nodes) + n - 1
+		}
+		pt, err := o.simulate(o.ctx, c)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := o.save(sweepID, c, pt); err != nil {
+			return 0, err
+		}
+		ans.Simulated = append(ans.Simulated, n)
+		return pt.Result.Makespan, nil
+	}
+	var err error
+	if ans.Smallest, err = sweep.SmallestFor(ans.Lo, ans.Hi, o.req.Deadline, runTime); err != nil {
+		return nil, fmt.Errorf("orders sweep: %w", err)
+	}
+	return ans, nil
+}
+
+// fastestOn is the fastest run on n nodes, nil when there is none (or n is 0).
+func fastestOn(runs []stored.OrderRunRow, n int) *stored.OrderRunRow {
+	var best *stored.OrderRunRow
+	for i, r := range runs {
+		if r.Nodes == n && (best == nil || r.Makespan < best.Makespan) {
+			best = &runs[i]
 		}
 	}
 	return best

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest"
@@ -105,11 +106,16 @@ func TestOrdersSweepResumesAndMerges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Ran != 0 || again.Smallest == nil || again.Smallest.Nodes != 3 {
-		t.Errorf("deadline %g: %+v, want 3 nodes and nothing run again", deadline, again.Smallest)
+	if s := again.Smallest; again.Ran != 0 || s == nil || s.Size != 3 || s.Run == nil || s.Run.Nodes != 3 || len(s.Simulated) != 0 {
+		t.Errorf("deadline %g: %+v, want 3 nodes, listed, and nothing run again", deadline, again.Smallest)
 	}
 	req.Deadline = 0
 	hash := sweepHash(t, full)
+	// The hash of this sweep's definition before the sweeps shared their
+	// machinery: stores made then resume and merge under it.
+	if hash != "d483d882d20e9b0cec98021a3491bf58118514dab3731bfa8b544c69634f2f27" {
+		t.Errorf("definition hash %s: the sweeps of earlier builds would not resume", hash)
+	}
 	want := sweeptest.Fingerprint(t, full, hash)
 
 	cancelled, _ := ordersStore(t)
@@ -147,6 +153,61 @@ func TestOrdersSweepResumesAndMerges(t *testing.T) {
 	}
 	if len(want) < 6*20 {
 		t.Errorf("fingerprint of %d lines: too few to compare anything", len(want))
+	}
+}
+
+// TestOrdersDeadlineBeyondTheList: the smallest cluster meeting a
+// deadline is searched in the whole range of the node counts, and a size
+// the list lacks is simulated and stored in the sweep (at position
+// len(Nodes)+n−1), so that asking again simulates nothing; the answer is
+// that of the run times of every size.
+func TestOrdersDeadlineBeyondTheList(t *testing.T) {
+	ctx := context.Background()
+	cl := ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}
+	every, _ := ordersStore(t)
+	all, err := stage.OrdersSweep(ctx, every, stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac", Cluster: cl},
+		Nodes: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}, stage.SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := map[int]float64{}
+	for _, r := range all.Runs {
+		times[r.Nodes] = r.Makespan
+	}
+	st, _ := ordersStore(t)
+	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac", Cluster: cl}, Nodes: []int{1, 4, 16}}
+	for _, n := range []int{3, 2, 7, 11} { // unlisted answers
+		req.Deadline = (times[n] + times[n-1]) / 2
+		if !(times[n] < req.Deadline && req.Deadline < times[n-1]) {
+			t.Fatalf("run times %v: no deadline between %d and %d nodes", times, n-1, n)
+		}
+		sum, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := sum.Smallest
+		if s == nil || s.Size != n || s.Run == nil || s.Run.Nodes != n || s.Run.Makespan != times[n] || s.Lo != 1 || s.Hi != 16 {
+			t.Fatalf("deadline %g: %+v, want %d nodes, run time %g", req.Deadline, s, n, times[n])
+		}
+		if s.Run.Index != len(req.Nodes)+n-1 || !slices.Contains(s.Probes, n) {
+			t.Errorf("%d nodes stored at position %d, want %d", n, s.Run.Index, len(req.Nodes)+n-1)
+		}
+		again, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := again.Smallest; again.Ran != 0 || len(a.Simulated) != 0 || a.Size != n || !slices.Equal(a.Probes, s.Probes) {
+			t.Errorf("asked again: ran %d, simulated %v, %d nodes, probes %v; want nothing simulated, %d nodes, probes %v",
+				again.Ran, a.Simulated, a.Size, a.Probes, n, s.Probes)
+		}
+	}
+	req.Deadline = times[16] / 2
+	none, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := none.Smallest; s.Size != 0 || s.Run != nil {
+		t.Errorf("deadline %g below every run time: %+v", req.Deadline, s)
 	}
 }
 

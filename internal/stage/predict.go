@@ -40,9 +40,9 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 		return nil, err
 	}
 	opt := req.Options
-	if opt.Trace == "" {
+	if opt.TraceFile == "" {
 		// Errors name the trace file the user ingested.
-		opt.Trace = filepath.Base(info.Path)
+		opt.TraceFile = filepath.Base(info.Path)
 	}
 	tr, err := st.OpenTrace(ctx, info)
 	if err != nil {

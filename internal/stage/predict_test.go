@@ -31,7 +31,7 @@ func predictFile(t *testing.T, db *store.Store, path, machineName string, grid [
 	}
 	defer r.Close()
 	cfg := result.Config{Machine: minfo.Name, MachineID: minfo.ID, Grid: grid, Network: "cluster"}
-	run, err := sim.Predict(r.Header(), r, m, cfg, sim.Options{Trace: filepath.Base(path)})
+	run, err := sim.Predict(r.Header(), r, m, cfg, sim.Options{TraceFile: filepath.Base(path)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,7 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 		}
 	}
 	opt := req.Options
-	opt.Trace = tr.Info.Name
+	opt.TraceFile = tr.Info.Name
 	p, err := sweep.NewPlan(def, tr.Program, machines, opt)
 	if err != nil {
 		return nil, err
@@ -142,48 +142,91 @@ type SweepSummary struct {
 // stops it: runs being simulated or waiting to be written are dropped,
 // stored ones stay, and running the same plan again completes the sweep.
 func Sweep(ctx context.Context, st *store.Store, p *SweepPlan, opt SweepOptions) (SweepSummary, error) {
-	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
-		return SweepSummary{}, fmt.Errorf("shard %d/%d: expected 0 <= I < N", opt.Shard, opt.Shards)
+	selected, err := sweep.Shard(p.Configs, opt.Shard, opt.Shards)
+	if err != nil {
+		return SweepSummary{}, err
 	}
-	return SweepConfigs(ctx, st, p, sweep.Shard(p.Configs, opt.Shard, opt.Shards), opt)
+	return SweepConfigs(ctx, st, p, selected, opt)
 }
 
 // SweepConfigs is Sweep for a chosen subset of the plan's configurations
 // (the searches evaluate theirs round by round); opt's shard is ignored.
 func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected []sweep.Config, opt SweepOptions) (SweepSummary, error) {
+	save := store.SaveOptions{PerProcMax: p.Def.PerProcMax}
+	return resume(ctx, st, resumable[sweep.Config, *result.Run]{
+		row: stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Configs: len(p.Configs), Skipped: p.Skipped},
+		def: p.Def, hash: p.Def.Hash(), calls: int64(p.Program.Calls()),
+		simulate: p.Simulate,
+		save: func(id int64, c sweep.Config, run *result.Run) (bool, error) {
+			run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
+			saved, err := st.SaveSweepRun(ctx, run, c.Index, save)
+			if err != nil {
+				return false, fmt.Errorf("store configuration %d (%s): %w", c.Index, p.Describe(c), err)
+			}
+			return saved, nil
+		},
+	}, selected, opt)
+}
+
+// resumable is a sweep as the resume loop sees it, whatever its engine:
+// C is its configuration, R what simulating one gives.
+type resumable[C sweep.Positioned, R any] struct {
+	// row is the sweep's row without its hash and definition (def and
+	// hash), which identify it; the command is opt's.
+	row  stored.Sweep
+	def  any
+	hash string
+	// calls is the traced calls one configuration simulates (0: not counted).
+	calls    int64
+	simulate func(context.Context, C) (R, error)
+	// save stores a finished configuration of sweep id at its position;
+	// saved is false when another process had stored that position first.
+	save func(id int64, c C, r R) (saved bool, err error)
+}
+
+// resume is the loop every kind of sweep runs: it finds the sweep's row
+// by its hash (creating it the first time), leaves out the selected
+// configurations whose positions the store holds, simulates the others
+// in their order on opt.Workers workers (sweep.Execute) and saves each as
+// it finishes, in its own transaction, reporting progress. So a sweep
+// cancelled, killed or split into shards ends with the same rows as one
+// run straight through.
+func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw resumable[C, R], selected []C, opt SweepOptions) (SweepSummary, error) {
 	start := time.Now()
 	var sum SweepSummary
-	id, err := ensureSweep(ctx, st, p, opt.Command)
+	def, err := json.Marshal(sw.def)
 	if err != nil {
 		return sum, err
 	}
-	sum.SweepID = id
-	done, err := st.SweepDone(ctx, id)
+	row := sw.row
+	row.Hash, row.Definition, row.Command = sw.hash, string(def), opt.Command
+	if sum.SweepID, err = st.EnsureSweep(ctx, row); err != nil {
+		return sum, err
+	}
+	done, err := st.SweepDone(ctx, sum.SweepID)
 	if err != nil {
 		return sum, err
 	}
 	sum.Selected = len(selected)
-	var todo []sweep.Config
+	var todo []C
 	for _, c := range selected {
-		if done[c.Index] {
+		if done[c.Position()] {
 			sum.Existing++
 			continue
 		}
 		todo = append(todo, c)
 	}
-	save := store.SaveOptions{PerProcMax: p.Def.PerProcMax}
-	err = sweep.Execute(ctx, todo, opt.Workers, p.Simulate, func(c sweep.Config, run *result.Run) error {
-		run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
-		stored, err := st.SaveSweepRun(ctx, run, c.Index, save)
+	err = sweep.Execute(ctx, todo, opt.Workers, sw.simulate, func(c C, r R) error {
+		saved, err := sw.save(sum.SweepID, c, r)
 		if err != nil {
-			return fmt.Errorf("store configuration %d (%s): %w", c.Index, p.Describe(c), err)
+			return err
 		}
-		if !stored { // another process running the same sweep was first
+		if !saved { // another process running the same sweep was first
 			sum.Existing++
 			return nil
 		}
 		sum.Ran++
-		sum.Calls += int64(p.Program.Calls())
+		sum.Calls += sw.calls
 		if opt.Progress != nil {
 			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Calls: sum.Calls, Elapsed: time.Since(start)})
 		}
@@ -191,15 +234,4 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 	})
 	sum.Elapsed = time.Since(start)
 	return sum, err
-}
-
-// ensureSweep returns the id of the plan's sweep, creating its row when
-// the store has none.
-func ensureSweep(ctx context.Context, st *store.Store, p *SweepPlan, command string) (int64, error) {
-	def, err := json.Marshal(p.Def)
-	if err != nil {
-		return 0, err
-	}
-	return st.EnsureSweep(ctx, stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Command: command,
-		Hash: p.Def.Hash(), Definition: string(def), Configs: len(p.Configs), Skipped: p.Skipped})
 }

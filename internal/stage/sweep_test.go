@@ -85,6 +85,11 @@ func TestSweepMatchesPredict(t *testing.T) {
 	if stats := storeCount(t, db, "interval_stats"); stats < 2*16 {
 		t.Errorf("%d interval_stats rows for 16 configurations and their 16 predictions", stats)
 	}
+	// The hash of this sweep's definition before the sweeps shared their
+	// machinery: stores made then resume and merge under it.
+	if h := p.Def.Hash(); h != "004afe4a553066d92242bd3d4773d9ef712584056beff3622460d04127f40aef" {
+		t.Errorf("definition hash %s: the sweeps of earlier builds would not resume", h)
+	}
 	again, err := stage.Sweep(context.Background(), db, plan(t, db, jacRequest()), stage.SweepOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func Replay(ctx context.Context, st *store.Store, runID int64, rec events.Record
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	opt.Trace, opt.Recorder = filepath.Base(info.Path), rec
+	opt.TraceFile, opt.Recorder = filepath.Base(info.Path), rec
 	cfg := run.Config
 	cfg.Used = result.MachineValues{}
 	tr, err := st.OpenTrace(ctx, info)

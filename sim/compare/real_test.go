@@ -40,7 +40,7 @@ func storedRuns(t *testing.T, prog string) (measured, predicted *result.Run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := sim.Predict(tr.Header, tr, m, result.Config{Grid: []int{2, 2}, Machine: minfo.Name, MachineID: minfo.ID}, sim.Options{Trace: prog + ".ptr"})
+	pr, err := sim.Predict(tr.Header, tr, m, result.Config{Grid: []int{2, 2}, Machine: minfo.Name, MachineID: minfo.ID}, sim.Options{TraceFile: prog + ".ptr"})
 	tr.Close()
 	if err != nil {
 		t.Fatalf("predict %s: %v", prog, err)

@@ -18,8 +18,9 @@ type IntervalError struct {
 func (e IntervalError) RelBefore() float64 { return (e.Before - e.Measured) / e.Measured }
 func (e IntervalError) RelAfter() float64  { return (e.After - e.Measured) / e.Measured }
 
-// Report is the outcome of a fit (internal/stage.Fit).
-type Report struct {
+// Outcome is what a fit found (internal/stage.Fit): the parameters, and
+// per run and matched interval the errors before and after.
+type Outcome struct {
 	Program   string
 	Host      Host
 	Start     Params

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // BenchmarkSimulate reports the simulation's speed in orders per second
@@ -122,10 +122,11 @@ func BenchmarkSweep(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				points, err := tr.Sweep(Cluster{Latency: 1e-4, Bandwidth: 1e9}, bc.sizes, Options{NoCriticalPath: true}, 2)
+				s, err := tr.Sizes(Cluster{Latency: 1e-4, Bandwidth: 1e9}, Options{NoCriticalPath: true})
 				if err != nil {
 					b.Fatal(err)
 				}
+				points := sweepSizes(b, s, bc.sizes, 2)
 				simulated := 0
 				for _, p := range points {
 					if !p.Reused {

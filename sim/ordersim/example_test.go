@@ -1,11 +1,13 @@
 package ordersim_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 // A main order works 3 s, making at 1 s an order of 4 s (arguments 50
@@ -40,22 +42,35 @@ func ExampleSimulate() {
 	// run      order 1 on node 0: 7.5–8.5
 }
 
-func ExampleTrace_SmallestFor() {
+// The smallest cluster meeting a deadline: sweep.SmallestFor bisects over
+// the sizes that Sizes predicts.
+func ExampleSizes() {
 	tr, err := ordersim.Prepare(open)
 	if err != nil {
 		panic(err)
 	}
+	sizes, err := tr.Sizes(ordersim.Cluster{}, ordersim.Options{})
+	if err != nil {
+		panic(err)
+	}
+	makespan := func(n int) (float64, error) {
+		p, err := sizes.At(context.Background(), n)
+		if err != nil {
+			return 0, err
+		}
+		return p.Result.Makespan, nil
+	}
 	// Without latency, one node takes the work (7 s), two the span (6 s).
 	for _, deadline := range []float64{8, 7, 6, 5} {
-		s, err := tr.SmallestFor(deadline, ordersim.Cluster{}, 16, ordersim.Options{})
+		s, err := sweep.SmallestFor(1, 16, deadline, makespan)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("deadline %v: %d nodes\n", deadline, s.Nodes)
+		fmt.Printf("deadline %v: %d nodes (probed %v)\n", deadline, s.Size, s.Probes)
 	}
 	// Output:
-	// deadline 8: 1 nodes
-	// deadline 7: 1 nodes
-	// deadline 6: 2 nodes
-	// deadline 5: 0 nodes
+	// deadline 8: 1 nodes (probed [16 1])
+	// deadline 7: 1 nodes (probed [16 1])
+	// deadline 6: 2 nodes (probed [16 1 8 4 2])
+	// deadline 5: 0 nodes (probed [16 1])
 }

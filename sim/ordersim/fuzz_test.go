@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // orders is an in-memory trace; every Next returns a copy, so that no

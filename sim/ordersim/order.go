@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // state is where a live order is in its life.

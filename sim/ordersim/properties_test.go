@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
 

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // engine is one simulation.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // begin starts l's own work on its node's core at e.now.

@@ -3,7 +3,7 @@ package ordersim
 import (
 	"io"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // dacSource streams a divide-and-conquer trace of the given depth,

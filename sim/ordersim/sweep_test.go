@@ -1,10 +1,12 @@
 package ordersim
 
 import (
-	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 func prepare(t testing.TB, tr orders) *Trace {
@@ -14,6 +16,25 @@ func prepare(t testing.TB, tr orders) *Trace {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// sweepSizes predicts every size of nodes as a sweep does: the largest
+// first, on workers at once through the shared runner.
+func sweepSizes(t testing.TB, s *Sizes, nodes []int, workers int) []Point {
+	t.Helper()
+	sizes := slices.Clone(nodes)
+	slices.Sort(sizes)
+	slices.Reverse(sizes)
+	var points []Point
+	err := sweep.Execute(context.Background(), sizes, workers, s.At, func(_ int, p Point) error {
+		points = append(points, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(points, func(a, b Point) int { return a.Nodes - b.Nodes })
+	return points
 }
 
 // TestSweepReusesExactly checks every point of sweeps against a direct
@@ -28,9 +49,13 @@ func TestSweepReusesExactly(t *testing.T) {
 		for _, s := range Schedulers {
 			for _, cl := range []Cluster{{}, {Cores: 2, Latency: 0.1, Bandwidth: 1000, Power: []float64{1.5}}} {
 				opt := Options{Scheduler: s, Seed: 9}
-				points, err := p.Sweep(cl, sizes, opt, 2)
+				sz, err := p.Sizes(cl, opt)
 				if err != nil {
 					t.Fatal(err)
+				}
+				points := sweepSizes(t, sz, sizes, 2)
+				if len(points) != len(sizes) {
+					t.Fatalf("%d points for %d sizes", len(points), len(sizes))
 				}
 				for _, pt := range points {
 					c := cl
@@ -41,6 +66,9 @@ func TestSweepReusesExactly(t *testing.T) {
 					}
 					if pt.Reused {
 						reused++
+						if s == WorkStealing {
+							t.Errorf("trace %d: work stealing reused a run for %d nodes", i, pt.Nodes)
+						}
 					}
 				}
 			}
@@ -56,104 +84,48 @@ func sameResult(a, b *Result) bool {
 		slices.Equal(a.CriticalPath, b.CriticalPath) && a.NodesUsed == b.NodesUsed
 }
 
-// TestSmallestFor compares the search with trying every size, on traces
-// whose makespans decrease with the number of nodes.
-func TestSmallestFor(t *testing.T) {
-	checked := 0
-	for i, tr := range generated(t) {
-		p := prepare(t, tr)
-		var spans []float64
-		for n := 1; n <= 40; n++ {
-			spans = append(spans, simulate(t, tr, Cluster{Nodes: n}, Options{Migrate: true}).Makespan)
-		}
-		if !slices.IsSortedFunc(spans, func(a, b float64) int { return -cmp.Compare(a, b) }) {
-			t.Logf("trace %d is not monotone: %v", i, spans)
-			continue
-		}
-		checked++
-		for _, d := range []float64{spans[0] + 1, spans[0], spans[5], (spans[3] + spans[4]) / 2, spans[39], spans[39] - 0.5} {
-			got, err := p.SmallestFor(d, Cluster{}, 40, Options{Migrate: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := 0
-			for n, m := range spans {
-				if m <= d {
-					want = n + 1
-					break
-				}
-			}
-			if got.Nodes != want || got.Scanned {
-				t.Errorf("trace %d, deadline %v: %d nodes (scanned %v), want %d", i, d, got.Nodes, got.Scanned, want)
-			}
-			if len(got.Evaluated) > 8 {
-				t.Errorf("trace %d: %d sizes evaluated, a bisection of 40 needs at most 7", i, len(got.Evaluated))
-			}
-		}
+// TestSizesReuseLargestFirst: asked from the largest size down, a run on
+// more nodes than the trace uses settles every smaller size down to the
+// nodes it used, and those are not simulated again.
+func TestSizesReuseLargestFirst(t *testing.T) {
+	p := prepare(t, forkJoin()) // main and one child: 2 nodes at most
+	s, err := p.Sizes(Cluster{}, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if checked == 0 {
-		t.Error("no generated trace was monotone: the test checks nothing")
+	for _, tc := range []struct {
+		n      int
+		reused bool
+	}{{8, false}, {5, true}, {2, true}, {1, false}, {8, false}} {
+		pt, err := s.At(context.Background(), tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pt.Nodes != tc.n || len(pt.Result.Nodes) != tc.n || pt.Reused != tc.reused {
+			t.Errorf("%d nodes: point of %d nodes, %d node rows, reused %v; want reused %v",
+				tc.n, pt.Nodes, len(pt.Result.Nodes), pt.Reused, tc.reused)
+		}
 	}
 }
 
-// TestSearchFallsBackToAScan: bisect on a function that is not monotone,
-// as a makespan may not be (more nodes can be slower: Graham's anomalies).
-func TestSearchFallsBackToAScan(t *testing.T) {
-	// Sizes 1..10; only 3 and 8..10 meet the deadline.
-	meets := func(n int) (bool, error) { return n == 3 || n >= 8, nil }
-	if n, _ := bisect(10, meets); n != 8 {
-		t.Errorf("bisection found %d, want 8 (it cannot see 3)", n)
-	}
-	if n, _ := scan(10, meets); n != 3 {
-		t.Errorf("scan found %d, want 3", n)
-	}
-	none := func(int) (bool, error) { return false, nil }
-	if n, _ := bisect(10, none); n != 0 {
-		t.Errorf("bisection found %d where nothing meets the deadline", n)
-	}
-}
-
-// TestSmallestForScansWhenNotMonotone finds a random trace whose makespans
-// are not monotone where the search looks, and checks the scan's answer.
-func TestSmallestForScansWhenNotMonotone(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 400 {
-		tr := randomTrace(rng, 30)
-		p := prepare(t, tr)
-		spans := make([]float64, 12)
-		for n := range spans {
-			spans[n] = simulate(t, tr, Cluster{Nodes: n + 1}, Options{}).Makespan
-		}
-		for _, d := range spans {
-			got, err := p.SmallestFor(d, Cluster{}, len(spans), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !got.Scanned {
-				continue
-			}
-			want := slices.IndexFunc(spans, func(m float64) bool { return m <= d }) + 1
-			if got.Nodes != want {
-				t.Fatalf("scan found %d nodes for deadline %v, want %d (makespans %v)", got.Nodes, d, want, spans)
-			}
-			return
-		}
-	}
-	t.Skip("no random trace with a visible anomaly")
-}
-
-func TestSweepErrors(t *testing.T) {
+func TestSizesErrors(t *testing.T) {
 	p := prepare(t, forkJoin())
-	if _, err := p.Sweep(Cluster{Power: []float64{1, 2}}, []int{2}, Options{}, 1); err == nil {
-		t.Error("a sweep with a power per node: no error")
+	if _, err := p.Sizes(Cluster{Power: []float64{1, 2}}, Options{}); err == nil {
+		t.Error("sizes with a power per node: no error")
 	}
-	if _, err := p.Sweep(Cluster{}, []int{0, 2}, Options{}, 1); err == nil {
-		t.Error("a sweep over 0 nodes: no error")
+	if _, err := p.Sizes(Cluster{Latency: -1}, Options{}); err == nil {
+		t.Error("sizes with a negative latency: no error")
 	}
-	if _, err := p.SmallestFor(-1, Cluster{}, 4, Options{}); err == nil {
-		t.Error("a negative deadline: no error")
+	s, err := p.Sizes(Cluster{}, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := p.SmallestFor(1, Cluster{}, 0, Options{}); err == nil {
-		t.Error("at most 0 nodes: no error")
+	if _, err := s.At(context.Background(), 0); err == nil {
+		t.Error("0 nodes: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.At(ctx, 3); err == nil {
+		t.Error("cancelled: no error")
 	}
 }

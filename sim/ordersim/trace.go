@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/presage-dvm/presage/orders/ordertrace"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
 // Trace is an order trace ready to simulate, as many times as needed.
@@ -75,9 +75,6 @@ func Prepare(open func() (ordertrace.Source, error)) (*Trace, error) {
 	}
 	return t, nil
 }
-
-// Orders returns the number of orders of the trace.
-func (t *Trace) Orders() int64 { return t.orders }
 
 // Simulate prepares the trace open returns and plays it on cl.
 func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (*Result, error) {

@@ -1,9 +1,6 @@
 package sweep
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/presage-dvm/presage/sim/network"
@@ -88,7 +85,8 @@ func (d *Definition) Normalize() error {
 	return nil
 }
 
-// Hash identifies the definition: sha256 of its JSON without the names.
+// Hash identifies the definition (DefinitionHash) without the names of
+// its trace and machines.
 func (d Definition) Hash() string {
 	c := d
 	c.Trace = ""
@@ -96,12 +94,7 @@ func (d Definition) Hash() string {
 	for i, m := range d.Machines {
 		c.Machines[i] = MachineRef{SHA256: m.SHA256}
 	}
-	b, err := json.Marshal(c)
-	if err != nil {
-		panic(err) // plain data: cannot fail
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	return DefinitionHash(c)
 }
 
 // Config is one configuration of a sweep.
@@ -114,6 +107,9 @@ type Config struct {
 	TByte   float64
 	Power   float64
 }
+
+// Position is the configuration's index in the canonical order.
+func (c Config) Position() int { return c.Index }
 
 // Procs is the processor count of the configuration's grid.
 func (c Config) Procs() int { return result.Config{Grid: c.Grid}.Procs() }
@@ -144,23 +140,3 @@ func (d Definition) Configs(procs []int) (cfgs []Config, skipped int) {
 	}
 	return cfgs, skipped
 }
-
-// Shard returns the configurations of shard i of n: those whose index is i
-// modulo n. n = 0 means all.
-func Shard(cfgs []Config, i, n int) []Config {
-	if n <= 1 {
-		return cfgs
-	}
-	var out []Config
-	for _, c := range cfgs {
-		if InShard(c.Index, i, n) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// InShard reports whether the configuration at position index belongs to
-// shard i of n: its index is i modulo n (n 0 or 1: every one does). Every
-// kind of sweep shards by it, so that the shards of one command merge.
-func InShard(index, i, n int) bool { return n <= 1 || index%n == i }

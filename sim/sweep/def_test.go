@@ -63,7 +63,11 @@ func TestConfigsAndShards(t *testing.T) {
 	}
 	seen := map[int]int{}
 	for s := range 3 {
-		for _, c := range Shard(cfgs, s, 3) {
+		shard, err := Shard(cfgs, s, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range shard {
 			if c.Index%3 != s {
 				t.Errorf("shard %d/3 holds configuration %d", s, c.Index)
 			}
@@ -96,5 +100,46 @@ func TestHashIgnoresNames(t *testing.T) {
 	c.TraceSHA = "u"
 	if a.Hash() == c.Hash() {
 		t.Error("different traces, same hash")
+	}
+}
+
+// TestShardOfList: a sweep over a plain list shards by position, as the
+// cartesian products do, whatever order the list is run in.
+func TestShardOfList(t *testing.T) {
+	nodes := List([]int{64, 1, 8, 2, 32})
+	for _, tc := range []struct {
+		i, n int
+		want []int
+	}{{0, 0, []int{64, 1, 8, 2, 32}}, {0, 1, []int{64, 1, 8, 2, 32}}, {0, 2, []int{64, 8, 32}}, {1, 2, []int{1, 2}}, {2, 3, []int{8}}} {
+		var got []int
+		shard, err := Shard(nodes, tc.i, tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range shard {
+			if nodes[a.Position()] != a {
+				t.Errorf("%+v is not at its position", a)
+			}
+			got = append(got, a.Value)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("shard %d/%d: %v, want %v", tc.i, tc.n, got, tc.want)
+		}
+	}
+	for _, bad := range [][2]int{{-1, 2}, {2, 2}, {5, 3}} {
+		if _, err := Shard(nodes, bad[0], bad[1]); err == nil {
+			t.Errorf("shard %d/%d accepted", bad[0], bad[1])
+		}
+	}
+}
+
+// TestDefinitionHashStands: the hash of a definition is the SHA-256 of
+// its JSON, so that the sweeps of earlier builds resume (the stage's
+// tests pin real sweeps' hashes too).
+func TestDefinitionHashStands(t *testing.T) {
+	if got := DefinitionHash(struct {
+		Kind string `json:"kind"`
+	}{"orders"}); got != "d3ecfce9b9311d7e749e60e03ae659b97214d95b99c4bee6c9c270f46cd65b10" { // sha256sum of {"kind":"orders"}
+		t.Errorf("hash %q", got)
 	}
 }

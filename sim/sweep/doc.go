@@ -1,11 +1,17 @@
-// Package sweep owns parameter sweeps as pure computations: the Definition
-// of a cartesian product of machine configurations (machines, processor
+// Package sweep owns parameter sweeps as pure computations, for both
+// engines. What every sweep shares: DefinitionHash, which identifies a
+// definition by its contents; positions in a canonical order (Positioned,
+// List) and shards of them (Shard); Execute, which simulates
+// configurations on a bounded pool of workers and hands each finished run
+// to the caller; and SmallestFor, the smallest size whose run time meets
+// a deadline. What only the DVM engine's sweeps have: the Definition of a
+// cartesian product of machine configurations (machines, processor
 // grids, networks and overrides of the message and processor parameters),
-// its canonical enumeration and sharding, and Execute, which simulates
-// configurations of a compiled trace on a bounded pool of workers and
-// hands each finished run to the caller.
+// its enumeration and the Plan that simulates a compiled trace on each.
+// The orders engine supplies its own configurations (node counts) and
+// simulation (ordersim.Sizes).
 //
-// A sweep is identified by the hash of its Definition (trace and machine
+// A sweep is identified by the hash of its definition (trace and machine
 // contents, never store ids), so re-running the same command resumes it and
 // shards of it run on different hosts merge into one. Storing runs and
 // resuming are the orchestration's business (internal/stage): this package

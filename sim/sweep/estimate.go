@@ -24,7 +24,10 @@ type Estimate struct {
 // non-zero comparative rows, and (up to PerProcMax processors) its average
 // of non-zero per-processor values per processor times the processors.
 func (p *Plan) EstimateRows(ctx context.Context, shard, shards int) (Estimate, error) {
-	sel := Shard(p.Configs, shard, shards)
+	sel, err := Shard(p.Configs, shard, shards)
+	if err != nil {
+		return Estimate{}, err
+	}
 	est := Estimate{Configs: len(sel), Skipped: p.Skipped, Calls: int64(len(sel)) * int64(p.Program.Calls())}
 	if len(sel) == 0 {
 		return est, nil

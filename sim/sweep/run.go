@@ -13,8 +13,11 @@ import (
 // writer). At most workers results are being computed and workers more
 // wait for emit, which bounds the memory. An error of emit or of a
 // simulation, or a cancelled ctx, stops the workers; results not yet
-// emitted are dropped. Both engines' sweeps use it: Plan.Simulate for
-// Lib-DVM traces, the orders simulation for order traces.
+// emitted are dropped. The workers take the configurations in the order
+// of cfgs, each as soon as it is free (an orders sweep lists the largest
+// clusters first, whose runs may settle smaller ones). Both engines'
+// sweeps use it: Plan.Simulate for Lib-DVM traces, ordersim.Sizes.At for
+// order traces.
 func Execute[C, R any](ctx context.Context, cfgs []C, workers int, simulate func(context.Context, C) (R, error), emit func(C, R) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

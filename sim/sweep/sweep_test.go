@@ -36,7 +36,7 @@ func testPlan(t *testing.T, def sweep.Definition) *sweep.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sweep.NewPlan(def, prog, []sweep.Machine{{Name: "t", SHA256: "x", Machine: m}}, sim.Options{Trace: "gen.ptr"})
+	p, err := sweep.NewPlan(def, prog, []sweep.Machine{{Name: "t", SHA256: "x", Machine: m}}, sim.Options{TraceFile: "gen.ptr"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +57,8 @@ func TestConfigsCanonicalOrder(t *testing.T) {
 			t.Errorf("configuration %d: index %d, %q; want %q", i, c.Index, p.Describe(c), want[i])
 		}
 	}
-	if got := sweep.Shard(p.Configs, 1, 3); len(got) != 1 || got[0].Index != 1 {
-		t.Errorf("shard 1/3: %+v", got)
+	if got, err := sweep.Shard(p.Configs, 1, 3); err != nil || len(got) != 1 || got[0].Index != 1 {
+		t.Errorf("shard 1/3: %+v, %v", got, err)
 	}
 }
 

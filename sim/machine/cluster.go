@@ -1,0 +1,94 @@
+package machine
+
+import (
+	"fmt"
+	"math"
+)
+
+// Cluster is what both engines mean by a cluster: Nodes computers of Cores
+// processors each, of relative Power, joined by a network on which a
+// message of b bytes between two nodes takes Latency + b/Bandwidth
+// seconds. The orders engine plays order traces on it (ordersim.Cluster is
+// this type, with its schedulers' rules as methods). The DVM engine's
+// machine tree says more (clusters of clusters, channels, a power per
+// processor); its top level means the same: the root's children are the
+// nodes, their processors the cores, the root's TStart the latency and
+// its TByte 1/Bandwidth (an orders run is stored with those names, see
+// TByte).
+type Cluster struct {
+	Nodes int // at least 1
+	Cores int // processors (orders run at once) per node; 0 means 1
+	// Power scales work: d seconds of work take d/p on a node of power p.
+	// Empty means 1 everywhere; one value applies to every node; otherwise
+	// one value per node.
+	Power     []float64
+	Latency   float64 // seconds per message between two nodes (the DVM's TStart)
+	Bandwidth float64 // bytes per second between two nodes; 0 means unlimited
+}
+
+// Validate reports the first field of c that cannot describe a cluster.
+func (c Cluster) Validate() error {
+	if c.Nodes < 1 {
+		return fmt.Errorf("cluster of %d nodes (expected at least 1)", c.Nodes)
+	}
+	if c.Cores < 0 {
+		return fmt.Errorf("%d cores per node (expected at least 1, or 0 for 1)", c.Cores)
+	}
+	if len(c.Power) > 1 && len(c.Power) != c.Nodes {
+		return fmt.Errorf("%d power values for %d nodes (expected 1 or one per node)", len(c.Power), c.Nodes)
+	}
+	for i, p := range c.Power {
+		if !(p > 0) || math.IsInf(p, 0) {
+			return fmt.Errorf("power[%d] = %v (expected a finite number > 0)", i, p)
+		}
+	}
+	if err := nonNegative("latency", c.Latency); err != nil {
+		return err
+	}
+	return nonNegative("bandwidth", c.Bandwidth)
+}
+
+func nonNegative(name string, v float64) error {
+	if !(v >= 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s = %v (expected a finite number ≥ 0)", name, v)
+	}
+	return nil
+}
+
+// CoresPerNode is Cores with its default: 0 means 1.
+func (c Cluster) CoresPerNode() int {
+	if c.Cores == 0 {
+		return 1
+	}
+	return c.Cores
+}
+
+// NodePower is the power of node i (0-based).
+func (c Cluster) NodePower(i int) float64 {
+	switch len(c.Power) {
+	case 0:
+		return 1
+	case 1:
+		return c.Power[0]
+	}
+	return c.Power[i]
+}
+
+// MessageTime is the time a message of bytes takes between two nodes:
+// the latency plus the bytes at the bandwidth, as the DVM's TStart +
+// bytes × TByte.
+func (c Cluster) MessageTime(bytes int64) float64 {
+	if c.Bandwidth == 0 {
+		return c.Latency
+	}
+	return c.Latency + float64(bytes)/c.Bandwidth
+}
+
+// TByte is the bandwidth in the DVM's terms, seconds per byte: 0 when
+// unlimited, as a DVM machine without a per-byte time.
+func (c Cluster) TByte() float64 {
+	if c.Bandwidth == 0 {
+		return 0
+	}
+	return 1 / c.Bandwidth
+}

@@ -1,0 +1,41 @@
+package machine
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestClusterDefaultsAndNetwork: the defaults both engines rely on, and
+// the network in the DVM's terms.
+func TestClusterDefaultsAndNetwork(t *testing.T) {
+	for _, tc := range []struct {
+		c           Cluster
+		cores       int
+		power1      float64
+		msg1000     float64 // a message of 1000 bytes
+		tbyte       float64
+		invalidWith string // "": valid
+	}{
+		{Cluster{Nodes: 2}, 1, 1, 0, 0, ""},
+		{Cluster{Nodes: 2, Cores: 4, Power: []float64{2}, Latency: 1e-3, Bandwidth: 1e6}, 4, 2, 2e-3, 1e-6, ""},
+		{Cluster{Nodes: 2, Power: []float64{1, 3}, Latency: 0.5}, 1, 3, 0.5, 0, ""},
+		{Cluster{Nodes: 0}, 1, 1, 0, 0, "cluster of 0 nodes"},
+		{Cluster{Nodes: 3, Power: []float64{1, 3}}, 1, 3, 0, 0, "2 power values for 3 nodes"},
+		{Cluster{Nodes: 1, Bandwidth: -1}, 1, 1, 0, -1, "bandwidth = -1"},
+	} {
+		err := tc.c.Validate()
+		if tc.invalidWith != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.invalidWith) {
+				t.Errorf("%+v: error %v, want %q", tc.c, err, tc.invalidWith)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", tc.c, err)
+		}
+		if tc.c.CoresPerNode() != tc.cores || tc.c.NodePower(1) != tc.power1 || tc.c.MessageTime(1000) != tc.msg1000 || tc.c.TByte() != tc.tbyte {
+			t.Errorf("%+v: %d cores, power of node 1 %g, 1000 bytes in %g s, tbyte %g; want %d, %g, %g, %g", tc.c,
+				tc.c.CoresPerNode(), tc.c.NodePower(1), tc.c.MessageTime(1000), tc.c.TByte(), tc.cores, tc.power1, tc.msg1000, tc.tbyte)
+		}
+	}
+}
