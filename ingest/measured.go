@@ -40,7 +40,7 @@ func OrderMeasurement(ctx context.Context, st *store.Store, path string) (store.
 // MeasuredRun is a measured run of an orders program as a run of the
 // store (result.NodesRun): a worker is a node of one core whose arguments
 // cost nothing to move, on the machine the run was measured on.
-func MeasuredRun(m *measured.Run) *result.Run {
+func MeasuredRun(m *measured.Execution) *result.Run {
 	nodes := make([]result.NodeTime, len(m.Workers))
 	for i, w := range m.Workers {
 		nodes[i] = result.NodeTime{Busy: w.Busy, Waiting: w.Waiting, Idle: w.Idle}

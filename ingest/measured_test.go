@@ -15,15 +15,15 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-func measuredRun() *measured.Run {
-	return &measured.Run{Program: "matmul", Machine: "host/amd64", Started: time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC),
+func measuredRun() *measured.Execution {
+	return &measured.Execution{Program: "matmul", Machine: "host/amd64", Started: time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC),
 		Orders: 5, Makespan: 1.5, Workers: []measured.Worker{
 			{Orders: 3, Busy: 1.25, Waiting: 0.125, Idle: 0.125},
 			{Orders: 2, Busy: 1, Idle: 0.5},
 		}}
 }
 
-func writeMeasured(t *testing.T, dir string, m *measured.Run) string {
+func writeMeasured(t *testing.T, dir string, m *measured.Execution) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := measured.Write(&buf, m); err != nil {

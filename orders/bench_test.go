@@ -35,5 +35,5 @@ func benchmarkMode(b *testing.B, cfg Config) {
 
 func BenchmarkRunOrder(b *testing.B) { benchmarkMode(b, Config{Workers: 2}) }
 func BenchmarkRecordOrder(b *testing.B) {
-	benchmarkMode(b, Config{Mode: Record, Constants: calibration.Constants{}, Output: io.Discard})
+	benchmarkMode(b, Config{Mode: ModeRecord, Constants: calibration.Constants{}, Output: io.Discard})
 }

@@ -16,9 +16,9 @@ type Mode string
 
 // The modes (see the package documentation).
 const (
-	Run       Mode = "run"
-	Calibrate Mode = "calibrate"
-	Record    Mode = "record"
+	ModeRun       Mode = "run"
+	ModeCalibrate Mode = "calibrate"
+	ModeRecord    Mode = "record"
 )
 
 // Config chooses the mode and its settings; AddFlags fills it from flags.
@@ -68,7 +68,7 @@ func Test(name string, run func(*Ctx)) TestCase { return TestCase{Name: name, Ru
 func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.Func("orders.mode", "run, calibrate or record (default run)", func(s string) error {
 		switch m := Mode(s); m {
-		case Run, Calibrate, Record:
+		case ModeRun, ModeCalibrate, ModeRecord:
 			c.Mode = m
 			return nil
 		}
@@ -85,7 +85,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 
 func (c Config) mode() Mode {
 	if c.Mode == "" {
-		return Run
+		return ModeRun
 	}
 	return c.Mode
 }

@@ -48,7 +48,7 @@ func ExampleMain() {
 // given directly rather than read from a calibration file).
 func ExampleMain_record() {
 	var trace bytes.Buffer
-	cfg := orders.Config{Mode: orders.Record, Machine: "m", Output: &trace,
+	cfg := orders.Config{Mode: orders.ModeRecord, Machine: "m", Output: &trace,
 		Constants: calibration.Constants{"fib": 1e-9}}
 	_, rep, err := orders.Main(cfg, fib, 12)
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// Report says what Main did.
-type Report struct {
+// Summary says what Main did.
+type Summary struct {
 	Mode    Mode
 	Workers int           // Run
 	Elapsed time.Duration // the wall time of the mode's work: in Run, the makespan
@@ -24,26 +24,26 @@ type Report struct {
 	Machine string // Calibrate, Record: the calibration's machine
 	// Measured is what Run measured (written to Config.Out when set):
 	// the makespan and every worker's busy, waiting and idle time.
-	Measured *measured.Run
+	Measured *measured.Execution
 }
 
 // Main runs the program whose main procedure is p on arg in cfg's mode
 // and returns p's result (the zero value in Calibrate, which runs
 // cfg.Tests instead). An order's panic ends Main with an *OrderPanic.
-func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Report, error) {
+func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	var result R
 	body := func(c *Ctx) int64 {
 		result = p.fn(c, arg)
 		return SizeOf(result)
 	}
-	var rep *Report
+	var rep *Summary
 	var err error
 	switch cfg.mode() {
-	case Run:
+	case ModeRun:
 		rep, err = runMain(cfg, p.name, body)
-	case Record:
+	case ModeRecord:
 		rep, err = recordMain(cfg, p.name, body)
-	case Calibrate:
+	case ModeCalibrate:
 		rep, err = calibrateMain(cfg)
 	default:
 		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
@@ -51,17 +51,17 @@ func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Report, error) 
 	return result, rep, err
 }
 
-func runMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
+func runMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
 	r := newRunMode(cfg.workers(), cfg.Migrate)
 	r.make(nil, name, 0, body)
 	r.orders.Wait()
 	end := time.Now()
 	start := r.pool.start
-	rep := &Report{Mode: Run, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.count}
+	rep := &Summary{Mode: ModeRun, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.count}
 	if err := r.err(); err != nil {
 		return rep, err
 	}
-	rep.Measured = &measured.Run{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Migrate: cfg.Migrate,
+	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Migrate: cfg.Migrate,
 		Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
 	if cfg.Out == "" && cfg.Output == nil {
 		return rep, nil // the measurement is written only when asked for
@@ -73,7 +73,7 @@ func runMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
 	return rep, errors.Join(measured.Write(out, rep.Measured), closeOut())
 }
 
-func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error) {
+func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
 	prices, machine, err := cfg.constants()
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Report, error)
 	if err := m.err(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Mode: Record, Elapsed: elapsed, Orders: int64(len(m.orders)), Machine: machine}
+	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: int64(len(m.orders)), Machine: machine}
 	for _, r := range m.orders {
 		rep.Work += r.tr.Duration
 	}
@@ -115,7 +115,7 @@ func writeTrace(cfg Config, h ordertrace.Header, orders []*ordertrace.Order) err
 	return errors.Join(w.Close(), closeOut())
 }
 
-func calibrateMain(cfg Config) (*Report, error) {
+func calibrateMain(cfg Config) (*Summary, error) {
 	if len(cfg.Tests) == 0 {
 		return nil, errors.New("orders: calibrate mode needs tests (Config.Tests) that run every block")
 	}
@@ -135,6 +135,6 @@ func calibrateMain(cfg Config) (*Report, error) {
 			return nil, errors.Join(err, closeOut())
 		}
 	}
-	rep := &Report{Mode: Calibrate, Elapsed: elapsed, Rows: len(rows), Machine: cfg.machine()}
+	rep := &Summary{Mode: ModeCalibrate, Elapsed: elapsed, Rows: len(rows), Machine: cfg.machine()}
 	return rep, errors.Join(w.Close(), closeOut())
 }

@@ -55,7 +55,7 @@ func TestRunComputes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != 5050 || rep.Workers != workers || rep.Mode != Run {
+		if got != 5050 || rep.Workers != workers || rep.Mode != ModeRun {
 			t.Errorf("%d workers: sum %v, report %+v; want 5050", workers, got, rep)
 		}
 		// 100 numbers split down to 4 or fewer: 32 leaves, 63 orders.
@@ -142,7 +142,7 @@ func TestPanicsReachMain(t *testing.T) {
 	caller := Proc("caller", func(c *Ctx, x int) int { return Make(c, boom, x).Get(c) })
 	forgetful := Proc("forgetful", func(c *Ctx, x int) int { Make(c, boom, x); return 0 })
 	cal := calibration.Constants{}
-	for _, mode := range []Mode{Run, Record} {
+	for _, mode := range []Mode{ModeRun, ModeRecord} {
 		for _, p := range []*Procedure1[int, int]{caller, forgetful} {
 			_, _, err := Main(Config{Mode: mode, Constants: cal, Output: io.Discard}, p, 1)
 			var op *OrderPanic
@@ -156,10 +156,10 @@ func TestPanicsReachMain(t *testing.T) {
 // prices make every "add" block cost 1 s per number.
 var prices = calibration.Constants{"add": 1}
 
-func record(t *testing.T, p *Procedure1[[]float64, float64], xs []float64) (*Report, []*ordertrace.Order, []byte) {
+func record(t *testing.T, p *Procedure1[[]float64, float64], xs []float64) (*Summary, []*ordertrace.Order, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
-	_, rep, err := Main(Config{Mode: Record, Constants: prices, Machine: "m", Output: &buf}, p, xs)
+	_, rep, err := Main(Config{Mode: ModeRecord, Constants: prices, Machine: "m", Output: &buf}, p, xs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func (s *slice) Next() (*ordertrace.Order, error) {
 // units: the blocks of 16 numbers cost 32.
 func TestRecordInRefUnits(t *testing.T) {
 	var buf bytes.Buffer
-	cfg := Config{Mode: Record, Unit: "ref", Constants: calibration.Constants{"add": 1, RefBlock: 0.5}, Output: &buf}
+	cfg := Config{Mode: ModeRecord, Unit: "ref", Constants: calibration.Constants{"add": 1, RefBlock: 0.5}, Output: &buf}
 	_, rep, err := Main(cfg, sum, numbers(16))
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +269,7 @@ func TestRecordInRefUnits(t *testing.T) {
 }
 
 func TestRecordNeedsEveryBlock(t *testing.T) {
-	_, _, err := Main(Config{Mode: Record, Constants: calibration.Constants{"other": 1}, Output: io.Discard}, sum, numbers(8))
+	_, _, err := Main(Config{Mode: ModeRecord, Constants: calibration.Constants{"other": 1}, Output: io.Discard}, sum, numbers(8))
 	if err == nil || !strings.Contains(err.Error(), `block "add" is not in the calibration`) {
 		t.Errorf("error %v, want the missing block", err)
 	}
@@ -277,7 +277,7 @@ func TestRecordNeedsEveryBlock(t *testing.T) {
 
 func TestCalibrate(t *testing.T) {
 	var buf bytes.Buffer
-	cfg := Config{Mode: Calibrate, Reps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
+	cfg := Config{Mode: ModeCalibrate, Reps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
 		Test("eight", func(c *Ctx) { Make(c, sum, numbers(8)).Get(c) }),
 		Test("three", func(c *Ctx) { Make(c, sum, numbers(3)).Get(c) }),
 	}}
@@ -317,7 +317,7 @@ func TestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Mode: Record, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
+	want := Config{Mode: ModeRecord, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
 	if cfg.Unit != "ref" || !cfg.Migrate || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
 		t.Errorf("flags gave %+v, want %+v", cfg, want)
 	}

@@ -31,13 +31,13 @@ func TestOrdersWorkflow(t *testing.T) {
 	// The trace file's name is not the program's: the runs are the
 	// program's all the same, so that compare pairs them.
 	cal, trace := filepath.Join(dir, "cal.csv"), filepath.Join(dir, "mm.jsonl")
-	runProgram(t, p, orders.Config{Mode: orders.Calibrate}, cal)
-	runProgram(t, p, orders.Config{Mode: orders.Record, Calibration: cal}, trace)
+	runProgram(t, p, orders.Config{Mode: orders.ModeCalibrate}, cal)
+	runProgram(t, p, orders.Config{Mode: orders.ModeRecord, Calibration: cal}, trace)
 	mustSucceed(t, presage(t, dir, "ingest", "calibration", cal))
 	mustSucceed(t, presage(t, dir, "ingest", "orders", trace))
 	for _, workers := range []int{1, 2} {
 		run := filepath.Join(dir, fmt.Sprintf("matmul.%d.jsonl", workers))
-		runProgram(t, p, orders.Config{Mode: orders.Run, Workers: workers}, run)
+		runProgram(t, p, orders.Config{Mode: orders.ModeRun, Workers: workers}, run)
 		r := mustSucceed(t, presage(t, dir, "ingest", "orders-run", run))
 		if !strings.Contains(r.stderr, fmt.Sprintf("matmul on %d workers of ci", workers)) {
 			t.Errorf("ingest orders-run said %q", r.stderr)

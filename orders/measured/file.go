@@ -48,7 +48,7 @@ func (e *Error) Error() string {
 }
 
 // Write writes r to w.
-func Write(w io.Writer, r *Run) error {
+func Write(w io.Writer, r *Execution) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	h := header{Format: Format, Version: Version, Program: r.Program, Machine: r.Machine, Migrate: r.Migrate,
@@ -69,10 +69,10 @@ const maxLine = 64 << 10
 
 // Read reads and checks a measured-run file; name is used in errors,
 // which are *Error values naming the line.
-func Read(rd io.Reader, name string) (*Run, error) {
+func Read(rd io.Reader, name string) (*Execution, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 4096), maxLine)
-	fail := func(line int, format string, args ...any) (*Run, error) {
+	fail := func(line int, format string, args ...any) (*Execution, error) {
 		return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	line := 0
@@ -116,7 +116,7 @@ func Read(rd io.Reader, name string) (*Run, error) {
 	if err != nil {
 		return fail(hline, "started %q (expected an RFC 3339 time)", h.Started)
 	}
-	r := &Run{Program: h.Program, Machine: h.Machine, Migrate: h.Migrate, Started: started.UTC(),
+	r := &Execution{Program: h.Program, Machine: h.Machine, Migrate: h.Migrate, Started: started.UTC(),
 		Orders: h.Orders, Makespan: h.Makespan, Workers: make([]Worker, 0, h.Workers)}
 	lines := []int{hline}
 	for {

@@ -16,8 +16,8 @@ const (
 // cores is a damaged file, not a run.
 const MaxWorkers = 1 << 16
 
-// Run is a measured run of an orders program.
-type Run struct {
+// Execution is a measured run of an orders program.
+type Execution struct {
 	Program  string
 	Machine  string
 	Migrate  bool      // orders resumed on any free worker
@@ -43,7 +43,7 @@ func tolerance(makespan float64) float64 { return 1e-6 + 1e-6*makespan }
 
 // check returns what is wrong with r, nil when nothing is; line gives the
 // line of worker i in the file.
-func (r *Run) check() (line int, err error) {
+func (r *Execution) check() (line int, err error) {
 	switch {
 	case r.Program == "":
 		return 1, fmt.Errorf("no program (expected its name)")

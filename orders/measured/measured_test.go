@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-func sample() *Run {
-	return &Run{Program: "matmul", Machine: "host/amd64", Started: time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC),
+func sample() *Execution {
+	return &Execution{Program: "matmul", Machine: "host/amd64", Started: time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC),
 		Orders: 5, Makespan: 1.5, Workers: []Worker{
 			{Orders: 3, Busy: 1.25, Waiting: 0.125, Idle: 0.125},
 			{Orders: 2, Busy: 1, Idle: 0.5},

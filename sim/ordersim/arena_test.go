@@ -87,7 +87,7 @@ func TestArenaFollowsLiveOrders(t *testing.T) {
 			}
 			runs := 0
 			for _, st := range e.result().CriticalPath {
-				if st.Kind == Run {
+				if st.Kind == Exec {
 					runs++
 				}
 			}

@@ -81,7 +81,7 @@ func (a *links) steps(last int32) []Step {
 	var rev []Step
 	for i := last; i != 0; {
 		k := a.at(i)
-		rev = append(rev, Step{Kind: Run, Order: k.order, Node: int(k.node), Start: k.from, End: k.to})
+		rev = append(rev, Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to})
 		prev := a.meta[i].prev
 		if prev == 0 {
 			break

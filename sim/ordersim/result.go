@@ -42,14 +42,14 @@ type StepKind uint8
 
 // The kinds of step.
 const (
-	Run      StepKind = iota // the order ran on its node
+	Exec     StepKind = iota // the order ran on its node
 	Transfer                 // arguments or a result crossed the network
 	Queue                    // the order was ready but its node had no free core
 )
 
 func (k StepKind) String() string {
 	switch k {
-	case Run:
+	case Exec:
 		return "run"
 	case Transfer:
 		return "transfer"

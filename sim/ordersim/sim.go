@@ -11,7 +11,7 @@ import (
 
 // engine is one simulation.
 type engine struct {
-	trace *Trace
+	trace *Prepared
 	src   ordertrace.Source
 	cl    Cluster
 	opt   Options
@@ -54,7 +54,7 @@ type engine struct {
 	err       error
 }
 
-func newEngine(t *Trace, src ordertrace.Source, cl Cluster, opt Options) *engine {
+func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *engine {
 	e := &engine{
 		trace: t, src: src, cl: cl, opt: opt, sched: opt.scheduler(), path: !opt.NoCriticalPath,
 		nodes:  make([]node, cl.Nodes),

@@ -98,18 +98,18 @@ func TestCriticalPathByHand(t *testing.T) {
 	// main runs until it makes A; A's arguments travel; A runs; its
 	// result travels back; main finishes.
 	want := []Step{
-		{Run, 1, 0, 0, 1},
+		{Exec, 1, 0, 0, 1},
 		{Transfer, 2, 1, 1, 2},
-		{Run, 2, 1, 2, 6},
+		{Exec, 2, 1, 2, 6},
 		{Transfer, 1, 0, 6, 7.5},
-		{Run, 1, 0, 7.5, 8.5},
+		{Exec, 1, 0, 7.5, 8.5},
 	}
 	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
 		t.Errorf("critical path\n %v\nwant %v", r.CriticalPath, want)
 	}
 	// On one node, A waits for the core main holds until it suspends.
 	r = simulate(t, forkJoin(), nodes(1, slow), Options{})
-	want = []Step{{Run, 1, 0, 0, 1}, {Queue, 2, 0, 1, 2}, {Run, 2, 0, 2, 6}, {Run, 1, 0, 6, 7}}
+	want = []Step{{Exec, 1, 0, 0, 1}, {Queue, 2, 0, 1, 2}, {Exec, 2, 0, 2, 6}, {Exec, 1, 0, 6, 7}}
 	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
 		t.Errorf("critical path on one node\n %v\nwant %v", r.CriticalPath, want)
 	}

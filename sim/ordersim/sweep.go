@@ -27,7 +27,7 @@ type Point struct {
 // At is safe for concurrent use, so that a parallel runner
 // (sweep.Execute) can drive it.
 type Sizes struct {
-	t        *Trace
+	t        *Prepared
 	base     Cluster
 	opt      Options
 	reusable bool
@@ -39,7 +39,7 @@ type Sizes struct {
 // Sizes prepares predictions of the trace on base resized (base.Nodes is
 // ignored). Options.OnOrder is not called: the orders' own schedules are
 // not kept.
-func (t *Trace) Sizes(base Cluster, opt Options) (*Sizes, error) {
+func (t *Prepared) Sizes(base Cluster, opt Options) (*Sizes, error) {
 	if len(base.Power) > 1 {
 		return nil, fmt.Errorf("ordersim: clusters of several sizes need one power for every node, not %d values", len(base.Power))
 	}

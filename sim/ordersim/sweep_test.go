@@ -9,7 +9,7 @@ import (
 	"github.com/presage-dvm/presage/sim/sweep"
 )
 
-func prepare(t testing.TB, tr orders) *Trace {
+func prepare(t testing.TB, tr orders) *Prepared {
 	t.Helper()
 	p, err := Prepare(tr.open)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// Trace is an order trace ready to simulate, as many times as needed.
+// Prepared is an order trace ready to simulate, as many times as needed.
 //
 // The format does not say how many children an order makes nor how many
 // requests name it, and a lazy reader must know both: the first to stop
@@ -16,7 +16,7 @@ import (
 // the end of the trace to be sure), the second to drop an order once its
 // last request is served. Prepare reads the trace once to count them, in
 // two bytes per order; every simulation then reads it again, lazily.
-type Trace struct {
+type Prepared struct {
 	open   func() (ordertrace.Source, error)
 	orders int64
 	kids   tally // children of each order
@@ -25,12 +25,12 @@ type Trace struct {
 
 // Prepare counts the children and the requests of every order of the
 // trace open returns. open must return the same trace every time.
-func Prepare(open func() (ordertrace.Source, error)) (*Trace, error) {
+func Prepare(open func() (ordertrace.Source, error)) (*Prepared, error) {
 	src, err := open()
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{open: open}
+	t := &Prepared{open: open}
 	future := map[int64]uint32{} // requests naming orders not read yet
 	for {
 		o, err := src.Next()
@@ -90,7 +90,7 @@ func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (
 // order's next child is needed. The simulation copies what it needs of
 // each order read and keeps of the order itself only its Requests, until
 // they are played; it does not modify the orders.
-func (t *Trace) Simulate(cl Cluster, opt Options) (*Result, error) {
+func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
 	}

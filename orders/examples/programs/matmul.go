@@ -63,12 +63,12 @@ func matmulSize(n int) int {
 	return (n + bs - 1) / bs * bs
 }
 
-func runMatmul(cfg orders.Config, n int) (*orders.Report, error) {
+func runMatmul(cfg orders.Config, n int) (*orders.Summary, error) {
 	n = matmulSize(n)
 	rng := rand.New(rand.NewPCG(1, uint64(n)))
 	a, b := randomMatrix(rng, n, n), randomMatrix(rng, n, n)
 	got, rep, err := orders.Main(cfg, matmulMain, matmulArgs{a, b})
-	if err != nil || rep.Mode != orders.Run {
+	if err != nil || rep.Mode != orders.ModeRun {
 		return rep, err
 	}
 	// Freivalds: (A·B)·x = A·(B·x) for a random x, in O(n²).

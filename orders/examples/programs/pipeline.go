@@ -110,9 +110,9 @@ func pipelineSequential(items int) float64 {
 	return total
 }
 
-func runPipeline(cfg orders.Config, items int) (*orders.Report, error) {
+func runPipeline(cfg orders.Config, items int) (*orders.Summary, error) {
 	got, rep, err := orders.Main(cfg, pipelineMain, items)
-	if err != nil || rep.Mode != orders.Run {
+	if err != nil || rep.Mode != orders.ModeRun {
 		return rep, err
 	}
 	want := pipelineSequential(items)

@@ -24,7 +24,7 @@ type Program struct {
 	Tests func(size int) []orders.TestCase
 	// Run runs it in cfg's mode on a problem of the given size; in run
 	// mode it checks the answer and returns ErrWrong when it is wrong.
-	Run func(cfg orders.Config, size int) (*orders.Report, error)
+	Run func(cfg orders.Config, size int) (*orders.Summary, error)
 }
 
 // ErrWrong is returned when a program's answer is wrong.
@@ -53,11 +53,11 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	switch rep.Mode {
-	case orders.Run:
+	case orders.ModeRun:
 		fmt.Fprintf(stdout, "OK %s n=%d: %d orders on %d workers in %v\n", p.Name, *size, rep.Orders, rep.Workers, rep.Elapsed)
-	case orders.Calibrate:
+	case orders.ModeCalibrate:
 		fmt.Fprintf(stderr, "%s: %d calibration rows of machine %s in %v\n", p.Name, rep.Rows, rep.Machine, rep.Elapsed)
-	case orders.Record:
+	case orders.ModeRecord:
 		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
 	}
 	return 0
@@ -66,7 +66,7 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 // check returns ErrWrong, with what was wrong, in run mode when ok is
 // false.
 func check(cfg orders.Config, ok bool, format string, args ...any) error {
-	if ok || cmp.Or(cfg.Mode, orders.Run) != orders.Run {
+	if ok || cmp.Or(cfg.Mode, orders.ModeRun) != orders.ModeRun {
 		return nil
 	}
 	return fmt.Errorf("%w: "+format, append([]any{ErrWrong}, args...)...)

@@ -80,10 +80,10 @@ func randomNumbers(seed uint64, n int) []float64 {
 	return xs
 }
 
-func runSort(cfg orders.Config, n int) (*orders.Report, error) {
+func runSort(cfg orders.Config, n int) (*orders.Summary, error) {
 	xs := randomNumbers(uint64(n), n)
 	got, rep, err := orders.Main(cfg, mergeSort, piece{xs, max(1, n/sortLeaves)})
-	if err != nil || rep.Mode != orders.Run {
+	if err != nil || rep.Mode != orders.ModeRun {
 		return rep, err
 	}
 	var want, have float64

@@ -117,7 +117,7 @@ func Check(p programs.Program, size int, workers []int, opt Options) ([]Figure, 
 // calibrate runs p's tests and returns the rows.
 func calibrate(p programs.Program, size int, opt Options) ([]calibration.Row, error) {
 	var buf bytes.Buffer
-	cfg := orders.Config{Mode: orders.Calibrate, Reps: opt.calibReps(), Machine: machine, Output: &buf, Tests: p.Tests(size)}
+	cfg := orders.Config{Mode: orders.ModeCalibrate, Reps: opt.calibReps(), Machine: machine, Output: &buf, Tests: p.Tests(size)}
 	if _, err := p.Run(cfg, size); err != nil {
 		return nil, fmt.Errorf("%s: calibrate: %w", p.Name, err)
 	}
@@ -150,9 +150,9 @@ func BestConstants(rows []calibration.Row) calibration.Constants {
 
 // record records p's trace at size with the constants and prepares it for
 // simulation.
-func record(p programs.Program, size int, consts calibration.Constants) (*ordersim.Trace, error) {
+func record(p programs.Program, size int, consts calibration.Constants) (*ordersim.Prepared, error) {
 	var trace bytes.Buffer
-	cfg := orders.Config{Mode: orders.Record, Program: p.Name, Constants: consts, Machine: machine, Output: &trace}
+	cfg := orders.Config{Mode: orders.ModeRecord, Program: p.Name, Constants: consts, Machine: machine, Output: &trace}
 	if _, err := p.Run(cfg, size); err != nil {
 		return nil, fmt.Errorf("%s: record: %w", p.Name, err)
 	}
@@ -162,7 +162,7 @@ func record(p programs.Program, size int, consts calibration.Constants) (*orders
 }
 
 // predict simulates the trace on workers nodes of one core.
-func predict(tr *ordersim.Trace, workers int, opt Options) (float64, error) {
+func predict(tr *ordersim.Prepared, workers int, opt Options) (float64, error) {
 	r, err := tr.Simulate(ordersim.Cluster{Nodes: workers}, ordersim.Options{Scheduler: ordersim.FIFO, Migrate: opt.Migrate, NoCriticalPath: true})
 	if err != nil {
 		return 0, err
