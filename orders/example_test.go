@@ -61,3 +61,34 @@ func ExampleMain_record() {
 	// 9 orders, 10 lines
 	// {"format":"presage-orders","version":1,"program":"fib","unit
 }
+
+// power raises x to the n by orders of two arguments: each halving is an
+// order made with Make2.
+var power *orders.Procedure2[float64, int, float64]
+
+func init() {
+	power = orders.Proc2("power", func(c *orders.Ctx, x float64, n int) float64 {
+		if n == 0 {
+			return 1
+		}
+		half := orders.Make2(c, power, x, n/2).Get(c)
+		if n%2 == 1 {
+			return half * half * x
+		}
+		return half * half
+	})
+}
+
+// A procedure of two arguments is declared with Proc2 and ordered with
+// Make2; Main runs one of them through a procedure of one argument.
+func ExampleProc2() {
+	main := orders.Proc("main", func(c *orders.Ctx, n int) float64 {
+		return orders.Make2(c, power, 2, n).Get(c)
+	})
+	r, _, err := orders.Main(orders.Config{Workers: 2}, main, 10)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r)
+	// Output: 1024
+}

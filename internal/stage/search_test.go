@@ -21,6 +21,7 @@ func searchStore(t *testing.T) *store.Store {
 	return db
 }
 
+// TestMinSizesRealTraces streams real traces through a Sizer.
 func TestMinSizesRealTraces(t *testing.T) {
 	for name, want := range map[string][search.MaxRank]int{"jac": {8, 8}, "jac1d": {8, 8}} {
 		r, err := ptr.OpenFile(golden.Path(t, "traces", name+".ptr"))
@@ -32,9 +33,14 @@ func TestMinSizesRealTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, err := search.MinSizes(name, calls)
-		if err != nil || ms != want {
-			t.Errorf("%s: MinSizes = %v, %v; want %v", name, ms, err, want)
+		sz := search.NewSizer(name)
+		for _, c := range calls {
+			if err = sz.Add(c); err != nil {
+				break
+			}
+		}
+		if ms := sz.Sizes(); err != nil || ms != want {
+			t.Errorf("%s: minimum sizes %v, %v; want %v", name, ms, err, want)
 		}
 	}
 }

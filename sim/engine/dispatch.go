@@ -197,10 +197,6 @@ func kindOf(name string) funcKind {
 	return fnUnknown
 }
 
-// handlerOf returns the handler of a function name; its h is nil for an
-// unknown name.
-func handlerOf(name string) entry { return handlers[kindOf(name)] }
-
 var ioFuncs = set("dvm_fopen", "dvm_fclose", "dvm_void_vfprintf", "dvm_vfprintf", "dvm_fwrite",
 	"dvm_fread", "dvm_vscanf", "dvm_fscanf", "dvm_scanf", "dvm_vfscanf", "dvm_clearerr", "dvm_feof",
 	"dvm_ferror", "dvm_fflush", "dvm_fgetc", "dvm_fgetpos", "dvm_fgets", "dvm_fputc", "dvm_fputs",

@@ -137,3 +137,12 @@ func TestDispatchTable(t *testing.T) {
 		}
 	}
 }
+
+// handlerOf returns the handler of a function name; its h is nil for an
+// unknown name.
+func handlerOf(name string) entry { return handlers[kindOf(name)] }
+
+// value is counter c of processor p in iv.
+func (e *Engine) value(iv *interval, c cnt, p int) float64 {
+	return iv.classValue(c, e.classOf(p))
+}

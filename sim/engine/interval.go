@@ -56,11 +56,6 @@ func (iv *interval) classValue(c cnt, k int32) float64 {
 	return iv.uni[c] + iv.own[k][c]
 }
 
-// value is counter c of processor p in iv.
-func (e *Engine) value(iv *interval, c cnt, p int) float64 {
-	return iv.classValue(c, e.classOf(p))
-}
-
 // enter makes the child of cur with the given identity current, creating it
 // on first entry (docs/model.md §7.1).
 func (e *Engine) enter(typ result.IntervalType, line int, file string, expr *int64) {

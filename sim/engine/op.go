@@ -125,13 +125,3 @@ func (e *Engine) Exec(op *Op) error {
 	}
 	return nil
 }
-
-// Step compiles and simulates one call, for callers that stream calls
-// instead of running a compiled trace.
-func (e *Engine) Step(c *trace.Call) error {
-	if e.comp == nil {
-		e.comp = NewCompiler()
-	}
-	op := e.comp.Compile(c)
-	return e.Exec(&op)
-}

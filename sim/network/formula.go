@@ -7,16 +7,6 @@ import "math"
 // the start-up time ts and the time per byte tb (seconds); docs/networks.md
 // derives them.
 
-// BusTime is the duration of an exchange on a bus, where messages cannot
-// overlap: the sum over the messages of ts + bytes·tb.
-func BusTime(ts, tb float64, bytes []int64) float64 {
-	sum := 0.0
-	for _, n := range bytes {
-		sum += message(ts, tb, n)
-	}
-	return sum
-}
-
 // message is the time of one message of n bytes between neighbours.
 func message(ts, tb float64, n int64) float64 { return ts + float64(n)*tb }
 

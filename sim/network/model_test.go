@@ -197,3 +197,13 @@ func TestModelSend(t *testing.T) {
 		t.Errorf("mesh send over 2 hops ends at %v µs, want 22", e*1e6)
 	}
 }
+
+// BusTime is the duration of an exchange on a bus, where messages cannot
+// overlap: the sum over the messages of ts + bytes·tb.
+func BusTime(ts, tb float64, bytes []int64) float64 {
+	sum := 0.0
+	for _, n := range bytes {
+		sum += message(ts, tb, n)
+	}
+	return sum
+}

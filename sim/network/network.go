@@ -116,9 +116,6 @@ func (n *Net) postOrder(x *machine.Node, id int32) int32 {
 	return next
 }
 
-// Processors returns the number of processors (leaves).
-func (n *Net) Processors() int { return len(n.leafParent) }
-
 // common returns the lowest common cluster of leaves a != b.
 func (n *Net) common(a, b int) int32 {
 	if uint(a) >= uint(len(n.leafParent)) || uint(b) >= uint(len(n.leafParent)) {
@@ -211,20 +208,4 @@ func (n *Net) Restore(snap []float64) {
 	for k, dst := range n.restorer {
 		n.busy[dst] = snap[last-k]
 	}
-}
-
-// Clone returns an independent channel state of the same machine with the
-// same busy times; the machine's structure is shared (it never changes), so
-// concurrent simulations each take a Clone cheaply.
-func (n *Net) Clone() *Net {
-	c := *n
-	c.busy = n.Snapshot()
-	c.share, c.shared, c.free, c.scratch = nil, nil, nil, nil
-	return &c
-}
-
-// Reset frees every channel (busy until time 0).
-func (n *Net) Reset() {
-	n.share, n.shared, n.free = nil, nil, nil
-	clear(n.busy)
 }

@@ -1,11 +1,12 @@
 package network
 
 import (
-	"github.com/presage-dvm/presage/ingest/machinefile"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/ingest/machinefile"
 
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/machine"
@@ -270,4 +271,23 @@ func TestClone(t *testing.T) {
 	if n.Snapshot()[0] == c.Snapshot()[0] {
 		t.Fatal("a send on the clone changed the original")
 	}
+}
+
+// Processors returns the number of processors (leaves).
+func (n *Net) Processors() int { return len(n.leafParent) }
+
+// Clone returns an independent channel state of the same machine with the
+// same busy times; the machine's structure is shared (it never changes), so
+// concurrent simulations each take a Clone cheaply.
+func (n *Net) Clone() *Net {
+	c := *n
+	c.busy = n.Snapshot()
+	c.share, c.shared, c.free, c.scratch = nil, nil, nil, nil
+	return &c
+}
+
+// Reset frees every channel (busy until time 0).
+func (n *Net) Reset() {
+	n.share, n.shared, n.free = nil, nil, nil
+	clear(n.busy)
 }

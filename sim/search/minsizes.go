@@ -2,30 +2,17 @@ package search
 
 import (
 	"fmt"
-	"github.com/presage-dvm/presage/sim/trace"
 	"strconv"
 	"strings"
+
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // MaxRank is the largest processor grid rank.
 const MaxRank = 4
 
-// MinSizes computes MinSizesOfAM (docs/model.md §1.7) from a trace: for every
-// distr_, for each VM dimension i it distributes, the largest size of the
-// template (crtamv_) dimension mapped on it. The original collects it
-// during its first run; the template sizes and axes do not depend on the
-// grid, so the trace alone determines it.
-func MinSizes(file string, calls []*trace.Call) ([MaxRank]int, error) {
-	s := NewSizer(file)
-	for _, c := range calls {
-		if err := s.Add(c); err != nil {
-			return s.Sizes(), err
-		}
-	}
-	return s.Sizes(), nil
-}
-
-// Sizer computes MinSizes call by call, for a trace that is streamed.
+// Sizer computes the minimum grid sizes of a trace call by call, as it is
+// streamed (the tests check it against MinSizes on a whole trace).
 type Sizer struct {
 	file      string
 	ms        [MaxRank]int

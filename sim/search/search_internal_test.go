@@ -2,10 +2,11 @@ package search
 
 import (
 	"context"
-	"github.com/presage-dvm/presage/sim/trace"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 func TestMark(t *testing.T) {
@@ -170,4 +171,19 @@ func TestFullModes(t *testing.T) {
 	if res.Checked >= 9 || res.BestE >= 100 {
 		t.Errorf("mode 1: %d checks, best %v %g: want fewer than the full search and an improvement", res.Checked, res.Best, res.BestE)
 	}
+}
+
+// MinSizes computes MinSizesOfAM (docs/model.md §1.7) from a trace: for every
+// distr_, for each VM dimension i it distributes, the largest size of the
+// template (crtamv_) dimension mapped on it. The original collects it
+// during its first run; the template sizes and axes do not depend on the
+// grid, so the trace alone determines it.
+func MinSizes(file string, calls []*trace.Call) ([MaxRank]int, error) {
+	s := NewSizer(file)
+	for _, c := range calls {
+		if err := s.Add(c); err != nil {
+			return s.Sizes(), err
+		}
+	}
+	return s.Sizes(), nil
 }

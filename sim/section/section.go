@@ -10,20 +10,6 @@ type Section struct {
 	Lower, Upper, Step int64
 }
 
-// New returns the section [l,u] with stride s; l > u gives the canonical
-// empty section (0, -1, 1), as the original's constructor does.
-func New(l, u, s int64) Section {
-	if l > u {
-		return Section{0, -1, 1}
-	}
-	return Section{l, u, s}
-}
-
-// Empty reports whether the section has Lower > Upper (the emptiness test
-// of the original; a section with a negative lower bound is not empty but
-// has size 0).
-func (s Section) Empty() bool { return s.Lower > s.Upper }
-
 // Size is the number of elements: 0 when Lower > Upper or either bound is
 // negative.
 func (s Section) Size() int64 {

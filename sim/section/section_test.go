@@ -92,3 +92,17 @@ func TestBlock(t *testing.T) {
 		t.Error("disjoint blocks must intersect to the empty block")
 	}
 }
+
+// New returns the section [l,u] with stride s; l > u gives the canonical
+// empty section (0, -1, 1), as the original's constructor does.
+func New(l, u, s int64) Section {
+	if l > u {
+		return Section{0, -1, 1}
+	}
+	return Section{l, u, s}
+}
+
+// Empty reports whether the section has Lower > Upper (the emptiness test
+// of the original; a section with a negative lower bound is not empty but
+// has size 0).
+func (s Section) Empty() bool { return s.Lower > s.Upper }
