@@ -136,6 +136,11 @@ func TestPipeline(t *testing.T) {
 	if err != nil || !bytes.Contains(html, []byte("jacobi")) {
 		t.Fatalf("report html: %v, %d bytes", err, len(html))
 	}
+	// The per-processor picture was stored with the prediction: the
+	// report reads it, even from a store it may not write.
+	if !bytes.Contains(html, []byte(`id="h-timeline"`)) {
+		t.Error("the run report of a prediction lacks the stored per-processor picture")
+	}
 	r = mustSucceed(t, presage(t, dir, "report", "json", "--run", "1"))
 	if !strings.Contains(r.stdout, `"Execution_time"`) {
 		t.Errorf("report json lacks Execution_time: %.200s", r.stdout)
@@ -171,6 +176,10 @@ func TestPipeline(t *testing.T) {
 	}
 	mustSucceed(t, presage(t, dir, "sweep", "--trace", "jacobi", "--machine", "demo", "--grids", "1,2,2x2", "--network", "cluster,bus"))
 	mustSucceed(t, presage(t, dir, "report", "html", "--sweep", "1", "--out", "sweep.html"))
+	r = mustSucceed(t, presage(t, dir, "report", "html", "--run", "latest", "--out", "sweep-run.html"))
+	if !strings.Contains(r.stderr, "no stored per-processor picture") {
+		t.Errorf("the report of a sweep's run said %q, want why it has no per-processor picture", r.stderr)
+	}
 	page, err := os.ReadFile(filepath.Join(dir, "sweep.html"))
 	if err != nil {
 		t.Fatal(err)

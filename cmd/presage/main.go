@@ -147,7 +147,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, usageHint(err))
 		return 2
 	}
-	warnDeprecated(args)
+	warnDeprecated(args, kctx.Command())
 	if path := os.Getenv("PRESAGE_CPUPROFILE"); path != "" {
 		stopProfile, err := startCPUProfile(path)
 		if err != nil {
@@ -240,16 +240,13 @@ func commandWords(path string) []string {
 // the name that replaced them.
 var deprecatedNames = map[string]string{"calibrate": "fit"}
 
-// warnDeprecated says on standard error when the command line names a
-// command by a former name.
-func warnDeprecated(args []string) {
+// warnDeprecated says on standard error when the command line named the
+// command it runs (kong's command path, e.g. "fit") by a former name.
+func warnDeprecated(args []string, command string) {
 	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		if now, ok := deprecatedNames[a]; ok {
+		if now, ok := deprecatedNames[a]; ok && strings.HasPrefix(command, now) {
 			fmt.Fprintf(os.Stderr, "presage: %q is now %q; the old name will be removed\n", a, now)
+			return
 		}
-		return
 	}
 }

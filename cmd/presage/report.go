@@ -63,6 +63,9 @@ func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
 	if opt.Timeline, err = st.RunTimeline(ctx, run.ID); err != nil {
 		return err
 	}
+	if opt.Timeline == nil && run.Kind == result.Predicted && run.TraceID != 0 {
+		g.infof("run %d has no stored per-processor picture (runs of sweeps, and runs predicted before this version, have none): presage export timeline --run %d draws its timeline", run.ID, run.ID)
+	}
 	if err := writeFileAtomic(out, func(w io.Writer) error {
 		return htmlreport.Write(w, run, opt)
 	}); err != nil {
