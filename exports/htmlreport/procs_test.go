@@ -22,13 +22,8 @@ func TestPerProcessorView(t *testing.T) {
 		}
 	}
 	sm := events.NewSampler(4, 3, 8)
-	for p := range 4 {
-		sm.Span(events.Span{Proc: p, State: events.Computing, Begin: 0, End: 500})
-		sm.Span(events.Span{Proc: p, State: events.Collective, Begin: 500, End: 800})
-	}
-	if err := sm.Close(800); err != nil {
-		t.Fatal(err)
-	}
+	sm.State(events.Computing, events.AllProcs(4), 0, 500e-9)
+	sm.State(events.Collective, events.AllProcs(4), 500e-9, 300e-9)
 	html := string(render(t, run, Options{Timeline: sm.Sample()}))
 	if n := strings.Count(html, `<details class="procs">`); n != len(run.Intervals) {
 		t.Errorf("%d per-processor tables, want %d", n, len(run.Intervals))

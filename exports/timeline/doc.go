@@ -1,12 +1,12 @@
-// Package timeline owns the timeline of a predicted run: what every
+// Package timeline writes the timeline of a predicted run: what every
 // processor does over simulated time (computing, I/O, communicating, in a
 // collective, waiting) and the messages between processors. The engine
 // holds no events; it reports its charges to an events.Recorder while a
-// stored run is re-simulated (internal/stage.Replay). Collector is that
-// recorder: it turns the charges into spans of whole nanoseconds, merges
-// a processor's consecutive spans of one state, and streams spans and
-// messages to a events.Sink. The sinks are the formats: Paraver (.prv with its
-// .pcf and .row, NewParaver), Chrome/Perfetto trace JSON (NewPerfetto),
-// and a Sample of bounded size for the HTML report (NewSampler).
-// docs/timeline.md says what each state means and what is derived.
+// stored run is re-simulated (internal/stage.Replay), and an
+// events.Collector turns them into spans of whole nanoseconds for the
+// sinks of this package, the formats: Paraver (.prv with its .pcf and
+// .row, NewParaver) and Chrome/Perfetto trace JSON (NewPerfetto). The
+// colours and names of the states are shared with the run report's
+// picture (Color). docs/timeline.md says what each state means and what
+// is derived.
 package timeline

@@ -55,9 +55,9 @@ func simulate(t *testing.T, trace string, grid []int, network string, runRecords
 		t.Fatal(err)
 	}
 	sm := events.NewSampler(procs, 5, 40)
-	col := events.NewCollector(procs, js, sm,
+	col := events.NewCollector(procs, js,
 		NewParaver(&s.prv, &s.pcf, &s.row, ParaverOptions{Title: trace, Procs: procs, TempDir: t.TempDir(), RunRecords: runRecords}))
-	s.run, err = sim.Predict(r.Header(), r, m, cfg, sim.Options{TraceFile: trace, Recorder: col})
+	s.run, err = sim.Predict(r.Header(), r, m, cfg, sim.Options{TraceFile: trace, Recorder: events.Tee{col, sm}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
-	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -51,14 +50,10 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	// The run report's per-processor picture is recorded as the run is
 	// simulated and stored with it: reading the report simulates nothing.
 	sampler := NewTimelineSampler(cfg.Procs())
-	col := events.NewCollector(cfg.Procs(), sampler)
-	opt.Recorder = col
+	opt.Recorder = sampler
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {
-		return nil, err
-	}
-	if _, err := col.Close(); err != nil {
 		return nil, err
 	}
 	run.TraceID, run.Program = info.ID, info.Name

@@ -96,11 +96,7 @@ func StoreTimeline(ctx context.Context, st *store.Store, runID int64) (*events.S
 		return nil, err
 	}
 	sampler := NewTimelineSampler(run.Config.Procs())
-	col := events.NewCollector(run.Config.Procs(), sampler)
-	if _, err := Replay(ctx, st, runID, col); err != nil {
-		return nil, err
-	}
-	if _, err := col.Close(); err != nil {
+	if _, err := Replay(ctx, st, runID, sampler); err != nil {
 		return nil, err
 	}
 	sm := sampler.Sample()

@@ -133,7 +133,7 @@ func (e *Engine) getCost(t *transfers, f *flagRec) float64 {
 	if n == 0 {
 		return 0
 	}
-	if f == nil && e.rec == nil && !e.inOrder {
+	if f == nil && !e.recordsMessages() && !e.inOrder {
 		if cost, ok := e.exchangeSpan(pl); ok {
 			return cost
 		}
@@ -254,7 +254,7 @@ func (e *Engine) formulaCost(t *transfers, f *flagRec) float64 {
 	cost := e.net.Exchange(inRange(msgs, e.L))
 	end := start + cost
 	e.net.Occupy(end)
-	if e.rec != nil {
+	if e.recordsMessages() {
 		// The formula times the exchange, not its messages: each is shown
 		// from its sender's clock to the end of the exchange.
 		for _, x := range msgs {

@@ -158,7 +158,8 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	}
 	e.clk = make([]float64, e.classes.count())
 	if opt.Recorder != nil {
-		e.rec = &recorder{r: opt.Recorder}
+		_, statesOnly := opt.Recorder.(events.StatesOnly)
+		e.rec = &recorder{r: opt.Recorder, messages: !statesOnly}
 	}
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root

@@ -16,11 +16,16 @@ import (
 // recorder holds what recording needs besides the Recorder: the member
 // lists of the classes, rebuilt when the classes changed.
 type recorder struct {
-	r       events.Recorder
-	syncing bool // inside MPSSynchronize: waits are events.Waiting
-	moves   int  // classes.moves when members was built
-	members [][]int
+	r        events.Recorder
+	messages bool // the recorder wants every message (not events.StatesOnly)
+	syncing  bool // inside MPSSynchronize: waits are events.Waiting
+	moves    int  // classes.moves when members was built
+	members  [][]int
 }
+
+// recordsMessages reports whether every message must be timed and
+// reported one by one: the batch fast paths time only a batch's end.
+func (e *Engine) recordsMessages() bool { return e.rec != nil && e.rec.messages }
 
 // stateOf is the state a clock-advancing charge of kind k puts a
 // processor in.
@@ -70,6 +75,11 @@ func (e *Engine) classProcs(c int32) events.Procs {
 		return events.AllProcs(e.L)
 	}
 	rec := e.rec
+	if !rec.messages {
+		// A StatesOnly recorder (the run report's sampler) keeps what it
+		// needs per class: no member lists to build.
+		return events.Class(e.classes.of, c, events.ClassVersion{Moves: e.classes.moves, Classes: e.classes.count()})
+	}
 	if rec.members == nil || rec.moves != e.classes.moves || len(rec.members) != e.classes.count() {
 		rec.members = make([][]int, e.classes.count())
 		for p, cl := range e.classes.of {
@@ -83,7 +93,7 @@ func (e *Engine) classProcs(c int32) events.Procs {
 // recordBatch reports the messages of a batch send when recording:
 // from[i] to to[i], bytes[i] issued at at[i], arrived at end[i].
 func (e *Engine) recordBatch(op result.OpClass, from, to []int, bytes []int64, at, end []float64) {
-	if e.rec == nil {
+	if !e.recordsMessages() {
 		return
 	}
 	for i := range from {
@@ -93,7 +103,7 @@ func (e *Engine) recordBatch(op result.OpClass, from, to []int, bytes []int64, a
 
 // recordMessage reports one message when recording.
 func (e *Engine) recordMessage(op result.OpClass, from, to int, bytes int64, at, end float64) {
-	if e.rec != nil {
+	if e.recordsMessages() {
 		e.rec.r.Message(events.Message{From: from, To: to, Bytes: bytes, Send: at, Arrive: end, Op: op})
 	}
 }

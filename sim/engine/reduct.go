@@ -142,7 +142,7 @@ func (e *Engine) reductionEnd(g *redGroup) (float64, error) {
 	m := o.sized(e.net, g.totalSize)
 	senders, root := o.physical()
 	c0 := e.clock(root[0])
-	if e.rec == nil && !e.inOrder {
+	if !e.recordsMessages() && !e.inOrder {
 		earliest, latest := e.clockRange(senders, &o.senders)
 		e.sendSpan(m.up, senders, earliest, latest) // only the channels' state matters
 		return e.sendSpan(m.down, root, c0, c0), nil

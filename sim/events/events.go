@@ -3,9 +3,10 @@
 // the states a processor is in (State), the processors a charge falls on
 // (Procs), the messages the network model times (Message), and the
 // Recorder the engine reports them to. Collector turns a recording into
-// spans of whole nanoseconds for a Sink (a timeline format, or the
-// Sampler whose Sample is the run report's per-processor picture, stored
-// with the run). It imports the model only.
+// spans of whole nanoseconds for a Sink (a timeline format); Sampler
+// makes the run report's per-processor picture (Sample, stored with the
+// run) at a cost per charge that does not grow with the grid; Tee records
+// to both. It imports the model only.
 package events
 
 import (
@@ -52,8 +53,17 @@ func (s State) String() string {
 type Procs struct {
 	all     bool
 	n       int   // root processors when all
-	members []int // otherwise
+	members []int // or these
+	// or the processors p of one class of the engine's: classOf[p] ==
+	// class; version changes whenever classOf does.
+	classOf []int32
+	class   int32
+	version ClassVersion
 }
+
+// ClassVersion identifies a state of the engine's processor classes: it
+// changes whenever a processor changes class or a class is made.
+type ClassVersion struct{ Moves, Classes int }
 
 // AllProcs names every one of n root processors.
 func AllProcs(n int) Procs { return Procs{all: true, n: n} }
@@ -62,13 +72,32 @@ func AllProcs(n int) Procs { return Procs{all: true, n: n} }
 // the caller's and must not change during the call that receives it.
 func Members(procs []int) Procs { return Procs{members: procs} }
 
+// Class names the processors of class c, classOf giving every
+// processor's class; classOf is the caller's and must not change during
+// the call that receives it, and version must change whenever classOf
+// does. A StatesOnly recorder gets classes this way: Len and Each take a
+// pass over every processor, but a recorder that keeps what it computes
+// per class until the version changes pays nothing per processor.
+func Class(classOf []int32, c int32, version ClassVersion) Procs {
+	return Procs{classOf: classOf, class: c, version: version}
+}
+
 // All reports whether the charge falls on every root processor.
 func (ps Procs) All() bool { return ps.all }
 
 // Len is the number of processors.
 func (ps Procs) Len() int {
-	if ps.all {
+	switch {
+	case ps.all:
 		return ps.n
+	case ps.classOf != nil:
+		n := 0
+		for _, c := range ps.classOf {
+			if c == ps.class {
+				n++
+			}
+		}
+		return n
 	}
 	return len(ps.members)
 }
@@ -76,17 +105,24 @@ func (ps Procs) Len() int {
 // Each yields the processors in increasing order.
 func (ps Procs) Each() iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if !ps.all {
-			for _, p := range ps.members {
+		switch {
+		case ps.all:
+			for p := range ps.n {
 				if !yield(p) {
 					return
 				}
 			}
-			return
-		}
-		for p := range ps.n {
-			if !yield(p) {
-				return
+		case ps.classOf != nil:
+			for p, c := range ps.classOf {
+				if c == ps.class && !yield(p) {
+					return
+				}
+			}
+		default:
+			for _, p := range ps.members {
+				if !yield(p) {
+					return
+				}
 			}
 		}
 	}
@@ -101,13 +137,21 @@ type Message struct {
 	Op           result.OpClass // the operation that sent it
 }
 
-// Recorder receives the events of a simulation (sim/engine calls it) as they happen. Charges
-// of one processor arrive in the order of its clock; charges of different
-// processors do not arrive in time order.
+// Recorder receives the events of a simulation (sim/engine calls it) as
+// they happen. Charges of one processor arrive in the order of its clock;
+// charges of different processors do not arrive in time order.
 type Recorder interface {
 	// State reports that the processors spent [start, start+dur) in state
 	// s (dur > 0, seconds).
 	State(s State, who Procs, start, dur float64)
 	// Message reports one message.
 	Message(m Message)
+}
+
+// StatesOnly is a Recorder that ignores messages (Sampler): the engine then
+// keeps its fast paths, which time a batch of messages by its end without
+// timing each message, and reports the states alone.
+type StatesOnly interface {
+	Recorder
+	IgnoresMessages()
 }

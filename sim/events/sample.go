@@ -10,7 +10,7 @@ type Sample struct {
 	Procs  []int     // the processor of every row
 	Total  int       // processors of the grid
 	Bucket int64     // nanoseconds per column
-	End    int64     // end of the last span or message
+	End    int64     // end of the last charge or message
 	States [][]State // per row and column: the dominant state, 0 for none
 }
 
@@ -18,7 +18,7 @@ type Sample struct {
 type cell [NumStates]int64
 
 // dominant is the state the processor spent most of the bucket in, 0
-// when it spent none of it in any.
+// when it spent none of it in any; a tie goes to the first state.
 func (c *cell) dominant() State {
 	best := State(0)
 	for s := State(1); s < NumStates; s++ {
@@ -29,15 +29,56 @@ func (c *cell) dominant() State {
 	return best
 }
 
-// Sampler is the Sink that makes a Sample. It needs no horizon: when a
-// span ends past the last column, the bucket width doubles and pairs of
-// columns merge, so the sample always covers the run with at most its
-// columns.
+// Sampler is the Recorder that makes a Sample while a run is simulated.
+// It costs a few operations per charge whatever the grid: the engine
+// charges classes of identical processors at once (Class), and the
+// sampler keeps one row of buckets per group of sampled processors
+// charged alike so far (a group splits when a charge falls on some of its
+// processors only), not one per processor; consecutive charges of a group
+// in one state are added to its buckets at once. It needs no horizon:
+// when a charge ends past the last column, the bucket width doubles and
+// pairs of columns merge, so the sample always covers the run with at
+// most its columns.
 type Sampler struct {
-	s     Sample
-	cells [][]cell // per row and column: the time in each state
-	row   []int32  // row of every processor, -1 when not shown
-	cols  int
+	s      Sample
+	cols   int
+	row    []int32  // row of every processor, -1 when not sampled
+	group  []int    // group of every row
+	groups [][]cell // per group: the time in each state per bucket
+	pend   []span   // per group: the charges not yet in its buckets
+	splits int      // groups made by splitting: a class's groups are stale when it grew
+	all    []int    // every group
+	to     []int    // per group: where its rows of a charge go, -1 before it is seen
+
+	version ClassVersion // of classes
+	classes []*rowSet    // per class of the engine's: its sampled rows
+	members rowSet       // the rows of a charge given by a member list
+}
+
+// span is consecutive charges of one state, in nanoseconds: the engine
+// charges a processor many short stretches in a row, added to the buckets
+// at once.
+type span struct {
+	s    State
+	b, e int64
+}
+
+// rowSet is a set of sampled rows (a bit set), and the groups those rows
+// are in as of splits (stale when splits changed since).
+type rowSet struct {
+	rows   []uint64
+	groups []int
+	splits int
+}
+
+func (m *rowSet) has(r int) bool { return m.rows[r/64]&(1<<(r%64)) != 0 }
+
+func (m *rowSet) add(r int32) { m.rows[r/64] |= 1 << (r % 64) }
+
+// reset empties the set for n rows.
+func (m *rowSet) reset(n int) {
+	m.rows = append(m.rows[:0], make([]uint64, (n+63)/64)...)
+	m.splits = -1
 }
 
 // NewSampler samples procs processors into at most maxRows rows and cols
@@ -57,42 +98,150 @@ func NewSampler(procs, maxRows, cols int) *Sampler {
 		sm.s.Procs = append(sm.s.Procs, p)
 	}
 	sm.s.Total, sm.s.Bucket = procs, 1
-	sm.cells = make([][]cell, rows)
-	for r := range sm.cells {
-		sm.cells[r] = make([]cell, sm.cols)
-	}
+	sm.group = make([]int, rows) // every row in group 0
+	sm.groups = [][]cell{make([]cell, sm.cols)}
+	sm.pend = []span{{}}
+	sm.all = []int{0}
 	return sm
 }
 
-// Span adds the span's time to the buckets it covers.
-func (sm *Sampler) Span(s Span) error {
-	sm.reach(s.End)
-	r := sm.row[s.Proc]
-	if r < 0 {
-		return nil
+// State implements Recorder: it adds the charge to the buckets of the
+// groups of the sampled processors it falls on.
+func (sm *Sampler) State(s State, who Procs, start, dur float64) {
+	b, e := ns(start), ns(start+dur)
+	if e <= b {
+		return
 	}
-	row, w := sm.cells[r], sm.s.Bucket
-	for t := s.Begin; t < s.End; {
-		col := t / w
-		next := min((col+1)*w, s.End)
-		row[col][s.State] += next - t
-		t = next
+	sm.reach(e)
+	for _, g := range sm.groupsOf(who) {
+		p := &sm.pend[g]
+		if p.s == s && p.e == b {
+			p.e = e
+			continue
+		}
+		sm.flush(g)
+		*p = span{s, b, e}
 	}
-	return nil
 }
 
-// Message only extends the sample's end: a picture this small shows no
-// messages.
-func (sm *Sampler) Message(m MessageSpan) error {
-	sm.reach(m.Arrive)
-	return nil
+// flush adds group g's pending charges to its buckets.
+func (sm *Sampler) flush(g int) {
+	p := &sm.pend[g]
+	if p.s == 0 {
+		return
+	}
+	row, w := sm.groups[g], sm.s.Bucket
+	for t := p.b; t < p.e; {
+		col := t / w
+		next := min((col+1)*w, p.e)
+		row[col][p.s] += next - t
+		t = next
+	}
+	*p = span{}
+}
+
+// Message implements Recorder: it only extends the sample's end, a
+// picture this small shows no messages. The engine reports none to a
+// Sampler (IgnoresMessages); a Tee of a Sampler and a Collector does.
+func (sm *Sampler) Message(m Message) { sm.reach(ns(m.Arrive)) }
+
+// IgnoresMessages implements StatesOnly: the end of the last message is
+// the end of the charge that waited for it.
+func (sm *Sampler) IgnoresMessages() {}
+
+// groupsOf returns the groups whose rows the charge falls on. A class's
+// groups are computed once, and again only after a split or a change of
+// the classes; a member list's at every charge.
+func (sm *Sampler) groupsOf(who Procs) []int {
+	var m *rowSet
+	switch {
+	case who.all:
+		return sm.all
+	case who.classOf != nil:
+		m = sm.classRows(who)
+	default:
+		m = &sm.members
+		m.reset(len(sm.group))
+		for _, p := range who.members {
+			if p < len(sm.row) && sm.row[p] >= 0 {
+				m.add(sm.row[p])
+			}
+		}
+	}
+	if m.splits != sm.splits {
+		sm.place(m)
+	}
+	return m.groups
+}
+
+// classRows returns the sampled rows of who's class, computing the rows
+// of every class again when the classes changed.
+func (sm *Sampler) classRows(who Procs) *rowSet {
+	if sm.classes == nil || who.version != sm.version {
+		sm.version = who.version
+		for _, m := range sm.classes {
+			m.reset(len(sm.group))
+		}
+		for r, p := range sm.s.Procs {
+			sm.class(int(who.classOf[p])).add(int32(r))
+		}
+	}
+	return sm.class(int(who.class))
+}
+
+// class returns the rows of class c, made empty when new.
+func (sm *Sampler) class(c int) *rowSet {
+	for len(sm.classes) <= c {
+		m := &rowSet{}
+		m.reset(len(sm.group))
+		sm.classes = append(sm.classes, m)
+	}
+	return sm.classes[c]
+}
+
+// place puts the rows of m in groups of their own: a group whose rows are
+// partly in m splits, its rows in m moving to a new group that starts as a
+// copy of its buckets and pending charges. It sets m's groups.
+func (sm *Sampler) place(m *rowSet) {
+	sm.to = sm.to[:0]
+	for range sm.groups {
+		sm.to = append(sm.to, -1)
+	}
+	whole := make([]bool, len(sm.groups)) // every row of the group is in m
+	for g := range whole {
+		whole[g] = true
+	}
+	for r, g := range sm.group {
+		if !m.has(r) {
+			whole[g] = false
+		}
+	}
+	m.groups = m.groups[:0]
+	for r, g := range sm.group {
+		if !m.has(r) {
+			continue
+		}
+		if sm.to[g] < 0 {
+			sm.to[g] = g
+			if !whole[g] {
+				sm.to[g] = len(sm.groups)
+				sm.groups = append(sm.groups, append([]cell(nil), sm.groups[g]...))
+				sm.pend = append(sm.pend, sm.pend[g])
+				sm.all = append(sm.all, sm.to[g])
+				sm.splits++
+			}
+			m.groups = append(m.groups, sm.to[g])
+		}
+		sm.group[r] = sm.to[g]
+	}
+	m.splits = sm.splits
 }
 
 // reach widens the buckets until time t fits.
 func (sm *Sampler) reach(t int64) {
 	sm.s.End = max(sm.s.End, t)
 	for t > sm.s.Bucket*int64(sm.cols) {
-		for _, row := range sm.cells {
+		for _, row := range sm.groups {
 			for c := range sm.cols {
 				var m cell
 				if 2*c < sm.cols {
@@ -110,19 +259,20 @@ func (sm *Sampler) reach(t int64) {
 	}
 }
 
-// Close keeps the dominant state of every bucket up to the end.
-func (sm *Sampler) Close(end int64) error {
-	sm.reach(end)
+// Sample returns the sample of what was recorded: the dominant state of
+// every bucket of every row, up to the end.
+func (sm *Sampler) Sample() *Sample {
+	for g := range sm.groups {
+		sm.flush(g)
+	}
 	n := min(int((sm.s.End+sm.s.Bucket-1)/sm.s.Bucket), sm.cols)
-	sm.s.States = make([][]State, len(sm.cells))
-	for r, row := range sm.cells {
-		sm.s.States[r] = make([]State, n)
+	s := sm.s
+	s.States = make([][]State, len(sm.group))
+	for r, g := range sm.group {
+		s.States[r] = make([]State, n)
 		for c := range n {
-			sm.s.States[r][c] = row[c].dominant()
+			s.States[r][c] = sm.groups[g][c].dominant()
 		}
 	}
-	return nil
+	return &s
 }
-
-// Sample returns the sample; valid after Close.
-func (sm *Sampler) Sample() *Sample { return &sm.s }
