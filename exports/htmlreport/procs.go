@@ -78,7 +78,7 @@ func newTimelineView(s *events.Sample) *timelineView {
 	}
 	return &timelineView{
 		SVG: template.HTML(timelineChart(s).SVG()),
-		Caption: fmt.Sprintf("What each processor does over the run (%s; one column = %s s; each cell shows its processor's main state in the column). Re-simulated from the stored trace: see docs/timeline.md.",
+		Caption: fmt.Sprintf("What each processor does over the run (%s; one column = %s s; each cell shows its processor's main state in the column), recorded as the run was predicted: see docs/timeline.md.",
 			shown, num(float64(s.Bucket)/1e9)),
 	}
 }
