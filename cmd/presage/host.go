@@ -30,11 +30,8 @@ func (h hostFlags) host() (fit.Host, bool, error) {
 		if err != nil {
 			return fit.Host{}, false, err
 		}
-		host := fit.Host{Nodes: 1, CoresPerNode: m.Processors(), Network: m.Root.CommType}
-		if c := m.Root.Children; len(c) > 0 && !c[0].IsLeaf() {
-			host.Nodes, host.CoresPerNode = len(c), m.Processors()/len(c)
-		}
-		return host, true, nil
+		c := m.Cluster()
+		return fit.Host{Nodes: c.Nodes, CoresPerNode: c.CoresPerNode(), Network: m.Root.CommType}, true, nil
 	}
 	if h.CoresPerNode == 0 {
 		return fit.Host{}, false, nil

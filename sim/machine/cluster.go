@@ -92,3 +92,57 @@ func (c Cluster) TByte() float64 {
 	}
 	return 1 / c.Bandwidth
 }
+
+// Cluster is the top level of m as a Cluster: the root's children are
+// the nodes (a root whose children are processors is one node), their
+// processors the cores, each node's power the mean of its processors',
+// the root's TStart the latency and 1/TByte the bandwidth.
+func (m *Machine) Cluster() Cluster {
+	c := Cluster{Nodes: 1, Cores: m.Processors()}
+	if m.Root == nil || m.Root.IsLeaf() {
+		c.Power = []float64{meanPower(m.Root)}
+		return c
+	}
+	nodes := []*Node{m.Root}
+	if !m.Root.Children[0].IsLeaf() {
+		nodes = m.Root.Children
+		c.Nodes, c.Cores = len(nodes), m.Processors()/len(nodes)
+	}
+	same := true
+	for i, n := range nodes {
+		c.Power = append(c.Power, meanPower(n))
+		same = same && c.Power[i] == c.Power[0]
+	}
+	if same {
+		c.Power = c.Power[:1]
+	}
+	c.Latency = m.Root.TStart
+	if m.Root.TByte > 0 {
+		c.Bandwidth = 1 / m.Root.TByte
+	}
+	return c
+}
+
+// meanPower is the mean power of the processors under n.
+func meanPower(n *Node) float64 {
+	if n == nil {
+		return 0
+	}
+	if n.IsLeaf() {
+		return n.Power
+	}
+	sum, count := 0.0, 0
+	var walk func(*Node)
+	walk = func(n *Node) {
+		if n.IsLeaf() {
+			sum += n.Power
+			count++
+			return
+		}
+		for _, ch := range n.Children {
+			walk(ch)
+		}
+	}
+	walk(n)
+	return sum / float64(count)
+}

@@ -1,6 +1,8 @@
 package machine
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -36,6 +38,37 @@ func TestClusterDefaultsAndNetwork(t *testing.T) {
 		if tc.c.CoresPerNode() != tc.cores || tc.c.NodePower(1) != tc.power1 || tc.c.MessageTime(1000) != tc.msg1000 || tc.c.TByte() != tc.tbyte {
 			t.Errorf("%+v: %d cores, power of node 1 %g, 1000 bytes in %g s, tbyte %g; want %d, %g, %g, %g", tc.c,
 				tc.c.CoresPerNode(), tc.c.NodePower(1), tc.c.MessageTime(1000), tc.c.TByte(), tc.cores, tc.power1, tc.msg1000, tc.tbyte)
+		}
+	}
+}
+
+// TestMachineCluster reads the top level of machine trees as clusters.
+func TestMachineCluster(t *testing.T) {
+	leaf := func(p float64) *Node { return &Node{Name: "p", Power: p} }
+	node := func(ps ...float64) *Node {
+		n := &Node{Name: "n", TStart: 1e-6, TByte: 1e-9}
+		for _, p := range ps {
+			n.Children = append(n.Children, leaf(p))
+		}
+		return n
+	}
+	tests := []struct {
+		name string
+		root *Node
+		want Cluster
+	}{
+		{"one processor", leaf(2), Cluster{Nodes: 1, Cores: 1, Power: []float64{2}}},
+		{"one node of 4", node(1, 1, 1, 1), Cluster{Nodes: 1, Cores: 4, Power: []float64{1}, Latency: 1e-6, Bandwidth: 1e9}},
+		{"3 nodes of 2", &Node{TStart: 2e-5, TByte: 1e-8, Children: []*Node{node(1, 1), node(1, 1), node(1, 1)}},
+			Cluster{Nodes: 3, Cores: 2, Power: []float64{1}, Latency: 2e-5, Bandwidth: 1e8}},
+		{"nodes of other powers", &Node{TStart: 2e-5, Children: []*Node{node(1, 3), node(4, 4)}},
+			Cluster{Nodes: 2, Cores: 2, Power: []float64{2, 4}, Latency: 2e-5}},
+	}
+	for _, tt := range tests {
+		got := (&Machine{Root: tt.root}).Cluster()
+		if got.Nodes != tt.want.Nodes || got.Cores != tt.want.Cores || got.Latency != tt.want.Latency ||
+			math.Abs(got.Bandwidth-tt.want.Bandwidth) > 1e-6*tt.want.Bandwidth || fmt.Sprint(got.Power) != fmt.Sprint(tt.want.Power) {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 }
