@@ -86,24 +86,43 @@ func TestRecorderKeepsResults(t *testing.T) {
 	}
 }
 
+// statesOnly is a checking recorder that ignores messages, as the run
+// report's sampler does: the engine then keeps its batch fast paths,
+// names classes by their index and joins consecutive charges on every
+// processor.
+type statesOnly struct{ *checkingRecorder }
+
+func (statesOnly) IgnoresMessages() {}
+
+// checkRecorded checks a simulation recorded by a recorder of every
+// message and by a StatesOnly one.
 func checkRecorded(t *testing.T, prog *Program, cfg result.Config, opt Options) {
 	m := loadMachine(t, "Predictor")
 	plain, errP := Simulate(prog, m, cfg, opt)
-	rec := newCheckingRecorder(t, cfg.Procs())
-	opt.Recorder = rec
-	recorded, errR := Simulate(prog, m, cfg, opt)
-	if fmt.Sprint(errP) != fmt.Sprint(errR) {
-		t.Fatalf("errors differ: without recorder %v, with %v", errP, errR)
-	}
-	if errP != nil {
-		return
-	}
-	if d := runDifference(plain, recorded); d != "" {
-		t.Fatalf("recording changed the run: %s", d)
-	}
-	for p, pv := range recorded.Intervals[0].Procs {
-		if exec := pv.Values[result.ExecutionTime]; !closeTo(rec.busy[p], exec) {
-			t.Errorf("processor %d: states last %.17g s, its Execution_time is %.17g", p, rec.busy[p], exec)
+	all := newCheckingRecorder(t, cfg.Procs())
+	for _, rec := range []events.Recorder{all, statesOnly{newCheckingRecorder(t, cfg.Procs())}} {
+		opt.Recorder = rec
+		recorded, errR := Simulate(prog, m, cfg, opt)
+		if fmt.Sprint(errP) != fmt.Sprint(errR) {
+			t.Fatalf("%T: errors differ: without recorder %v, with %v", rec, errP, errR)
+		}
+		if errP != nil {
+			return
+		}
+		if d := runDifference(plain, recorded); d != "" {
+			t.Fatalf("%T: recording changed the run: %s", rec, d)
+		}
+		busy := all.busy
+		if so, ok := rec.(statesOnly); ok {
+			busy = so.busy
+			if so.messages != 0 {
+				t.Errorf("a StatesOnly recorder got %d messages", so.messages)
+			}
+		}
+		for p, pv := range recorded.Intervals[0].Procs {
+			if exec := pv.Values[result.ExecutionTime]; !closeTo(busy[p], exec) {
+				t.Errorf("%T: processor %d: states last %.17g s, its Execution_time is %.17g", rec, p, busy[p], exec)
+			}
 		}
 	}
 }

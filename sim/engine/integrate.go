@@ -10,6 +10,9 @@ import (
 // interval, then Integrate over the whole tree (docs/model.md §7.2). It returns
 // the intervals in pre-order, the ID of the report root and the warnings.
 func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []result.Warning) {
+	if e.rec != nil {
+		e.flushAll()
+	}
 	if e.opt.CloseOpenIntervals {
 		for e.cur.parent != nil {
 			e.leave()

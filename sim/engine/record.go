@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -21,7 +23,18 @@ type recorder struct {
 	syncing  bool // inside MPSSynchronize: waits are events.Waiting
 	moves    int  // classes.moves when members was built
 	members  [][]int
+	// all is a charge on every processor not reported yet: a StatesOnly
+	// recorder gets consecutive charges of one state as one.
+	all struct {
+		on         bool
+		s          events.State
+		start, end float64
+	}
 }
+
+// joinGap is how far apart two charges may be and still be reported as
+// one to a StatesOnly recorder: well below the nanosecond it rounds to.
+const joinGap = 1e-11
 
 // recordsMessages reports whether every message must be timed and
 // reported one by one: the batch fast paths time only a batch's end.
@@ -49,6 +62,7 @@ func (e *Engine) recordClass(k Kind, c int32, d float64) {
 	if d <= 0 {
 		return
 	}
+	e.flushAll()
 	e.rec.r.State(e.stateOf(k), e.classProcs(c), e.classClock(c), d)
 }
 
@@ -61,11 +75,31 @@ func (e *Engine) recordAll(k Kind, d float64) {
 	}
 	s := e.stateOf(k)
 	if !e.skewed || e.classes.count() == 1 {
-		e.rec.r.State(s, events.AllProcs(e.L), e.classClock(0), d)
+		start := e.classClock(0)
+		if e.rec.messages {
+			e.rec.r.State(s, events.AllProcs(e.L), start, d)
+			return
+		}
+		a := &e.rec.all
+		if a.on && a.s == s && math.Abs(start-a.end) <= joinGap {
+			a.end = start + d
+			return
+		}
+		e.flushAll()
+		a.on, a.s, a.start, a.end = true, s, start, start+d
 		return
 	}
+	e.flushAll()
 	for c := range int32(e.classes.count()) {
 		e.rec.r.State(s, e.classProcs(c), e.classClock(c), d)
+	}
+}
+
+// flushAll reports the pending charge on every processor, if any.
+func (e *Engine) flushAll() {
+	if a := &e.rec.all; a.on {
+		a.on = false
+		e.rec.r.State(a.s, events.AllProcs(e.L), a.start, a.end-a.start)
 	}
 }
 
