@@ -158,8 +158,8 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	}
 	e.clk = make([]float64, e.classes.count())
 	if opt.Recorder != nil {
-		_, statesOnly := opt.Recorder.(events.StatesOnly)
-		e.rec = &recorder{r: opt.Recorder, messages: !statesOnly}
+		states, _ := opt.Recorder.(events.StatesOnly)
+		e.rec = &recorder{r: opt.Recorder, messages: states == nil, states: states}
 	}
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root

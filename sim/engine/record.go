@@ -19,9 +19,10 @@ import (
 // lists of the classes, rebuilt when the classes changed.
 type recorder struct {
 	r        events.Recorder
-	messages bool // the recorder wants every message (not events.StatesOnly)
-	syncing  bool // inside MPSSynchronize: waits are events.Waiting
-	moves    int  // classes.moves when members was built
+	messages bool              // the recorder wants every message (not events.StatesOnly)
+	states   events.StatesOnly // r when it is one
+	syncing  bool              // inside MPSSynchronize: waits are events.Waiting
+	moves    int               // classes.moves when members was built
 	members  [][]int
 	// all is a charge on every processor not reported yet: a StatesOnly
 	// recorder gets consecutive charges of one state as one.
@@ -90,9 +91,18 @@ func (e *Engine) recordAll(k Kind, d float64) {
 		return
 	}
 	e.flushAll()
+	if !e.rec.messages {
+		e.rec.states.StatesOfClasses(s, e.classes.of, e.classVersion(), e.clkU, e.clk[:e.classes.count()], d)
+		return
+	}
 	for c := range int32(e.classes.count()) {
 		e.rec.r.State(s, e.classProcs(c), e.classClock(c), d)
 	}
+}
+
+// classVersion identifies the current state of the classes.
+func (e *Engine) classVersion() events.ClassVersion {
+	return events.ClassVersion{Moves: e.classes.moves, Classes: e.classes.count()}
 }
 
 // flushAll reports the pending charge on every processor, if any.
@@ -112,7 +122,7 @@ func (e *Engine) classProcs(c int32) events.Procs {
 	if !rec.messages {
 		// A StatesOnly recorder (the run report's sampler) keeps what it
 		// needs per class: no member lists to build.
-		return events.Class(e.classes.of, c, events.ClassVersion{Moves: e.classes.moves, Classes: e.classes.count()})
+		return events.Class(e.classes.of, c, e.classVersion())
 	}
 	if rec.members == nil || rec.moves != e.classes.moves || len(rec.members) != e.classes.count() {
 		rec.members = make([][]int, e.classes.count())

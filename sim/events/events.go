@@ -150,8 +150,20 @@ type Recorder interface {
 
 // StatesOnly is a Recorder that ignores messages (Sampler): the engine then
 // keeps its fast paths, which time a batch of messages by its end without
-// timing each message, and reports the states alone.
+// timing each message, reports the states alone, names classes by their
+// index (Class), and reports a charge on every class with its own clock in
+// one call.
 type StatesOnly interface {
 	Recorder
-	IgnoresMessages()
+	// StatesOfClasses reports that every class c of classOf (c <
+	// len(clocks)) spent [base+clocks[c], base+clocks[c]+dur) in state s.
+	StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64)
+}
+
+// EachClass reports a charge on every class to r class by class: what a
+// StatesOnly recorder that needs no more does in StatesOfClasses.
+func EachClass(r Recorder, s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64) {
+	for c, clk := range clocks {
+		r.State(s, Class(classOf, int32(c), version), base+clk, dur)
+	}
 }

@@ -50,9 +50,10 @@ type Sampler struct {
 	all    []int    // every group
 	to     []int    // per group: where its rows of a charge go, -1 before it is seen
 
-	version ClassVersion // of classes
-	classes []*rowSet    // per class of the engine's: its sampled rows
-	members rowSet       // the rows of a charge given by a member list
+	version   ClassVersion // of classes
+	classes   []*rowSet    // per class of the engine's: its sampled rows
+	classPend []span       // per class: its charges not yet given to its groups
+	members   rowSet       // the rows of a charge given by a member list
 }
 
 // span is consecutive charges of one state, in nanoseconds: the engine
@@ -113,7 +114,42 @@ func (sm *Sampler) State(s State, who Procs, start, dur float64) {
 		return
 	}
 	sm.reach(e)
-	for _, g := range sm.groupsOf(who) {
+	if who.classOf != nil {
+		// Consecutive charges of a class in one state are given to its
+		// groups at once, when it changes state or the classes change.
+		sm.classRows(who)
+		p := &sm.classPend[who.class]
+		if p.s == s && p.e == b {
+			p.e = e
+			return
+		}
+		sm.flushClass(int(who.class))
+		*p = span{s, b, e}
+		return
+	}
+	sm.charge(sm.groupsOf(who), span{s, b, e})
+}
+
+// flushClass gives class c's pending charges to its groups.
+func (sm *Sampler) flushClass(c int) {
+	p := sm.classPend[c]
+	if p.s == 0 {
+		return
+	}
+	sm.classPend[c] = span{}
+	m := sm.classes[c]
+	if m.splits != sm.splits {
+		sm.place(m)
+	}
+	sm.charge(m.groups, p)
+}
+
+// charge adds a charge to groups: to each group's pending charges when it
+// continues them, else in their place (the pending ones go to the
+// group's buckets).
+func (sm *Sampler) charge(groups []int, c span) {
+	s, b, e := c.s, c.b, c.e
+	for _, g := range groups {
 		p := &sm.pend[g]
 		if p.s == s && p.e == b {
 			p.e = e
@@ -141,44 +177,46 @@ func (sm *Sampler) flush(g int) {
 }
 
 // Message implements Recorder: it only extends the sample's end, a
-// picture this small shows no messages. The engine reports none to a
-// Sampler (IgnoresMessages); a Tee of a Sampler and a Collector does.
+// picture this small shows no messages: the end of the last message is
+// the end of the charge that waited for it. The engine reports none to a
+// Sampler (StatesOnly); a Tee of a Sampler and a Collector does.
 func (sm *Sampler) Message(m Message) { sm.reach(ns(m.Arrive)) }
 
-// IgnoresMessages implements StatesOnly: the end of the last message is
-// the end of the charge that waited for it.
-func (sm *Sampler) IgnoresMessages() {}
+// StatesOfClasses implements StatesOnly: the engine's charges on every
+// class at once, each class from its own clock.
+func (sm *Sampler) StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64) {
+	for c, clk := range clocks {
+		sm.State(s, Class(classOf, int32(c), version), base+clk, dur)
+	}
+}
 
-// groupsOf returns the groups whose rows the charge falls on. A class's
-// groups are computed once, and again only after a split or a change of
-// the classes; a member list's at every charge.
+// groupsOf returns the groups whose rows a charge on every processor or
+// on a member list falls on (a member list's rows are found at every
+// charge: the engine names classes so only to recorders of messages).
 func (sm *Sampler) groupsOf(who Procs) []int {
-	var m *rowSet
-	switch {
-	case who.all:
+	if who.all {
 		return sm.all
-	case who.classOf != nil:
-		m = sm.classRows(who)
-	default:
-		m = &sm.members
-		m.reset(len(sm.group))
-		for _, p := range who.members {
-			if p < len(sm.row) && sm.row[p] >= 0 {
-				m.add(sm.row[p])
-			}
+	}
+	m := &sm.members
+	m.reset(len(sm.group))
+	for _, p := range who.members {
+		if p < len(sm.row) && sm.row[p] >= 0 {
+			m.add(sm.row[p])
 		}
 	}
-	if m.splits != sm.splits {
-		sm.place(m)
-	}
+	sm.place(m)
 	return m.groups
 }
 
 // classRows returns the sampled rows of who's class, computing the rows
-// of every class again when the classes changed.
+// of every class again when the classes changed (their pending charges
+// given first to the rows they were charged on).
 func (sm *Sampler) classRows(who Procs) *rowSet {
 	if sm.classes == nil || who.version != sm.version {
 		sm.version = who.version
+		for c := range sm.classes {
+			sm.flushClass(c)
+		}
 		for _, m := range sm.classes {
 			m.reset(len(sm.group))
 		}
@@ -195,6 +233,7 @@ func (sm *Sampler) class(c int) *rowSet {
 		m := &rowSet{}
 		m.reset(len(sm.group))
 		sm.classes = append(sm.classes, m)
+		sm.classPend = append(sm.classPend, span{})
 	}
 	return sm.classes[c]
 }
@@ -262,6 +301,9 @@ func (sm *Sampler) reach(t int64) {
 // Sample returns the sample of what was recorded: the dominant state of
 // every bucket of every row, up to the end.
 func (sm *Sampler) Sample() *Sample {
+	for c := range sm.classes {
+		sm.flushClass(c)
+	}
 	for g := range sm.groups {
 		sm.flush(g)
 	}

@@ -57,8 +57,11 @@ func TestSamplerMatchesPerProcessor(t *testing.T) {
 		clock := 0.0
 		for range rng.IntN(300) {
 			if classOf == nil || rng.IntN(8) == 0 {
-				// The engine's classes changed.
-				classOf = make([]int32, procs)
+				// The engine's classes changed, in place as the engine
+				// changes them.
+				if classOf == nil {
+					classOf = make([]int32, procs)
+				}
 				k := 1 + rng.IntN(4)
 				for p := range classOf {
 					classOf[p] = int32(rng.IntN(k))
