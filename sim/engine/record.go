@@ -33,10 +33,6 @@ type recorder struct {
 	}
 }
 
-// joinGap is how far apart two charges may be and still be reported as
-// one to a StatesOnly recorder: well below the nanosecond it rounds to.
-const joinGap = 1e-11
-
 // recordsMessages reports whether every message must be timed and
 // reported one by one: the batch fast paths time only a batch's end.
 func (e *Engine) recordsMessages() bool { return e.rec != nil && e.rec.messages }
@@ -82,7 +78,7 @@ func (e *Engine) recordAll(k Kind, d float64) {
 			return
 		}
 		a := &e.rec.all
-		if a.on && a.s == s && math.Abs(start-a.end) <= joinGap {
+		if a.on && a.s == s && math.Abs(start-a.end) <= events.JoinGap {
 			a.end = start + d
 			return
 		}

@@ -1,5 +1,7 @@
 package events
 
+import "math"
+
 // Sample is a timeline reduced to a grid of bounded size for a picture:
 // some processors (rows, evenly spread over the grid when there are more
 // than the picture can show) and equal time buckets (columns), each
@@ -44,17 +46,29 @@ type Sampler struct {
 	cols   int
 	row    []int32  // row of every processor, -1 when not sampled
 	group  []int    // group of every row
-	groups [][]cell // per group: the time in each state per bucket
+	groups [][]cell // per group: the time in each state per bucket, but for charges on every processor
 	pend   []span   // per group: the charges not yet in its buckets
+	every  []cell   // the charges on every processor, which every row adds to its group's
+	evPend span     // the charges on every processor not yet in every
 	splits int      // groups made by splitting: a class's groups are stale when it grew
-	all    []int    // every group
 	to     []int    // per group: where its rows of a charge go, -1 before it is seen
 
 	version   ClassVersion // of classes
 	classes   []*rowSet    // per class of the engine's: its sampled rows
-	classPend []span       // per class: its charges not yet given to its groups
+	classPend []secs       // per class: its charges not yet given to its groups
 	members   rowSet       // the rows of a charge given by a member list
 }
+
+// secs is consecutive charges of one state, in seconds as the engine
+// charges them: a class's charges are joined before they are rounded.
+type secs struct {
+	s          State
+	start, end float64
+}
+
+// JoinGap is how far apart (seconds) two consecutive charges may be and
+// still be joined into one: well below the nanosecond a sample rounds to.
+const JoinGap = 1e-11
 
 // span is consecutive charges of one state, in nanoseconds: the engine
 // charges a processor many short stretches in a row, added to the buckets
@@ -102,7 +116,7 @@ func NewSampler(procs, maxRows, cols int) *Sampler {
 	sm.group = make([]int, rows) // every row in group 0
 	sm.groups = [][]cell{make([]cell, sm.cols)}
 	sm.pend = []span{{}}
-	sm.all = []int{0}
+	sm.every = make([]cell, sm.cols)
 	return sm
 }
 
@@ -113,21 +127,47 @@ func (sm *Sampler) State(s State, who Procs, start, dur float64) {
 	if e <= b {
 		return
 	}
-	sm.reach(e)
 	if who.classOf != nil {
-		// Consecutive charges of a class in one state are given to its
-		// groups at once, when it changes state or the classes change.
 		sm.classRows(who)
-		p := &sm.classPend[who.class]
-		if p.s == s && p.e == b {
+		sm.chargeClass(int(who.class), s, start, dur)
+		return
+	}
+	sm.reach(e)
+	if who.all {
+		// Charges on every processor are kept apart, once: as many
+		// groups as rows would each take them otherwise.
+		if p := &sm.evPend; p.s == s && p.e == b {
 			p.e = e
 			return
 		}
-		sm.flushClass(int(who.class))
-		*p = span{s, b, e}
+		sm.evPend.addTo(sm.every, sm.s.Bucket)
+		sm.evPend = span{s, b, e}
 		return
 	}
 	sm.charge(sm.groupsOf(who), span{s, b, e})
+}
+
+// addTo adds the span's time to the buckets of width w it covers.
+func (p span) addTo(row []cell, w int64) {
+	for t := p.b; t < p.e; {
+		col := t / w
+		next := min((col+1)*w, p.e)
+		row[col][p.s] += next - t
+		t = next
+	}
+}
+
+// chargeClass joins a charge of class c to its pending ones when it
+// continues them: consecutive charges of a class in one state are given to
+// its groups at once, when it changes state or the classes change.
+func (sm *Sampler) chargeClass(c int, s State, start, dur float64) {
+	p := &sm.classPend[c]
+	if p.s == s && math.Abs(start-p.end) <= JoinGap {
+		p.end = start + dur
+		return
+	}
+	sm.flushClass(c)
+	*p = secs{s, start, start + dur}
 }
 
 // flushClass gives class c's pending charges to its groups.
@@ -136,12 +176,17 @@ func (sm *Sampler) flushClass(c int) {
 	if p.s == 0 {
 		return
 	}
-	sm.classPend[c] = span{}
+	sm.classPend[c] = secs{}
+	b, e := ns(p.start), ns(p.end)
+	if e <= b {
+		return
+	}
+	sm.reach(e)
 	m := sm.classes[c]
 	if m.splits != sm.splits {
 		sm.place(m)
 	}
-	sm.charge(m.groups, p)
+	sm.charge(m.groups, span{p.s, b, e})
 }
 
 // charge adds a charge to groups: to each group's pending charges when it
@@ -162,18 +207,8 @@ func (sm *Sampler) charge(groups []int, c span) {
 
 // flush adds group g's pending charges to its buckets.
 func (sm *Sampler) flush(g int) {
-	p := &sm.pend[g]
-	if p.s == 0 {
-		return
-	}
-	row, w := sm.groups[g], sm.s.Bucket
-	for t := p.b; t < p.e; {
-		col := t / w
-		next := min((col+1)*w, p.e)
-		row[col][p.s] += next - t
-		t = next
-	}
-	*p = span{}
+	sm.pend[g].addTo(sm.groups[g], sm.s.Bucket)
+	sm.pend[g] = span{}
 }
 
 // Message implements Recorder: it only extends the sample's end, a
@@ -185,18 +220,19 @@ func (sm *Sampler) Message(m Message) { sm.reach(ns(m.Arrive)) }
 // StatesOfClasses implements StatesOnly: the engine's charges on every
 // class at once, each class from its own clock.
 func (sm *Sampler) StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64) {
+	if len(clocks) == 0 || !(dur > 0) {
+		return
+	}
+	sm.classRows(Class(classOf, int32(len(clocks)-1), version))
 	for c, clk := range clocks {
-		sm.State(s, Class(classOf, int32(c), version), base+clk, dur)
+		sm.chargeClass(c, s, base+clk, dur)
 	}
 }
 
-// groupsOf returns the groups whose rows a charge on every processor or
-// on a member list falls on (a member list's rows are found at every
-// charge: the engine names classes so only to recorders of messages).
+// groupsOf returns the groups whose rows a charge on a member list falls
+// on, found at every charge: the engine names classes by member lists
+// only to recorders of messages.
 func (sm *Sampler) groupsOf(who Procs) []int {
-	if who.all {
-		return sm.all
-	}
 	m := &sm.members
 	m.reset(len(sm.group))
 	for _, p := range who.members {
@@ -233,7 +269,7 @@ func (sm *Sampler) class(c int) *rowSet {
 		m := &rowSet{}
 		m.reset(len(sm.group))
 		sm.classes = append(sm.classes, m)
-		sm.classPend = append(sm.classPend, span{})
+		sm.classPend = append(sm.classPend, secs{})
 	}
 	return sm.classes[c]
 }
@@ -266,7 +302,6 @@ func (sm *Sampler) place(m *rowSet) {
 				sm.to[g] = len(sm.groups)
 				sm.groups = append(sm.groups, append([]cell(nil), sm.groups[g]...))
 				sm.pend = append(sm.pend, sm.pend[g])
-				sm.all = append(sm.all, sm.to[g])
 				sm.splits++
 			}
 			m.groups = append(m.groups, sm.to[g])
@@ -281,20 +316,27 @@ func (sm *Sampler) reach(t int64) {
 	sm.s.End = max(sm.s.End, t)
 	for t > sm.s.Bucket*int64(sm.cols) {
 		for _, row := range sm.groups {
-			for c := range sm.cols {
-				var m cell
-				if 2*c < sm.cols {
-					m = row[2*c]
-					if 2*c+1 < sm.cols {
-						for s := range m {
-							m[s] += row[2*c+1][s]
-						}
-					}
+			halve(row)
+		}
+		halve(sm.every)
+		sm.s.Bucket *= 2
+	}
+}
+
+// halve merges the row's columns pairwise into its first half, the second
+// half emptied: the buckets of twice the width.
+func halve(row []cell) {
+	for c := range row {
+		var m cell
+		if 2*c < len(row) {
+			m = row[2*c]
+			if 2*c+1 < len(row) {
+				for s := range m {
+					m[s] += row[2*c+1][s]
 				}
-				row[c] = m
 			}
 		}
-		sm.s.Bucket *= 2
+		row[c] = m
 	}
 }
 
@@ -307,13 +349,19 @@ func (sm *Sampler) Sample() *Sample {
 	for g := range sm.groups {
 		sm.flush(g)
 	}
+	sm.evPend.addTo(sm.every, sm.s.Bucket)
+	sm.evPend = span{}
 	n := min(int((sm.s.End+sm.s.Bucket-1)/sm.s.Bucket), sm.cols)
 	s := sm.s
 	s.States = make([][]State, len(sm.group))
 	for r, g := range sm.group {
 		s.States[r] = make([]State, n)
 		for c := range n {
-			s.States[r][c] = sm.groups[g][c].dominant()
+			sum := sm.groups[g][c]
+			for st, v := range sm.every[c] {
+				sum[st] += v
+			}
+			s.States[r][c] = sum.dominant()
 		}
 	}
 	return &s

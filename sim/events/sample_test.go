@@ -108,10 +108,13 @@ func TestSamplerMatchesPerProcessor(t *testing.T) {
 					t = next
 				}
 			}
-			got := sm.groups[sm.group[r]]
 			for c := range cols {
-				if got[c] != ref[c] {
-					t.Fatalf("trial %d, row %d (processor %d), column %d: %v, per processor %v", trial, r, p, c, got[c], ref[c])
+				got := sm.groups[sm.group[r]][c]
+				for st, v := range sm.every[c] {
+					got[st] += v
+				}
+				if got != ref[c] {
+					t.Fatalf("trial %d, row %d (processor %d), column %d: %v, per processor %v", trial, r, p, c, got, ref[c])
 				}
 			}
 		}
