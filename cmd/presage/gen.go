@@ -40,7 +40,10 @@ func (c *genTraceCmd) Run(g *Globals) error {
 type genOrdersCmd struct {
 	Out     string  `arg:"" help:"Output file; a name ending in .gz is gzip-compressed." type:"path"`
 	Shape   string  `help:"Program shape: dac (divide and conquer), pipeline, master (master-worker)." enum:"dac,pipeline,master" default:"dac"`
-	Orders  int64   `help:"Approximate number of orders (sets the depth, items or rounds)." default:"1000"`
+	Orders  int64   `help:"Number of orders: the shape's nearest size (sets the depth, the items or the rounds)." default:"1000"`
+	Stages  int     `help:"pipeline: stages every item goes through." default:"4"`
+	Workers int     `help:"master: tasks the master makes per round (its workers)." default:"64"`
+	Rounds  int     `help:"master: rounds of tasks (0: from --orders)."`
 	Leaf    float64 `help:"Seconds of a leaf's, a stage's or a task's work." default:"0.001"`
 	Combine float64 `help:"Seconds of work after the waits (inner orders, main, the master)." default:"0.0001"`
 	Jitter  float64 `help:"Relative spread of the costs, in [0, 1)." default:"0.2"`
@@ -60,26 +63,47 @@ func (c *genOrdersCmd) Run(g *Globals) error {
 	return nil
 }
 
-// options sizes the shape for about c.Orders orders.
+// options sizes the shape to the count nearest c.Orders that it can make:
+// a divide and conquer has 2^k−1 orders, a pipeline 1 + stages × items, a
+// master-worker 1 + workers × rounds.
 func (c *genOrdersCmd) options() (ordergen.Options, error) {
 	if c.Orders < 1 || c.Orders > ordergen.MaxOrders {
 		return ordergen.Options{}, fmt.Errorf("--orders %d: expected 1 to %d", c.Orders, ordergen.MaxOrders)
+	}
+	if c.Stages < 1 || c.Workers < 1 || c.Rounds < 0 {
+		return ordergen.Options{}, fmt.Errorf("--stages %d, --workers %d, --rounds %d: expected at least 1, 1 and 0", c.Stages, c.Workers, c.Rounds)
 	}
 	opt := ordergen.Options{Leaf: c.Leaf, Combine: c.Combine, Jitter: c.Jitter, Seed: c.Seed,
 		ArgBytes: c.Bytes, ResultBytes: c.Bytes}
 	switch c.Shape {
 	case "dac":
 		opt.Shape, opt.Split = ordergen.DivideAndConquer, c.Combine
-		for opt.Depth = 0; int64(2)<<(opt.Depth+1)-1 <= c.Orders; opt.Depth++ {
+		// 2^(depth+1)−1 orders: the depth whose count is nearest.
+		for opt.Depth = 0; opt.Depth < 62 && nearer(int64(2)<<(opt.Depth+1)-1, int64(2)<<opt.Depth-1, c.Orders); opt.Depth++ {
 		}
 	case "pipeline":
-		opt.Shape, opt.Stages, opt.Feed = ordergen.Pipeline, 4, c.Combine
-		opt.Items = int(max(1, (c.Orders-1)/int64(opt.Stages)))
+		opt.Shape, opt.Stages, opt.Feed = ordergen.Pipeline, c.Stages, c.Combine
+		opt.Items = nearestMultiple(c.Orders-1, c.Stages)
 	case "master":
-		opt.Shape, opt.Workers, opt.Feed = ordergen.MasterWorker, 64, c.Combine
-		opt.Rounds = int(max(1, (c.Orders-1)/int64(opt.Workers)))
+		opt.Shape, opt.Workers, opt.Feed = ordergen.MasterWorker, c.Workers, c.Combine
+		opt.Rounds = c.Rounds
+		if opt.Rounds == 0 {
+			opt.Rounds = nearestMultiple(c.Orders-1, c.Workers)
+		}
+	}
+	if opt.Count() > ordergen.MaxOrders {
+		return ordergen.Options{}, fmt.Errorf("%s of %d orders: more than %d", c.Shape, opt.Count(), ordergen.MaxOrders)
 	}
 	return opt, nil
+}
+
+// nearer reports whether count a is nearer to want than count b.
+func nearer(a, b, want int64) bool { return max(a-want, want-a) < max(b-want, want-b) }
+
+// nearestMultiple is the count of steps of the given size whose total is
+// nearest to total, at least 1.
+func nearestMultiple(total int64, step int) int {
+	return int(max(1, (total+int64(step)/2)/int64(step)))
 }
 
 // writeCompressed writes path atomically (writeFileAtomic), through gzip

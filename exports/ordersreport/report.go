@@ -44,9 +44,22 @@ type view struct {
 	Speedup, SpeedupLo, SpeedupHi, Efficiency, Power float64
 	Latency, Bandwidth                               float64
 	Timeline, Loads, SpeedupChart                    template.HTML
-	EventsShown                                      bool
+	NoEvents                                         string // why the orders' own schedules are not drawn, "" when they are
 	Path                                             []stored.PathStep
 	PathSteps                                        int
+}
+
+// noEvents says why a simulation has no order's own schedule to draw, or
+// "" when it has: a sweep keeps none, a single simulation none of a trace
+// with more orders than its --max-events.
+func noEvents(s *stored.OrderSimulation) string {
+	switch {
+	case len(s.Events) > 0:
+		return ""
+	case s.Run.SweepID != 0:
+		return fmt.Sprintf("The orders' own schedules are not stored for the runs of a sweep (this is run %d of sweep %d): presage orders simulate with the same cluster stores them; the chart shows the critical path only.", s.Run.ID, s.Run.SweepID)
+	}
+	return "The orders' own schedules were not stored (the trace has more orders than --max-events): the chart shows the critical path only."
 }
 
 // Write writes the report of in as one self-contained HTML page.
@@ -58,7 +71,7 @@ func Write(w io.Writer, in *Input) error {
 		RunID: s.Run.ID, Nodes: d.Nodes, Cores: d.Cores, ShownNodes: min(d.Nodes, maxTimelineNodes),
 		Makespan: d.Makespan, Work: d.Work, Span: d.Span, Burdened: d.BurdenedSpan, Parallelism: d.Parallelism,
 		Speedup: d.Speedup, SpeedupLo: d.SpeedupLo, SpeedupHi: d.SpeedupHi, Power: d.Power,
-		Latency: d.Latency, Bandwidth: d.Bandwidth, EventsShown: len(s.Events) > 0,
+		Latency: d.Latency, Bandwidth: d.Bandwidth, NoEvents: noEvents(s),
 		Path: s.Path[:min(len(s.Path), maxPathSteps)], PathSteps: len(s.Path),
 		Timeline: timeline(s), Loads: loads(s),
 	}

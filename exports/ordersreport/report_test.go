@@ -72,11 +72,20 @@ func TestReportWithoutEvents(t *testing.T) {
 	if n := len(page.All(htmltest.WithClass("order"))); n != 0 {
 		t.Errorf("%d order bars without events", n)
 	}
-	if !strings.Contains(page.Text(), "were not stored") {
+	if !strings.Contains(page.Text(), "more orders than --max-events") {
 		t.Error("the page does not say why the orders are not drawn")
 	}
 	if strings.Contains(page.Text(), "Speedup against cluster size") {
 		t.Error("a speedup chart without a sweep")
+	}
+	// A run of a sweep: the reason is the sweep, not --max-events.
+	in.Sim.Run.SweepID = 3
+	b.Reset()
+	if err := Write(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	if text := htmltest.Parse(t, b.Bytes()).Text(); !strings.Contains(text, "not stored for the runs of a sweep") || strings.Contains(text, "--max-events") {
+		t.Errorf("a sweep's run without schedules does not say it is the sweep's: %q", text)
 	}
 }
 

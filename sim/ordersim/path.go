@@ -86,12 +86,13 @@ func (a *links) steps(last int32) []Step {
 		if prev == 0 {
 			break
 		}
+		// Backwards in time: the queue (after the transfer) comes first.
 		gapStart := a.at(prev).to
-		if k.xfer > 0 {
-			rev = append(rev, Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
-		}
 		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
 			rev = append(rev, Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from})
+		}
+		if k.xfer > 0 {
+			rev = append(rev, Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
 		}
 		i = prev
 	}

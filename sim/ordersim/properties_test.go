@@ -2,6 +2,7 @@ package ordersim
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -154,6 +155,7 @@ func TestGreedyBounds(t *testing.T) {
 						t.Errorf("trace %d, %s (migrate %v) on %d nodes: makespan %v outside [%v, %v]", i, s, migrate, n, r.Makespan, lo, hi)
 					}
 					checkAccounts(t, r, cl)
+					checkPathInTimeOrder(t, r)
 				}
 			}
 		}
@@ -173,5 +175,34 @@ func TestAffinityIsNotGreedy(t *testing.T) {
 	t.Logf("Brent's bound %.2f; resuming in place %.2f, migrating %.2f", brent, keep.Makespan, moved.Makespan)
 	if keep.Makespan <= brent || moved.Makespan > brent {
 		t.Errorf("in place %v, migrating %v: expected only the first above Brent's bound %v", keep.Makespan, moved.Makespan, brent)
+	}
+}
+
+// TestCriticalPathInTimeOrder plays every trace where arguments and
+// results take time to travel and orders queue for cores, so that steps
+// of both kinds stand between two runs, and checks the path's time order.
+func TestCriticalPathInTimeOrder(t *testing.T) {
+	for i, tr := range traces(t) {
+		for _, s := range Schedulers {
+			r := simulate(t, tr, Cluster{Nodes: 3, Latency: 0.05, Bandwidth: 1e6}, Options{Scheduler: s, Seed: uint64(i)})
+			checkPathInTimeOrder(t, r)
+		}
+	}
+}
+
+// checkPathInTimeOrder checks that the critical path's steps follow one
+// another in time: each starts where the one before it ended, from 0 to
+// the makespan.
+func checkPathInTimeOrder(t *testing.T, r *Result) {
+	t.Helper()
+	at := 0.0
+	for i, st := range r.CriticalPath {
+		if math.Abs(st.Start-at) > 1e-9*max(1, at) || st.End < st.Start {
+			t.Fatalf("critical path step %d %v: starts at %v, the step before ended at %v", i, st, st.Start, at)
+		}
+		at = st.End
+	}
+	if math.Abs(at-r.Makespan) > 1e-9*max(1, at) {
+		t.Errorf("critical path ends at %v, makespan %v", at, r.Makespan)
 	}
 }
