@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	goruntime "runtime"
@@ -16,14 +15,16 @@ type calibrateMode struct {
 	machine string
 	rows    []calibration.Row
 	reps    map[string]int // timed runs so far of each block and α
+	count   int64          // orders made
 	failure
 }
 
-func (m *calibrateMode) make(_ *Ctx, _ string, _ int64, body func(*Ctx) int64) *order {
-	o := &order{}
+func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
+	m.count++
+	o := &order{id: m.count, proc: name}
 	func() {
 		defer func() {
-			o.err = recover()
+			o.err = recovered(o, recover())
 			m.note(o.err)
 		}()
 		body(&Ctx{rt: m, ord: o})
@@ -83,7 +84,7 @@ func calibrate(tests []TestCase, reps int, machine string) ([]calibration.Row, e
 		for _, t := range tests {
 			goruntime.GC()
 			o := m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })
-			if err := cmp.Or(asError(o.err), m.err()); err != nil {
+			if err := m.err(); o.err != nil || err != nil {
 				return nil, fmt.Errorf("test %s: %w", t.Name, err)
 			}
 		}

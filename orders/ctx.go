@@ -21,6 +21,11 @@ type Cost struct {
 // makes no order and requests nothing, and blocks do not nest; quick must
 // produce whatever the rest of the program needs to run on, cheaply.
 func (c *Ctx) Block(name string, cost Cost, real, quick func()) {
+	if c.ord.block != "" {
+		misuse(c, "block %q inside block %q (blocks do not nest)", name, c.ord.block)
+	}
+	c.ord.block = name
+	defer func() { c.ord.block = "" }()
 	c.rt.block(c, name, cost, real, quick)
 }
 
@@ -36,10 +41,14 @@ type runtime interface {
 
 // order is what every mode knows of an order.
 type order struct {
-	done chan struct{} // closed when the result is ready (run mode)
-	err  any           // what the order panicked with, if it did
-	rec  *recorded     // record mode
-	slot int           // run mode: the worker it runs on
+	id    int64         // in the order of making (record mode: of recording)
+	proc  string        // the procedure
+	block string        // the block the order is in, "" outside blocks
+	done  chan struct{} // closed when the result is ready (run mode)
+	ended bool          // run mode, under runMode.mu: done is closed or about to be
+	err   any           // the *OrderPanic its panic became, if it panicked
+	rec   *recorded     // record mode
+	slot  int           // run mode: the worker it runs on
 }
 
 // stopwatch measures the own time of an order's unmarked code, in the

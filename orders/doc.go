@@ -25,6 +25,9 @@
 //     seconds or in units of a reference algorithm's time (Config.Unit).
 //
 // Main runs a program in the mode of its Config, which AddFlags fills from
-// -orders.* flags. Arguments and results are sized for the trace by
+// -orders.* flags, and returns what went wrong as an error: an order's
+// panic (*OrderPanic, with the order, its procedure and its stack), a
+// misuse of the runtime (*MisuseError) or a cycle of handles
+// (*DeadlockError). Arguments and results are sized for the trace by
 // SizeOf.
 package orders

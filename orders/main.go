@@ -29,7 +29,12 @@ type Summary struct {
 
 // Main runs the program whose main procedure is p on arg in cfg's mode
 // and returns p's result (the zero value in Calibrate, which runs
-// cfg.Tests instead). An order's panic ends Main with an *OrderPanic.
+// cfg.Tests instead). An order's panic ends Main with an *OrderPanic that
+// names the order and keeps its stack; it unwraps to the panic value, a
+// *MisuseError when the order used blocks wrongly (a block in a block,
+// Make or Get in a block, a block the calibration does not price). In run
+// mode, orders that all wait for each other's results (a cycle of
+// handles) end Main with a *DeadlockError naming every wait.
 func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	var result R
 	body := func(c *Ctx) int64 {

@@ -51,6 +51,9 @@ func (h *Handle[R]) Bytes() int64 { return 0 }
 // it is ready. Only the order that made h and the orders it passes h to
 // may request it.
 func (h *Handle[R]) Get(c *Ctx) R {
+	if c.ord.block != "" {
+		misuse(c, "Get of order %d (%s) inside block %q (a block requests nothing)", h.o.id, h.o.proc, c.ord.block)
+	}
 	c.rt.get(c, h.o)
 	return h.result
 }
@@ -72,6 +75,9 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 }
 
 func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) R) *Handle[R] {
+	if c.ord.block != "" {
+		misuse(c, "Make of %s inside block %q (a block makes no order)", name, c.ord.block)
+	}
 	h := &Handle[R]{}
 	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) int64 {
 		h.result = body(c)

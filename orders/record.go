@@ -1,8 +1,6 @@
 package orders
 
 import (
-	"fmt"
-
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -35,7 +33,7 @@ type recorded struct {
 func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
 func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order {
-	o := &order{rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes},
+	o := &order{id: int64(len(m.orders) + 1), proc: name, rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes},
 		clock: stopwatch{unit: m.unit}}}
 	m.orders = append(m.orders, o.rec)
 	if parent != nil {
@@ -53,7 +51,7 @@ func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*C
 func (m *recordMode) exec(o *order, body func(*Ctx) int64) {
 	r := o.rec
 	defer func() {
-		o.err = recover()
+		o.err = recovered(o, recover())
 		m.note(o.err)
 		own := r.clock.stop()
 		r.closeSegment()
@@ -93,7 +91,7 @@ func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
 	r.clock.stop()
 	seconds, ok := m.prices.Price(name, cost.F)
 	if !ok {
-		panic(fmt.Errorf("orders: block %q is not in the calibration (expected a row for every block the program runs)", name))
+		misuse(c, "block %q is not in the calibration (expected a row for every block the program runs)", name)
 	}
 	r.closeSegment()
 	d := seconds * m.unit

@@ -1,8 +1,6 @@
 package orders
 
-import (
-	"sync"
-)
+import "sync"
 
 // runMode executes orders in parallel, a goroutine each, on a pool of
 // workers.
@@ -10,18 +8,26 @@ type runMode struct {
 	pool   *pool
 	orders sync.WaitGroup // every order made, so that the run ends with the last
 	mu     sync.Mutex
-	count  int64
+	count  int64 // orders made
+	// active counts the orders made, not ended and not suspended in Get:
+	// when it falls to 0 while orders wait, every order left waits for
+	// another and none can end (a cycle of handles).
+	active  int
+	waits   map[*order]*order // suspended orders, with the order each waits for
+	dead    chan struct{}     // closed on a deadlock, which wakes every Get
+	deadErr *DeadlockError
 	failure
 }
 
 func newRunMode(workers int, migrate bool) *runMode {
-	return &runMode{pool: newPool(workers, migrate)}
+	return &runMode{pool: newPool(workers, migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
 }
 
-func (r *runMode) make(_ *Ctx, _ string, _ int64, body func(*Ctx) int64) *order {
-	o := &order{done: make(chan struct{})}
+func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
 	r.mu.Lock()
 	r.count++
+	r.active++
+	o := &order{id: r.count, proc: name, done: make(chan struct{})}
 	r.mu.Unlock()
 	r.orders.Add(1)
 	go r.exec(o, body)
@@ -32,9 +38,20 @@ func (r *runMode) exec(o *order, body func(*Ctx) int64) {
 	defer r.orders.Done()
 	o.slot = r.pool.acquire()
 	defer func() {
-		o.err = recover()
+		o.err = recovered(o, recover())
 		r.note(o.err)
 		r.pool.finish(o.slot)
+		r.mu.Lock()
+		o.ended = true
+		for w, f := range r.waits {
+			if f == o { // its waiters can go on: active again
+				delete(r.waits, w)
+				r.active++
+			}
+		}
+		r.active--
+		r.checkDeadlock()
+		r.mu.Unlock()
 		close(o.done)
 	}()
 	body(&Ctx{rt: r, ord: o})
@@ -45,10 +62,52 @@ func (r *runMode) get(c *Ctx, o *order) {
 	case <-o.done:
 	default:
 		r.pool.suspend(c.ord.slot)
-		<-o.done
+		if r.wait(c.ord, o) {
+			<-o.done
+		} else {
+			select {
+			case <-o.done:
+			case <-r.dead:
+			}
+		}
 		c.ord.slot = r.pool.resumeOn(c.ord.slot)
+		select {
+		case <-o.done:
+		default:
+			panic(r.deadErr) // woken by the deadlock, not by the result
+		}
 	}
 	rethrow(o)
+}
+
+// wait registers w as waiting for o, unless o has ended (it reports true
+// then: o.done is about to be closed). The order that ends o makes w
+// active again.
+func (r *runMode) wait(w, o *order) (ended bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if o.ended {
+		return true
+	}
+	r.active--
+	r.waits[w] = o
+	r.checkDeadlock()
+	return false
+}
+
+// checkDeadlock closes dead when no order can go on: none is active and
+// some wait. The caller holds r.mu.
+func (r *runMode) checkDeadlock() {
+	if r.active > 0 || len(r.waits) == 0 || r.deadErr != nil {
+		return
+	}
+	d := &DeadlockError{}
+	for w, f := range r.waits {
+		d.Waits = append(d.Waits, Wait{Order: w.id, Proc: w.proc, For: f.id, ForProc: f.proc})
+	}
+	sortWaits(d.Waits)
+	r.deadErr = d
+	close(r.dead)
 }
 
 func (r *runMode) block(_ *Ctx, _ string, _ Cost, real, _ func()) { real() }
