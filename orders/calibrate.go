@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"context"
 	"fmt"
 	"math"
 	goruntime "runtime"
@@ -16,7 +17,7 @@ type calibrateMode struct {
 	rows    []calibration.Row
 	reps    map[string]int // timed runs so far of each block and α
 	count   int64          // orders made
-	failure
+	halt
 }
 
 func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
@@ -27,7 +28,7 @@ func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64
 			o.err = recovered(o, recover())
 			m.note(o.err)
 		}()
-		body(&Ctx{rt: m, ord: o})
+		body(&Ctx{rt: m, ord: o, run: &m.halt})
 	}()
 	return o
 }
@@ -76,15 +77,17 @@ var referenceSink float64
 // calibrate runs every test reps times, collecting garbage before each
 // run so that a collection seldom lands inside a timed block, and times
 // the reference algorithm once per repetition.
-func calibrate(tests []TestCase, reps int, machine string) ([]calibration.Row, error) {
+func calibrate(ctx context.Context, tests []TestCase, reps int, machine string) ([]calibration.Row, error) {
 	m := &calibrateMode{machine: machine, reps: map[string]int{}}
+	m.start(ctx)
+	defer m.cancel()
 	for range reps {
 		goruntime.GC()
 		m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
 		for _, t := range tests {
 			goruntime.GC()
-			o := m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })
-			if err := m.err(); o.err != nil || err != nil {
+			m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })
+			if err := m.err(ctx); err != nil {
 				return nil, fmt.Errorf("test %s: %w", t.Name, err)
 			}
 		}

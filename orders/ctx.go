@@ -1,13 +1,23 @@
 package orders
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Ctx is what an order's code receives: its link to the runtime. It
 // belongs to one order and must not be used by another.
 type Ctx struct {
 	rt  runtime
 	ord *order
+	run *halt
 }
+
+// Context returns the run's context: done when Main's caller cancels it
+// or its deadline passes, or when an order has failed. An order that does
+// long work between its Makes, Gets and Blocks checks it to stop early;
+// at those calls the runtime checks it itself.
+func (c *Ctx) Context() context.Context { return c.run.ctx }
 
 // Cost is a block's cost estimate: its parameters α and f(α), the
 // asymptotic time up to a constant (n³ for an n×n matrix product).
@@ -21,6 +31,7 @@ type Cost struct {
 // makes no order and requests nothing, and blocks do not nest; quick must
 // produce whatever the rest of the program needs to run on, cheaply.
 func (c *Ctx) Block(name string, cost Cost, real, quick func()) {
+	c.run.check()
 	if c.ord.block != "" {
 		misuse(c, "block %q inside block %q (blocks do not nest)", name, c.ord.block)
 	}

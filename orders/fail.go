@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -74,8 +75,8 @@ func recovered(o *order, v any) any {
 	switch v := v.(type) {
 	case nil:
 		return nil
-	case *OrderPanic:
-		return v // re-panicked by a Get: the first order's
+	case *OrderPanic, abandoned:
+		return v // re-panicked by a Get: the first order's; or unwinding
 	}
 	return &OrderPanic{Order: o.id, Proc: o.proc, Value: v, Stack: debug.Stack()}
 }
@@ -87,35 +88,58 @@ func rethrow(o *order) {
 	}
 }
 
-// failure remembers the first panic of any order, so that Main reports it
-// even when nobody requested the order that panicked.
-type failure struct {
-	mu    sync.Mutex
-	first *OrderPanic
+// halt is what ends a run early: the first panic of any order, which
+// Main reports even when nobody requested the order that panicked, and
+// the run's context, cancelled by the caller or by that first panic. An
+// order that finds the context done at a Make, a Get or a Block unwinds
+// (panics with abandoned), so that every order ends soon.
+type halt struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	first  *OrderPanic
 }
 
-func (f *failure) note(v any) {
+// abandoned is what an order unwinds with when the run is cancelled: not
+// a failure of its own.
+type abandoned struct{}
+
+func (h *halt) start(ctx context.Context) {
+	h.ctx, h.cancel = context.WithCancel(ctx)
+}
+
+// check unwinds the calling order when the run is cancelled.
+func (h *halt) check() {
+	if h.ctx.Err() != nil {
+		panic(abandoned{})
+	}
+}
+
+func (h *halt) note(v any) {
 	p, ok := v.(*OrderPanic)
 	if !ok {
 		return
 	}
-	f.mu.Lock()
-	if f.first == nil {
-		f.first = p
+	h.mu.Lock()
+	if h.first == nil {
+		h.first = p
+		h.cancel() // the first failure stops the run
 	}
-	f.mu.Unlock()
+	h.mu.Unlock()
 }
 
-func (f *failure) err() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.first == nil {
-		return nil
+// err is the run's error: the first failure (a deadlock as itself), else
+// the caller's cancel or deadline.
+func (h *halt) err(caller context.Context) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.first == nil {
+		return caller.Err()
 	}
-	if d, ok := f.first.Value.(*DeadlockError); ok {
+	if d, ok := h.first.Value.(*DeadlockError); ok {
 		return d
 	}
-	return f.first
+	return h.first
 }
 
 // sortWaits orders waits by the waiting order's id.

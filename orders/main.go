@@ -2,6 +2,7 @@ package orders
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -36,6 +37,14 @@ type Summary struct {
 // mode, orders that all wait for each other's results (a cycle of
 // handles) end Main with a *DeadlockError naming every wait.
 func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
+	return MainContext(context.Background(), cfg, p, arg)
+}
+
+// MainContext is Main under ctx: when ctx is cancelled or its deadline
+// passes, Main returns at once with ctx's error, and the orders still
+// running end at their next Make, Get or Block (Ctx.Context tells them
+// sooner). The first order that fails cancels the run the same way.
+func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	var result R
 	body := func(c *Ctx) int64 {
 		result = p.fn(c, arg)
@@ -45,25 +54,33 @@ func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error)
 	var err error
 	switch cfg.mode() {
 	case ModeRun:
-		rep, err = runMain(cfg, p.name, body)
+		rep, err = runMain(ctx, cfg, p.name, body)
 	case ModeRecord:
-		rep, err = recordMain(cfg, p.name, body)
+		rep, err = recordMain(ctx, cfg, p.name, body)
 	case ModeCalibrate:
-		rep, err = calibrateMain(cfg)
+		rep, err = calibrateMain(ctx, cfg)
 	default:
 		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
 	}
 	return result, rep, err
 }
 
-func runMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
-	r := newRunMode(cfg.workers(), cfg.Migrate)
+func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
+	r := newRunMode(ctx, cfg.workers(), cfg.Migrate)
+	defer r.cancel()
 	r.make(nil, name, 0, body)
-	r.orders.Wait()
+	ended := make(chan struct{})
+	go func() { r.orders.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-r.ctx.Done(): // cancelled, or an order failed: the others end on their own
+	}
 	end := time.Now()
 	start := r.pool.start
+	r.mu.Lock()
 	rep := &Summary{Mode: ModeRun, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.count}
-	if err := r.err(); err != nil {
+	r.mu.Unlock()
+	if err := r.err(ctx); err != nil {
 		return rep, err
 	}
 	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Migrate: cfg.Migrate,
@@ -78,7 +95,7 @@ func runMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
 	return rep, errors.Join(measured.Write(out, rep.Measured), closeOut())
 }
 
-func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
+func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
 	prices, machine, err := cfg.constants()
 	if err != nil {
 		return nil, err
@@ -88,10 +105,12 @@ func recordMain(cfg Config, name string, body func(*Ctx) int64) (*Summary, error
 		return nil, err
 	}
 	m := &recordMode{prices: prices, unit: perSecond}
+	m.start(ctx)
+	defer m.cancel()
 	start := time.Now()
 	m.make(nil, name, 0, body)
 	elapsed := time.Since(start)
-	if err := m.err(); err != nil {
+	if err := m.err(ctx); err != nil {
 		return nil, err
 	}
 	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: int64(len(m.orders)), Machine: machine}
@@ -120,12 +139,12 @@ func writeTrace(cfg Config, h ordertrace.Header, orders []*ordertrace.Order) err
 	return errors.Join(w.Close(), closeOut())
 }
 
-func calibrateMain(cfg Config) (*Summary, error) {
+func calibrateMain(ctx context.Context, cfg Config) (*Summary, error) {
 	if len(cfg.Tests) == 0 {
 		return nil, errors.New("orders: calibrate mode needs tests (Config.Tests) that run every block")
 	}
 	start := time.Now()
-	rows, err := calibrate(cfg.Tests, cfg.reps(), cfg.machine())
+	rows, err := calibrate(ctx, cfg.Tests, cfg.reps(), cfg.machine())
 	if err != nil {
 		return nil, err
 	}

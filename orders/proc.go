@@ -51,6 +51,7 @@ func (h *Handle[R]) Bytes() int64 { return 0 }
 // it is ready. Only the order that made h and the orders it passes h to
 // may request it.
 func (h *Handle[R]) Get(c *Ctx) R {
+	c.run.check()
 	if c.ord.block != "" {
 		misuse(c, "Get of order %d (%s) inside block %q (a block requests nothing)", h.o.id, h.o.proc, c.ord.block)
 	}
@@ -75,6 +76,7 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 }
 
 func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) R) *Handle[R] {
+	c.run.check()
 	if c.ord.block != "" {
 		misuse(c, "Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}

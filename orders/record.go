@@ -14,7 +14,7 @@ type recordMode struct {
 	prices calibration.Constants
 	unit   float64     // trace units per second: 1, or 1/the reference's time
 	orders []*recorded // by order of making
-	failure
+	halt
 }
 
 // recorded is an order of the trace being recorded.
@@ -59,7 +59,7 @@ func (m *recordMode) exec(o *order, body func(*Ctx) int64) {
 		r.asapEnd = r.now(own)
 	}()
 	r.clock.start()
-	bytes := body(&Ctx{rt: m, ord: o})
+	bytes := body(&Ctx{rt: m, ord: o, run: &m.halt})
 	r.tr.Results = []ordertrace.Result{{At: r.clock.stop(), Bytes: bytes}}
 }
 

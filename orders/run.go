@@ -1,6 +1,9 @@
 package orders
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // runMode executes orders in parallel, a goroutine each, on a pool of
 // workers.
@@ -16,11 +19,13 @@ type runMode struct {
 	waits   map[*order]*order // suspended orders, with the order each waits for
 	dead    chan struct{}     // closed on a deadlock, which wakes every Get
 	deadErr *DeadlockError
-	failure
+	halt
 }
 
-func newRunMode(workers int, migrate bool) *runMode {
-	return &runMode{pool: newPool(workers, migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
+func newRunMode(ctx context.Context, workers int, migrate bool) *runMode {
+	r := &runMode{pool: newPool(workers, migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
+	r.start(ctx)
+	return r
 }
 
 func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
@@ -54,7 +59,8 @@ func (r *runMode) exec(o *order, body func(*Ctx) int64) {
 		r.mu.Unlock()
 		close(o.done)
 	}()
-	body(&Ctx{rt: r, ord: o})
+	r.check() // an order that gets its worker after a cancel does not start
+	body(&Ctx{rt: r, ord: o, run: &r.halt})
 }
 
 func (r *runMode) get(c *Ctx, o *order) {
@@ -68,12 +74,14 @@ func (r *runMode) get(c *Ctx, o *order) {
 			select {
 			case <-o.done:
 			case <-r.dead:
+			case <-r.ctx.Done():
 			}
 		}
 		c.ord.slot = r.pool.resumeOn(c.ord.slot)
 		select {
 		case <-o.done:
 		default:
+			r.check()
 			panic(r.deadErr) // woken by the deadlock, not by the result
 		}
 	}
