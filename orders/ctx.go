@@ -40,6 +40,14 @@ func (c *Ctx) Block(name string, cost Cost, real, quick func()) {
 	c.rt.block(c, name, cost, real, quick)
 }
 
+// Compute runs a marked block that computes a value, as Block does, and
+// returns it: real's in run and calibrate modes, quick's in record mode.
+func Compute[T any](c *Ctx, name string, cost Cost, real, quick func() T) T {
+	var v T
+	c.Block(name, cost, func() { v = real() }, func() { v = quick() })
+	return v
+}
+
 // runtime is one of the three modes.
 type runtime interface {
 	// make makes an order of the named procedure, whose body returns

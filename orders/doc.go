@@ -6,10 +6,11 @@
 // A marked procedure is declared once with Proc (Proc2, Proc3 for more
 // arguments). Calling it through Make makes an order and returns a Handle
 // at once; the caller goes on and waits only at its first Get, and only
-// if the result is not ready. Inside an order, Ctx.Block marks a block
-// with a cost estimate f(α) and two implementations: the real one and a
-// quick alternative that only shapes the data the rest of the program
-// needs.
+// if the result is not ready; Ready makes a handle of a value one has.
+// Inside an order, Ctx.Block marks a block with a cost estimate f(α) and
+// two implementations: the real one and a quick alternative that only
+// shapes the data the rest of the program needs (Compute when the block
+// yields a value).
 //
 //   - Run executes the orders in parallel on Workers local workers, each
 //     standing for a computer of one core: an order waiting in Get frees

@@ -112,3 +112,32 @@ func TestDeadlockIsAnError(t *testing.T) {
 		t.Errorf("%d goroutines left after the deadlocks, %d before", n, before)
 	}
 }
+
+// TestReadyAndCompute: a Ready handle gives its value to whoever gets it,
+// travels with the arguments and is requested from no order; Compute
+// returns its block's value, the real one in run mode and the quick one
+// in record mode.
+func TestReadyAndCompute(t *testing.T) {
+	square := Proc("square", func(c *Ctx, h *Handle[int]) int {
+		x := h.Get(c)
+		return Compute(c, "mul", Cost{F: 1}, func() int { return x * x }, func() int { return -1 })
+	})
+	main := Proc("main", func(c *Ctx, x int) int {
+		return Make(c, square, Ready(x)).Get(c) + Ready(1).Get(c)
+	})
+	got, _, err := Main(Config{Workers: 2}, main, 7)
+	if err != nil || got != 50 {
+		t.Fatalf("run mode: %d, %v; want 50", got, err)
+	}
+	rep, trace, _ := recordTrace(t, main, 7, calibration.Constants{"mul": 1})
+	if rep.Orders != 2 {
+		t.Fatalf("record mode: %d orders, want 2", rep.Orders)
+	}
+	sq := trace[1]
+	if len(sq.Requests) != 0 || sq.ArgBytes != SizeOf(7) {
+		t.Errorf("square's order: requests %v, arg_bytes %d; want none and the ready value's %d", sq.Requests, sq.ArgBytes, SizeOf(7))
+	}
+	if r := trace[0].Requests; len(r) != 1 || r[0].Order != 2 {
+		t.Errorf("main's requests %v, want one, of square", r)
+	}
+}

@@ -158,8 +158,15 @@ var prices = calibration.Constants{"add": 1}
 
 func record(t *testing.T, p *Procedure1[[]float64, float64], xs []float64) (*Summary, []*ordertrace.Order, []byte) {
 	t.Helper()
+	return recordTrace(t, p, xs, prices)
+}
+
+// recordTrace records p on arg with the given prices and reads the trace
+// back, checked.
+func recordTrace[A, R any](t *testing.T, p *Procedure1[A, R], arg A, prices calibration.Constants) (*Summary, []*ordertrace.Order, []byte) {
+	t.Helper()
 	var buf bytes.Buffer
-	_, rep, err := Main(Config{Mode: ModeRecord, Constants: prices, Machine: "m", Output: &buf}, p, xs)
+	_, rep, err := Main(Config{Mode: ModeRecord, Constants: prices, Machine: "m", Output: &buf}, p, arg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,21 +37,37 @@ func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) R) *Procedure3[A,
 	return &Procedure3[A, B, C, R]{name: name, fn: fn}
 }
 
-// Handle is the result of an order, to be requested with Get.
+// Handle is the result of an order, to be requested with Get, or a value
+// one has already (Ready).
 type Handle[R any] struct {
-	o      *order
+	o      *order // nil for a Ready value
 	result R
 }
 
-// Bytes is 0: a handle passed to another order is a reference, and the
-// result moves only when that order requests it.
-func (h *Handle[R]) Bytes() int64 { return 0 }
+// Ready returns a handle whose result is v: for passing a value one has
+// where a procedure takes a handle. Get returns v at once and requests
+// nothing.
+func Ready[R any](v R) *Handle[R] { return &Handle[R]{result: v} }
+
+// Bytes is what the handle adds to the arguments of an order it is
+// passed to: 0 for an order's handle, a reference whose result moves only
+// when requested; the value's size for a Ready handle, which travels with
+// the arguments.
+func (h *Handle[R]) Bytes() int64 {
+	if h.o == nil {
+		return SizeOf(h.result)
+	}
+	return 0
+}
 
 // Get requests the order's result from the order c runs, waiting until
 // it is ready. Only the order that made h and the orders it passes h to
 // may request it.
 func (h *Handle[R]) Get(c *Ctx) R {
 	c.run.check()
+	if h.o == nil {
+		return h.result
+	}
 	if c.ord.block != "" {
 		misuse(c, "Get of order %d (%s) inside block %q (a block requests nothing)", h.o.id, h.o.proc, c.ord.block)
 	}

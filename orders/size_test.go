@@ -31,7 +31,8 @@ func TestSizeOf(t *testing.T) {
 		{"pointer", &pair{A: make([]float64, 2)}, 24},
 		{"nil pointer", nilMatrix, 0},
 		{"nested slices", [][]float64{{1, 2}, {3}}, 24},
-		{"handle inside", withHandle{H: &Handle[int]{}}, 12},
+		{"handle inside", withHandle{H: &Handle[int]{o: &order{}}}, 12},
+		{"ready value inside", withHandle{H: Ready(5)}, 20},
 		{"map", map[int]int{1: 1}, 0},
 		{"Sizers in a slice", []sized{{}, {}}, 84},
 	}
