@@ -9,18 +9,22 @@ import (
 
 // noop makes width orders that do nothing and waits for them: the
 // runtime's cost per order in each mode.
-var noop = Proc("noop", func(c *Ctx, x int) int { return x })
+var noop = Proc("noop", func(c *Ctx, x int) (int, error) { return x, nil })
 
-var fan = Proc("fan", func(c *Ctx, width int) int {
+var fan = Proc("fan", func(c *Ctx, width int) (int, error) {
 	hs := make([]*Handle[int], width)
 	for i := range hs {
 		hs[i] = Make(c, noop, i)
 	}
 	sum := 0
 	for _, h := range hs {
-		sum += h.Get(c)
+		x, err := h.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		sum += x
 	}
-	return sum
+	return sum, nil
 })
 
 func benchmarkMode(b *testing.B, cfg Config) {

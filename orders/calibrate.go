@@ -20,20 +20,21 @@ type calibrateMode struct {
 	halt
 }
 
-func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
+func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
 	m.count++
 	o := &order{id: m.count, proc: name}
 	func() {
+		var err error
 		defer func() {
-			o.err = recovered(o, recover())
-			m.note(o.err)
+			ended(o, err, recover())
+			m.note(o)
 		}()
-		body(&Ctx{rt: m, ord: o, run: &m.halt})
+		_, err = body(&Ctx{rt: m, ord: o, run: &m.halt})
 	}()
 	return o
 }
 
-func (m *calibrateMode) get(_ *Ctx, o *order) { rethrow(o) }
+func (m *calibrateMode) get(*Ctx, *order) error { return nil }
 
 // block times real. The repetition number of a row counts the timed
 // runs of its block and α, so that a test running a block several times
@@ -86,7 +87,7 @@ func calibrate(ctx context.Context, tests []TestCase, reps int, machine string) 
 		m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
 		for _, t := range tests {
 			goruntime.GC()
-			m.make(nil, t.Name, 0, func(c *Ctx) int64 { t.Run(c); return 0 })
+			m.make(nil, t.Name, 0, func(c *Ctx) (int64, error) { return 0, t.Run(c) })
 			if err := m.err(ctx); err != nil {
 				return nil, fmt.Errorf("test %s: %w", t.Name, err)
 			}

@@ -57,11 +57,12 @@ type Config struct {
 // calibration: Run is called as an order.
 type TestCase struct {
 	Name string
-	Run  func(*Ctx)
+	Run  func(*Ctx) error
 }
 
-// Test returns a test case.
-func Test(name string, run func(*Ctx)) TestCase { return TestCase{Name: name, Run: run} }
+// Test returns a test case: run runs blocks, directly or through orders;
+// an error it returns fails the calibration.
+func Test(name string, run func(*Ctx) error) TestCase { return TestCase{Name: name, Run: run} }
 
 // AddFlags defines the -orders.* flags on fs, writing into c, whose
 // values are the defaults.

@@ -40,16 +40,16 @@ func noLeak(t *testing.T, before int) {
 // with the context's error, in every mode, whatever the orders are doing:
 // running, waiting for a result, or queued for a worker.
 func TestContextStopsMain(t *testing.T) {
-	forever := Proc("forever", func(c *Ctx, _ int) int { sleepy(c, time.Hour); return 0 })
+	forever := Proc("forever", func(c *Ctx, _ int) (int, error) { sleepy(c, time.Hour); return 0, nil })
 	var waiter *Procedure1[int, int]
-	waiter = Proc("waiter", func(c *Ctx, n int) int {
+	waiter = Proc("waiter", func(c *Ctx, n int) (int, error) {
 		if n == 0 {
 			return Make(c, forever, 0).Get(c)
 		}
-		hs := []*Handle[int]{Make(c, waiter, n-1), Make(c, waiter, n-1)}
-		return hs[0].Get(c) + hs[1].Get(c)
+		x, y, err := both(c, Make(c, waiter, n-1), Make(c, waiter, n-1))
+		return x + y, err
 	})
-	endless := Proc("endless", func(c *Ctx, _ int) int {
+	endless := Proc("endless", func(c *Ctx, _ int) (int, error) {
 		for {
 			Make(c, forever, 0) // each a Make: the runtime checks the context
 		}
@@ -85,12 +85,12 @@ func TestContextStopsMain(t *testing.T) {
 }
 
 // TestFailureStopsTheRun: the first order that fails ends Main at once with
-// its panic, without waiting for unrelated orders, which see the run's
+// its error, without waiting for unrelated orders, which see the run's
 // context done.
 func TestFailureStopsTheRun(t *testing.T) {
-	slow := Proc("slow", func(c *Ctx, _ int) int { sleepy(c, 3*time.Second); return 1 })
-	boom := Proc("boom", func(c *Ctx, _ int) int { panic(errBoom) })
-	main := Proc("main", func(c *Ctx, _ int) int {
+	slow := Proc("slow", func(c *Ctx, _ int) (int, error) { sleepy(c, 3*time.Second); return 1, nil })
+	boom := Proc("boom", func(c *Ctx, _ int) (int, error) { return 0, errBoom })
+	main := Proc("main", func(c *Ctx, _ int) (int, error) {
 		s := Make(c, slow, 0)
 		Make(c, boom, 0) // never requested
 		return s.Get(c)

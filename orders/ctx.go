@@ -33,7 +33,7 @@ type Cost struct {
 func (c *Ctx) Block(name string, cost Cost, real, quick func()) {
 	c.run.check()
 	if c.ord.block != "" {
-		misuse(c, "block %q inside block %q (blocks do not nest)", name, c.ord.block)
+		misuse("block %q inside block %q (blocks do not nest)", name, c.ord.block)
 	}
 	c.ord.block = name
 	defer func() { c.ord.block = "" }()
@@ -51,10 +51,11 @@ func Compute[T any](c *Ctx, name string, cost Cost, real, quick func() T) T {
 // runtime is one of the three modes.
 type runtime interface {
 	// make makes an order of the named procedure, whose body returns
-	// the bytes of its result.
-	make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order
-	// get returns when o's result is available to the order c runs.
-	get(c *Ctx, o *order)
+	// the bytes of its result and its error.
+	make(parent *Ctx, name string, argBytes int64, body func(*Ctx) (int64, error)) *order
+	// get returns when o has ended, its result available to the order c
+	// runs, or with the run's deadlock.
+	get(c *Ctx, o *order) error
 	block(c *Ctx, name string, cost Cost, real, quick func())
 }
 
@@ -65,7 +66,7 @@ type order struct {
 	block string        // the block the order is in, "" outside blocks
 	done  chan struct{} // closed when the result is ready (run mode)
 	ended bool          // run mode, under runMode.mu: done is closed or about to be
-	err   any           // the *OrderPanic its panic became, if it panicked
+	err   any           // how it ended: nil, abandoned, or its failure (*OrderError)
 	rec   *recorded     // record mode
 	slot  int           // run mode: the worker it runs on
 }

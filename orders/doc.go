@@ -26,9 +26,11 @@
 //     seconds or in units of a reference algorithm's time (Config.Unit).
 //
 // Main runs a program in the mode of its Config, which AddFlags fills from
-// -orders.* flags, and returns what went wrong as an error: an order's
-// panic (*OrderPanic, with the order, its procedure and its stack), a
-// misuse of the runtime (*MisuseError) or a cycle of handles
-// (*DeadlockError). Arguments and results are sized for the trace by
+// -orders.* flags (MainContext under a context). A procedure returns its
+// result and an error; the first order that fails, by an error or a
+// panic, cancels the run, and Get and Main return its *OrderError (the
+// order, its procedure, and its error or *PanicError with the stack); a
+// misuse of blocks is a *MisuseError, a cycle of handles a
+// *DeadlockError. Arguments and results are sized for the trace by
 // SizeOf.
 package orders

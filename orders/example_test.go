@@ -14,17 +14,20 @@ import (
 var fib *orders.Procedure1[int, int]
 
 func init() {
-	fib = orders.Proc("fib", func(c *orders.Ctx, n int) int {
+	fib = orders.Proc("fib", func(c *orders.Ctx, n int) (int, error) {
 		if n < 10 {
-			var r int
-			c.Block("fib", orders.Cost{Alpha: []float64{float64(n)}, F: float64(int(1) << n)},
-				func() { r = slowFib(n) },
-				func() {})
-			return r
+			return orders.Compute(c, "fib", orders.Cost{Alpha: []float64{float64(n)}, F: float64(int(1) << n)},
+				func() int { return slowFib(n) },
+				func() int { return 0 }), nil
 		}
 		a := orders.Make(c, fib, n-1) // made at once
 		b := orders.Make(c, fib, n-2)
-		return a.Get(c) + b.Get(c) // waits only if not ready
+		x, err := a.Get(c) // waits only if not ready
+		if err != nil {
+			return 0, err
+		}
+		y, err := b.Get(c)
+		return x + y, err
 	})
 }
 
@@ -67,22 +70,22 @@ func ExampleMain_record() {
 var power *orders.Procedure2[float64, int, float64]
 
 func init() {
-	power = orders.Proc2("power", func(c *orders.Ctx, x float64, n int) float64 {
+	power = orders.Proc2("power", func(c *orders.Ctx, x float64, n int) (float64, error) {
 		if n == 0 {
-			return 1
+			return 1, nil
 		}
-		half := orders.Make2(c, power, x, n/2).Get(c)
+		half, err := orders.Make2(c, power, x, n/2).Get(c)
 		if n%2 == 1 {
-			return half * half * x
+			return half * half * x, err
 		}
-		return half * half
+		return half * half, err
 	})
 }
 
 // A procedure of two arguments is declared with Proc2 and ordered with
 // Make2; Main runs one of them through a procedure of one argument.
 func ExampleProc2() {
-	main := orders.Proc("main", func(c *orders.Ctx, n int) float64 {
+	main := orders.Proc("main", func(c *orders.Ctx, n int) (float64, error) {
 		return orders.Make2(c, power, 2, n).Get(c)
 	})
 	r, _, err := orders.Main(orders.Config{Workers: 2}, main, 10)

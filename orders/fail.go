@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -9,43 +10,47 @@ import (
 	"sync"
 )
 
-// OrderPanic is the error Main returns when an order panicked: Get
-// re-panics with it in the requesting order, so that it reaches main.
-// It names the order that panicked first and keeps its stack; it unwraps
-// to the panic value when that is an error (a *MisuseError among them).
-type OrderPanic struct {
+// OrderError is the failure of an order: the error its procedure
+// returned, or a *PanicError when it panicked. Get returns it to the
+// orders that request the failed order, Main returns the run's first.
+type OrderError struct {
 	Order int64  // the order's id in the run (in record mode, in recording order)
 	Proc  string // its procedure
-	Value any    // what it panicked with
-	Stack []byte // where, as runtime/debug.Stack gives it
+	Err   error
 }
 
-func (p *OrderPanic) Error() string {
-	return fmt.Sprintf("orders: order %d (%s) panicked: %v", p.Order, p.Proc, p.Value)
+func (e *OrderError) Error() string {
+	return fmt.Sprintf("orders: order %d (%s): %v", e.Order, e.Proc, e.Err)
 }
+
+func (e *OrderError) Unwrap() error { return e.Err }
+
+// PanicError is an order's panic as an error: the value, and the stack
+// where it was raised. It unwraps to the value when that is an error (a
+// *MisuseError among them).
+type PanicError struct {
+	Value any
+	Stack []byte // as runtime/debug.Stack gives it
+}
+
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 
 // Unwrap returns the panic value when it is an error.
-func (p *OrderPanic) Unwrap() error {
+func (p *PanicError) Unwrap() error {
 	err, _ := p.Value.(error)
 	return err
 }
 
 // MisuseError is what an order that used the runtime wrongly panics with:
 // a block inside a block, Make or Get inside a block, a block that the
-// calibration does not price.
-type MisuseError struct {
-	Order int64
-	Proc  string
-	What  string
-}
+// calibration does not price. The *OrderError around it names the order.
+type MisuseError struct{ What string }
 
-func (e *MisuseError) Error() string {
-	return fmt.Sprintf("orders: order %d (%s): %s", e.Order, e.Proc, e.What)
-}
+func (e *MisuseError) Error() string { return "misuse: " + e.What }
 
-// misuse panics with a MisuseError of the order c runs.
-func misuse(c *Ctx, format string, args ...any) {
-	panic(&MisuseError{Order: c.ord.id, Proc: c.ord.proc, What: fmt.Sprintf(format, args...)})
+// misuse panics with a MisuseError.
+func misuse(format string, args ...any) {
+	panic(&MisuseError{What: fmt.Sprintf(format, args...)})
 }
 
 // DeadlockError is what Main returns when every order left waits for
@@ -68,41 +73,62 @@ func (e *DeadlockError) Error() string {
 	return "orders: deadlock, every order left waits for another: " + strings.Join(parts, ", ")
 }
 
-// recovered turns what order o panicked with into the *OrderPanic its
-// requesters and Main see; it is called in o's deferred recover, where
-// the stack is still the panicking one.
-func recovered(o *order, v any) any {
-	switch v := v.(type) {
+// sortWaits orders waits by the waiting order's id.
+func sortWaits(ws []Wait) { slices.SortFunc(ws, func(a, b Wait) int { return int(a.Order - b.Order) }) }
+
+// abandoned is what an order unwinds with when the run is cancelled: not
+// a failure of its own.
+type abandoned struct{}
+
+// ended sets what order o ended with, from what its body returned and
+// what it panicked with (in o's deferred recover, where the stack is
+// still the panicking one): nil, abandoned, or an *OrderError. An error
+// that is already an order's failure (from a Get) is passed on as it is.
+func ended(o *order, err error, panicked any) {
+	switch v := panicked.(type) {
+	case nil:
+	case abandoned:
+		o.err = v
+		return
+	default:
+		o.err = &OrderError{Order: o.id, Proc: o.proc, Err: &PanicError{Value: v, Stack: debug.Stack()}}
+		return
+	}
+	if err == nil {
+		return
+	}
+	if oe := (*OrderError)(nil); errors.As(err, &oe) {
+		o.err = err
+		return
+	}
+	o.err = &OrderError{Order: o.id, Proc: o.proc, Err: err}
+}
+
+// failure returns what a requester's Get gets from order o, which has
+// ended: nil, or its failure; a run being abandoned unwinds the requester.
+func failure(o *order) error {
+	switch v := o.err.(type) {
 	case nil:
 		return nil
-	case *OrderPanic, abandoned:
-		return v // re-panicked by a Get: the first order's; or unwinding
+	case abandoned:
+		panic(v)
+	case error:
+		return v
 	}
-	return &OrderPanic{Order: o.id, Proc: o.proc, Value: v, Stack: debug.Stack()}
+	return nil
 }
 
-// rethrow panics in the requester when the order it requested did.
-func rethrow(o *order) {
-	if o.err != nil {
-		panic(o.err)
-	}
-}
-
-// halt is what ends a run early: the first panic of any order, which
-// Main reports even when nobody requested the order that panicked, and
-// the run's context, cancelled by the caller or by that first panic. An
+// halt is what ends a run early: the first failure of any order, which
+// Main reports even when nobody requested the order that failed, and the
+// run's context, cancelled by the caller or by that first failure. An
 // order that finds the context done at a Make, a Get or a Block unwinds
 // (panics with abandoned), so that every order ends soon.
 type halt struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	mu     sync.Mutex
-	first  *OrderPanic
+	first  error
 }
-
-// abandoned is what an order unwinds with when the run is cancelled: not
-// a failure of its own.
-type abandoned struct{}
 
 func (h *halt) start(ctx context.Context) {
 	h.ctx, h.cancel = context.WithCancel(ctx)
@@ -115,15 +141,17 @@ func (h *halt) check() {
 	}
 }
 
-func (h *halt) note(v any) {
-	p, ok := v.(*OrderPanic)
+// note remembers o's failure if it is the run's first, and cancels the
+// run then.
+func (h *halt) note(o *order) {
+	err, ok := o.err.(error)
 	if !ok {
 		return
 	}
 	h.mu.Lock()
 	if h.first == nil {
-		h.first = p
-		h.cancel() // the first failure stops the run
+		h.first = err
+		h.cancel()
 	}
 	h.mu.Unlock()
 }
@@ -136,11 +164,8 @@ func (h *halt) err(caller context.Context) error {
 	if h.first == nil {
 		return caller.Err()
 	}
-	if d, ok := h.first.Value.(*DeadlockError); ok {
+	if d := (*DeadlockError)(nil); errors.As(h.first, &d) {
 		return d
 	}
 	return h.first
 }
-
-// sortWaits orders waits by the waiting order's id.
-func sortWaits(ws []Wait) { slices.SortFunc(ws, func(a, b Wait) int { return int(a.Order - b.Order) }) }

@@ -30,12 +30,14 @@ type Summary struct {
 
 // Main runs the program whose main procedure is p on arg in cfg's mode
 // and returns p's result (the zero value in Calibrate, which runs
-// cfg.Tests instead). An order's panic ends Main with an *OrderPanic that
-// names the order and keeps its stack; it unwraps to the panic value, a
-// *MisuseError when the order used blocks wrongly (a block in a block,
-// Make or Get in a block, a block the calibration does not price). In run
-// mode, orders that all wait for each other's results (a cycle of
-// handles) end Main with a *DeadlockError naming every wait.
+// cfg.Tests instead). The first order that fails ends Main with its
+// *OrderError, which names the order and its procedure and wraps the
+// error the procedure returned or its *PanicError (the panic value and
+// the stack), itself wrapping a *MisuseError when the order used blocks
+// wrongly (a block in a block, Make or Get in a block, a block the
+// calibration does not price). In run mode, orders that all wait for each
+// other's results (a cycle of handles) end Main with a *DeadlockError
+// naming every wait.
 func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	return MainContext(context.Background(), cfg, p, arg)
 }
@@ -46,9 +48,10 @@ func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error)
 // sooner). The first order that fails cancels the run the same way.
 func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	var result R
-	body := func(c *Ctx) int64 {
-		result = p.fn(c, arg)
-		return SizeOf(result)
+	body := func(c *Ctx) (int64, error) {
+		r, err := p.fn(c, arg)
+		result = r
+		return SizeOf(r), err
 	}
 	var rep *Summary
 	var err error
@@ -62,10 +65,16 @@ func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R],
 	default:
 		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
 	}
+	if err != nil {
+		// Main may return before the main order ends: its result is not
+		// to be read then.
+		var zero R
+		return zero, rep, err
+	}
 	return result, rep, err
 }
 
-func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
+func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
 	r := newRunMode(ctx, cfg.workers(), cfg.Migrate)
 	defer r.cancel()
 	r.make(nil, name, 0, body)
@@ -95,7 +104,7 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) int64
 	return rep, errors.Join(measured.Write(out, rep.Measured), closeOut())
 }
 
-func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) int64) (*Summary, error) {
+func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
 	prices, machine, err := cfg.constants()
 	if err != nil {
 		return nil, err

@@ -11,25 +11,42 @@ import (
 	"github.com/presage-dvm/presage/orders/calibration"
 )
 
-// errBoom is an error an order panics with.
+// errBoom is an error an order fails with.
 var errBoom = errors.New("boom")
 
-// TestPanicIsAnError: a panic reaches Main as an *OrderPanic naming the
-// order and its procedure, keeping the stack, and unwrapping to the value.
-func TestPanicIsAnError(t *testing.T) {
-	boom := Proc("boom", func(c *Ctx, x int) int { panic(errBoom) })
-	caller := Proc("caller", func(c *Ctx, x int) int { return Make(c, boom, x).Get(c) })
+// TestErrorsReachMain: an error a procedure returns, or its panic, ends
+// Main with an *OrderError naming the order and its procedure; Get
+// returns it to the requester; a panic keeps its stack and value.
+func TestErrorsReachMain(t *testing.T) {
+	fails := Proc("fails", func(c *Ctx, x int) (int, error) { return 0, errBoom })
+	panics := Proc("panics", func(c *Ctx, x int) (int, error) { panic(errBoom) })
 	for _, mode := range []Mode{ModeRun, ModeRecord} {
-		_, _, err := Main(Config{Mode: mode, Constants: calibration.Constants{}, Output: io.Discard}, caller, 1)
-		var op *OrderPanic
-		if !errors.As(err, &op) || !errors.Is(err, errBoom) {
-			t.Fatalf("%s: error %v, want an *OrderPanic wrapping errBoom", mode, err)
-		}
-		if op.Order != 2 || op.Proc != "boom" || !strings.Contains(err.Error(), "order 2 (boom)") {
-			t.Errorf("%s: %v names order %d (%s), want order 2 (boom)", mode, err, op.Order, op.Proc)
-		}
-		if !strings.Contains(string(op.Stack), "misuse_test.go") {
-			t.Errorf("%s: the stack does not show where the order panicked:\n%s", mode, op.Stack)
+		for _, p := range []*Procedure1[int, int]{fails, panics} {
+			got := make(chan error, 1) // what the requester's Get returned: Main may return first
+			caller := Proc("caller", func(c *Ctx, x int) (int, error) {
+				v, err := Make(c, p, x).Get(c)
+				got <- err
+				return v, err
+			})
+			_, _, err := Main(Config{Mode: mode, Workers: 2, Constants: calibration.Constants{}, Output: io.Discard}, caller, 1)
+			var oe *OrderError
+			if !errors.As(err, &oe) || !errors.Is(err, errBoom) || oe.Order != 2 || oe.Proc != p.name {
+				t.Fatalf("%s, %s: error %v, want order 2 (%s)'s failure wrapping errBoom", mode, p.name, err, p.name)
+			}
+			select {
+			case err := <-got:
+				if !errors.Is(err, errBoom) {
+					t.Errorf("%s, %s: the requester's Get returned %v", mode, p.name, err)
+				}
+			case <-time.After(2 * time.Second):
+				t.Errorf("%s, %s: the requester's Get did not return", mode, p.name)
+			}
+			var pe *PanicError
+			if panicked := errors.As(err, &pe); panicked != (p == panics) {
+				t.Errorf("%s, %s: error %v is a panic: %v", mode, p.name, err, panicked)
+			} else if panicked && !strings.Contains(string(pe.Stack), "misuse_test.go") {
+				t.Errorf("%s: the stack does not show where the order panicked:\n%s", mode, pe.Stack)
+			}
 		}
 	}
 }
@@ -37,30 +54,30 @@ func TestPanicIsAnError(t *testing.T) {
 // TestMisuse: every wrong use of blocks is an error naming the order, its
 // procedure and what it did, in every mode that runs blocks.
 func TestMisuse(t *testing.T) {
-	leaf := Proc("leaf", func(c *Ctx, x int) int { return x })
+	leaf := Proc("leaf", func(c *Ctx, x int) (int, error) { return x, nil })
 	prices := calibration.Constants{"outer": 1, "inner": 1}
 	tests := []struct {
 		name string
-		body func(c *Ctx, x int) int
+		body func(c *Ctx, x int) (int, error)
 		want string
 	}{
-		{"nested block", func(c *Ctx, x int) int {
+		{"nested block", func(c *Ctx, x int) (int, error) {
 			c.Block("outer", Cost{F: 1}, func() { c.Block("inner", Cost{F: 1}, func() {}, func() {}) },
 				func() { c.Block("inner", Cost{F: 1}, func() {}, func() {}) })
-			return x
+			return x, nil
 		}, `block "inner" inside block "outer"`},
-		{"make in a block", func(c *Ctx, x int) int {
+		{"make in a block", func(c *Ctx, x int) (int, error) {
 			c.Block("outer", Cost{F: 1}, func() { Make(c, leaf, x) }, func() { Make(c, leaf, x) })
-			return x
+			return x, nil
 		}, `Make of leaf inside block "outer"`},
-		{"get in a block", func(c *Ctx, x int) int {
+		{"get in a block", func(c *Ctx, x int) (int, error) {
 			h := Make(c, leaf, x)
 			c.Block("outer", Cost{F: 1}, func() { h.Get(c) }, func() { h.Get(c) })
-			return x
+			return x, nil
 		}, `Get of order 2 (leaf) inside block "outer"`},
-		{"block not calibrated", func(c *Ctx, x int) int {
+		{"block not calibrated", func(c *Ctx, x int) (int, error) {
 			c.Block("unknown", Cost{F: 1}, func() {}, func() {})
-			return x
+			return x, nil
 		}, `block "unknown" is not in the calibration`},
 	}
 	for _, tt := range tests {
@@ -71,7 +88,7 @@ func TestMisuse(t *testing.T) {
 			}
 			_, _, err := Main(Config{Mode: mode, Constants: prices, Output: io.Discard}, p, 1)
 			var me *MisuseError
-			if !errors.As(err, &me) || me.Order != 1 || me.Proc != "prog" || !strings.Contains(err.Error(), tt.want) {
+			if !errors.As(err, &me) || !strings.Contains(err.Error(), "order 1 (prog)") || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("%s, %s: error %v, want a *MisuseError of order 1 (prog) saying %q", tt.name, mode, err, tt.want)
 			}
 		}
@@ -84,10 +101,10 @@ func TestMisuse(t *testing.T) {
 func TestDeadlockIsAnError(t *testing.T) {
 	before := goruntime.NumGoroutine()
 	var ha, hb *Handle[int]
-	ready := make(chan struct{})
-	a := Proc("a", func(c *Ctx, _ int) int { <-ready; return hb.Get(c) })
-	b := Proc("b", func(c *Ctx, _ int) int { <-ready; return ha.Get(c) })
-	main := Proc("main", func(c *Ctx, _ int) int {
+	var ready chan struct{}
+	a := Proc("a", func(c *Ctx, _ int) (int, error) { <-ready; return hb.Get(c) })
+	b := Proc("b", func(c *Ctx, _ int) (int, error) { <-ready; return ha.Get(c) })
+	main := Proc("main", func(c *Ctx, _ int) (int, error) {
 		ha, hb = Make(c, a, 0), Make(c, b, 0)
 		close(ready)
 		return ha.Get(c)
@@ -104,13 +121,7 @@ func TestDeadlockIsAnError(t *testing.T) {
 			t.Errorf("%d workers: %v\nwant the waits %s", workers, err, want)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := goruntime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines left after the deadlocks, %d before", n, before)
-	}
+	noLeak(t, before)
 }
 
 // TestReadyAndCompute: a Ready handle gives its value to whoever gets it,
@@ -118,12 +129,14 @@ func TestDeadlockIsAnError(t *testing.T) {
 // returns its block's value, the real one in run mode and the quick one
 // in record mode.
 func TestReadyAndCompute(t *testing.T) {
-	square := Proc("square", func(c *Ctx, h *Handle[int]) int {
-		x := h.Get(c)
-		return Compute(c, "mul", Cost{F: 1}, func() int { return x * x }, func() int { return -1 })
+	square := Proc("square", func(c *Ctx, h *Handle[int]) (int, error) {
+		x, err := h.Get(c)
+		return Compute(c, "mul", Cost{F: 1}, func() int { return x * x }, func() int { return -1 }), err
 	})
-	main := Proc("main", func(c *Ctx, x int) int {
-		return Make(c, square, Ready(x)).Get(c) + Ready(1).Get(c)
+	main := Proc("main", func(c *Ctx, x int) (int, error) {
+		sq, err := Make(c, square, Ready(x)).Get(c)
+		one, _ := Ready(1).Get(c)
+		return sq + one, err
 	})
 	got, _, err := Main(Config{Workers: 2}, main, 7)
 	if err != nil || got != 50 {

@@ -23,7 +23,7 @@ import (
 var sum *Procedure1[[]float64, float64]
 
 func init() {
-	sum = Proc("sum", func(c *Ctx, xs []float64) float64 {
+	sum = Proc("sum", func(c *Ctx, xs []float64) (float64, error) {
 		if len(xs) <= 4 {
 			var s float64
 			c.Block("add", Cost{Alpha: []float64{float64(len(xs))}, F: float64(len(xs))},
@@ -33,12 +33,23 @@ func init() {
 					}
 				},
 				func() {})
-			return s
+			return s, nil
 		}
 		left := Make(c, sum, xs[:len(xs)/2])
 		right := Make(c, sum, xs[len(xs)/2:])
-		return left.Get(c) + right.Get(c)
+		l, r, err := both(c, left, right)
+		return l + r, err
 	})
+}
+
+// both gets the results of two handles, or the first failure.
+func both[R any](c *Ctx, a, b *Handle[R]) (R, R, error) {
+	x, err := a.Get(c)
+	if err != nil {
+		return x, x, err
+	}
+	y, err := b.Get(c)
+	return x, y, err
 }
 
 func numbers(n int) []float64 {
@@ -71,11 +82,11 @@ func TestRunComputes(t *testing.T) {
 // its one child sleeps 30 ms on the other worker keeps worker 0 busy at
 // least 20 ms and busy or waiting at least 30 ms.
 func TestRunMeasures(t *testing.T) {
-	nap := Proc("nap", func(c *Ctx, ms int) int {
+	nap := Proc("nap", func(c *Ctx, ms int) (int, error) {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
-		return ms
+		return ms, nil
 	})
-	main := Proc("main", func(c *Ctx, ms int) int {
+	main := Proc("main", func(c *Ctx, ms int) (int, error) {
 		kid := Make(c, nap, 30)
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 		return kid.Get(c)
@@ -109,7 +120,7 @@ func TestRunKeepsToItsWorkers(t *testing.T) {
 	var running, peak atomic.Int32
 	var moved atomic.Bool
 	var tree *Procedure1[int, int]
-	tree = Proc("tree", func(c *Ctx, depth int) int {
+	tree = Proc("tree", func(c *Ctx, depth int) (int, error) {
 		if n := running.Add(1); n > peak.Load() {
 			peak.Store(n)
 		}
@@ -118,15 +129,15 @@ func TestRunKeepsToItsWorkers(t *testing.T) {
 		}
 		running.Add(-1)
 		if depth == 0 {
-			return 1
+			return 1, nil
 		}
 		slot := c.ord.slot
 		a, b := Make(c, tree, depth-1), Make(c, tree, depth-1)
-		n := a.Get(c) + b.Get(c)
+		x, y, err := both(c, a, b)
 		if c.ord.slot != slot {
 			moved.Store(true)
 		}
-		return n
+		return x + y, err
 	})
 	got, _, err := Main(Config{Workers: 3}, tree, 8)
 	if err != nil || got != 256 {
@@ -138,15 +149,15 @@ func TestRunKeepsToItsWorkers(t *testing.T) {
 }
 
 func TestPanicsReachMain(t *testing.T) {
-	boom := Proc("boom", func(c *Ctx, x int) int { panic("boom") })
-	caller := Proc("caller", func(c *Ctx, x int) int { return Make(c, boom, x).Get(c) })
-	forgetful := Proc("forgetful", func(c *Ctx, x int) int { Make(c, boom, x); return 0 })
+	boom := Proc("boom", func(c *Ctx, x int) (int, error) { panic("boom") })
+	caller := Proc("caller", func(c *Ctx, x int) (int, error) { return Make(c, boom, x).Get(c) })
+	forgetful := Proc("forgetful", func(c *Ctx, x int) (int, error) { Make(c, boom, x); return 0, nil })
 	cal := calibration.Constants{}
 	for _, mode := range []Mode{ModeRun, ModeRecord} {
 		for _, p := range []*Procedure1[int, int]{caller, forgetful} {
 			_, _, err := Main(Config{Mode: mode, Constants: cal, Output: io.Discard}, p, 1)
-			var op *OrderPanic
-			if !errors.As(err, &op) || op.Value != "boom" {
+			var pe *PanicError
+			if !errors.As(err, &pe) || pe.Value != "boom" {
 				t.Errorf("%s, %s: error %v, want the order's panic", mode, p.name, err)
 			}
 		}
@@ -285,8 +296,8 @@ func TestRecordNeedsEveryBlock(t *testing.T) {
 func TestCalibrate(t *testing.T) {
 	var buf bytes.Buffer
 	cfg := Config{Mode: ModeCalibrate, Reps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
-		Test("eight", func(c *Ctx) { Make(c, sum, numbers(8)).Get(c) }),
-		Test("three", func(c *Ctx) { Make(c, sum, numbers(3)).Get(c) }),
+		Test("eight", func(c *Ctx) error { _, err := Make(c, sum, numbers(8)).Get(c); return err }),
+		Test("three", func(c *Ctx) error { _, err := Make(c, sum, numbers(3)).Get(c); return err }),
 	}}
 	_, rep, err := Main(cfg, sum, nil)
 	if err != nil {

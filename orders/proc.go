@@ -5,35 +5,37 @@ package orders
 // may also travel in one struct.
 type Procedure1[A, R any] struct {
 	name string
-	fn   func(*Ctx, A) R
+	fn   func(*Ctx, A) (R, error)
 }
 
 // Procedure2 is a marked procedure of two arguments.
 type Procedure2[A, B, R any] struct {
 	name string
-	fn   func(*Ctx, A, B) R
+	fn   func(*Ctx, A, B) (R, error)
 }
 
 // Procedure3 is a marked procedure of three arguments.
 type Procedure3[A, B, C, R any] struct {
 	name string
-	fn   func(*Ctx, A, B, C) R
+	fn   func(*Ctx, A, B, C) (R, error)
 }
 
 // Proc marks fn as a procedure named name (the name orders carry in the
 // trace). fn must not change anything but its own values: its arguments
-// are passed by value, and it may run on another computer.
-func Proc[A, R any](name string, fn func(*Ctx, A) R) *Procedure1[A, R] {
+// are passed by value, and it may run on another computer. An error it
+// returns is its order's failure: the run stops, and Get returns it to
+// the orders that request the order.
+func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] {
 	return &Procedure1[A, R]{name: name, fn: fn}
 }
 
 // Proc2 marks a procedure of two arguments.
-func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) R) *Procedure2[A, B, R] {
+func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2[A, B, R] {
 	return &Procedure2[A, B, R]{name: name, fn: fn}
 }
 
 // Proc3 marks a procedure of three arguments.
-func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) R) *Procedure3[A, B, C, R] {
+func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Procedure3[A, B, C, R] {
 	return &Procedure3[A, B, C, R]{name: name, fn: fn}
 }
 
@@ -54,6 +56,9 @@ func Ready[R any](v R) *Handle[R] { return &Handle[R]{result: v} }
 // when requested; the value's size for a Ready handle, which travels with
 // the arguments.
 func (h *Handle[R]) Bytes() int64 {
+	if h == nil {
+		return 0 // no handle: nothing travels
+	}
 	if h.o == nil {
 		return SizeOf(h.result)
 	}
@@ -61,45 +66,54 @@ func (h *Handle[R]) Bytes() int64 {
 }
 
 // Get requests the order's result from the order c runs, waiting until
-// it is ready. Only the order that made h and the orders it passes h to
-// may request it.
-func (h *Handle[R]) Get(c *Ctx) R {
-	c.run.check()
+// it is ready, and returns it, or the order's failure (an *OrderError).
+// Only the order that made h and the orders it passes h to may request it.
+func (h *Handle[R]) Get(c *Ctx) (R, error) {
+	// No check of the run's context first: a failed order's requester
+	// gets its error even though the failure cancelled the run.
 	if h.o == nil {
-		return h.result
+		return h.result, nil
 	}
 	if c.ord.block != "" {
-		misuse(c, "Get of order %d (%s) inside block %q (a block requests nothing)", h.o.id, h.o.proc, c.ord.block)
+		misuse("Get of order %d (%s) inside block %q (a block requests nothing)", h.o.id, h.o.proc, c.ord.block)
 	}
-	c.rt.get(c, h.o)
-	return h.result
+	if err := c.rt.get(c, h.o); err != nil {
+		var zero R
+		return zero, err
+	}
+	if err := failure(h.o); err != nil {
+		var zero R
+		return zero, err
+	}
+	return h.result, nil
 }
 
 // Make makes an order of p on a, from the order c runs, and returns its
 // handle at once.
 func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a), func(c *Ctx) R { return p.fn(c, a) })
+	return makeOrder(c, p.name, SizeOf(a), func(c *Ctx) (R, error) { return p.fn(c, a) })
 }
 
 // Make2 makes an order of a procedure of two arguments.
 func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), func(c *Ctx) R { return p.fn(c, a, b) })
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
 
 // Make3 makes an order of a procedure of three arguments.
 func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), func(c *Ctx) R { return p.fn(c, a, b, d) })
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }
 
-func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) R) *Handle[R] {
+func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) (R, error)) *Handle[R] {
 	c.run.check()
 	if c.ord.block != "" {
-		misuse(c, "Make of %s inside block %q (a block makes no order)", name, c.ord.block)
+		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}
 	h := &Handle[R]{}
-	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) int64 {
-		h.result = body(c)
-		return SizeOf(h.result)
+	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) (int64, error) {
+		r, err := body(c)
+		h.result = r
+		return SizeOf(r), err
 	})
 	return h
 }

@@ -32,7 +32,7 @@ type recorded struct {
 // now is the moment of r's own time u in the as-soon-as-possible schedule.
 func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
-func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) int64) *order {
+func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) (int64, error)) *order {
 	o := &order{id: int64(len(m.orders) + 1), proc: name, rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes},
 		clock: stopwatch{unit: m.unit}}}
 	m.orders = append(m.orders, o.rec)
@@ -48,18 +48,20 @@ func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*C
 }
 
 // exec runs o to its end.
-func (m *recordMode) exec(o *order, body func(*Ctx) int64) {
+func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
 	r := o.rec
+	var err error
 	defer func() {
-		o.err = recovered(o, recover())
-		m.note(o.err)
+		ended(o, err, recover())
+		m.note(o)
 		own := r.clock.stop()
 		r.closeSegment()
 		r.tr.Duration = own
 		r.asapEnd = r.now(own)
 	}()
 	r.clock.start()
-	bytes := body(&Ctx{rt: m, ord: o, run: &m.halt})
+	var bytes int64
+	bytes, err = body(&Ctx{rt: m, ord: o, run: &m.halt})
 	r.tr.Results = []ordertrace.Result{{At: r.clock.stop(), Bytes: bytes}}
 }
 
@@ -71,7 +73,7 @@ func (r *recorded) closeSegment() {
 	r.segStart = r.clock.own
 }
 
-func (m *recordMode) get(c *Ctx, o *order) {
+func (m *recordMode) get(c *Ctx, o *order) error {
 	r, q := c.ord.rec, o.rec
 	own := r.clock.stop()
 	if !r.asked[q] {
@@ -83,7 +85,7 @@ func (m *recordMode) get(c *Ctx, o *order) {
 		r.delay = max(r.delay, q.asapEnd-r.asap-own)
 	}
 	r.clock.start()
-	rethrow(o)
+	return nil
 }
 
 func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
@@ -91,7 +93,7 @@ func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
 	r.clock.stop()
 	seconds, ok := m.prices.Price(name, cost.F)
 	if !ok {
-		misuse(c, "block %q is not in the calibration (expected a row for every block the program runs)", name)
+		misuse("block %q is not in the calibration (expected a row for every block the program runs)", name)
 	}
 	r.closeSegment()
 	d := seconds * m.unit

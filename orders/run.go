@@ -28,7 +28,7 @@ func newRunMode(ctx context.Context, workers int, migrate bool) *runMode {
 	return r
 }
 
-func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *order {
+func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
 	r.mu.Lock()
 	r.count++
 	r.active++
@@ -39,12 +39,12 @@ func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) int64) *ord
 	return o
 }
 
-func (r *runMode) exec(o *order, body func(*Ctx) int64) {
+func (r *runMode) exec(o *order, body func(*Ctx) (int64, error)) {
 	defer r.orders.Done()
 	o.slot = r.pool.acquire()
+	var err error
 	defer func() {
-		o.err = recovered(o, recover())
-		r.note(o.err)
+		ended(o, err, recover())
 		r.pool.finish(o.slot)
 		r.mu.Lock()
 		o.ended = true
@@ -58,12 +58,15 @@ func (r *runMode) exec(o *order, body func(*Ctx) int64) {
 		r.checkDeadlock()
 		r.mu.Unlock()
 		close(o.done)
+		// A failure cancels the run once its requesters can see it: a
+		// requester woken by the cancel finds o ended, and gets its error.
+		r.note(o)
 	}()
 	r.check() // an order that gets its worker after a cancel does not start
-	body(&Ctx{rt: r, ord: o, run: &r.halt})
+	_, err = body(&Ctx{rt: r, ord: o, run: &r.halt})
 }
 
-func (r *runMode) get(c *Ctx, o *order) {
+func (r *runMode) get(c *Ctx, o *order) error {
 	select {
 	case <-o.done:
 	default:
@@ -82,10 +85,10 @@ func (r *runMode) get(c *Ctx, o *order) {
 		case <-o.done:
 		default:
 			r.check()
-			panic(r.deadErr) // woken by the deadlock, not by the result
+			return r.deadErr // woken by the deadlock, not by the result
 		}
 	}
-	rethrow(o)
+	return nil
 }
 
 // wait registers w as waiting for o, unless o has ended (it reports true

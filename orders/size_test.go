@@ -33,6 +33,7 @@ func TestSizeOf(t *testing.T) {
 		{"nested slices", [][]float64{{1, 2}, {3}}, 24},
 		{"handle inside", withHandle{H: &Handle[int]{o: &order{}}}, 12},
 		{"ready value inside", withHandle{H: Ready(5)}, 20},
+		{"nil handle inside", withHandle{}, 12},
 		{"map", map[int]int{1: 1}, 0},
 		{"Sizers in a slice", []sized{{}, {}}, 84},
 	}

@@ -22,7 +22,7 @@ type strips struct{ Row, Col Matrix }
 
 func (s strips) Bytes() int64 { return s.Row.Bytes() + s.Col.Bytes() }
 
-var blockProduct = orders.Proc("block", func(c *orders.Ctx, s strips) Matrix {
+var blockProduct = orders.Proc("block", func(c *orders.Ctx, s strips) (Matrix, error) {
 	b := s.Row.Rows
 	out := newMatrix(b, s.Col.Cols)
 	for k0 := 0; k0 < s.Row.Cols; k0 += b {
@@ -30,13 +30,13 @@ var blockProduct = orders.Proc("block", func(c *orders.Ctx, s strips) Matrix {
 			func() { mulAdd(out, s.Row, s.Col, k0, b) },
 			func() {})
 	}
-	return out
+	return out, nil
 })
 
 // matmulArgs is main's argument.
 type matmulArgs struct{ A, B Matrix }
 
-var matmulMain = orders.Proc("matmul", func(c *orders.Ctx, m matmulArgs) Matrix {
+var matmulMain = orders.Proc("matmul", func(c *orders.Ctx, m matmulArgs) (Matrix, error) {
 	a, b := m.A, m.B
 	n, bs := a.Rows, min(matmulBlock, a.Rows)
 	q := n / bs
@@ -49,13 +49,16 @@ var matmulMain = orders.Proc("matmul", func(c *orders.Ctx, m matmulArgs) Matrix 
 	out := newMatrix(n, n)
 	for i := range q {
 		for j := range q {
-			blk := hs[i*q+j].Get(c)
+			blk, err := hs[i*q+j].Get(c)
+			if err != nil {
+				return Matrix{}, err
+			}
 			for r := range bs {
 				copy(out.Data[(i*bs+r)*n+j*bs:], blk.Data[r*bs:(r+1)*bs])
 			}
 		}
 	}
-	return out
+	return out, nil
 })
 
 func matmulSize(n int) int {
@@ -91,7 +94,7 @@ func matmulTests(int) []orders.TestCase {
 	for _, b := range []int{64, 96, matmulBlock, 160} {
 		rng := rand.New(rand.NewPCG(2, uint64(b)))
 		s := strips{Row: randomMatrix(rng, b, 2*b), Col: randomMatrix(rng, 2*b, b)}
-		tests = append(tests, orders.Test("mul", func(c *orders.Ctx) { orders.Make(c, blockProduct, s).Get(c) }))
+		tests = append(tests, orders.Test("mul", func(c *orders.Ctx) error { _, err := orders.Make(c, blockProduct, s).Get(c); return err }))
 	}
 	return tests
 }

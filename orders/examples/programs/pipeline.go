@@ -31,29 +31,34 @@ type Item struct {
 // Bytes is what the item moves between computers.
 func (it Item) Bytes() int64 { return int64(8*len(it.Xs) + 8) }
 
-var produce = orders.Proc("produce", func(c *orders.Ctx, seed uint64) Item {
+var produce = orders.Proc("produce", func(c *orders.Ctx, seed uint64) (Item, error) {
 	xs := make([]float64, pipelineLength)
 	rng := rand.New(rand.NewPCG(4, seed))
 	for i := range xs {
 		xs[i] = rng.Float64()
 	}
-	return Item{Xs: xs}
+	return Item{Xs: xs}, nil
 })
 
 // stage transforms the item in, carrying the state of prev (nil for the
 // first item).
-var stage = orders.Proc3("stage", func(c *orders.Ctx, s int, in, prev *orders.Handle[Item]) Item {
-	it := in.Get(c)
+var stage = orders.Proc3("stage", func(c *orders.Ctx, s int, in, prev *orders.Handle[Item]) (Item, error) {
+	it, err := in.Get(c)
+	if err != nil {
+		return Item{}, err
+	}
 	var state float64
 	if prev != nil {
-		state = prev.Get(c).State
+		p, err := prev.Get(c)
+		if err != nil {
+			return Item{}, err
+		}
+		state = p.State
 	}
-	var out Item
 	f := float64(len(it.Xs) * pipelineRounds)
-	c.Block("stage", orders.Cost{Alpha: []float64{float64(len(it.Xs)), pipelineRounds}, F: f},
-		func() { out = transform(s, it, state) },
-		func() { out = Item{Xs: make([]float64, len(it.Xs))} })
-	return out
+	return orders.Compute(c, "stage", orders.Cost{Alpha: []float64{float64(len(it.Xs)), pipelineRounds}, F: f},
+		func() Item { return transform(s, it, state) },
+		func() Item { return Item{Xs: make([]float64, len(it.Xs))} }), nil
 })
 
 // transform is stage s's work on an item: rounds of a smooth map.
@@ -73,7 +78,7 @@ func transform(s int, it Item, state float64) Item {
 	return Item{Xs: xs, State: 0.5*state + sum/float64(len(xs))}
 }
 
-var pipelineMain = orders.Proc("pipeline", func(c *orders.Ctx, items int) float64 {
+var pipelineMain = orders.Proc("pipeline", func(c *orders.Ctx, items int) (float64, error) {
 	last := make([]*orders.Handle[Item], pipelineStages) // each stage's latest item
 	var outs []*orders.Handle[Item]
 	for j := range items {
@@ -86,9 +91,13 @@ var pipelineMain = orders.Proc("pipeline", func(c *orders.Ctx, items int) float6
 	}
 	var total float64
 	for _, h := range outs {
-		total += h.Get(c).State
+		it, err := h.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		total += it.State
 	}
-	return total
+	return total, nil
 })
 
 // pipelineSequential computes the pipeline's answer without orders.
@@ -121,11 +130,12 @@ func runPipeline(cfg orders.Config, items int) (*orders.Summary, error) {
 
 // pipelineTests time a stage of every kind.
 func pipelineTests(int) []orders.TestCase {
-	return []orders.TestCase{orders.Test("stages", func(c *orders.Ctx) {
+	return []orders.TestCase{orders.Test("stages", func(c *orders.Ctx) error {
 		h := orders.Make(c, produce, 99)
 		for s := range pipelineStages {
 			h = orders.Make3(c, stage, s, h, nil)
 		}
-		h.Get(c)
+		_, err := h.Get(c)
+		return err
 	})}
 }

@@ -28,14 +28,22 @@ func (p piece) Bytes() int64 { return int64(8 * len(p.Xs)) }
 var mergeSort *orders.Procedure1[piece, []float64]
 
 func init() {
-	mergeSort = orders.Proc("msort", func(c *orders.Ctx, p piece) []float64 {
+	mergeSort = orders.Proc("msort", func(c *orders.Ctx, p piece) ([]float64, error) {
 		n := len(p.Xs)
 		if n <= p.Cutoff {
-			return sortLeaf(c, p.Xs)
+			return sortLeaf(c, p.Xs), nil
 		}
 		left := orders.Make(c, mergeSort, piece{p.Xs[:n/2], p.Cutoff})
 		right := orders.Make(c, mergeSort, piece{p.Xs[n/2:], p.Cutoff})
-		return mergeHalves(c, left.Get(c), right.Get(c))
+		a, err := left.Get(c)
+		if err != nil {
+			return nil, err
+		}
+		b, err := right.Get(c)
+		if err != nil {
+			return nil, err
+		}
+		return mergeHalves(c, a, b), nil
 	})
 }
 
@@ -49,11 +57,9 @@ func sortLeaf(c *orders.Ctx, xs []float64) []float64 {
 }
 
 func mergeHalves(c *orders.Ctx, a, b []float64) []float64 {
-	var out []float64
-	c.Block("merge", orders.Cost{Alpha: []float64{float64(len(a) + len(b))}, F: float64(len(a) + len(b))},
-		func() { out = merge(a, b) },
-		func() { out = make([]float64, len(a)+len(b)) })
-	return out
+	return orders.Compute(c, "merge", orders.Cost{Alpha: []float64{float64(len(a) + len(b))}, F: float64(len(a) + len(b))},
+		func() []float64 { return merge(a, b) },
+		func() []float64 { return make([]float64, len(a)+len(b)) })
 }
 
 func merge(a, b []float64) []float64 {
@@ -103,8 +109,9 @@ func sortTests(n int) []orders.TestCase {
 	leaf := max(1, n/sortLeaves)
 	for _, m := range []int{max(1, leaf/2), leaf, 2 * leaf} {
 		xs := randomNumbers(uint64(m), 2*m)
-		tests = append(tests, orders.Test("msort", func(c *orders.Ctx) {
-			orders.Make(c, mergeSort, piece{xs, m}).Get(c)
+		tests = append(tests, orders.Test("msort", func(c *orders.Ctx) error {
+			_, err := orders.Make(c, mergeSort, piece{xs, m}).Get(c)
+			return err
 		}))
 	}
 	return tests
