@@ -17,7 +17,7 @@ type calibrateMode struct {
 	rows    []calibration.Row
 	reps    map[string]int // timed runs so far of each block and α
 	count   int64          // orders made
-	halt
+	runState
 }
 
 func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
@@ -29,7 +29,7 @@ func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int6
 			ended(o, err, recover())
 			m.note(o)
 		}()
-		_, err = body(&Ctx{rt: m, ord: o, run: &m.halt})
+		_, err = body(&Ctx{rt: m, ord: o, run: &m.runState})
 	}()
 	return o
 }
@@ -78,9 +78,10 @@ var referenceSink float64
 // calibrate runs every test reps times, collecting garbage before each
 // run so that a collection seldom lands inside a timed block, and times
 // the reference algorithm once per repetition.
-func calibrate(ctx context.Context, tests []TestCase, reps int, machine string) ([]calibration.Row, error) {
+func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
+	tests, reps, machine := cfg.Tests, cfg.reps(), cfg.machine()
 	m := &calibrateMode{machine: machine, reps: map[string]int{}}
-	m.start(ctx)
+	m.start(ctx, cfg.Check)
 	defer m.cancel()
 	for range reps {
 		goruntime.GC()

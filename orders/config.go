@@ -30,7 +30,12 @@ type Config struct {
 	// started on when that one is busy (Run; ordersim.Options.Migrate
 	// predicts it).
 	Migrate bool
-	Reps    int // Calibrate: repetitions of every test; 0 means 5
+	// Check makes sure that arguments and results go by value, as between
+	// computers: an order that writes memory another order shares fails
+	// with a *MisuseError (see fingerprint). It costs a pass over every
+	// argument and result; tests of programs should set it.
+	Check bool
+	Reps  int // Calibrate: repetitions of every test; 0 means 5
 	// Machine names the machine in calibration rows, and in Record the
 	// machine whose constants price the blocks; "" means hostname/GOARCH
 	// in Calibrate and, in Record, the only machine of the file.
@@ -77,6 +82,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&c.Workers, "orders.workers", c.Workers, "run: local workers (0: GOMAXPROCS)")
 	fs.BoolVar(&c.Migrate, "orders.migrate", c.Migrate, "run: resume a waiting order on any free worker")
+	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")

@@ -10,7 +10,7 @@ import (
 type Ctx struct {
 	rt  runtime
 	ord *order
-	run *halt
+	run *runState
 }
 
 // Context returns the run's context: done when Main's caller cancels it
@@ -69,6 +69,9 @@ type order struct {
 	err   any           // how it ended: nil, abandoned, or its failure (*OrderError)
 	rec   *recorded     // record mode
 	slot  int           // run mode: the worker it runs on
+	// resultPrint is the fingerprint of its result when it ended, in
+	// checking mode.
+	resultPrint uint64
 }
 
 // stopwatch measures the own time of an order's unmarked code, in the

@@ -11,7 +11,8 @@ import (
 )
 
 // OrderError is the failure of an order: the error its procedure
-// returned, or a *PanicError when it panicked. Get returns it to the
+// returned, a *PanicError when it panicked, or a *MisuseError when it
+// used the runtime wrongly. Get returns it to the
 // orders that request the failed order, Main returns the run's first.
 type OrderError struct {
 	Order int64  // the order's id in the run (in record mode, in recording order)
@@ -26,8 +27,7 @@ func (e *OrderError) Error() string {
 func (e *OrderError) Unwrap() error { return e.Err }
 
 // PanicError is an order's panic as an error: the value, and the stack
-// where it was raised. It unwraps to the value when that is an error (a
-// *MisuseError among them).
+// where it was raised. It unwraps to the value when that is an error.
 type PanicError struct {
 	Value any
 	Stack []byte // as runtime/debug.Stack gives it
@@ -90,6 +90,9 @@ func ended(o *order, err error, panicked any) {
 	case abandoned:
 		o.err = v
 		return
+	case *MisuseError: // the runtime's own word, not the program's panic
+		o.err = &OrderError{Order: o.id, Proc: o.proc, Err: v}
+		return
 	default:
 		o.err = &OrderError{Order: o.id, Proc: o.proc, Err: &PanicError{Value: v, Stack: debug.Stack()}}
 		return
@@ -118,24 +121,27 @@ func failure(o *order) error {
 	return nil
 }
 
-// halt is what ends a run early: the first failure of any order, which
-// Main reports even when nobody requested the order that failed, and the
-// run's context, cancelled by the caller or by that first failure. An
-// order that finds the context done at a Make, a Get or a Block unwinds
-// (panics with abandoned), so that every order ends soon.
-type halt struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	first  error
+// runState is what every mode's run shares: whether it checks that values
+// go by value (Config.Check), and what ends it early: the first failure of
+// any order, which Main reports even when nobody requested the order that
+// failed, and the run's context, cancelled by the caller or by that first
+// failure. An order that finds the context done at a Make, a Get or a
+// Block unwinds (panics with abandoned), so that every order ends soon.
+type runState struct {
+	checkValues bool
+	ctx         context.Context
+	cancel      context.CancelFunc
+	mu          sync.Mutex
+	first       error
 }
 
-func (h *halt) start(ctx context.Context) {
+func (h *runState) start(ctx context.Context, checkValues bool) {
 	h.ctx, h.cancel = context.WithCancel(ctx)
+	h.checkValues = checkValues
 }
 
 // check unwinds the calling order when the run is cancelled.
-func (h *halt) check() {
+func (h *runState) check() {
 	if h.ctx.Err() != nil {
 		panic(abandoned{})
 	}
@@ -143,7 +149,7 @@ func (h *halt) check() {
 
 // note remembers o's failure if it is the run's first, and cancels the
 // run then.
-func (h *halt) note(o *order) {
+func (h *runState) note(o *order) {
 	err, ok := o.err.(error)
 	if !ok {
 		return
@@ -158,7 +164,7 @@ func (h *halt) note(o *order) {
 
 // err is the run's error: the first failure (a deadlock as itself), else
 // the caller's cancel or deadline.
-func (h *halt) err(caller context.Context) error {
+func (h *runState) err(caller context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.first == nil {

@@ -32,12 +32,12 @@ type Summary struct {
 // and returns p's result (the zero value in Calibrate, which runs
 // cfg.Tests instead). The first order that fails ends Main with its
 // *OrderError, which names the order and its procedure and wraps the
-// error the procedure returned or its *PanicError (the panic value and
-// the stack), itself wrapping a *MisuseError when the order used blocks
-// wrongly (a block in a block, Make or Get in a block, a block the
-// calibration does not price). In run mode, orders that all wait for each
-// other's results (a cycle of handles) end Main with a *DeadlockError
-// naming every wait.
+// error the procedure returned, its *PanicError (the panic value and the
+// stack), or a *MisuseError when the order used the runtime wrongly (a
+// block in a block, Make or Get in a block, a block the calibration does
+// not price, in checking mode memory shared with another order). In run
+// mode, orders that all wait for each other's results (a cycle of
+// handles) end Main with a *DeadlockError naming every wait.
 func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
 	return MainContext(context.Background(), cfg, p, arg)
 }
@@ -75,7 +75,7 @@ func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R],
 }
 
 func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
-	r := newRunMode(ctx, cfg.workers(), cfg.Migrate)
+	r := newRunMode(ctx, cfg)
 	defer r.cancel()
 	r.make(nil, name, 0, body)
 	ended := make(chan struct{})
@@ -114,7 +114,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 		return nil, err
 	}
 	m := &recordMode{prices: prices, unit: perSecond}
-	m.start(ctx)
+	m.start(ctx, cfg.Check)
 	defer m.cancel()
 	start := time.Now()
 	m.make(nil, name, 0, body)
@@ -153,7 +153,7 @@ func calibrateMain(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, errors.New("orders: calibrate mode needs tests (Config.Tests) that run every block")
 	}
 	start := time.Now()
-	rows, err := calibrate(ctx, cfg.Tests, cfg.reps(), cfg.machine())
+	rows, err := calibrate(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

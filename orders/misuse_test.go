@@ -154,3 +154,59 @@ func TestReadyAndCompute(t *testing.T) {
 		t.Errorf("main's requests %v, want one, of square", r)
 	}
 }
+
+// TestCheckFindsSharedMemory: in checking mode, an order that writes its
+// arguments (memory its maker shares) or a requester that writes a result
+// (memory every requester shares) fails with a *MisuseError naming the
+// order; a program that copies passes, and without checking nothing is
+// looked at.
+func TestCheckFindsSharedMemory(t *testing.T) {
+	inPlace := Proc("inplace", func(c *Ctx, xs []float64) ([]float64, error) {
+		xs[0] = -1 // the maker's memory
+		return xs, nil
+	})
+	copying := Proc("copying", func(c *Ctx, xs []float64) ([]float64, error) {
+		out := append([]float64(nil), xs...)
+		out[0] = -1
+		return out, nil
+	})
+	tests := []struct {
+		name string
+		main func(c *Ctx, n int) (float64, error)
+		want string // "" when the program is right
+	}{
+		{"an order writes its argument", func(c *Ctx, n int) (float64, error) {
+			r, err := Make(c, inPlace, make([]float64, n)).Get(c)
+			return r[0], err
+		}, "order 2 (inplace): misuse: its arguments changed"},
+		{"a requester writes a result", func(c *Ctx, n int) (float64, error) {
+			h := Make(c, copying, make([]float64, n))
+			r, err := h.Get(c)
+			if err != nil {
+				return 0, err
+			}
+			r[1] = 5 // the result every requester shares
+			_, err = h.Get(c)
+			return r[0], err
+		}, "the result of order 2 (copying) changed after it ended"},
+		{"copies", func(c *Ctx, n int) (float64, error) {
+			r, err := Make(c, copying, make([]float64, n)).Get(c)
+			return r[0], err
+		}, ""},
+	}
+	for _, tt := range tests {
+		p := Proc("main", tt.main)
+		for _, mode := range []Mode{ModeRun, ModeRecord} {
+			cfg := Config{Mode: mode, Workers: 2, Check: true, Constants: calibration.Constants{}, Output: io.Discard}
+			_, _, err := Main(cfg, p, 4)
+			var me *MisuseError
+			if tt.want == "" && err != nil || tt.want != "" && (!errors.As(err, &me) || !strings.Contains(err.Error(), tt.want)) {
+				t.Errorf("%s, %s: error %v, want %q", tt.name, mode, err, tt.want)
+			}
+			cfg.Check = false
+			if _, _, err := Main(cfg, p, 4); err != nil {
+				t.Errorf("%s, %s, not checking: %v", tt.name, mode, err)
+			}
+		}
+	}
+}

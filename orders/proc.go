@@ -85,33 +85,52 @@ func (h *Handle[R]) Get(c *Ctx) (R, error) {
 		var zero R
 		return zero, err
 	}
+	if c.run.checkValues && fingerprint(h.result) != h.o.resultPrint {
+		misuse("the result of order %d (%s) changed after it ended: an order wrote memory another shares (results go by value: copy before writing)", h.o.id, h.o.proc)
+	}
 	return h.result, nil
 }
+
+func (*Handle[R]) isHandle() {}
 
 // Make makes an order of p on a, from the order c runs, and returns its
 // handle at once.
 func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a), func(c *Ctx) (R, error) { return p.fn(c, a) })
+	return makeOrder(c, p.name, []any{a}, func(c *Ctx) (R, error) { return p.fn(c, a) })
 }
 
 // Make2 makes an order of a procedure of two arguments.
 func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), func(c *Ctx) (R, error) { return p.fn(c, a, b) })
+	return makeOrder(c, p.name, []any{a, b}, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
 
 // Make3 makes an order of a procedure of three arguments.
 func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Handle[R] {
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
+	return makeOrder(c, p.name, []any{a, b, d}, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }
 
-func makeOrder[R any](c *Ctx, name string, argBytes int64, body func(*Ctx) (R, error)) *Handle[R] {
+func makeOrder[R any](c *Ctx, name string, args []any, body func(*Ctx) (R, error)) *Handle[R] {
 	c.run.check()
 	if c.ord.block != "" {
 		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}
+	var argBytes int64
+	for _, a := range args {
+		argBytes += SizeOf(a)
+	}
+	var argPrint uint64
+	if c.run.checkValues {
+		argPrint = fingerprint(args...)
+	}
 	h := &Handle[R]{}
 	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) (int64, error) {
 		r, err := body(c)
+		if c.run.checkValues {
+			if fingerprint(args...) != argPrint {
+				misuse("its arguments changed between its Make and its end: an order wrote memory another shares (arguments go by value: pass copies)")
+			}
+			c.ord.resultPrint = fingerprint(r)
+		}
 		h.result = r
 		return SizeOf(r), err
 	})

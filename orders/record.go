@@ -14,7 +14,7 @@ type recordMode struct {
 	prices calibration.Constants
 	unit   float64     // trace units per second: 1, or 1/the reference's time
 	orders []*recorded // by order of making
-	halt
+	runState
 }
 
 // recorded is an order of the trace being recorded.
@@ -61,7 +61,7 @@ func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
 	}()
 	r.clock.start()
 	var bytes int64
-	bytes, err = body(&Ctx{rt: m, ord: o, run: &m.halt})
+	bytes, err = body(&Ctx{rt: m, ord: o, run: &m.runState})
 	r.tr.Results = []ordertrace.Result{{At: r.clock.stop(), Bytes: bytes}}
 }
 

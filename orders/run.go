@@ -19,12 +19,12 @@ type runMode struct {
 	waits   map[*order]*order // suspended orders, with the order each waits for
 	dead    chan struct{}     // closed on a deadlock, which wakes every Get
 	deadErr *DeadlockError
-	halt
+	runState
 }
 
-func newRunMode(ctx context.Context, workers int, migrate bool) *runMode {
-	r := &runMode{pool: newPool(workers, migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
-	r.start(ctx)
+func newRunMode(ctx context.Context, cfg Config) *runMode {
+	r := &runMode{pool: newPool(cfg.workers(), cfg.Migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
+	r.start(ctx, cfg.Check)
 	return r
 }
 
@@ -63,7 +63,7 @@ func (r *runMode) exec(o *order, body func(*Ctx) (int64, error)) {
 		r.note(o)
 	}()
 	r.check() // an order that gets its worker after a cancel does not start
-	_, err = body(&Ctx{rt: r, ord: o, run: &r.halt})
+	_, err = body(&Ctx{rt: r, ord: o, run: &r.runState})
 }
 
 func (r *runMode) get(c *Ctx, o *order) error {

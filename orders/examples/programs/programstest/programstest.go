@@ -33,7 +33,7 @@ func Modes(t *testing.T, name string, cmd Command) {
 	for _, unit := range []string{"s", "ref"} {
 		record(t, cmd, size, cal, unit, filepath.Join(dir, unit+".jsonl"))
 	}
-	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2")
+	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2", "-orders.check")
 	if !strings.HasPrefix(out, "OK "+name) {
 		t.Errorf("run mode printed %q, want OK", out)
 	}
@@ -45,7 +45,7 @@ func Modes(t *testing.T, name string, cmd Command) {
 // calibrate writes a calibration file in dir and returns its path.
 func calibrate(t *testing.T, cmd Command, size, dir string) string {
 	cal := filepath.Join(dir, "cal.csv")
-	mustRun(t, cmd, "-n", size, "-orders.mode", "calibrate", "-orders.reps", "2", "-orders.machine", "test", "-orders.out", cal)
+	mustRun(t, cmd, "-n", size, "-orders.mode", "calibrate", "-orders.reps", "2", "-orders.machine", "test", "-orders.out", cal, "-orders.check")
 	if rows := readRows(t, cal); len(rows) == 0 {
 		t.Fatal("calibration wrote no row")
 	}
@@ -55,7 +55,7 @@ func calibrate(t *testing.T, cmd Command, size, dir string) string {
 // record writes the trace in unit and checks it: its header's unit, and
 // one node playing it in its work.
 func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
-	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.unit", unit, "-orders.calibration", cal, "-orders.out", trace)
+	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.unit", unit, "-orders.calibration", cal, "-orders.out", trace, "-orders.check")
 	orders, work := traceWork(t, trace, unit)
 	if orders < 2 {
 		t.Errorf("the trace has %d orders, want several", orders)
