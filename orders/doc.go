@@ -4,7 +4,8 @@
 // time.
 //
 // A marked procedure is declared once with Proc (Proc2, Proc3 for more
-// arguments). Calling it through Make makes an order and returns a Handle
+// arguments; Recursive for one that makes orders of itself, without an
+// init function). Calling it through Make makes an order and returns a Handle
 // at once; the caller goes on and waits only at its first Get, and only
 // if the result is not ready; Ready makes a handle of a value one has.
 // Inside an order, Ctx.Block marks a block with a cost estimate f(α) and
@@ -26,7 +27,8 @@
 //     seconds or in units of a reference algorithm's time (Config.Unit).
 //
 // Main runs a program in the mode of its Config, which AddFlags fills from
-// -orders.* flags (MainContext under a context). A procedure returns its
+// -orders.* flags (MainContext under a context; Run for a main procedure
+// of any number of arguments, called with Call, Call2 or Call3). A procedure returns its
 // result and an error; the first order that fails, by an error or a
 // panic, cancels the run, and Get and Main return its *OrderError (the
 // order, its procedure, and its error or *PanicError with the stack); a

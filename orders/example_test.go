@@ -2,6 +2,7 @@ package orders_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,26 +11,23 @@ import (
 )
 
 // fib computes Fibonacci numbers by orders: each call above 10 makes two
-// orders; below, a marked block does the work.
-var fib *orders.Procedure1[int, int]
-
-func init() {
-	fib = orders.Proc("fib", func(c *orders.Ctx, n int) (int, error) {
-		if n < 10 {
-			return orders.Compute(c, "fib", orders.Cost{Alpha: []float64{float64(n)}, F: float64(int(1) << n)},
-				func() int { return slowFib(n) },
-				func() int { return 0 }), nil
-		}
-		a := orders.Make(c, fib, n-1) // made at once
-		b := orders.Make(c, fib, n-2)
-		x, err := a.Get(c) // waits only if not ready
-		if err != nil {
-			return 0, err
-		}
-		y, err := b.Get(c)
-		return x + y, err
-	})
-}
+// orders; below, a marked block does the work. Recursive gives the body
+// its own procedure: no init function is needed.
+var fib = orders.Recursive("fib", func(fib *orders.Procedure1[int, int], c *orders.Ctx, n int) (int, error) {
+	if n < 10 {
+		return orders.Compute(c, "fib", orders.Cost{Alpha: []float64{float64(n)}, F: float64(int(1) << n)},
+			func() int { return slowFib(n) },
+			func() int { return 0 }), nil
+	}
+	a := orders.Make(c, fib, n-1) // made at once
+	b := orders.Make(c, fib, n-2)
+	x, err := a.Get(c) // waits only if not ready
+	if err != nil {
+		return 0, err
+	}
+	y, err := b.Get(c)
+	return x + y, err
+})
 
 func slowFib(n int) int {
 	if n < 2 {
@@ -83,12 +81,9 @@ func init() {
 }
 
 // A procedure of two arguments is declared with Proc2 and ordered with
-// Make2; Main runs one of them through a procedure of one argument.
+// Make2; Run runs any procedure as the main order, called with Call2.
 func ExampleProc2() {
-	main := orders.Proc("main", func(c *orders.Ctx, n int) (float64, error) {
-		return orders.Make2(c, power, 2, n).Get(c)
-	})
-	r, _, err := orders.Main(orders.Config{Workers: 2}, main, 10)
+	r, _, err := orders.Run(context.Background(), orders.Config{Workers: 2}, orders.Call2(power, 2.0, 10))
 	if err != nil {
 		panic(err)
 	}

@@ -47,9 +47,37 @@ func Main[A, R any](cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error)
 // running end at their next Make, Get or Block (Ctx.Context tells them
 // sooner). The first order that fails cancels the run the same way.
 func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R], arg A) (R, *Summary, error) {
+	return Run(ctx, cfg, Call(p, arg))
+}
+
+// Program is a procedure of any number of arguments called on them: the
+// main order of Run.
+type Program[R any] struct {
+	name string
+	fn   func(*Ctx) (R, error)
+}
+
+// Call is p called on a, for Run.
+func Call[A, R any](p *Procedure1[A, R], a A) Program[R] {
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a) }}
+}
+
+// Call2 is p called on a and b, for Run.
+func Call2[A, B, R any](p *Procedure2[A, B, R], a A, b B) Program[R] {
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b) }}
+}
+
+// Call3 is p called on a, b and d, for Run.
+func Call3[A, B, C, R any](p *Procedure3[A, B, C, R], a A, b B, d C) Program[R] {
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) }}
+}
+
+// Run is MainContext for a procedure of any number of arguments (Call,
+// Call2, Call3).
+func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, error) {
 	var result R
 	body := func(c *Ctx) (int64, error) {
-		r, err := p.fn(c, arg)
+		r, err := prog.fn(c)
 		result = r
 		return SizeOf(r), err
 	}
@@ -57,16 +85,16 @@ func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R],
 	var err error
 	switch cfg.mode() {
 	case ModeRun:
-		rep, err = runMain(ctx, cfg, p.name, body)
+		rep, err = runMain(ctx, cfg, prog.name, body)
 	case ModeRecord:
-		rep, err = recordMain(ctx, cfg, p.name, body)
+		rep, err = recordMain(ctx, cfg, prog.name, body)
 	case ModeCalibrate:
 		rep, err = calibrateMain(ctx, cfg)
 	default:
 		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
 	}
 	if err != nil {
-		// Main may return before the main order ends: its result is not
+		// Run may return before the main order ends: its result is not
 		// to be read then.
 		var zero R
 		return zero, rep, err

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"context"
 	"errors"
 	"io"
 	goruntime "runtime"
@@ -207,6 +208,32 @@ func TestCheckFindsSharedMemory(t *testing.T) {
 			if _, _, err := Main(cfg, p, 4); err != nil {
 				t.Errorf("%s, %s, not checking: %v", tt.name, mode, err)
 			}
+		}
+	}
+}
+
+// TestRunAnyProcedure: Run takes a procedure of one, two or three
+// arguments as the main order, and a Recursive procedure needs no init.
+func TestRunAnyProcedure(t *testing.T) {
+	fact := Recursive("fact", func(fact *Procedure1[int, int], c *Ctx, n int) (int, error) {
+		if n <= 1 {
+			return 1, nil
+		}
+		r, err := Make(c, fact, n-1).Get(c)
+		return n * r, err
+	})
+	sum3 := Proc3("sum3", func(c *Ctx, a, b int, h *Handle[int]) (int, error) {
+		x, err := h.Get(c)
+		return a + b + x, err
+	})
+	ctx := context.Background()
+	for _, mode := range []Mode{ModeRun, ModeRecord} {
+		cfg := Config{Mode: mode, Workers: 2, Constants: calibration.Constants{}, Output: io.Discard}
+		if got, _, err := Run(ctx, cfg, Call(fact, 5)); err != nil || (mode == ModeRun && got != 120) {
+			t.Errorf("%s: fact(5) = %d, %v", mode, got, err)
+		}
+		if got, _, err := Run(ctx, cfg, Call3(sum3, 1, 2, Ready(3))); err != nil || (mode == ModeRun && got != 6) {
+			t.Errorf("%s: sum3 = %d, %v", mode, got, err)
 		}
 	}
 }

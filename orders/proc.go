@@ -29,6 +29,20 @@ func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] 
 	return &Procedure1[A, R]{name: name, fn: fn}
 }
 
+// Recursive marks fn as a procedure named name that makes orders of
+// itself: fn receives the procedure it defines, so that a package-level
+// procedure needs no init function (Go forbids a variable's initializer
+// to refer to the variable).
+//
+//	var fib = orders.Recursive("fib", func(fib *orders.Procedure1[int, int], c *orders.Ctx, n int) (int, error) {
+//		... orders.Make(c, fib, n-1) ...
+//	})
+func Recursive[A, R any](name string, fn func(self *Procedure1[A, R], c *Ctx, a A) (R, error)) *Procedure1[A, R] {
+	p := &Procedure1[A, R]{name: name}
+	p.fn = func(c *Ctx, a A) (R, error) { return fn(p, c, a) }
+	return p
+}
+
 // Proc2 marks a procedure of two arguments.
 func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2[A, B, R] {
 	return &Procedure2[A, B, R]{name: name, fn: fn}

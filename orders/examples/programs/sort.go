@@ -25,27 +25,23 @@ type piece struct {
 
 func (p piece) Bytes() int64 { return int64(8 * len(p.Xs)) }
 
-var mergeSort *orders.Procedure1[piece, []float64]
-
-func init() {
-	mergeSort = orders.Proc("msort", func(c *orders.Ctx, p piece) ([]float64, error) {
-		n := len(p.Xs)
-		if n <= p.Cutoff {
-			return sortLeaf(c, p.Xs), nil
-		}
-		left := orders.Make(c, mergeSort, piece{p.Xs[:n/2], p.Cutoff})
-		right := orders.Make(c, mergeSort, piece{p.Xs[n/2:], p.Cutoff})
-		a, err := left.Get(c)
-		if err != nil {
-			return nil, err
-		}
-		b, err := right.Get(c)
-		if err != nil {
-			return nil, err
-		}
-		return mergeHalves(c, a, b), nil
-	})
-}
+var mergeSort = orders.Recursive("msort", func(mergeSort *orders.Procedure1[piece, []float64], c *orders.Ctx, p piece) ([]float64, error) {
+	n := len(p.Xs)
+	if n <= p.Cutoff {
+		return sortLeaf(c, p.Xs), nil
+	}
+	left := orders.Make(c, mergeSort, piece{p.Xs[:n/2], p.Cutoff})
+	right := orders.Make(c, mergeSort, piece{p.Xs[n/2:], p.Cutoff})
+	a, err := left.Get(c)
+	if err != nil {
+		return nil, err
+	}
+	b, err := right.Get(c)
+	if err != nil {
+		return nil, err
+	}
+	return mergeHalves(c, a, b), nil
+})
 
 func sortLeaf(c *orders.Ctx, xs []float64) []float64 {
 	var out []float64
