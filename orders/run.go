@@ -79,6 +79,7 @@ func (r *runMode) get(c *Ctx, o *order) error {
 			case <-r.dead:
 			case <-r.ctx.Done():
 			}
+			r.unwait(c.ord)
 		}
 		c.ord.slot = r.pool.resumeOn(c.ord.slot)
 		select {
@@ -104,6 +105,17 @@ func (r *runMode) wait(w, o *order) (ended bool) {
 	r.waits[w] = o
 	r.checkDeadlock()
 	return false
+}
+
+// unwait makes w, woken, active again if the order it waited for has not
+// (it was woken by the deadlock or the run's end).
+func (r *runMode) unwait(w *order) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.waits[w]; ok {
+		delete(r.waits, w)
+		r.active++
+	}
 }
 
 // checkDeadlock closes dead when no order can go on: none is active and
