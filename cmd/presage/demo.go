@@ -100,7 +100,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	sample, err := stage.StoreTimeline(ctx, st, run.ID)
+	sample, err := stage.StoreTimeline(ctx, st, run)
 	if err != nil {
 		return err
 	}

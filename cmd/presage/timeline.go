@@ -99,7 +99,7 @@ func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *r
 // replayInto re-simulates run into the sinks.
 func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...events.Sink) (events.Stats, error) {
 	col := events.NewCollector(run.Config.Procs(), sinks...)
-	if _, err := stage.Replay(ctx, st, run.ID, col); err != nil {
+	if err := stage.Replay(ctx, st, run, col); err != nil {
 		col.Close()
 		return events.Stats{}, err
 	}

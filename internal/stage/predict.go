@@ -49,7 +49,7 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	}
 	// The run report's per-processor picture is recorded as the run is
 	// simulated and stored with it: reading the report simulates nothing.
-	sampler := NewTimelineSampler(cfg.Procs())
+	sampler := newTimelineSampler(cfg.Procs())
 	opt.Recorder = sampler
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()

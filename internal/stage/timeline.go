@@ -13,56 +13,52 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// Replay simulates stored run runID again, with its stored trace,
-// machine and configuration, reporting every state and message to rec.
-// Runs are stored without events; the simulation is deterministic, so
-// the replay is the stored run — Replay checks that every interval's
-// Execution_time is the stored one, bit for bit, and fails otherwise
-// (the trace or the model changed since the run was made). It returns
-// the stored run.
-func Replay(ctx context.Context, st *store.Store, runID int64, rec events.Recorder) (*result.Run, error) {
-	run, err := st.Run(runID)
-	if err != nil {
-		return nil, err
-	}
+// Replay simulates stored run run (as store.Run loads it) again, with its
+// stored trace, machine and configuration, reporting every state and
+// message to rec. Runs are stored without events; the simulation is
+// deterministic, so the replay is the stored run — Replay checks that
+// every interval's Execution_time is the stored one, bit for bit, and
+// fails otherwise (the trace or the model changed since the run was made).
+func Replay(ctx context.Context, st *store.Store, run *result.Run, rec events.Recorder) error {
+	runID := run.ID
 	if run.Kind != result.Predicted || run.TraceID == 0 || run.Config.MachineID == 0 {
 		what := string(run.Kind)
 		if run.Kind == result.Predicted {
 			what = "an orders simulation, or a prediction whose trace or machine is not stored"
 		}
-		return nil, fmt.Errorf("run %d: a timeline needs a run predicted from a stored Lib-DVM trace on a stored machine (this one is %s)", runID, what)
+		return fmt.Errorf("run %d: a timeline needs a run predicted from a stored Lib-DVM trace on a stored machine (this one is %s)", runID, what)
 	}
 	opt, err := sim.OptionsFromNames(run.Config.Options)
 	if err != nil {
-		return nil, fmt.Errorf("run %d: %w", runID, err)
+		return fmt.Errorf("run %d: %w", runID, err)
 	}
 	info, err := st.Trace(strconv.FormatInt(run.TraceID, 10))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	m, _, err := st.Machine(strconv.FormatInt(run.Config.MachineID, 10))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	opt.TraceFile, opt.Recorder = filepath.Base(info.Path), rec
 	cfg := run.Config
 	cfg.Used = result.MachineValues{}
 	tr, err := st.OpenTrace(ctx, info)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	again, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {
-		return nil, fmt.Errorf("run %d: replay: %w", runID, err)
+		return fmt.Errorf("run %d: replay: %w", runID, err)
 	}
 	if err := sameTimes(run, again); err != nil {
-		return nil, fmt.Errorf("run %d: replay does not reproduce the stored run (%v): the trace or the model changed since", runID, err)
+		return fmt.Errorf("run %d: replay does not reproduce the stored run (%v): the trace or the model changed since", runID, err)
 	}
-	return run, nil
+	return nil
 }
 
 // sameTimes compares the Execution_time of every interval of two runs.
@@ -79,26 +75,23 @@ func sameTimes(stored, again *result.Run) error {
 	return nil
 }
 
-// NewTimelineSampler samples the run report's per-processor picture of a
+// newTimelineSampler samples the run report's per-processor picture of a
 // run on procs processors: at most 200 processors by 500 time buckets,
 // whatever the grid.
-func NewTimelineSampler(procs int) *events.Sampler { return events.NewSampler(procs, 200, 500) }
+func newTimelineSampler(procs int) *events.Sampler { return events.NewSampler(procs, 200, 500) }
 
-// StoreTimeline gives stored run runID the per-processor picture that a
-// run of a sweep is stored without, by replaying it, and returns it; a run
-// that has one already is not replayed.
-func StoreTimeline(ctx context.Context, st *store.Store, runID int64) (*events.Sample, error) {
-	if sm, err := st.RunTimeline(ctx, runID); sm != nil || err != nil {
+// StoreTimeline gives stored run run (as store.Run loads it) the
+// per-processor picture that a run of a sweep is stored without, by
+// replaying it, and returns it; a run that has one already is not
+// replayed.
+func StoreTimeline(ctx context.Context, st *store.Store, run *result.Run) (*events.Sample, error) {
+	if sm, err := st.RunTimeline(ctx, run.ID); sm != nil || err != nil {
 		return sm, err
 	}
-	run, err := st.Run(runID)
-	if err != nil {
-		return nil, err
-	}
-	sampler := NewTimelineSampler(run.Config.Procs())
-	if _, err := Replay(ctx, st, runID, sampler); err != nil {
+	sampler := newTimelineSampler(run.Config.Procs())
+	if err := Replay(ctx, st, run, sampler); err != nil {
 		return nil, err
 	}
 	sm := sampler.Sample()
-	return sm, st.SaveRunTimeline(ctx, runID, sm)
+	return sm, st.SaveRunTimeline(ctx, run.ID, sm)
 }

@@ -2,6 +2,7 @@ package stage_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -45,19 +46,24 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &countingRecorder{busy: map[int]float64{}}
-	got, err := stage.Replay(ctx, db, run.ID, rec)
+	stored, err := db.Run(run.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != run.ID || rec.messages == 0 {
-		t.Errorf("replay of run %d gave run %d and %d messages", run.ID, got.ID, rec.messages)
+	if err := stage.Replay(ctx, db, stored, rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.messages == 0 {
+		t.Errorf("replay of run %d gave no messages", run.ID)
 	}
 	for p, pv := range run.Intervals[0].Procs {
 		if want := pv.Values[result.ExecutionTime]; rec.busy[p] < want*(1-1e-9) || rec.busy[p] > want*(1+1e-9) {
 			t.Errorf("processor %d: %v s of states, Execution_time %v", p, rec.busy[p], want)
 		}
 	}
-	if _, err := stage.Replay(ctx, db, run.ID+100, rec); err == nil || !strings.Contains(err.Error(), "run") {
-		t.Errorf("replay of a missing run: %v, expected an error naming the run", err)
+	untraced := *stored
+	untraced.TraceID = 0
+	if err := stage.Replay(ctx, db, &untraced, rec); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("run %d", run.ID)) {
+		t.Errorf("replay of a run without a stored trace: %v, expected an error naming the run", err)
 	}
 }
