@@ -44,21 +44,20 @@ func rel(p string) string {
 	return p
 }
 
-// std tells the standard library's packages (no dot in the first element,
-// and not one of the module's folders).
-func std(p string) bool {
-	first, _, _ := strings.Cut(p, "/")
-	return !strings.Contains(first, ".") && !isModuleFolder(first)
-}
-
-// isModuleFolder reports whether name is a top-level folder of the module
-// holding Go packages (and so not a standard-library path).
-func isModuleFolder(name string) bool {
-	switch name {
-	case "cmd", "exports", "ingest", "internal", "orders", "queries", "schema", "sim":
-		return true
+// kinds returns what tells the module's packages (those pkgs lists,
+// module-relative) from the others, and the standard library's (no dot
+// in their first element) from third-party modules.
+func kinds(pkgs []Package) (inModule, std func(string) bool) {
+	own := map[string]bool{}
+	for _, p := range pkgs {
+		own[p.Path] = true
 	}
-	return false
+	inModule = func(p string) bool { return own[p] }
+	std = func(p string) bool {
+		first, _, _ := strings.Cut(p, "/")
+		return !own[p] && !strings.Contains(first, ".")
+	}
+	return inModule, std
 }
 
 func rules(t *testing.T) *Rules {
@@ -74,8 +73,6 @@ func rules(t *testing.T) *Rules {
 	return r
 }
 
-func modulePackage(p string) bool { return isModuleFolder(strings.SplitN(p, "/", 2)[0]) }
-
 func testSupport(r *Rules) func(string) bool {
 	return func(p string) bool {
 		l, ok := r.LayerOf(p)
@@ -90,6 +87,7 @@ func testSupport(r *Rules) func(string) bool {
 func TestArchitecture(t *testing.T) {
 	r := rules(t)
 	pkgs, deps := graph(t)
+	modulePackage, std := kinds(pkgs)
 	for _, v := range r.Check(pkgs, modulePackage, std) {
 		t.Error(v)
 	}
@@ -136,6 +134,7 @@ func TestCheckFindsWrongImports(t *testing.T) {
 	add("sim/trace", "github.com/klauspost/compress/gzip")
 	add("sim/ordertrace", "orders")
 	pkgs = append(pkgs, Package{Path: "sim/nowhere"})
+	modulePackage, std := kinds(pkgs)
 	var got []string
 	for _, v := range r.Check(pkgs, modulePackage, std) {
 		got = append(got, v.String())
