@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +75,9 @@ func (e *DeadlockError) Error() string {
 }
 
 // sortWaits orders waits by the waiting order's id.
-func sortWaits(ws []Wait) { slices.SortFunc(ws, func(a, b Wait) int { return int(a.Order - b.Order) }) }
+func sortWaits(ws []Wait) {
+	slices.SortFunc(ws, func(a, b Wait) int { return cmp.Compare(a.Order, b.Order) })
+}
 
 // abandoned is what an order unwinds with when the run is cancelled: not
 // a failure of its own.

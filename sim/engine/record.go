@@ -15,8 +15,10 @@ import (
 // numbers, bit for bit, as an unrecorded one; without a recorder the cost
 // is one nil test per charge.
 
-// recorder holds what recording needs besides the Recorder: the member
-// lists of the classes, rebuilt when the classes changed.
+// recorder holds what recording needs besides the Recorder: for a
+// recorder of messages, the member lists of the classes, rebuilt when the
+// classes changed; for a StatesOnly one, the charge on every processor
+// not reported yet.
 type recorder struct {
 	r        events.Recorder
 	messages bool              // the recorder wants every message (not events.StatesOnly)

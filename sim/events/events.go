@@ -159,11 +159,3 @@ type StatesOnly interface {
 	// len(clocks)) spent [base+clocks[c], base+clocks[c]+dur) in state s.
 	StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64)
 }
-
-// EachClass reports a charge on every class to r class by class: what a
-// StatesOnly recorder that needs no more does in StatesOfClasses.
-func EachClass(r Recorder, s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64) {
-	for c, clk := range clocks {
-		r.State(s, Class(classOf, int32(c), version), base+clk, dur)
-	}
-}
