@@ -66,9 +66,12 @@ type order struct {
 	block string        // the block the order is in, "" outside blocks
 	done  chan struct{} // closed when the result is ready (run mode)
 	ended bool          // run mode, under runMode.mu: done is closed or about to be
-	err   any           // how it ended: nil, abandoned, or its failure (*OrderError)
-	rec   *recorded     // record mode
-	slot  int           // run mode: the worker it runs on
+	// waiters are the orders that waited for it (run mode, under
+	// runMode.mu), so that its end finds them without a search.
+	waiters []*order
+	err     any       // how it ended: nil, abandoned, or its failure (*OrderError)
+	rec     *recorded // record mode
+	slot    int       // run mode: the worker it runs on
 	// resultPrint is the fingerprint of its result when it ended, in
 	// checking mode.
 	resultPrint uint64

@@ -110,37 +110,47 @@ func (*Handle[R]) isHandle() {}
 // Make makes an order of p on a, from the order c runs, and returns its
 // handle at once.
 func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
-	return makeOrder(c, p.name, []any{a}, func(c *Ctx) (R, error) { return p.fn(c, a) })
+	var args func() []any // only in checking mode: allocates
+	if c.run.checkValues {
+		args = func() []any { return []any{a} }
+	}
+	return makeOrder(c, p.name, SizeOf(a), args, func(c *Ctx) (R, error) { return p.fn(c, a) })
 }
 
 // Make2 makes an order of a procedure of two arguments.
 func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
-	return makeOrder(c, p.name, []any{a, b}, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
+	var args func() []any
+	if c.run.checkValues {
+		args = func() []any { return []any{a, b} }
+	}
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
 
 // Make3 makes an order of a procedure of three arguments.
 func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Handle[R] {
-	return makeOrder(c, p.name, []any{a, b, d}, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
+	var args func() []any
+	if c.run.checkValues {
+		args = func() []any { return []any{a, b, d} }
+	}
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }
 
-func makeOrder[R any](c *Ctx, name string, args []any, body func(*Ctx) (R, error)) *Handle[R] {
+// makeOrder makes an order running body, whose arguments weigh argBytes;
+// in checking mode args gives them, to fingerprint (see Config.Check).
+func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, body func(*Ctx) (R, error)) *Handle[R] {
 	c.run.check()
 	if c.ord.block != "" {
 		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}
-	var argBytes int64
-	for _, a := range args {
-		argBytes += SizeOf(a)
-	}
 	var argPrint uint64
-	if c.run.checkValues {
-		argPrint = fingerprint(args...)
+	if args != nil {
+		argPrint = fingerprint(args()...)
 	}
 	h := &Handle[R]{}
 	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) (int64, error) {
 		r, err := body(c)
-		if c.run.checkValues {
-			if fingerprint(args...) != argPrint {
+		if args != nil {
+			if fingerprint(args()...) != argPrint {
 				misuse("its arguments changed between its Make and its end: an order wrote memory another shares (arguments go by value: pass copies)")
 			}
 			c.ord.resultPrint = fingerprint(r)

@@ -48,8 +48,8 @@ func (r *runMode) exec(o *order, body func(*Ctx) (int64, error)) {
 		r.pool.finish(o.slot)
 		r.mu.Lock()
 		o.ended = true
-		for w, f := range r.waits {
-			if f == o { // its waiters can go on: active again
+		for _, w := range o.waiters { // they can go on: active again
+			if r.waits[w] == o {
 				delete(r.waits, w)
 				r.active++
 			}
@@ -103,6 +103,7 @@ func (r *runMode) wait(w, o *order) (ended bool) {
 	}
 	r.active--
 	r.waits[w] = o
+	o.waiters = append(o.waiters, w)
 	r.checkDeadlock()
 	return false
 }
