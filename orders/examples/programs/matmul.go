@@ -88,13 +88,32 @@ func runMatmul(cfg orders.Config, n int) (*orders.Summary, error) {
 }
 
 // matmulTests time the block product at several sizes around the
-// program's, as fig. 6 of the seed does.
-func matmulTests(int) []orders.TestCase {
+// program's, as fig. 6 of the seed does, on strips as the program gives
+// them to its orders: as long as the program's, and cold. Main copies
+// every strip before any order starts, so an order reads its strips from
+// memory, not from the caches; a test that multiplied the same strips at
+// every repetition would find them in the caches and, on a machine whose
+// memory is shared with other work, price the blocks a third too cheap.
+// So each test cycles through copies of its strips that together exceed
+// the per-core caches many times over.
+func matmulTests(n int) []orders.TestCase {
+	const copies = 8
+	n = matmulSize(n)
 	var tests []orders.TestCase
 	for _, b := range []int{64, 96, matmulBlock, 160} {
 		rng := rand.New(rand.NewPCG(2, uint64(b)))
-		s := strips{Row: randomMatrix(rng, b, 2*b), Col: randomMatrix(rng, 2*b, b)}
-		tests = append(tests, orders.Test("mul", func(c *orders.Ctx) error { _, err := orders.Make(c, blockProduct, s).Get(c); return err }))
+		long := max(b, n/b*b)
+		var cold [copies]strips
+		for i := range cold {
+			cold[i] = strips{Row: randomMatrix(rng, b, long), Col: randomMatrix(rng, long, b)}
+		}
+		next := 0
+		tests = append(tests, orders.Test("mul", func(c *orders.Ctx) error {
+			s := cold[next%copies]
+			next++
+			_, err := orders.Make(c, blockProduct, s).Get(c)
+			return err
+		}))
 	}
 	return tests
 }

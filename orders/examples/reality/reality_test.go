@@ -3,6 +3,7 @@ package reality
 import (
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/presage-dvm/presage/orders/calibration"
@@ -13,10 +14,17 @@ import (
 // its default size, with orders resuming on their worker and migrating:
 // the prediction must be within 15% of the best measured makespan on one
 // worker, and within 35% on two, where the workers share memory and the
-// cores with whatever else runs. When the machine did not give the runs
-// their cores (Figure.Capacity below 90% of the workers), the figure is
-// only logged; a figure off bounds is measured once more, and the closer
-// of the two counts.
+// cores with whatever else runs, plus the spread of the measured runs.
+//
+// Each figure is the median of three independent checks, each with its own
+// calibration: on a virtual machine the same run varies by up to 40% from
+// one run to the next (memory shared with the neighbours), which a single
+// check cannot tell from an error of the model, while an error of the
+// model moves all three. And no prediction can be checked more closely
+// than the machine repeats itself: the bound widens by the median spread
+// of the runs (Figure.Spread), a few percent on a quiet machine. A check in which the machine did not give the
+// runs their cores (Figure.Capacity below 90% of the workers) does not
+// count.
 //
 // It times real runs, so it runs only when asked, alone on the machine:
 // PRESAGE_REALITY=1 go test -run TestPredictionsMatchReality ./orders/examples/reality
@@ -28,30 +36,52 @@ func TestPredictionsMatchReality(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector distorts the timings")
 	}
+	const checks = 3
 	bound := map[int]float64{1: 0.15, 2: 0.35}
-	off := func(f Figure) bool {
-		return f.Capacity >= 0.9*float64(f.Workers) && math.Abs(f.Error()) > bound[f.Workers]
-	}
 	for _, migrate := range []bool{false, true} {
-		figs, err := CheckAll([]int{1, 2}, Options{Migrate: migrate})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, f := range figs {
-			if off(f) {
-				again, err := Check(programFor(t, f.Program), f.Size, []int{f.Workers}, Options{Migrate: migrate})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if g := again[0]; math.Abs(g.Error()) < math.Abs(f.Error()) {
-					figs[i] = g
+		var byFigure [][]Figure
+		for range checks {
+			figs, err := CheckAll([]int{1, 2}, Options{Migrate: migrate, Runs: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byFigure = slices.Grow(byFigure, len(figs))[:len(figs)]
+			for i, f := range figs {
+				if f.Capacity >= 0.9*float64(f.Workers) {
+					byFigure[i] = append(byFigure[i], f)
+				} else {
+					t.Logf("%v: not counted, the machine gave fewer cores", f)
 				}
 			}
-			t.Log(figs[i])
-			if off(figs[i]) {
-				t.Errorf("%v: off by more than %.0f%%", figs[i], 100*bound[f.Workers])
+		}
+		for _, figs := range byFigure {
+			if len(figs) == 0 {
+				continue
+			}
+			for _, f := range figs {
+				t.Log(f)
+			}
+			m := Median(figs)
+			spreads := make([]float64, len(figs))
+			for i, f := range figs {
+				spreads[i] = f.Spread
+			}
+			slices.Sort(spreads)
+			allowed := bound[m.Workers] + spreads[(len(spreads)-1)/2]
+			if math.Abs(m.Error()) > allowed {
+				t.Errorf("median %v: off by more than %.0f%%", m, 100*allowed)
 			}
 		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	figs := []Figure{{Measured: 1, Predicted: 1.3}, {Measured: 1, Predicted: 0.5}, {Measured: 1, Predicted: 1.1}, {Measured: 1, Predicted: 0.95}}
+	if got := Median(figs); got.Predicted != 0.95 {
+		t.Errorf("median of errors +30%%, -50%%, +10%%, -5%%: %+.0f%%, want -5%% (the lower middle)", 100*got.Error())
+	}
+	if got := Median(figs[:3]); got.Predicted != 1.1 {
+		t.Errorf("median of errors +30%%, -50%%, +10%%: %+.0f%%, want +10%%", 100*got.Error())
 	}
 }
 
