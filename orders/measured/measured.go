@@ -18,13 +18,39 @@ const MaxWorkers = 1 << 16
 
 // Execution is a measured run of an orders program.
 type Execution struct {
-	Program  string
-	Machine  string
-	Migrate  bool      // orders resumed on any free worker
-	Started  time.Time // when the run started (UTC, to the second in the file)
-	Orders   int64     // orders made
-	Makespan float64   // s, from the main order's start to the last order's end
-	Workers  []Worker
+	Program   string
+	Machine   string
+	Scheduler string    // the placement rule (sim/ordersim's names); "" in files of version 1, which ran FIFO
+	Migrate   bool      // orders resumed on any free worker
+	Started   time.Time // when the run started (UTC, to the second in the file)
+	Orders    int64     // orders made
+	Makespan  float64   // s, from the main order's start to the last order's end
+	Workers   []Worker
+	// Schedule is every order's real schedule, in order of Order.ID;
+	// empty when the run did not record it (version 1 files).
+	Schedule []Order
+}
+
+// Order is the real schedule of one order. Times are seconds since the
+// run started (the main order's start).
+type Order struct {
+	ID     int64 // numbered by the run as orders were made, from 1 (main)
+	Parent int64 // 0 for main
+	// Child is the order's place among its parent's children, from 0:
+	// with the parent's, it names the same order in the recorded trace,
+	// whose numbers differ.
+	Child int
+	Proc  string
+	Made  float64
+	// Stretches are the stretches it ran, in time order; between two it
+	// was suspended in Get, holding no worker. At least one.
+	Stretches []Stretch
+}
+
+// Stretch is a stretch of time an order ran on a worker.
+type Stretch struct {
+	Worker     int
+	Start, End float64
 }
 
 // Worker is how one worker spent the run, in seconds; the three add up to

@@ -59,20 +59,45 @@ type OrderNode struct {
 	Transfer float64 `db:"transfer"`
 }
 
-// OrderEvent is where and when one order ran.
+// OrderEvent is where and when one order ran, in a simulation or a real
+// run (where Node is the worker).
 type OrderEvent struct {
+	Order  int64   `db:"order_id"`
+	Proc   string  `db:"proc"`   // the procedure it ran; "" when stored before version 13
+	Parent int64   `db:"parent"` // the order that made it; 0 for main
+	Child  int     `db:"child"`  // its place among its parent's children, from 0
+	Node   int     `db:"node"`   // where it started
+	Ready  float64 `db:"ready"`
+	Start  float64 `db:"start"`
+	End    float64 `db:"end"`
+	Wait   float64 `db:"wait"`
+}
+
+// OrderStretch is a stretch of time an order ran without waiting: between
+// two stretches of the same order it was suspended, holding no core.
+type OrderStretch struct {
 	Order int64   `db:"order_id"`
+	Seq   int     `db:"seq"` // 0-based, in time order
 	Node  int     `db:"node"`
-	Ready float64 `db:"ready"`
 	Start float64 `db:"start"`
 	End   float64 `db:"end"`
-	Wait  float64 `db:"wait"`
+}
+
+// OrderProc sums the orders of one procedure in a run.
+type OrderProc struct {
+	Proc         string  `db:"proc"`
+	Orders       int64   `db:"orders"`
+	Work         float64 `db:"work"`      // s running
+	PathTime     float64 `db:"path_time"` // s of the critical path spent in its orders
+	MeanDuration float64 `db:"mean_duration"`
+	SDDuration   float64 `db:"sd_duration"` // standard deviation of end − start
 }
 
 // PathStep is one step of the critical path.
 type PathStep struct {
 	Step   int     `db:"step"` // position in the whole path (0 = first)
 	Order  int64   `db:"order_id"`
+	Proc   string  `db:"proc"`
 	Node   int     `db:"node"`
 	Start  float64 `db:"start"`
 	End    float64 `db:"end"`
@@ -89,6 +114,10 @@ type OrderSimulation struct {
 	Nodes  []OrderNode
 	Path   []PathStep
 	Events []OrderEvent
+	// Stretches are those of the orders in Events, by order then time.
+	Stretches []OrderStretch
+	// Procs covers every order of the run, by procedure name.
+	Procs []OrderProc
 }
 
 // OrderRunRow is an orders simulation of a sweep.
@@ -299,7 +328,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 12
+const SchemaVersion = 13
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name
