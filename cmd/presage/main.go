@@ -17,6 +17,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/schema/store"
 )
 
@@ -136,7 +137,8 @@ func run(args []string) int {
 	parser, err := kong.New(&c,
 		kong.Name("presage"),
 		kong.Description("Predict and analyse the performance of parallel DVM programs."),
-		kong.Vars{"listings": strings.Join(store.Listings(), ", "), "version": version()},
+		kong.Vars{"listings": strings.Join(store.Listings(), ", "), "version": version(),
+			"schedulers": scheduler.List(), "scheduler_enum": strings.ReplaceAll(scheduler.List(), " ", ""), "scheduler_default": string(scheduler.Default)},
 	)
 	if err != nil {
 		panic(err) // the command-line grammar itself is wrong: a bug

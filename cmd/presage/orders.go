@@ -104,7 +104,7 @@ type clusterFlags struct {
 	Power     float64 `help:"Relative power of every node (work takes time/power)." default:"1"`
 	Latency   float64 `help:"Seconds per message between two nodes." default:"0"`
 	Bandwidth float64 `help:"Bytes per second between two nodes (0: unlimited)." default:"0"`
-	Scheduler string  `help:"Placement of orders: fifo, least-loaded, work-stealing, locality." enum:"fifo,least-loaded,work-stealing,locality" default:"fifo"`
+	Scheduler string  `help:"Placement of orders: ${schedulers}." enum:"${scheduler_enum}" default:"${scheduler_default}"`
 	Seed      uint64  `help:"Seed of work stealing's choice of victims." default:"1"`
 	Migrate   bool    `help:"Let an order whose result arrived resume on any free node (as run mode's -orders.migrate)."`
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/machine"
@@ -49,7 +50,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	}
 	opt := req.Options
 	if opt.Scheduler == "" {
-		opt.Scheduler = ordersim.FIFO
+		opt.Scheduler = scheduler.Default
 	}
 	var events []stored.OrderEvent
 	if info.Orders <= req.MaxEvents {

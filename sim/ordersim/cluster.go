@@ -3,34 +3,22 @@ package ordersim
 import (
 	"fmt"
 
+	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
-// Scheduler names the rule that places orders on nodes.
-type Scheduler string
+// Scheduler names the rule that places orders on nodes: one of
+// package scheduler's, the list the runtime follows too.
+type Scheduler = scheduler.Name
 
-// The schedulers (docs/orders-sim.md, "Schedulers").
+// The schedulers (docs/orders-sim.md, "Schedulers"), as package scheduler
+// defines them. Run mode (package orders) follows the same rules.
 const (
-	// FIFO keeps one queue of new orders for the whole cluster; a free
-	// core takes its head, the lowest-numbered free node first. The
-	// arguments move when the order is taken. Run mode follows this rule.
-	FIFO Scheduler = "fifo"
-	// LeastLoaded places an order when it is made on the node with the
-	// fewest unfinished orders (lowest number among equals); the
-	// arguments move at once and the order joins that node's queue.
-	LeastLoaded Scheduler = "least-loaded"
-	// WorkStealing pushes a new order on its parent's node; a node runs
-	// its newest order first and, when it has none, steals the oldest of
-	// a victim drawn from the seeded generator among nodes with orders.
-	WorkStealing Scheduler = "work-stealing"
-	// Locality places an order on its parent's node, which holds its
-	// arguments, unless that node has more than LocalitySlack unfinished
-	// orders above the least loaded node; then it places it as LeastLoaded.
-	Locality Scheduler = "locality"
+	FIFO         = scheduler.FIFO
+	LeastLoaded  = scheduler.LeastLoaded
+	WorkStealing = scheduler.WorkStealing
+	Locality     = scheduler.Locality
 )
-
-// Schedulers lists every scheduler, for flags and sweeps.
-var Schedulers = []Scheduler{FIFO, LeastLoaded, WorkStealing, Locality}
 
 // Cluster describes the computers an order trace is played on. It is the
 // description both engines share (machine.Cluster: the fields, their

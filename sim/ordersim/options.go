@@ -1,6 +1,10 @@
 package ordersim
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/orders/scheduler"
+)
 
 // Options choose the scheduler and what the simulation reports.
 type Options struct {
@@ -24,10 +28,8 @@ type Options struct {
 }
 
 func (o Options) validate() error {
-	switch o.Scheduler {
-	case "", FIFO, LeastLoaded, WorkStealing, Locality:
-	default:
-		return fmt.Errorf("ordersim: unknown scheduler %q (expected one of %v)", o.Scheduler, Schedulers)
+	if _, err := scheduler.Parse(string(o.Scheduler)); err != nil {
+		return fmt.Errorf("ordersim: %w", err)
 	}
 	if o.LocalitySlack < 0 {
 		return fmt.Errorf("ordersim: locality slack %d (expected ≥ 0)", o.LocalitySlack)
@@ -37,7 +39,7 @@ func (o Options) validate() error {
 
 func (o Options) scheduler() Scheduler {
 	if o.Scheduler == "" {
-		return FIFO
+		return scheduler.Default
 	}
 	return o.Scheduler
 }
