@@ -17,8 +17,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/presage-dvm/presage/ingest"
-	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
 // Globals are the flags every command has.
@@ -138,7 +138,7 @@ func run(args []string) int {
 		kong.Name("presage"),
 		kong.Description("Predict and analyse the performance of parallel DVM programs."),
 		kong.Vars{"listings": strings.Join(store.Listings(), ", "), "version": version(),
-			"schedulers": scheduler.List(), "scheduler_enum": strings.ReplaceAll(scheduler.List(), " ", ""), "scheduler_default": string(scheduler.Default)},
+			"schedulers": ordersched.List(), "scheduler_enum": strings.ReplaceAll(ordersched.List(), " ", ""), "scheduler_default": string(ordersched.Default)},
 	)
 	if err != nil {
 		panic(err) // the command-line grammar itself is wrong: a bug

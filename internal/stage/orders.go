@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/result"
@@ -50,7 +50,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	}
 	opt := req.Options
 	if opt.Scheduler == "" {
-		opt.Scheduler = scheduler.Default
+		opt.Scheduler = ordersched.Default
 	}
 	var events []stored.OrderEvent
 	if info.Orders <= req.MaxEvents {

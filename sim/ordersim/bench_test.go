@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -17,7 +17,7 @@ import (
 // (see the package doc, on what bounds memory).
 func BenchmarkSimulate(b *testing.B) {
 	const depth = 19 // 2^20 - 1 orders
-	for _, s := range scheduler.All {
+	for _, s := range ordersched.All {
 		b.Run(string(s), func(b *testing.B) {
 			benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Scheduler: s})
 		})

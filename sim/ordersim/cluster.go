@@ -3,21 +3,21 @@ package ordersim
 import (
 	"fmt"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
 	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
 // Scheduler names the rule that places orders on nodes: one of
-// package scheduler's, the list the runtime follows too.
-type Scheduler = scheduler.Name
+// package ordersched, the list the runtime follows too.
+type Scheduler = ordersched.Name
 
-// The schedulers (docs/orders-sim.md, "Schedulers"), as package scheduler
+// The schedulers (docs/orders-sim.md, "Schedulers"), as package ordersched
 // defines them. Run mode (package orders) follows the same rules.
 const (
-	FIFO         = scheduler.FIFO
-	LeastLoaded  = scheduler.LeastLoaded
-	WorkStealing = scheduler.WorkStealing
-	Locality     = scheduler.Locality
+	FIFO         = ordersched.FIFO
+	LeastLoaded  = ordersched.LeastLoaded
+	WorkStealing = ordersched.WorkStealing
+	Locality     = ordersched.Locality
 )
 
 // Cluster describes the computers an order trace is played on. It is the

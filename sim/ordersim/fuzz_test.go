@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -51,7 +51,7 @@ func FuzzSimulate(f *testing.F) {
 			t.Fatal(err)
 		}
 		cl := Cluster{Nodes: 1 + int(nodes%6), Cores: 1 + int(sched/64)%2}
-		opt := Options{Scheduler: scheduler.All[int(sched)%len(scheduler.All)], Migrate: migrate, Seed: uint64(len(data))}
+		opt := Options{Scheduler: ordersched.All[int(sched)%len(ordersched.All)], Migrate: migrate, Seed: uint64(len(data))}
 		r := simulate(t, tr, cl, opt)
 		checkAccounts(t, r, cl)
 		cores := float64(cl.Nodes * cl.cores())

@@ -3,7 +3,7 @@ package ordersim
 import (
 	"fmt"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
 // Options choose the scheduler and what the simulation reports.
@@ -28,7 +28,7 @@ type Options struct {
 }
 
 func (o Options) validate() error {
-	if _, err := scheduler.Parse(string(o.Scheduler)); err != nil {
+	if _, err := ordersched.Parse(string(o.Scheduler)); err != nil {
 		return fmt.Errorf("ordersim: %w", err)
 	}
 	if o.LocalitySlack < 0 {
@@ -39,7 +39,7 @@ func (o Options) validate() error {
 
 func (o Options) scheduler() Scheduler {
 	if o.Scheduler == "" {
-		return scheduler.Default
+		return ordersched.Default
 	}
 	return o.Scheduler
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/orders/scheduler"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -127,7 +127,7 @@ func TestUnlimitedNodesGiveTheSpan(t *testing.T) {
 func TestOneNodeGivesTheWork(t *testing.T) {
 	for i, tr := range traces(t) {
 		ws := workSpan(t, tr)
-		for _, s := range scheduler.All {
+		for _, s := range ordersched.All {
 			r := simulate(t, tr, Cluster{Nodes: 1, Latency: 1, Bandwidth: 10}, Options{Scheduler: s})
 			if !near(r.Makespan, ws.Work) || !near(r.Total.Busy, ws.Work) {
 				t.Errorf("trace %d, %s: makespan %v, busy %v on one node, work %v", i, s, r.Makespan, r.Total.Busy, ws.Work)
@@ -147,7 +147,7 @@ func TestGreedyBounds(t *testing.T) {
 		ws := workSpan(t, tr)
 		for _, n := range []int{2, 3, 5} {
 			lo, hi := max(ws.Work/float64(n), ws.Span), ws.Work/float64(n)+ws.Span
-			for _, s := range scheduler.All {
+			for _, s := range ordersched.All {
 				for _, migrate := range []bool{false, true} {
 					cl := Cluster{Nodes: n}
 					r := simulate(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Migrate: migrate})
@@ -184,7 +184,7 @@ func TestAffinityIsNotGreedy(t *testing.T) {
 // of both kinds stand between two runs, and checks the path's time order.
 func TestCriticalPathInTimeOrder(t *testing.T) {
 	for i, tr := range traces(t) {
-		for _, s := range scheduler.All {
+		for _, s := range ordersched.All {
 			r := simulate(t, tr, Cluster{Nodes: 3, Latency: 0.05, Bandwidth: 1e6}, Options{Scheduler: s, Seed: uint64(i)})
 			checkPathInTimeOrder(t, r)
 		}

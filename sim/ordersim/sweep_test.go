@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/scheduler"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
 
@@ -47,7 +47,7 @@ func TestSweepReusesExactly(t *testing.T) {
 	reused := 0
 	for i, tr := range trs {
 		p := prepare(t, tr)
-		for _, s := range scheduler.All {
+		for _, s := range ordersched.All {
 			for _, cl := range []Cluster{{}, {Cores: 2, Latency: 0.1, Bandwidth: 1000, Power: []float64{1.5}}} {
 				opt := Options{Scheduler: s, Seed: 9}
 				sz, err := p.Sizes(cl, opt)

@@ -1,9 +1,9 @@
-// Package scheduler names the rules that place orders on workers or
+// Package ordersched names the rules that place orders on workers or
 // nodes, the one list the runtime (package orders, run mode's
 // -orders.scheduler) and the simulator (sim/ordersim) both follow, so
 // that a prediction can be checked against a real run of the same rule.
 // docs/orders-sim.md, "Schedulers", gives the rules in full.
-package scheduler
+package ordersched
 
 import (
 	"fmt"
