@@ -62,3 +62,20 @@ func List() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// Rand is the seeded generator WorkStealing draws its victims from, in
+// both engines (splitmix64).
+type Rand uint64
+
+// NewRand returns the generator of seed.
+func NewRand(seed uint64) Rand { return Rand(seed ^ 0x9e3779b97f4a7c15) }
+
+// Intn returns a number in [0, n), n > 0.
+func (r *Rand) Intn(n int) int {
+	*r += 0x9e3779b97f4a7c15
+	z := uint64(*r)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
+}

@@ -158,7 +158,7 @@ func (e *engine) serveLocal(i int32) {
 // steal takes the oldest order of a victim drawn among the nodes with new
 // orders, for node i.
 func (e *engine) steal(i int32) {
-	v := e.victims[e.random(len(e.victims))]
+	v := e.victims[e.rng.Intn(len(e.victims))]
 	vn := &e.nodes[v]
 	l := e.lives.at(vn.local.pop())
 	if vn.local.len() == 0 {
@@ -204,16 +204,6 @@ func (e *engine) dropVictim(n int32) {
 	e.victims[j] = moved
 	e.victimAt[moved] = j
 	e.victims = e.victims[:last]
-}
-
-// random draws a number in [0, n) from the seeded generator (splitmix64).
-func (e *engine) random(n int) int {
-	e.rng += 0x9e3779b97f4a7c15
-	z := e.rng
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return int(z % uint64(n))
 }
 
 // syncFree updates the sets of nodes with a free core after a change of

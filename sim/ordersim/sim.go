@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -29,7 +30,7 @@ type engine struct {
 	resumable fifo    // with Migrate, the orders ready to resume
 	victims   []int32 // WorkStealing: nodes with new orders
 	victimAt  []int32 // each node's index in victims, when it is one
-	rng       uint64
+	rng       ordersched.Rand
 
 	ev  events
 	now float64
@@ -63,7 +64,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		vacant: newBitset(cl.Nodes),
 		dirty:  newBitset(cl.Nodes),
 		nextID: 1,
-		rng:    opt.Seed ^ 0x9e3779b97f4a7c15,
+		rng:    ordersched.NewRand(opt.Seed),
 	}
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()
