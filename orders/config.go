@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
 // Mode is what Main does with a program.
@@ -26,6 +27,12 @@ type Config struct {
 	Mode    Mode   // "" means Run
 	Program string // the program's name in the trace header
 	Workers int    // Run: local workers; 0 means GOMAXPROCS
+	// Scheduler is the rule that places orders on workers in Run, one of
+	// sim/ordersched's, which sim/ordersim follows too; "" means
+	// ordersched.Default.
+	Scheduler ordersched.Name
+	// Seed seeds WorkStealing's choice of victims (ordersim.Options.Seed).
+	Seed uint64
 	// Migrate lets an order resume on another worker than the one it
 	// started on when that one is busy (Run; ordersim.Options.Migrate
 	// predicts it).
@@ -81,6 +88,12 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 		return fmt.Errorf("unknown mode %q (expected run, calibrate or record)", s)
 	})
 	fs.IntVar(&c.Workers, "orders.workers", c.Workers, "run: local workers (0: GOMAXPROCS)")
+	fs.Func("orders.scheduler", "run: placement of orders on workers: "+ordersched.List()+" (default "+string(ordersched.Default)+")", func(s string) error {
+		n, err := ordersched.Parse(s)
+		c.Scheduler = n
+		return err
+	})
+	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
 	fs.BoolVar(&c.Migrate, "orders.migrate", c.Migrate, "run: resume a waiting order on any free worker")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
@@ -102,6 +115,13 @@ func (c Config) workers() int {
 		return goruntime.GOMAXPROCS(0)
 	}
 	return c.Workers
+}
+
+func (c Config) scheduler() ordersched.Name {
+	if c.Scheduler == "" {
+		return ordersched.Default
+	}
+	return c.Scheduler
 }
 
 func (c Config) reps() int {

@@ -69,9 +69,10 @@ type order struct {
 	// waiters are the orders that waited for it (run mode, under
 	// runMode.mu), so that its end finds them without a search.
 	waiters []*order
-	err     any       // how it ended: nil, abandoned, or its failure (*OrderError)
-	rec     *recorded // record mode
-	slot    int       // run mode: the worker it runs on
+	err     any            // how it ended: nil, abandoned, or its failure (*OrderError)
+	rec     *recorded      // record mode
+	slot    int            // run mode: the worker it runs on
+	run     *orderSchedule // run mode, when the measurement is written
 	// resultPrint is the fingerprint of its result when it ended, in
 	// checking mode.
 	resultPrint uint64

@@ -120,11 +120,12 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int6
 	if err := r.err(ctx); err != nil {
 		return rep, err
 	}
-	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Migrate: cfg.Migrate,
-		Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
-	if cfg.Out == "" && cfg.Output == nil {
+	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Scheduler: string(cfg.scheduler()),
+		Migrate: cfg.Migrate, Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
+	if !r.schedule {
 		return rep, nil // the measurement is written only when asked for
 	}
+	rep.Measured.Schedule = r.schedules()
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return rep, err

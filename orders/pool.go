@@ -1,59 +1,88 @@
 package orders
 
 import (
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
-// pool hands out Workers workers the way sim/ordersim's FIFO scheduler
-// hands out nodes of one core: a new order takes the lowest-numbered
-// worker holding no suspended order, else the lowest free one, else waits
-// its turn in one queue; an order suspended in Get frees its worker and
-// resumes on it, ahead of any new order. With migrate, as with
-// ordersim.Options.Migrate, it resumes on another free worker when its own
-// is busy, and otherwise waits in one queue of resuming orders.
+// pool hands out Workers workers by one of the rules of package
+// ordersched, as sim/ordersim hands out nodes of one core, so that a real
+// run can check the simulator's prediction for the same rule:
+//
+//   - an order suspended in Get frees its worker; when its result arrives
+//     it resumes on that worker, ahead of any new order, or, with migrate,
+//     on the lowest-numbered free worker when its own is busy (resuming
+//     orders then take their turn in the order their results arrived);
+//   - FIFO: new orders wait in one queue; a free worker takes its head,
+//     the lowest-numbered worker holding no suspended order first;
+//   - LeastLoaded: an order is placed when made on the worker with the
+//     fewest unfinished orders, in that worker's queue, oldest first;
+//   - Locality: on its parent's worker, unless that one has more than
+//     slack unfinished orders above the least loaded;
+//   - WorkStealing: on its parent's worker's deque; a worker runs its
+//     newest order first, and when it has none steals the oldest order
+//     of a worker drawn at random among those with orders.
+//
+// Every decision is taken under one lock by dispatch, after each change,
+// the way the simulator's dispatch runs once per simulated moment.
 type pool struct {
 	mu        sync.Mutex
+	rule      ordersched.Name
 	migrate   bool
-	busy      []bool
-	suspended []int             // orders suspended on each worker
-	resume    [][]chan struct{} // orders ready to resume on each worker
-	resumeAny []chan int        // with migrate: orders ready to resume anywhere
-	waiting   []chan int        // new orders waiting for a worker
+	slack     int
+	rng       ordersched.Rand
+	workers   []worker
+	queue     []*ticket // FIFO: new orders, oldest first
+	resumable []*ticket // with migrate: orders whose result arrived, in that order
 
-	// The measurement: since when each worker is in its state (busy,
-	// waiting with suspended orders, or idle), and its time so far.
 	start time.Time
-	since []time.Time
-	times []measured.Worker
 }
 
-func newPool(n int, migrate bool) *pool {
-	p := &pool{migrate: migrate, busy: make([]bool, n), suspended: make([]int, n), resume: make([][]chan struct{}, n),
-		since: make([]time.Time, n), times: make([]measured.Worker, n)}
-	p.start = time.Now()
-	for i := range p.since {
-		p.since[i] = p.start
+// worker is one worker's state and measurement.
+type worker struct {
+	running   bool
+	suspended int       // orders suspended on it, waiting for a result
+	load      int       // LeastLoaded, Locality: unfinished orders placed on it
+	resume    []*ticket // without migrate: orders ready to resume on it
+	local     []*ticket // LeastLoaded, Locality, WorkStealing: new orders placed on it
+
+	// Since when it is in its state (running, waiting with suspended
+	// orders, or idle), and its time so far in each.
+	since time.Time
+	times measured.Worker
+}
+
+// ticket is an order waiting for a worker: it receives the worker on ch.
+type ticket struct {
+	ch     chan int
+	home   int  // where it was placed, or the worker it suspended on
+	resume bool // it resumes a suspended order
+}
+
+func newPool(n int, rule ordersched.Name, migrate bool, seed uint64) *pool {
+	p := &pool{rule: rule, migrate: migrate, slack: 1, rng: ordersched.NewRand(seed), workers: make([]worker, n), start: time.Now()}
+	for i := range p.workers {
+		p.workers[i].since = p.start
 	}
 	return p
 }
 
-// tick charges worker i's time since its last change to its state; it
-// is called before every change.
+// tick charges worker i's time since its last change to the state it was
+// in; it is called before every change of that state.
 func (p *pool) tick(i int, now time.Time) {
-	d := now.Sub(p.since[i]).Seconds()
-	p.since[i] = now
-	w := &p.times[i]
+	w := &p.workers[i]
+	d := now.Sub(w.since).Seconds()
+	w.since = now
 	switch {
-	case p.busy[i]:
-		w.Busy += d
-	case p.suspended[i] > 0:
-		w.Waiting += d
+	case w.running:
+		w.times.Busy += d
+	case w.suspended > 0:
+		w.times.Waiting += d
 	default:
-		w.Idle += d
+		w.times.Idle += d
 	}
 }
 
@@ -61,126 +90,207 @@ func (p *pool) tick(i int, now time.Time) {
 func (p *pool) measure(end time.Time) []measured.Worker {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := range p.times {
+	out := make([]measured.Worker, len(p.workers))
+	for i := range p.workers {
 		p.tick(i, end)
+		out[i] = p.workers[i].times
 	}
-	return slices.Clone(p.times)
+	return out
 }
 
-// take makes free worker i run a new order.
-func (p *pool) take(i int) {
-	p.tick(i, time.Now())
-	p.busy[i] = true
-	p.times[i].Orders++
-}
-
-// acquire returns the worker a new order runs on, waiting for one.
-func (p *pool) acquire() int {
+// place files a new order made by an order running on worker parent (-1
+// for the main order, whose arguments are on worker 0) and returns its
+// ticket; the order's goroutine waits on it.
+func (p *pool) place(parent int) *ticket {
+	t := &ticket{ch: make(chan int, 1)}
+	src := max(parent, 0)
 	p.mu.Lock()
-	if len(p.waiting) == 0 {
-		if i := p.pick(); i >= 0 {
-			p.take(i)
-			p.mu.Unlock()
-			return i
-		}
+	defer p.mu.Unlock()
+	switch p.rule {
+	case ordersched.FIFO:
+		p.queue = append(p.queue, t)
+	case ordersched.WorkStealing:
+		t.home = src
+		p.workers[src].local = append(p.workers[src].local, t)
+	default:
+		t.home = p.choose(src, parent >= 0)
+		p.workers[t.home].load++
+		p.workers[t.home].local = append(p.workers[t.home].local, t)
 	}
-	return p.await(&p.waiting)
+	p.dispatch(time.Now())
+	return t
 }
 
-// await queues the caller on q, unlocks the pool and returns the worker
-// that release hands it.
-func (p *pool) await(q *[]chan int) int {
-	ch := make(chan int, 1)
-	*q = append(*q, ch)
-	p.mu.Unlock()
-	return <-ch
-}
-
-// pick returns the worker for a new order, -1 when all are busy.
-func (p *pool) pick() int {
-	free := -1
-	for i, b := range p.busy {
-		if b {
-			continue
-		}
-		if p.suspended[i] == 0 {
-			return i
-		}
-		if free < 0 {
-			free = i
+// choose is the worker LeastLoaded and Locality place a new order on.
+func (p *pool) choose(src int, hasParent bool) int {
+	least := 0
+	for i := range p.workers {
+		if p.workers[i].load < p.workers[least].load {
+			least = i
 		}
 	}
-	return free
+	if p.rule == ordersched.Locality && hasParent && p.workers[src].load <= p.workers[least].load+p.slack {
+		return src
+	}
+	return least
 }
 
 // suspend frees worker i, whose order waits for a result.
 func (p *pool) suspend(i int) {
 	p.mu.Lock()
-	p.tick(i, time.Now())
-	p.suspended[i]++
-	p.release(i)
-	p.mu.Unlock()
-}
-
-// resumeOn returns the worker on which the order suspended on worker i
-// resumes, when it has it.
-func (p *pool) resumeOn(i int) int {
-	p.mu.Lock()
+	defer p.mu.Unlock()
 	now := time.Now()
 	p.tick(i, now)
-	if !p.busy[i] {
-		p.busy[i] = true
-		p.suspended[i]--
-		p.mu.Unlock()
-		return i
-	}
+	w := &p.workers[i]
+	w.running = false
+	w.suspended++
+	p.dispatch(now)
+}
+
+// resumable files the order suspended on worker i, whose result arrived,
+// and returns its ticket.
+func (p *pool) resumeFrom(i int) *ticket {
+	t := &ticket{ch: make(chan int, 1), home: i, resume: true}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.migrate {
-		p.suspended[i]--
-		if j := slices.Index(p.busy, false); j >= 0 {
-			p.tick(j, now)
-			p.busy[j] = true
-			p.mu.Unlock()
-			return j
-		}
-		return p.await(&p.resumeAny)
+		p.resumable = append(p.resumable, t)
+	} else {
+		p.workers[i].resume = append(p.workers[i].resume, t)
 	}
-	ch := make(chan struct{})
-	p.resume[i] = append(p.resume[i], ch)
-	p.mu.Unlock()
-	<-ch
-	return i
+	p.dispatch(time.Now())
+	return t
 }
 
 // finish frees worker i, whose order ended.
 func (p *pool) finish(i int) {
 	p.mu.Lock()
-	p.tick(i, time.Now())
-	p.release(i)
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	p.tick(i, now)
+	w := &p.workers[i]
+	w.running = false
+	if p.tracksLoad() {
+		w.load--
+	}
+	p.dispatch(now)
 }
 
-// release gives free worker i to the next order: one resuming on it
-// first, else the oldest new order (all other workers are busy then). The
-// caller has just ticked i's clock.
-func (p *pool) release(i int) {
-	if q := p.resume[i]; len(q) > 0 {
-		p.resume[i] = q[1:]
-		p.suspended[i]--
-		close(q[0])
+func (p *pool) tracksLoad() bool {
+	return p.rule == ordersched.LeastLoaded || p.rule == ordersched.Locality
+}
+
+// dispatch gives the free workers the orders the rule gives them: first
+// the orders resuming on each, then those placed on each, then (with
+// migrate) the resumable ones, then new orders by FIFO's queue or by
+// stealing. The caller holds p.mu.
+func (p *pool) dispatch(now time.Time) {
+	for i := range p.workers {
+		w := &p.workers[i]
+		for !w.running && len(w.resume) > 0 {
+			p.give(w.resume[0], i, now)
+			w.resume = w.resume[1:]
+		}
+		if !w.running && len(w.local) > 0 {
+			p.serveLocal(i, now)
+		}
+	}
+	if p.migrate {
+		for len(p.resumable) > 0 {
+			t := p.resumable[0]
+			i := t.home
+			if p.workers[i].running {
+				if i = p.firstFree(false); i < 0 {
+					break
+				}
+			}
+			p.resumable = p.resumable[1:]
+			p.give(t, i, now)
+		}
+	}
+	switch p.rule {
+	case ordersched.FIFO:
+		for len(p.queue) > 0 {
+			i := p.firstFree(true)
+			if i < 0 {
+				i = p.firstFree(false)
+			}
+			if i < 0 {
+				break
+			}
+			p.give(p.queue[0], i, now)
+			p.queue = p.queue[1:]
+		}
+	case ordersched.WorkStealing:
+		for i := range p.workers {
+			if !p.workers[i].running {
+				p.steal(i, now)
+			}
+		}
+	}
+}
+
+// firstFree returns the lowest-numbered worker not running, -1 if none;
+// vacant asks for one holding no suspended order either.
+func (p *pool) firstFree(vacant bool) int {
+	for i := range p.workers {
+		if w := &p.workers[i]; !w.running && (!vacant || w.suspended == 0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// serveLocal starts the next order placed on free worker i: the newest
+// under WorkStealing, the oldest otherwise.
+func (p *pool) serveLocal(i int, now time.Time) {
+	w := &p.workers[i]
+	if p.rule == ordersched.WorkStealing {
+		last := len(w.local) - 1
+		t := w.local[last]
+		w.local = w.local[:last]
+		p.give(t, i, now)
 		return
 	}
-	if len(p.resumeAny) > 0 {
-		ch := p.resumeAny[0]
-		p.resumeAny = p.resumeAny[1:]
-		ch <- i
+	t := w.local[0]
+	w.local = w.local[1:]
+	p.give(t, i, now)
+}
+
+// steal gives free worker i the oldest order of a worker drawn among
+// those with orders placed on them, when there is one.
+func (p *pool) steal(i int, now time.Time) {
+	var victims []int
+	for v := range p.workers {
+		if len(p.workers[v].local) > 0 {
+			victims = append(victims, v)
+		}
+	}
+	if len(victims) == 0 {
 		return
 	}
-	if len(p.waiting) > 0 {
-		ch := p.waiting[0]
-		p.waiting = p.waiting[1:]
-		p.times[i].Orders++
-		ch <- i
-		return
+	v := &p.workers[victims[p.rng.Intn(len(victims))]]
+	t := v.local[0]
+	v.local = v.local[1:]
+	p.give(t, i, now)
+}
+
+// give starts ticket t's order on free worker i.
+func (p *pool) give(t *ticket, i int, now time.Time) {
+	p.tick(i, now)
+	w := &p.workers[i]
+	w.running = true
+	if t.resume {
+		if t.home != i { // migrating: its suspension and its load move with it
+			p.tick(t.home, now)
+			if p.tracksLoad() {
+				p.workers[t.home].load--
+				w.load++
+			}
+		}
+		p.workers[t.home].suspended--
+	} else {
+		w.times.Orders++
 	}
-	p.busy[i] = false
+	t.ch <- i
 }

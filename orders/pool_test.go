@@ -2,68 +2,120 @@ package orders
 
 import (
 	"testing"
-	"time"
+
+	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
-// until polls cond (under the pool's lock) until it holds: the goroutine
-// under test has reached its queue.
-func until(t *testing.T, p *pool, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		p.mu.Lock()
-		ok := cond()
-		p.mu.Unlock()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the pool never reached the expected state")
-		}
-		time.Sleep(time.Millisecond)
+// workerOf returns the worker t's order was given, -1 while it waits.
+func workerOf(t *ticket) int {
+	select {
+	case i := <-t.ch:
+		t.ch <- i // leave it for a later look
+		return i
+	default:
+		return -1
 	}
 }
 
-// TestPoolOrder plays the FIFO rule on two workers: new orders take the
-// lowest worker without a suspended order, then the lowest free one,
-// then wait their turn; a resuming order goes ahead of waiting new ones.
-func TestPoolOrder(t *testing.T) {
-	p := newPool(2, false)
-	if a, b := p.acquire(), p.acquire(); a != 0 || b != 1 {
-		t.Fatalf("first workers %d and %d, want 0 and 1", a, b)
+// expect checks where each ticket stands: its worker, or -1 (waiting).
+func expect(t *testing.T, step string, tickets []*ticket, want ...int) {
+	t.Helper()
+	for i, tk := range tickets {
+		if got := workerOf(tk); got != want[i] {
+			t.Errorf("%s: order %d on worker %d, want %d", step, i, got, want[i])
+		}
 	}
-	p.suspend(0) // worker 0's order waits: 0 is free but not vacant
-	if c := p.acquire(); c != 0 {
-		t.Fatalf("third order on %d, want 0", c)
-	}
-	resumed := make(chan int)
-	go func() { resumed <- p.resumeOn(0) }() // its result arrives: 0 is busy
-	until(t, p, func() bool { return len(p.resume[0]) == 1 })
-	newcomer := make(chan int)
-	go func() { newcomer <- p.acquire() }()
-	until(t, p, func() bool { return len(p.waiting) == 1 })
-	p.finish(0) // the third order ends: the resuming one gets 0 first
-	if w := <-resumed; w != 0 {
-		t.Errorf("resumed on %d, want 0", w)
-	}
-	p.finish(1)
-	if w := <-newcomer; w != 1 {
-		t.Errorf("the waiting new order got %d, want 1", w)
-	}
+}
+
+// TestPoolFIFO: new orders take the lowest worker without a suspended
+// order, then the lowest free one, then wait their turn in one queue; a
+// resuming order goes ahead of waiting new ones.
+func TestPoolFIFO(t *testing.T) {
+	p := newPool(2, ordersched.FIFO, false, 0)
+	main, a := p.place(-1), p.place(0)
+	expect(t, "two orders", []*ticket{main, a}, 0, 1)
+	p.suspend(0) // main waits: worker 0 is free but not vacant
+	b := p.place(0)
+	expect(t, "third order", []*ticket{b}, 0)
+	back := p.resumeFrom(0) // main's result arrives: worker 0 is busy
+	c := p.place(0)
+	expect(t, "all busy", []*ticket{back, c}, -1, -1)
+	p.finish(0) // b ends: main resumes on 0 first
+	expect(t, "b ended", []*ticket{back, c}, 0, -1)
+	p.finish(1) // a ends: the waiting new order gets 1
+	expect(t, "a ended", []*ticket{c}, 1)
 }
 
 // TestPoolMigrate: with migrate, a resuming order whose worker is busy
 // takes another free one.
 func TestPoolMigrate(t *testing.T) {
-	p := newPool(2, true)
-	p.acquire()
-	p.acquire()
+	p := newPool(2, ordersched.FIFO, true, 0)
+	p.place(-1)
+	p.place(0)
 	p.suspend(0)
-	if c := p.acquire(); c != 0 {
-		t.Fatalf("third order on %d, want 0, the only free worker", c)
-	}
+	b := p.place(0)
+	expect(t, "third order", []*ticket{b}, 0)
 	p.finish(1)
-	if w := p.resumeOn(0); w != 1 {
-		t.Errorf("resumed on %d, want the free worker 1", w)
+	expect(t, "resumed", []*ticket{p.resumeFrom(0)}, 1)
+}
+
+// TestPoolLeastLoaded: an order goes, when made, to the worker with the
+// fewest unfinished orders, lowest first, and waits there.
+func TestPoolLeastLoaded(t *testing.T) {
+	p := newPool(2, ordersched.LeastLoaded, false, 0)
+	main := p.place(-1)
+	a := p.place(0) // loads 1, 0
+	b := p.place(0) // loads 1, 1: worker 0, busy
+	expect(t, "placed", []*ticket{main, a, b}, 0, 1, -1)
+	p.finish(1) // worker 1 idles: b stays where it was placed
+	expect(t, "a ended", []*ticket{b}, -1)
+	p.suspend(0)
+	expect(t, "main waits", []*ticket{b}, 0)
+}
+
+// TestPoolLocality: children stay on their parent's worker until it holds
+// more than the slack above the least loaded.
+func TestPoolLocality(t *testing.T) {
+	p := newPool(2, ordersched.Locality, false, 0)
+	p.place(-1)
+	a := p.place(0) // loads 1, 0: 1 ≤ 0+1, stays
+	b := p.place(0) // loads 2, 0: goes to 1
+	expect(t, "placed", []*ticket{a, b}, -1, 1)
+	p.suspend(0)
+	expect(t, "main waits", []*ticket{a}, 0)
+}
+
+// TestPoolWorkStealing: children go on their parent's deque; the owner
+// runs the newest, an idle worker steals the oldest.
+func TestPoolWorkStealing(t *testing.T) {
+	p := newPool(2, ordersched.WorkStealing, false, 0)
+	p.place(-1)
+	a := p.place(0) // worker 1 is idle: steals it at once
+	b, c := p.place(0), p.place(0)
+	expect(t, "placed", []*ticket{a, b, c}, 1, -1, -1)
+	p.suspend(0) // the owner takes its newest
+	expect(t, "main waits", []*ticket{b, c}, -1, 0)
+	p.finish(1) // the thief comes back for the oldest
+	expect(t, "a ended", []*ticket{b}, 1)
+}
+
+// TestPoolMeasure: each worker's busy, waiting and idle time add up to
+// the run, and orders are counted where they start.
+func TestPoolMeasure(t *testing.T) {
+	p := newPool(2, ordersched.FIFO, false, 0)
+	p.place(-1)
+	p.place(0)
+	p.suspend(0)
+	<-p.resumeFrom(0).ch
+	p.finish(1)
+	p.finish(0)
+	ws := p.measure(p.start.Add(1e9))
+	for i, w := range ws {
+		if sum := w.Busy + w.Waiting + w.Idle; sum < 0.999999 || sum > 1.000001 {
+			t.Errorf("worker %d: busy+waiting+idle = %v s, want 1 s", i, sum)
+		}
+		if w.Orders != 1 {
+			t.Errorf("worker %d started %d orders, want 1", i, w.Orders)
+		}
 	}
 }

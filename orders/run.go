@@ -3,12 +3,19 @@ package orders
 import (
 	"context"
 	"sync"
+	"time"
+
+	"github.com/presage-dvm/presage/orders/measured"
 )
 
 // runMode executes orders in parallel, a goroutine each, on a pool of
 // workers.
 type runMode struct {
-	pool   *pool
+	pool *pool
+	// schedule, when set, keeps every order's real schedule (the run's
+	// measurement is written): made is kept with its order.
+	schedule bool
+	all      []*order // with schedule, every order made, by id
 	orders sync.WaitGroup // every order made, so that the run ends with the last
 	mu     sync.Mutex
 	count  int64 // orders made
@@ -23,28 +30,72 @@ type runMode struct {
 }
 
 func newRunMode(ctx context.Context, cfg Config) *runMode {
-	r := &runMode{pool: newPool(cfg.workers(), cfg.Migrate), waits: map[*order]*order{}, dead: make(chan struct{})}
+	r := &runMode{pool: newPool(cfg.workers(), cfg.scheduler(), cfg.Migrate, cfg.Seed), waits: map[*order]*order{}, dead: make(chan struct{}),
+		schedule: cfg.Out != "" || cfg.Output != nil}
 	r.start(ctx, cfg.Check)
 	return r
 }
 
-func (r *runMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
+func (r *runMode) make(parent *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
+	from := -1 // the worker the arguments are on
+	o := &order{proc: name, done: make(chan struct{})}
+	if parent != nil {
+		from = parent.ord.slot
+		if r.schedule {
+			o.run = &orderSchedule{parent: parent.ord.id, child: parent.ord.run.kids, made: r.since()}
+			parent.ord.run.kids++
+		}
+	} else if r.schedule {
+		o.run = &orderSchedule{}
+	}
 	r.mu.Lock()
 	r.count++
 	r.active++
-	o := &order{id: r.count, proc: name, done: make(chan struct{})}
+	o.id = r.count
+	if r.schedule {
+		r.all = append(r.all, o)
+	}
 	r.mu.Unlock()
 	r.orders.Add(1)
-	go r.exec(o, body)
+	t := r.pool.place(from)
+	go r.exec(o, t, body)
 	return o
 }
 
-func (r *runMode) exec(o *order, body func(*Ctx) (int64, error)) {
+// since is the time since the run started, in seconds.
+func (r *runMode) since() float64 { return time.Since(r.pool.start).Seconds() }
+
+// orderSchedule is an order's real schedule, kept when the run's
+// measurement is written.
+type orderSchedule struct {
+	parent    int64
+	child     int // its place among its parent's children
+	kids      int // children made so far
+	made      float64
+	stretches []measured.Stretch
+}
+
+// ran opens a stretch of o on its worker; stopped closes it.
+func (r *runMode) ran(o *order) {
+	if o.run != nil {
+		o.run.stretches = append(o.run.stretches, measured.Stretch{Worker: o.slot, Start: r.since()})
+	}
+}
+
+func (r *runMode) stopped(o *order) {
+	if o.run != nil {
+		o.run.stretches[len(o.run.stretches)-1].End = r.since()
+	}
+}
+
+func (r *runMode) exec(o *order, t *ticket, body func(*Ctx) (int64, error)) {
 	defer r.orders.Done()
-	o.slot = r.pool.acquire()
+	o.slot = <-t.ch
+	r.ran(o)
 	var err error
 	defer func() {
 		ended(o, err, recover())
+		r.stopped(o)
 		r.pool.finish(o.slot)
 		r.mu.Lock()
 		o.ended = true
@@ -70,6 +121,7 @@ func (r *runMode) get(c *Ctx, o *order) error {
 	select {
 	case <-o.done:
 	default:
+		r.stopped(c.ord)
 		r.pool.suspend(c.ord.slot)
 		if r.wait(c.ord, o) {
 			<-o.done
@@ -81,7 +133,8 @@ func (r *runMode) get(c *Ctx, o *order) error {
 			}
 			r.unwait(c.ord)
 		}
-		c.ord.slot = r.pool.resumeOn(c.ord.slot)
+		c.ord.slot = <-r.pool.resumeFrom(c.ord.slot).ch
+		r.ran(c.ord)
 		select {
 		case <-o.done:
 		default:
@@ -135,3 +188,13 @@ func (r *runMode) checkDeadlock() {
 }
 
 func (r *runMode) block(_ *Ctx, _ string, _ Cost, real, _ func()) { real() }
+
+// schedules returns every order's real schedule, by id; the run has ended.
+func (r *runMode) schedules() []measured.Order {
+	out := make([]measured.Order, len(r.all))
+	for i, o := range r.all {
+		s := o.run
+		out[i] = measured.Order{ID: o.id, Parent: s.parent, Child: s.child, Proc: o.proc, Made: s.made, Stretches: s.stretches}
+	}
+	return out
+}
