@@ -9,7 +9,7 @@ import (
 // Format and Version identify the file format in its header line.
 const (
 	Format  = "presage-orders-run"
-	Version = 1
+	Version = 2 // 2 adds the scheduler and the schedule, order by order
 )
 
 // MaxWorkers bounds the workers of a run: more lines than any machine's
@@ -27,7 +27,7 @@ type Execution struct {
 	Makespan  float64   // s, from the main order's start to the last order's end
 	Workers   []Worker
 	// Schedule is every order's real schedule, in order of Order.ID;
-	// empty when the run did not record it (version 1 files).
+	// empty when the run did not record it (always in version 1 files).
 	Schedule []Order
 }
 
@@ -100,6 +100,47 @@ func (r *Execution) check() (line int, err error) {
 		return 1, fmt.Errorf("the workers started %d orders (expected the %d orders of the header)", started, r.Orders)
 	}
 	return 0, nil
+}
+
+// order checks an order's line against the run and the orders before it
+// (children[i]: how many children of order i+1 came before) and returns
+// the order.
+func (r *Execution) order(ol *orderLine, children []int) (Order, error) {
+	id := ol.Order
+	tol := tolerance(r.Makespan)
+	switch {
+	case id == 1 && (ol.Parent != 0 || ol.Child != 0):
+		return Order{}, fmt.Errorf("parent %d, child %d (expected the main order's: parent 0, child 0)", ol.Parent, ol.Child)
+	case id > 1 && (ol.Parent < 1 || ol.Parent >= id):
+		return Order{}, fmt.Errorf("parent %d (expected an earlier order, 1 to %d)", ol.Parent, id-1)
+	case id > 1 && ol.Child != children[ol.Parent-1]:
+		return Order{}, fmt.Errorf("child %d (expected %d: a parent's children numbered from 0 in the order it made them)",
+			ol.Child, children[ol.Parent-1])
+	case ol.Proc == "":
+		return Order{}, fmt.Errorf("no proc (expected the procedure's name)")
+	case !finite(ol.Made) || ol.Made < 0 || ol.Made > r.Makespan+tol:
+		return Order{}, fmt.Errorf("made %v (expected seconds from 0 to the makespan, %v)", ol.Made, r.Makespan)
+	case len(ol.Runs) == 0:
+		return Order{}, fmt.Errorf("no runs (expected at least one [worker, start, end])")
+	}
+	o := Order{ID: id, Parent: ol.Parent, Child: ol.Child, Proc: ol.Proc, Made: ol.Made, Stretches: make([]Stretch, len(ol.Runs))}
+	prev := 0.0 // the end of the previous stretch
+	for i, s := range ol.Runs {
+		if len(s) != 3 {
+			return Order{}, fmt.Errorf("run %d has %d numbers (expected [worker, start, end])", i, len(s))
+		}
+		w, start, end := s[0], s[1], s[2]
+		switch {
+		case w < 0 || w >= float64(len(r.Workers)) || w != math.Trunc(w):
+			return Order{}, fmt.Errorf("run %d: worker %v (expected 0 to %d)", i, w, len(r.Workers)-1)
+		case !finite(start) || !finite(end) || start < prev || end < start || end > r.Makespan+tol:
+			return Order{}, fmt.Errorf("run %d: [%v, %v] (expected start ≤ end within [%v, the makespan %v]: runs in time order)",
+				i, start, end, prev, r.Makespan)
+		}
+		o.Stretches[i] = Stretch{Worker: int(w), Start: start, End: end}
+		prev = end
+	}
+	return o, nil
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
