@@ -142,7 +142,12 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	if err != nil {
 		return nil, err
 	}
-	m := &recordMode{prices: prices, unit: perSecond}
+	sp, err := newSpill()
+	if err != nil {
+		return nil, err
+	}
+	defer sp.close()
+	m := &recordMode{prices: prices, unit: perSecond, spill: sp}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
 	start := time.Now()
@@ -151,16 +156,13 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	if err := m.err(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: int64(len(m.orders)), Machine: machine}
-	for _, r := range m.orders {
-		rep.Work += r.tr.Duration
-	}
+	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: sp.count(), Machine: machine, Work: m.work}
 	program := cmp.Or(cfg.Program, name)
 	return rep, writeTrace(cfg, ordertrace.Header{Program: program, Unit: unit, Machine: machine,
-		Orders: int64(len(m.orders)), Created: time.Now().UTC().Format(time.RFC3339)}, renumber(m.orders))
+		Orders: sp.count(), Created: time.Now().UTC().Format(time.RFC3339)}, sp)
 }
 
-func writeTrace(cfg Config, h ordertrace.Header, orders []*ordertrace.Order) error {
+func writeTrace(cfg Config, h ordertrace.Header, orders *spill) error {
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return err
@@ -169,10 +171,8 @@ func writeTrace(cfg Config, h ordertrace.Header, orders []*ordertrace.Order) err
 	if err != nil {
 		return errors.Join(err, closeOut())
 	}
-	for _, o := range orders {
-		if err := w.Write(o); err != nil {
-			return errors.Join(err, closeOut())
-		}
+	if err := orders.writeTo(w); err != nil {
+		return errors.Join(err, closeOut())
 	}
 	return errors.Join(w.Close(), closeOut())
 }

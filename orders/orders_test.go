@@ -228,19 +228,50 @@ func TestRecordPricesBlocks(t *testing.T) {
 }
 
 // TestRenumber: a depth-first recording of main (1) making A (2) at 0
-// and B (4) at 1, A making C (3) at 5, is renumbered by the moments an
-// as-soon-as-possible run makes them: main 0, A 0, B 1, C 5.
+// and B (4) at 1, A making C (3) at 5, is written renumbered by the
+// moments an as-soon-as-possible run makes them: main 0, A 0, B 1, C 5.
 func TestRenumber(t *testing.T) {
-	rec := []*recorded{
-		{tr: &ordertrace.Order{ID: 1, Requests: []ordertrace.Request{{Order: 2}, {Order: 4}}}, asap: 0},
-		{tr: &ordertrace.Order{ID: 2, Parent: 1, Requests: []ordertrace.Request{{Order: 3}}}, asap: 0},
-		{tr: &ordertrace.Order{ID: 3, Parent: 2}, asap: 5},
-		{tr: &ordertrace.Order{ID: 4, Parent: 1, MadeAt: 1}, asap: 1},
+	order := func(id, parent int64, madeAt float64, requests ...int64) *ordertrace.Order {
+		o := &ordertrace.Order{ID: id, Parent: parent, Proc: "p", MadeAt: madeAt, Duration: 10, Results: []ordertrace.Result{{At: 10}}}
+		for _, r := range requests {
+			o.Requests = append(o.Requests, ordertrace.Request{Order: r, At: 9})
+		}
+		return o
 	}
-	got := renumber(rec)
+	rec := []*ordertrace.Order{order(1, 0, 0, 2, 4), order(2, 1, 0, 3), order(3, 2, 5), order(4, 1, 1)}
+	sp, err := newSpill()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.close()
+	for _, asap := range []float64{0, 0, 5, 1} {
+		sp.made(asap)
+	}
+	for _, i := range []int{2, 1, 3, 0} { // in the order they end
+		sp.ended(rec[i])
+	}
+	var buf bytes.Buffer
+	w, err := ordertrace.NewWriter(&buf, ordertrace.Header{Program: "p", Orders: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.writeTo(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ordertrace.NewReader(&buf, "renumbered")
+	if err != nil {
+		t.Fatal(err)
+	}
 	wantParents := []int64{0, 1, 1, 2}
 	wantRequests := [][]int64{{2, 3}, {4}, nil, nil}
-	for i, o := range got {
+	for i := range wantParents {
+		o, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
 		var reqs []int64
 		for _, r := range o.Requests {
 			reqs = append(reqs, r.Order)

@@ -8,21 +8,24 @@ import (
 // recordMode runs the program sequentially: an order runs to its end when
 // it is made, so each order's own clock stops while its children run and
 // every Get finds its result ready. Blocks run their quick alternative and
-// are priced from the constants. The trace is kept in memory and written
-// at the end, renumbered (see renumber).
+// are priced from the constants. Each order's line goes to a spill file
+// when it ends; only its place there and its start in the
+// as-soon-as-possible schedule stay in memory, by which the trace is
+// renumbered and written at the end (see renumber).
 type recordMode struct {
 	prices calibration.Constants
-	unit   float64     // trace units per second: 1, or 1/the reference's time
-	orders []*recorded // by order of making
+	unit   float64 // trace units per second: 1, or 1/the reference's time
+	spill  *spill
+	work   float64 // the ended orders' durations
 	runState
 }
 
-// recorded is an order of the trace being recorded.
+// recorded is an order of the trace being recorded, while it runs.
 type recorded struct {
 	tr       *ordertrace.Order
 	clock    stopwatch
-	segStart float64            // own moment where the current unmarked segment began
-	asked    map[*recorded]bool // orders already requested
+	segStart float64        // own moment where the current unmarked segment began
+	asked    map[int64]bool // orders already requested (by number: the map must not keep them alive)
 	// asap is the order's start in the as-soon-as-possible schedule
 	// (unlimited computers, free transfers), delay what its waits have
 	// added to its own time so far; asapEnd is when it ends there.
@@ -33,16 +36,17 @@ type recorded struct {
 func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
 func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) (int64, error)) *order {
-	o := &order{id: int64(len(m.orders) + 1), proc: name, rec: &recorded{tr: &ordertrace.Order{ID: int64(len(m.orders) + 1), Proc: name, ArgBytes: argBytes},
+	id := m.spill.count() + 1
+	o := &order{id: id, proc: name, rec: &recorded{tr: &ordertrace.Order{ID: id, Proc: name, ArgBytes: argBytes},
 		clock: stopwatch{unit: m.unit}}}
-	m.orders = append(m.orders, o.rec)
 	if parent != nil {
 		p := parent.ord.rec
 		p.clock.stop()
-		o.rec.tr.Parent, o.rec.tr.MadeAt = p.tr.ID, p.clock.own
+		o.rec.tr.Parent, o.rec.tr.MadeAt = parent.ord.id, p.clock.own
 		o.rec.asap = p.now(p.clock.own)
 		defer p.clock.start()
 	}
+	m.spill.made(o.rec.asap)
 	m.exec(o, body)
 	return o
 }
@@ -58,6 +62,9 @@ func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
 		r.closeSegment()
 		r.tr.Duration = own
 		r.asapEnd = r.now(own)
+		m.work += own
+		m.spill.ended(r.tr)
+		r.tr, r.asked = nil, nil // what is left serves the orders that ask for its result
 	}()
 	r.clock.start()
 	var bytes int64
@@ -76,12 +83,12 @@ func (r *recorded) closeSegment() {
 func (m *recordMode) get(c *Ctx, o *order) error {
 	r, q := c.ord.rec, o.rec
 	own := r.clock.stop()
-	if !r.asked[q] {
+	if !r.asked[o.id] {
 		if r.asked == nil {
-			r.asked = map[*recorded]bool{}
+			r.asked = map[int64]bool{}
 		}
-		r.asked[q] = true
-		r.tr.Requests = append(r.tr.Requests, ordertrace.Request{Order: q.tr.ID, At: own})
+		r.asked[o.id] = true
+		r.tr.Requests = append(r.tr.Requests, ordertrace.Request{Order: o.id, At: own})
 		r.delay = max(r.delay, q.asapEnd-r.asap-own)
 	}
 	r.clock.start()

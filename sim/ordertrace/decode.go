@@ -307,3 +307,16 @@ func joinNames(names []string) string {
 	}
 	return out
 }
+
+// LineDecoder decodes single order lines, the inverse of AppendOrder, for
+// programs that keep orders as lines of their own (the runtime's record
+// mode spills them to a file until it knows their final numbers). Like a
+// Reader, it interns names and cuts orders from slabs.
+type LineDecoder struct{ d *decoder }
+
+// NewLineDecoder returns a decoder of order lines.
+func NewLineDecoder() *LineDecoder { return &LineDecoder{d: newDecoder()} }
+
+// Decode decodes one order line (without its newline). It checks the
+// syntax and the fields' types, not the order's meaning (a Writer does).
+func (d *LineDecoder) Decode(line []byte) (*Order, error) { return d.d.order(line) }

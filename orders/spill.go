@@ -1,0 +1,118 @@
+package orders
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/presage-dvm/presage/sim/ordertrace"
+)
+
+// spill keeps the lines of the orders record mode has recorded in a
+// temporary file, and in memory only what renumbering needs: each order's
+// start in the as-soon-as-possible schedule and its line's place in the
+// file, 24 bytes an order (a trace of a million orders held 1.45 GB in
+// memory before it spilled).
+type spill struct {
+	f    *os.File
+	w    *bufio.Writer
+	size int64 // bytes written
+	keys []spilled
+	buf  []byte
+	err  error // the first write's failure, reported at the end
+}
+
+// spilled is where an order's line is, and when it starts as soon as
+// possible.
+type spilled struct {
+	asap float64
+	off  int64
+	n    int32
+}
+
+func newSpill() (*spill, error) {
+	f, err := os.CreateTemp("", "presage-record-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("orders: record mode's spill file: %w", err)
+	}
+	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+// count is the number of orders made so far.
+func (s *spill) count() int64 { return int64(len(s.keys)) }
+
+// made files a new order, numbered count().
+func (s *spill) made(asap float64) { s.keys = append(s.keys, spilled{asap: asap}) }
+
+// ended writes the line of o, which has ended.
+func (s *spill) ended(o *ordertrace.Order) {
+	s.buf = ordertrace.AppendOrder(s.buf[:0], o)
+	k := &s.keys[o.ID-1]
+	k.off, k.n = s.size, int32(len(s.buf))
+	if _, err := s.w.Write(s.buf); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.size += int64(len(s.buf))
+}
+
+// close removes the file.
+func (s *spill) close() error {
+	return cmp.Or(s.f.Close(), os.Remove(s.f.Name()))
+}
+
+// renumber returns, by recording number, the number of each order in the
+// order an as-soon-as-possible run makes them (unlimited computers, free
+// transfers), ties kept in the order of the recording, and the recording
+// numbers in that order.
+//
+// A sequential recording numbers depth first: a parent's second child
+// comes after the whole subtree of its first. A simulator reads orders as
+// they are made, and a parallel run makes the second child long before the
+// first one's subtree, so in recording order it would have to read ahead
+// and hold that subtree. In as-soon-as-possible order it reads about as
+// far as the run has got. Both are creation orders: a child is made no
+// earlier than its parent, and an order's children in the order it makes
+// them.
+func (s *spill) renumber() (newID []int64, order []int32) {
+	order = make([]int32, len(s.keys))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(s.keys[a].asap, s.keys[b].asap) })
+	newID = make([]int64, len(s.keys)+1) // by recording number; newID[0] = 0 for main's parent
+	for i, k := range order {
+		newID[k+1] = int64(i + 1)
+	}
+	return newID, order
+}
+
+// writeTo writes the spilled orders to w renumbered.
+func (s *spill) writeTo(w *ordertrace.Writer) error {
+	if err := cmp.Or(s.err, s.w.Flush()); err != nil {
+		return fmt.Errorf("orders: record mode's spill file: %w", err)
+	}
+	newID, order := s.renumber()
+	dec := ordertrace.NewLineDecoder()
+	for _, k := range order {
+		key := s.keys[k]
+		line := slices.Grow(s.buf[:0], int(key.n))[:key.n]
+		if _, err := s.f.ReadAt(line, key.off); err != nil {
+			return fmt.Errorf("orders: record mode's spill file: %w", err)
+		}
+		s.buf = line
+		o, err := dec.Decode(line)
+		if err != nil {
+			return fmt.Errorf("orders: record mode's spill file, order %d: %w", k+1, err)
+		}
+		o.ID, o.Parent = newID[o.ID], newID[o.Parent]
+		for j := range o.Requests {
+			o.Requests[j].Order = newID[o.Requests[j].Order]
+		}
+		if err := w.Write(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
