@@ -19,10 +19,29 @@ type OrderError struct {
 	Order int64  // the order's id in the run (in record mode, in recording order)
 	Proc  string // its procedure
 	Err   error
+	// Requesters are, in run mode, the orders that were waiting for it
+	// when it failed: the first of its requesters, the first of that
+	// one's, and so on; empty when nobody waited for it yet.
+	Requesters []OrderRef
+}
+
+// OrderRef names an order of the run.
+type OrderRef struct {
+	Order int64
+	Proc  string
 }
 
 func (e *OrderError) Error() string {
-	return fmt.Sprintf("orders: order %d (%s): %v", e.Order, e.Proc, e.Err)
+	var via strings.Builder
+	for i, r := range e.Requesters {
+		if i == 0 {
+			via.WriteString(", requested by")
+		} else {
+			via.WriteString(" ←")
+		}
+		fmt.Fprintf(&via, " %d (%s)", r.Order, r.Proc)
+	}
+	return fmt.Sprintf("orders: order %d (%s)%s: %v", e.Order, e.Proc, via.String(), e.Err)
 }
 
 func (e *OrderError) Unwrap() error { return e.Err }

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	goruntime "runtime"
 	"strings"
@@ -49,6 +50,26 @@ func TestErrorsReachMain(t *testing.T) {
 				t.Errorf("%s: the stack does not show where the order panicked:\n%s", mode, pe.Stack)
 			}
 		}
+	}
+}
+
+// TestRequestersChain: in run mode, a failure names the orders that were
+// waiting for it, each the first requester of the one before.
+func TestRequestersChain(t *testing.T) {
+	leaf := Proc("leaf", func(c *Ctx, x int) (int, error) {
+		time.Sleep(50 * time.Millisecond) // the others reach their Get
+		return 0, errBoom
+	})
+	mid := Proc("mid", func(c *Ctx, x int) (int, error) { return Make(c, leaf, x).Get(c) })
+	top := Proc("top", func(c *Ctx, x int) (int, error) { return Make(c, mid, x).Get(c) })
+	_, _, err := Main(Config{Workers: 2}, top, 1)
+	var oe *OrderError
+	if !errors.As(err, &oe) || oe.Order != 3 {
+		t.Fatalf("error %v, want order 3's failure", err)
+	}
+	want := []OrderRef{{2, "mid"}, {1, "top"}}
+	if fmt.Sprint(oe.Requesters) != fmt.Sprint(want) || !strings.Contains(err.Error(), "order 3 (leaf), requested by 2 (mid) ← 1 (top): boom") {
+		t.Errorf("requesters %v (%v), want %v", oe.Requesters, err, want)
 	}
 }
 
@@ -179,7 +200,7 @@ func TestCheckFindsSharedMemory(t *testing.T) {
 		{"an order writes its argument", func(c *Ctx, n int) (float64, error) {
 			r, err := Make(c, inPlace, make([]float64, n)).Get(c)
 			return r[0], err
-		}, "order 2 (inplace): misuse: its arguments changed"},
+		}, "order 2 (inplace)"}, // requested by main when it failed, or not yet
 		{"a requester writes a result", func(c *Ctx, n int) (float64, error) {
 			h := Make(c, copying, make([]float64, n))
 			r, err := h.Get(c)

@@ -98,6 +98,9 @@ func (r *runMode) exec(o *order, t *ticket, body func(*Ctx) (int64, error)) {
 		r.stopped(o)
 		r.pool.finish(o.slot)
 		r.mu.Lock()
+		if oe, ok := o.err.(*OrderError); ok && oe.Order == o.id {
+			oe.Requesters = requesters(o)
+		}
 		o.ended = true
 		for _, w := range o.waiters { // they can go on: active again
 			if r.waits[w] == o {
@@ -143,6 +146,18 @@ func (r *runMode) get(c *Ctx, o *order) error {
 		}
 	}
 	return nil
+}
+
+// requesters returns the chain of first requesters of o, which failed:
+// who waits for it, who waits for that one, and so on. The caller holds
+// r.mu.
+func requesters(o *order) []OrderRef {
+	var chain []OrderRef
+	for len(o.waiters) > 0 && len(chain) < 64 { // a cycle of handles would loop
+		o = o.waiters[0]
+		chain = append(chain, OrderRef{Order: o.id, Proc: o.proc})
+	}
+	return chain
 }
 
 // wait registers w as waiting for o, unless o has ended (it reports true
