@@ -15,10 +15,10 @@ type runMode struct {
 	// schedule, when set, keeps every order's real schedule (the run's
 	// measurement is written): made is kept with its order.
 	schedule bool
-	all      []*order // with schedule, every order made, by id
-	orders sync.WaitGroup // every order made, so that the run ends with the last
-	mu     sync.Mutex
-	count  int64 // orders made
+	all      []*order       // with schedule, every order made, by id
+	orders   sync.WaitGroup // every order made, so that the run ends with the last
+	mu       sync.Mutex
+	count    int64 // orders made
 	// active counts the orders made, not ended and not suspended in Get:
 	// when it falls to 0 while orders wait, every order left waits for
 	// another and none can end (a cycle of handles).
