@@ -62,7 +62,10 @@ func simulate(t *testing.T, tr orders, cl Cluster, opt Options) *Result {
 func schedules(t *testing.T, tr orders, cl Cluster, opt Options) (*Result, map[int64]OrderResult) {
 	t.Helper()
 	got := map[int64]OrderResult{}
-	opt.OnOrder = func(r OrderResult) { got[r.ID] = r }
+	opt.OnOrder = func(r OrderResult) {
+		r.Stretches = slices.Clone(r.Stretches) // the simulation reuses them
+		got[r.ID] = r
+	}
 	return simulate(t, tr, cl, opt), got
 }
 

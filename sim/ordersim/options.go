@@ -22,6 +22,10 @@ type Options struct {
 	// OnOrder, when set, receives the schedule of every order as it
 	// finishes, in order of finishing.
 	OnOrder func(OrderResult)
+	// ByProc sums the orders by procedure into Result.Procs. Like
+	// OnOrder, it keeps the schedule of every live order (the two share
+	// it).
+	ByProc bool
 	// NoCriticalPath skips the critical path, which costs a few small
 	// records per order while it is live.
 	NoCriticalPath bool
@@ -54,7 +58,13 @@ func (o Options) slack() int {
 // OrderResult is the schedule of one order. Times are moments of the
 // simulated run.
 type OrderResult struct {
-	ID    int64
+	ID     int64
+	Proc   string // the procedure it ran
+	Parent int64  // the order that made it; 0 for main
+	// Child is its place among its parent's children, in order of
+	// making, from 0: with Parent, it names the order in a real run of
+	// the same program, whose ids differ (orders/measured).
+	Child int
 	Node  int     // where it ran (where it ended, if it migrated)
 	Made  float64 // when its parent made it
 	Ready float64 // when it could start: made, plus the arguments' transfer when they move at once
@@ -63,4 +73,16 @@ type OrderResult struct {
 	// Wait is the time it spent suspended on requests, Transfer the time
 	// its arguments delayed it (counted in Start − Made).
 	Wait, Transfer float64
+	// Stretches are the stretches it ran, in time order: each from its
+	// start or a resume to a suspension or its end; between two it was
+	// suspended, holding no core, and End − Start is their sum plus Wait.
+	// The slice is valid only during the call to OnOrder, the simulation
+	// reusing its memory: copy it to keep it.
+	Stretches []Stretch
+}
+
+// Stretch is a stretch of time an order ran on a node without a wait.
+type Stretch struct {
+	Node       int
+	Start, End float64
 }

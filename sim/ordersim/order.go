@@ -47,6 +47,7 @@ type live struct {
 	qi   int32 // see reqs
 	idx  int32 // its own number in the arena, which names it in events and queues
 	node int32 // -1 until placed
+	proc int32 // its procedure's number in the engine's names; kept only with the critical path or the schedules
 
 	// Children read and not yet made form a queue, in order of making,
 	// linked by sibling; kidsLeft is the number not yet read, reqsLeft
@@ -84,16 +85,22 @@ type live struct {
 }
 
 // times is the schedule of an order, kept beside the arena only for
-// Options.OnOrder: the simulation itself never reads it, and leaving it
-// out keeps a live order in three cache lines.
+// Options.OnOrder and Options.ByProc: the simulation itself never reads
+// it, and leaving it out keeps a live order in three cache lines.
 type times struct {
-	made, ready, start, suspendedAt float64
-	wait, transfer                  float64
+	made, ready, start float64
+	wait, transfer     float64
+	parent             int64
+	child              int32 // its place among its parent's children
+	kids               int32 // the children it has made so far
+	// stretches are those it ran so far; the entry's next order reuses
+	// their memory.
+	stretches []Stretch
 }
 
 // timesOf returns the schedule of l, nil when nobody wants it.
 func (e *engine) timesOf(l *live) *times {
-	if e.opt.OnOrder == nil {
+	if !e.track {
 		return nil
 	}
 	for int(l.idx>>chunkBits) >= len(e.times) {

@@ -12,6 +12,7 @@ type link struct {
 	from, to float64
 	xfer     float64
 	node     int32
+	proc     int32 // the order's procedure, by number
 }
 
 // linkMeta is what links needs to free a link: the number of
@@ -73,15 +74,21 @@ func (a *links) set(ref *int32, i int32) {
 
 // stretch files the link of l's run from its current start to t.
 func (e *engine) stretch(l *live, t float64) int32 {
-	return e.links.add(link{order: l.id, node: l.node, from: l.runStart, to: t, xfer: l.xferIn}, l.chain)
+	return e.links.add(link{order: l.id, node: l.node, proc: l.proc, from: l.runStart, to: t, xfer: l.xferIn}, l.chain)
 }
 
-// steps unrolls the chain ending at last into steps from the first.
-func (a *links) steps(last int32) []Step {
+// steps unrolls the chain ending at last into steps from the first,
+// naming their procedures from procs; it adds the run steps' time to
+// pathTime, by procedure number, when it is not nil.
+func (a *links) steps(last int32, procs *names, pathTime []float64) []Step {
 	var rev []Step
 	for i := last; i != 0; {
 		k := a.at(i)
-		rev = append(rev, Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to})
+		proc := procs.name(k.proc)
+		if pathTime != nil {
+			pathTime[k.proc] += k.to - k.from
+		}
+		rev = append(rev, Step{Kind: Exec, Order: k.order, Proc: proc, Node: int(k.node), Start: k.from, End: k.to})
 		prev := a.meta[i].prev
 		if prev == 0 {
 			break
@@ -89,10 +96,10 @@ func (a *links) steps(last int32) []Step {
 		// Backwards in time: the queue (after the transfer) comes first.
 		gapStart := a.at(prev).to
 		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
-			rev = append(rev, Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from})
+			rev = append(rev, Step{Kind: Queue, Order: k.order, Proc: proc, Node: int(k.node), Start: q, End: k.from})
 		}
 		if k.xfer > 0 {
-			rev = append(rev, Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
+			rev = append(rev, Step{Kind: Transfer, Order: k.order, Proc: proc, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
 		}
 		i = prev
 	}

@@ -17,6 +17,24 @@ type Result struct {
 	// CriticalPath is the chain of steps that ends at the makespan, from
 	// the start of the main order; empty with Options.NoCriticalPath.
 	CriticalPath []Step
+	// Procs sums every order of the run by procedure, by name; nil
+	// unless Options.ByProc.
+	Procs []ProcStats
+}
+
+// ProcStats sums the orders of one procedure.
+type ProcStats struct {
+	Proc   string
+	Orders int64
+	Work   float64 // time running: the sum of its orders' stretches
+	// PathTime is the time the critical path spends running its orders
+	// (its run steps; its transfers and queues are not counted), 0
+	// with Options.NoCriticalPath.
+	PathTime float64
+	// MeanDuration and SDDuration are the mean and the standard
+	// deviation (of the population) of its orders' End − Start, waits
+	// included.
+	MeanDuration, SDDuration float64
 }
 
 // NodeStats is a node's time, in core-seconds: Busy + Transfer + Waiting
@@ -59,11 +77,12 @@ func (k StepKind) String() string {
 	return "?"
 }
 
-// Step is one stretch of the critical path: Order ran, or waited for a
-// transfer or a core, from Start to End on Node.
+// Step is one stretch of the critical path: Order, of procedure Proc,
+// ran, or waited for a transfer or a core, from Start to End on Node.
 type Step struct {
 	Kind       StepKind
 	Order      int64
+	Proc       string
 	Node       int
 	Start, End float64
 }

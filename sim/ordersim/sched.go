@@ -11,6 +11,11 @@ func (e *engine) place(l *live, parent *live) {
 	src := int32(0)
 	if parent != nil {
 		src = parent.node
+		if t != nil {
+			pt := e.timesOf(parent)
+			t.child = pt.kids
+			pt.kids++
+		}
 		if e.path {
 			e.links.set(&l.chain, e.stretch(parent, e.now))
 		}

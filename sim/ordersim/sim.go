@@ -18,6 +18,8 @@ type engine struct {
 	opt   Options
 	sched Scheduler
 	path  bool
+	track bool // keep the schedules (times) for OnOrder and ByProc
+	named bool // number the orders' procedures: for the path or the schedules
 
 	power  []float64
 	nodes  []node
@@ -38,7 +40,9 @@ type engine struct {
 	lives  arena[live]              // the orders held, named by their numbers
 	links  links                    // the critical path's stretches
 	extras arena[extra]             // of the orders with several results
-	times  []*[1 << chunkBits]times // beside lives, for OnOrder
+	times  []*[1 << chunkBits]times // beside lives, for OnOrder and ByProc
+	procs  names                    // the procedures, numbered
+	sums   []procSum                // by procedure number, for ByProc
 
 	entries  table // orders read and not yet dropped
 	nextID   int64 // the id the next line must have
@@ -58,6 +62,7 @@ type engine struct {
 func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *engine {
 	e := &engine{
 		trace: t, src: src, cl: cl, opt: opt, sched: opt.scheduler(), path: !opt.NoCriticalPath,
+		track:  opt.OnOrder != nil || opt.ByProc,
 		nodes:  make([]node, cl.Nodes),
 		power:  make([]float64, cl.Nodes),
 		free:   newBitset(cl.Nodes),
@@ -72,6 +77,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		e.free.set(i, true)
 		e.vacant.set(i, true)
 	}
+	e.named = e.path || e.track
 	if e.sched == WorkStealing {
 		e.victimAt = make([]int32, cl.Nodes)
 	}
@@ -178,6 +184,12 @@ func (e *engine) readNext() error {
 func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 	l.state, l.node = pending, -1
 	l.madeAt, l.duration, l.argBytes = o.MadeAt, o.Duration, o.ArgBytes
+	if e.named {
+		l.proc = e.procs.number(o.Proc)
+	}
+	if t := e.timesOf(l); t != nil {
+		t.parent = o.Parent
+	}
 	l.setRequests(o.Requests)
 	l.nres = int32(len(o.Results))
 	if len(o.Results) == 1 {
@@ -226,7 +238,7 @@ func (e *engine) newLive(id int64) *live {
 	i, l := e.lives.alloc()
 	*l = live{id: id, idx: i, node: -1, state: unread, kidsLeft: e.trace.kids.get(id), reqsLeft: e.trace.reqs.get(id)}
 	if t := e.timesOf(l); t != nil {
-		*t = times{}
+		*t = times{stretches: t.stretches[:0]}
 	}
 	e.entries.put(l)
 	return l
@@ -269,8 +281,15 @@ func (e *engine) result() *Result {
 		r.Nodes[i] = n.stats
 		r.Total.add(n.stats)
 	}
+	var pathTime []float64
+	if e.opt.ByProc && e.path {
+		pathTime = make([]float64, len(e.procs.list))
+	}
 	if e.last != 0 {
-		r.CriticalPath = e.links.steps(e.last)
+		r.CriticalPath = e.links.steps(e.last, &e.procs, pathTime)
+	}
+	if e.opt.ByProc {
+		r.Procs = e.procStats(pathTime)
 	}
 	return r
 }

@@ -2,6 +2,7 @@ package ordersim
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -27,27 +28,28 @@ func TestForkJoinByHand(t *testing.T) {
 		makespan float64
 		a        OrderResult // A's schedule
 		mainWait float64
+		main     []Stretch // main's stretches: until its request, after A's result
 	}{
 		// One node: main runs 0–2, suspends at its request; A runs 2–6;
 		// main resumes at 6 and ends at 7 = work 3 + 4.
-		{"1 node", nodes(1, slow), FIFO, 7, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 2, End: 6}, 4},
+		{"1 node", nodes(1, slow), FIFO, 7, a(0, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6}), 4, []Stretch{{0, 0, 2}, {0, 6, 7}}},
 		// Power 2 halves every stretch: 3.5.
-		{"power 2", Cluster{Nodes: 1, Power: []float64{2}}, FIFO, 3.5, OrderResult{ID: 2, Made: 0.5, Ready: 0.5, Start: 1, End: 3}, 2},
+		{"power 2", Cluster{Nodes: 1, Power: []float64{2}}, FIFO, 3.5, a(0, OrderResult{Made: 0.5, Ready: 0.5, Start: 1, End: 3}), 2, []Stretch{{0, 0, 1}, {0, 3, 3.5}}},
 		// Two cores: A starts when made, at 1, and ends at 5; main waits
 		// 2–5 and ends at 6.
-		{"2 cores", Cluster{Nodes: 1, Cores: 2}, FIFO, 6, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 1, End: 5}, 3},
+		{"2 cores", Cluster{Nodes: 1, Cores: 2}, FIFO, 6, a(0, OrderResult{Made: 1, Ready: 1, Start: 1, End: 5}), 3, []Stretch{{0, 0, 2}, {0, 5, 6}}},
 		// Two nodes: A is taken by node 1 at 1, its arguments arrive at
 		// 1 + 0.5 + 50/100 = 2; it runs 2–6; its result reaches node 0
 		// at 6 + 0.5 + 100/100 = 7.5; main ends at 8.5.
-		{"fifo 2 nodes", nodes(2, slow), FIFO, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}, 5.5},
+		{"fifo 2 nodes", nodes(2, slow), FIFO, 8.5, a(1, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
 		// Least loaded places A on the idle node 1 when made: its
 		// arguments arrive at 2, the rest as FIFO, but A was ready at 2.
-		{"least-loaded", nodes(2, slow), LeastLoaded, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 2, Start: 2, End: 6, Transfer: 1}, 5.5},
+		{"least-loaded", nodes(2, slow), LeastLoaded, 8.5, a(1, OrderResult{Made: 1, Ready: 2, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
 		// Locality keeps A on main's node (load 1 ≤ 0 + slack 1): no
 		// transfer; A runs when main suspends, 2–6; main ends at 7.
-		{"locality", nodes(2, slow), Locality, 7, OrderResult{ID: 2, Made: 1, Ready: 1, Start: 2, End: 6}, 4},
+		{"locality", nodes(2, slow), Locality, 7, a(0, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6}), 4, []Stretch{{0, 0, 2}, {0, 6, 7}}},
 		// Node 1 steals A from node 0 at 1, as FIFO.
-		{"work-stealing", nodes(2, slow), WorkStealing, 8.5, OrderResult{ID: 2, Node: 1, Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}, 5.5},
+		{"work-stealing", nodes(2, slow), WorkStealing, 8.5, a(1, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,15 +57,23 @@ func TestForkJoinByHand(t *testing.T) {
 			if !near(r.Makespan, tt.makespan) {
 				t.Errorf("makespan %v, want %v", r.Makespan, tt.makespan)
 			}
-			if got[2] != tt.a {
+			if !reflect.DeepEqual(got[2], tt.a) {
 				t.Errorf("A: %+v\nwant %+v", got[2], tt.a)
 			}
-			if !near(got[1].Wait, tt.mainWait) {
-				t.Errorf("main waited %v, want %v", got[1].Wait, tt.mainWait)
+			if m := got[1]; !near(m.Wait, tt.mainWait) || !reflect.DeepEqual(m.Stretches, tt.main) || m.Proc != "p" || m.Parent != 0 {
+				t.Errorf("main waited %v, ran %v; want %v and %v", m.Wait, m.Stretches, tt.mainWait, tt.main)
 			}
 			checkAccounts(t, r, tt.cl)
 		})
 	}
+}
+
+// a is order A of forkJoin, which ran r from r.Start to r.End on node
+// without a wait, as its parent's first child.
+func a(node int, r OrderResult) OrderResult {
+	r.ID, r.Proc, r.Parent, r.Node = 2, "p", 1, node
+	r.Stretches = []Stretch{{node, r.Start, r.End}}
+	return r
 }
 
 // checkAccounts checks that every node's time adds up.
@@ -98,18 +108,18 @@ func TestCriticalPathByHand(t *testing.T) {
 	// main runs until it makes A; A's arguments travel; A runs; its
 	// result travels back; main finishes.
 	want := []Step{
-		{Exec, 1, 0, 0, 1},
-		{Transfer, 2, 1, 1, 2},
-		{Exec, 2, 1, 2, 6},
-		{Transfer, 1, 0, 6, 7.5},
-		{Exec, 1, 0, 7.5, 8.5},
+		{Exec, 1, "p", 0, 0, 1},
+		{Transfer, 2, "p", 1, 1, 2},
+		{Exec, 2, "p", 1, 2, 6},
+		{Transfer, 1, "p", 0, 6, 7.5},
+		{Exec, 1, "p", 0, 7.5, 8.5},
 	}
 	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
 		t.Errorf("critical path\n %v\nwant %v", r.CriticalPath, want)
 	}
 	// On one node, A waits for the core main holds until it suspends.
 	r = simulate(t, forkJoin(), nodes(1, slow), Options{})
-	want = []Step{{Exec, 1, 0, 0, 1}, {Queue, 2, 0, 1, 2}, {Exec, 2, 0, 2, 6}, {Exec, 1, 0, 6, 7}}
+	want = []Step{{Exec, 1, "p", 0, 0, 1}, {Queue, 2, "p", 0, 1, 2}, {Exec, 2, "p", 0, 2, 6}, {Exec, 1, "p", 0, 6, 7}}
 	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
 		t.Errorf("critical path on one node\n %v\nwant %v", r.CriticalPath, want)
 	}

@@ -116,7 +116,7 @@ func (e *engine) suspend(l *live) {
 	n.suspended++
 	l.state = suspended
 	if t := e.timesOf(l); t != nil {
-		t.suspendedAt = e.now
+		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
 	}
 	e.syncFree(l.node)
 	e.markDirty(l.node)
@@ -131,7 +131,7 @@ func (e *engine) resume(l *live) {
 	e.syncFree(l.node)
 	l.state = running
 	if t := e.timesOf(l); t != nil {
-		t.wait += e.now - t.suspendedAt
+		t.wait += e.now - t.stretches[len(t.stretches)-1].End
 	}
 	l.runStart = e.now // after l.xferIn, since the chain its request set
 	l.nextRequest()
@@ -190,8 +190,15 @@ func (e *engine) finish(l *live) {
 		}
 	}
 	if t := e.timesOf(l); t != nil {
-		e.opt.OnOrder(OrderResult{ID: l.id, Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
-			End: e.now, Wait: t.wait, Transfer: t.transfer})
+		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
+		if e.opt.ByProc {
+			e.sumProc(l, t)
+		}
+		if e.opt.OnOrder != nil {
+			e.opt.OnOrder(OrderResult{ID: l.id, Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
+				Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
+				End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
+		}
 	}
 	l.reqs = nil // its requests are all played
 	if l.reqsLeft == 0 {

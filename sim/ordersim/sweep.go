@@ -38,7 +38,8 @@ type Sizes struct {
 
 // Sizes prepares predictions of the trace on base resized (base.Nodes is
 // ignored). Options.OnOrder is not called: the orders' own schedules are
-// not kept.
+// not kept; Options.ByProc's sums are, a reused run's being those of its
+// schedule.
 func (t *Prepared) Sizes(base Cluster, opt Options) (*Sizes, error) {
 	if len(base.Power) > 1 {
 		return nil, fmt.Errorf("ordersim: clusters of several sizes need one power for every node, not %d values", len(base.Power))

@@ -49,7 +49,7 @@ func TestSweepReusesExactly(t *testing.T) {
 		p := prepare(t, tr)
 		for _, s := range ordersched.All {
 			for _, cl := range []Cluster{{}, {Cores: 2, Latency: 0.1, Bandwidth: 1000, Power: []float64{1.5}}} {
-				opt := Options{Scheduler: s, Seed: 9}
+				opt := Options{Scheduler: s, Seed: 9, ByProc: true}
 				sz, err := p.Sizes(cl, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -82,7 +82,7 @@ func TestSweepReusesExactly(t *testing.T) {
 
 func sameResult(a, b *Result) bool {
 	return near(a.Makespan, b.Makespan) && slices.Equal(a.Nodes, b.Nodes) && near(a.Total.Idle, b.Total.Idle) &&
-		slices.Equal(a.CriticalPath, b.CriticalPath) && a.NodesUsed == b.NodesUsed
+		slices.Equal(a.CriticalPath, b.CriticalPath) && a.NodesUsed == b.NodesUsed && slices.Equal(a.Procs, b.Procs)
 }
 
 // TestSizesReuseLargestFirst: asked from the largest size down, a run on
