@@ -20,10 +20,11 @@ import (
 type OrdersRequest struct {
 	Trace   string // order trace name or id
 	Cluster ordersim.Cluster
-	Options ordersim.Options // Scheduler, Seed, Migrate; OnOrder is set here
+	Options ordersim.Options // Scheduler, Seed, Migrate; OnOrder and ByProc are set here
 	// MaxEvents bounds the per-order rows stored: the schedule of every
-	// order is kept when the trace has at most this many orders, else
-	// none is (the per-node rows and the critical path always are).
+	// order (its event and its stretches) is kept when the trace has at
+	// most this many orders, else none is (the per-node rows, the
+	// critical path and the sums by procedure always are).
 	MaxEvents int64
 }
 
@@ -52,12 +53,11 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if opt.Scheduler == "" {
 		opt.Scheduler = ordersched.Default
 	}
-	var events []stored.OrderEvent
+	opt.ByProc = true
+	var sched schedules
 	if info.Orders <= req.MaxEvents {
-		events = make([]stored.OrderEvent, 0, info.Orders)
-		opt.OnOrder = func(o ordersim.OrderResult) {
-			events = append(events, stored.OrderEvent{Order: o.ID, Node: o.Node, Ready: o.Ready, Start: o.Start, End: o.End, Wait: o.Wait})
-		}
+		sched.events = make([]stored.OrderEvent, 0, info.Orders)
+		opt.OnOrder = sched.add
 	}
 	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
 	res, err := ordersim.Simulate(open, req.Cluster, opt)
@@ -73,12 +73,38 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if err != nil {
 		return nil, fmt.Errorf("analyse %s: %w", info.Name, err)
 	}
-	return orderSimulation(info, req.Cluster, opt, res, ws, events), nil
+	sim := orderSimulation(info, req.Cluster, opt, res, ws)
+	sim.Events, sim.Stretches = sched.events, sched.sorted()
+	return sim, nil
 }
 
-// orderSimulation is the stored form of a simulation.
+// schedules collects the orders' own rows as the simulation reports them.
+type schedules struct {
+	events    []stored.OrderEvent
+	stretches []stored.OrderStretch
+}
+
+func (s *schedules) add(o ordersim.OrderResult) {
+	// The event names the node the order started on; the stretches say
+	// where it went if it migrated.
+	s.events = append(s.events, stored.OrderEvent{Order: o.ID, Proc: o.Proc, Parent: o.Parent, Child: o.Child,
+		Node: o.Stretches[0].Node, Ready: o.Ready, Start: o.Start, End: o.End, Wait: o.Wait})
+	for i, st := range o.Stretches {
+		s.stretches = append(s.stretches, stored.OrderStretch{Order: o.ID, Seq: i, Node: st.Node, Start: st.Start, End: st.End})
+	}
+}
+
+// sorted returns the stretches by order then time, as stored.OrderSimulation
+// has them (the simulation reports orders as they end).
+func (s *schedules) sorted() []stored.OrderStretch {
+	slices.SortStableFunc(s.stretches, func(a, b stored.OrderStretch) int { return cmp.Compare(a.Order, b.Order) })
+	return s.stretches
+}
+
+// orderSimulation is the stored form of a simulation, without the
+// orders' own rows.
 func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersim.Options, res *ordersim.Result,
-	ws workspan.Summary, events []stored.OrderEvent) *stored.OrderSimulation {
+	ws workspan.Summary) *stored.OrderSimulation {
 	cores := max(cl.Cores, 1)
 	power := 1.0
 	if len(cl.Power) == 1 {
@@ -92,15 +118,19 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 	if res.Makespan > 0 {
 		d.Speedup = ws.Work / power / res.Makespan
 	}
-	sim := &stored.OrderSimulation{Run: orderRun(info, cl, res), Detail: d, Events: events}
+	sim := &stored.OrderSimulation{Run: orderRun(info, cl, res), Detail: d}
 	for i, n := range res.Nodes {
 		sim.Nodes = append(sim.Nodes, stored.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
 			Waiting: n.Waiting, Transfer: n.Transfer})
 	}
 	for i, s := range res.CriticalPath {
-		sim.Path = append(sim.Path, stored.PathStep{Step: i, Order: s.Order, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
+		sim.Path = append(sim.Path, stored.PathStep{Step: i, Order: s.Order, Proc: s.Proc, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
 	}
 	sim.Path = longestSteps(sim.Path, maxPathSteps)
+	for _, p := range res.Procs {
+		sim.Procs = append(sim.Procs, stored.OrderProc{Proc: p.Proc, Orders: p.Orders, Work: p.Work, PathTime: p.PathTime,
+			MeanDuration: p.MeanDuration, SDDuration: p.SDDuration})
+	}
 	return sim
 }
 

@@ -88,7 +88,8 @@ type SmallestCluster struct {
 // the shard opt selects) that the store lacks, storing each simulation in
 // its own transaction at its position in the sweep; cancelling ctx stops
 // it, and running it again completes it. The orders' own schedules are
-// not kept in a sweep: the per-node rows and the critical path are.
+// not kept in a sweep: the per-node rows, the critical path and the sums
+// by procedure are.
 func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, opt SweepOptions) (OrdersSweepSummary, error) {
 	var sum OrdersSweepSummary
 	info, err := st.OrderTrace(req.Trace)
@@ -101,7 +102,9 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	if req.Options.Scheduler == "" {
 		req.Options.Scheduler = ordersim.FIFO
 	}
-	req.Options.OnOrder = nil
+	// The sums by procedure are stored with every run; the orders' own
+	// rows are not.
+	req.Options.OnOrder, req.Options.ByProc = nil, true
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
 		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: req.Options.Migrate,
@@ -202,7 +205,7 @@ func (o *ordersSweeper) simulate(ctx context.Context, c sweep.At[int]) (ordersim
 func (o *ordersSweeper) save(id int64, c sweep.At[int], pt ordersim.Point) (bool, error) {
 	cl := o.req.Cluster
 	cl.Nodes = pt.Nodes
-	sim := orderSimulation(o.info, cl, o.req.Options, pt.Result, o.ws, nil)
+	sim := orderSimulation(o.info, cl, o.req.Options, pt.Result, o.ws)
 	sim.Run.SweepID = id
 	saved, err := o.st.SaveOrderSimulation(o.ctx, sim, c.Index, store.SaveOptions{PerProcMax: o.req.PerProcMax})
 	if err != nil {

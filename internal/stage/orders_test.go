@@ -14,6 +14,7 @@ import (
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/internal/sweeptest"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -81,6 +82,69 @@ func TestSimulateOrdersStored(t *testing.T) {
 	}
 	if math.Abs(busy-v[result.ProductiveTime]) > 1e-9*busy {
 		t.Errorf("nodes' productive time %g, the run's %g", busy, v[result.ProductiveTime])
+	}
+}
+
+// TestSimulateOrdersByProcedure: a simulation names every order's
+// procedure, parent and place among its siblings, keeps the stretches of
+// the orders it keeps, by order then time, adding up to the nodes' busy
+// time, names the critical path's procedures, and sums every order by
+// procedure, also when it keeps no order's rows.
+func TestSimulateOrdersByProcedure(t *testing.T) {
+	st, _ := ordersStore(t)
+	ctx := context.Background()
+	n := dacOptions.Count()
+	for _, tc := range []struct {
+		name      string
+		maxEvents int64
+	}{{"every order kept", n}, {"none kept", n - 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			sim, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "dac",
+				Cluster: ordersim.Cluster{Nodes: 3, Latency: 1e-5, Bandwidth: 1e8}, MaxEvents: tc.maxEvents})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var busy float64
+			for _, nd := range sim.Nodes {
+				busy += nd.Busy
+			}
+			// The generated divide and conquer runs one procedure.
+			if len(sim.Procs) != 1 || sim.Procs[0].Proc != "solve" || sim.Procs[0].Orders != n ||
+				math.Abs(sim.Procs[0].Work-busy) > 1e-9*busy || sim.Procs[0].PathTime <= 0 || sim.Procs[0].PathTime > sim.Detail.Makespan {
+				t.Errorf("procs %+v: want solve, %d orders, work %g", sim.Procs, n, busy)
+			}
+			for _, p := range sim.Path {
+				if p.Proc != "solve" {
+					t.Fatalf("path step %+v: no procedure", p)
+				}
+			}
+			if tc.maxEvents < n {
+				if len(sim.Events) != 0 || len(sim.Stretches) != 0 {
+					t.Errorf("%d events, %d stretches beyond --max-events", len(sim.Events), len(sim.Stretches))
+				}
+				return
+			}
+			kids := map[int64]int{}
+			slices.SortFunc(sim.Events, func(a, b stored.OrderEvent) int { return int(a.Order - b.Order) })
+			for _, e := range sim.Events {
+				if e.Proc != "solve" || e.Order > 1 && (e.Parent != e.Order/2 || e.Child != kids[e.Parent]) {
+					t.Fatalf("event %+v: want solve, parent %d, child %d", e, e.Order/2, kids[e.Order/2])
+				}
+				kids[e.Parent]++
+			}
+			ran := 0.0
+			for i, s := range sim.Stretches {
+				if i > 0 {
+					if p := sim.Stretches[i-1]; p.Order > s.Order || p.Order == s.Order && (p.Seq+1 != s.Seq || p.End > s.Start) {
+						t.Fatalf("stretches %+v then %+v: not by order then time", p, s)
+					}
+				}
+				ran += s.End - s.Start
+			}
+			if len(sim.Stretches) <= len(sim.Events) || math.Abs(ran-busy) > 1e-9*busy {
+				t.Errorf("%d stretches of %d orders run for %g, the nodes were busy %g", len(sim.Stretches), len(sim.Events), ran, busy)
+			}
+		})
 	}
 }
 
