@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -70,6 +72,9 @@ func TestOrderMeasurementStored(t *testing.T) {
 	if len(main.Procs) != 2 || main.Procs[1].Values[result.Efficiency] != 1.0/1.5 {
 		t.Errorf("per-worker values %+v", main.Procs)
 	}
+	if info.Scheduler != "fifo" {
+		t.Errorf("scheduler %q of a run without one, want fifo", info.Scheduler)
+	}
 	again, err := ingest.OrderMeasurement(ctx, st, path)
 	if err != nil || !again.Existing || again.ID != info.ID || again.RunID != info.RunID {
 		t.Errorf("second ingest: %+v, %v; want the stored file", again, err)
@@ -94,5 +99,74 @@ func TestOrderMeasurementBadInput(t *testing.T) {
 		if n := storetest.Count(t, st, table); n != 0 {
 			t.Errorf("%d rows in %s after a bad file", n, table)
 		}
+	}
+}
+
+// scheduled is measuredRun with its schedule: main on worker 0 makes two
+// halves and waits for them, resuming on worker 1; the first half makes
+// two leaves.
+func scheduled() *measured.Execution {
+	m := measuredRun()
+	m.Scheduler, m.Migrate = "locality", true
+	m.Workers = []measured.Worker{{Orders: 4, Busy: 1.25, Waiting: 0.125, Idle: 0.125}, {Orders: 1, Busy: 1.25, Idle: 0.25}}
+	m.Schedule = []measured.Order{
+		{ID: 1, Proc: "sort", Stretches: []measured.Stretch{{Worker: 0, Start: 0, End: 0.25}, {Worker: 1, Start: 1.25, End: 1.5}}},
+		{ID: 2, Parent: 1, Child: 0, Proc: "half", Made: 0.125, Stretches: []measured.Stretch{{Worker: 0, Start: 0.25, End: 0.5}, {Worker: 0, Start: 0.75, End: 1}}},
+		{ID: 3, Parent: 1, Child: 1, Proc: "half", Made: 0.25, Stretches: []measured.Stretch{{Worker: 1, Start: 0.25, End: 1.25}}},
+		{ID: 4, Parent: 2, Child: 0, Proc: "leaf", Made: 0.375, Stretches: []measured.Stretch{{Worker: 0, Start: 0.5, End: 0.75}}},
+		{ID: 5, Parent: 2, Child: 1, Proc: "leaf", Made: 0.5, Stretches: []measured.Stretch{{Worker: 0, Start: 1, End: 1.25}}},
+	}
+	return m
+}
+
+// TestOrderMeasurementSchedule: a file with a schedule stores every order
+// where it started, from its first stretch to its last with the time
+// between as its wait, its stretches, the sums per procedure, the workers
+// as nodes and the scheduler; the stored run reads back as an orders run
+// whose detail is the file's.
+func TestOrderMeasurementSchedule(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	info, err := ingest.OrderMeasurement(ctx, st, writeMeasured(t, t.TempDir(), scheduled()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Scheduler != "locality" || !info.Migrate {
+		t.Errorf("stored %+v", info)
+	}
+	got, err := st.OrderSimulation(ctx, info.RunID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.Detail; d.Scheduler != "locality" || !d.Migrate || d.Nodes != 2 || d.Cores != 1 || d.Makespan != 1.5 || d.Work != 2.5 {
+		t.Errorf("detail %+v", d)
+	}
+	wantNodes := []stored.OrderNode{{Node: 0, Orders: 4, Busy: 1.25, Idle: 0.125, Waiting: 0.125}, {Node: 1, Orders: 1, Busy: 1.25, Idle: 0.25}}
+	if !slices.Equal(got.Nodes, wantNodes) {
+		t.Errorf("nodes %+v, want %+v", got.Nodes, wantNodes)
+	}
+	byID := map[int64]stored.OrderEvent{}
+	for _, e := range got.Events {
+		byID[e.Order] = e
+	}
+	for _, want := range []stored.OrderEvent{
+		{Order: 1, Proc: "sort", Node: 0, Ready: 0, Start: 0, End: 1.5, Wait: 1},
+		{Order: 2, Proc: "half", Parent: 1, Child: 0, Node: 0, Ready: 0.125, Start: 0.25, End: 1, Wait: 0.25},
+		{Order: 5, Proc: "leaf", Parent: 2, Child: 1, Node: 0, Ready: 0.5, Start: 1, End: 1.25},
+	} {
+		if byID[want.Order] != want {
+			t.Errorf("order %d: %+v, want %+v", want.Order, byID[want.Order], want)
+		}
+	}
+	if len(got.Events) != 5 || len(got.Stretches) != 7 || got.Stretches[1] != (stored.OrderStretch{Order: 1, Seq: 1, Node: 1, Start: 1.25, End: 1.5}) {
+		t.Errorf("%d events, stretches %+v", len(got.Events), got.Stretches)
+	}
+	wantProcs := []stored.OrderProc{
+		{Proc: "half", Orders: 2, Work: 1.5, MeanDuration: 0.875, SDDuration: 0.125},
+		{Proc: "leaf", Orders: 2, Work: 0.5, MeanDuration: 0.25},
+		{Proc: "sort", Orders: 1, Work: 0.5, MeanDuration: 1.5},
+	}
+	if !slices.Equal(got.Procs, wantProcs) {
+		t.Errorf("procedures %+v, want %+v", got.Procs, wantProcs)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // runTables are the tables holding a run's rows, keyed by run_id.
 var runTables = []string{"intervals", "interval_values", "interval_proc_values", "interval_stats", "run_warnings",
-	"order_runs", "order_nodes", "order_events", "order_critical_path"}
+	"order_runs", "order_nodes", "order_events", "order_critical_path", "order_stretches", "order_procs"}
 
 // SweepFingerprint returns every stored row of the sweep with the given
 // definition hash, as sorted text lines in which the run is named by its

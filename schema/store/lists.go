@@ -23,7 +23,7 @@ var listings = map[string]string{
 	"calibrations": `SELECT c.id, c.name, c.rows, count(b.block) AS blocks,
 		coalesce(group_concat(CASE WHEN b.flags <> '' THEN b.block || ' ' || b.flags END, '; '), '') AS flagged, c.ingested_at
 		FROM calibrations c LEFT JOIN calibration_blocks b ON b.calibration_id = c.id GROUP BY c.id ORDER BY c.id`,
-	"measured": `SELECT m.id, m.name, m.program, m.machine, m.workers, m.orders, printf('%.4f', m.makespan) AS makespan,
+	"measured": `SELECT m.id, m.name, m.program, m.machine, m.workers, m.scheduler, m.migrate, m.orders, printf('%.4f', m.makespan) AS makespan,
 		(SELECT min(r.id) FROM runs r WHERE r.measurement_id = m.id) AS run, m.started FROM order_measurements m ORDER BY m.id`,
 	"sweeps": `SELECT s.id, s.kind, coalesce(t.name, o.name) AS trace, s.configs,
 		(SELECT count(*) FROM runs r WHERE r.sweep_id = s.id) AS stored, s.created_at

@@ -50,4 +50,6 @@ var mergeTables = []mergeTable{
 	{name: "order_nodes", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "order_events", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 	{name: "order_critical_path", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "order_stretches", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
+	{name: "order_procs", refs: map[string]string{"run_id": "runs"}, parent: "run_id"},
 }

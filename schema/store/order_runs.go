@@ -48,13 +48,17 @@ func (s *Store) SaveOrderSimulation(ctx context.Context, sim *stored.OrderSimula
 	return saved, err
 }
 
-// saveOrderRows writes the per-node, critical-path and per-order rows.
+// saveOrderRows writes the per-node, critical-path, per-order,
+// per-stretch and per-procedure rows of a simulation or a measured run.
 func saveOrderRows(tx *sqlx.Tx, runID int64, sim *stored.OrderSimulation) error {
 	nodes := newBatch(tx, `order_nodes(run_id, node, orders, busy, idle, waiting, transfer)`, 7)
-	path := newBatch(tx, `order_critical_path(run_id, step, order_id, node, start, end, wait, reason)`, 8)
-	events := newBatch(tx, `order_events(run_id, order_id, node, ready, start, end, wait)`, 7)
+	path := newBatch(tx, `order_critical_path(run_id, step, order_id, node, start, end, wait, reason, proc)`, 9)
+	events := newBatch(tx, `order_events(run_id, order_id, node, ready, start, end, wait, proc, parent, child)`, 10)
+	stretches := newBatch(tx, `order_stretches(run_id, order_id, seq, node, start, end)`, 6)
+	procs := newBatch(tx, `order_procs(run_id, proc, orders, work, path_time, mean_duration, sd_duration)`, 7)
+	all := []*batch{nodes, path, events, stretches, procs}
 	defer func() {
-		for _, b := range []*batch{nodes, path, events} {
+		for _, b := range all {
 			b.close()
 		}
 	}()
@@ -64,16 +68,26 @@ func saveOrderRows(tx *sqlx.Tx, runID int64, sim *stored.OrderSimulation) error 
 		}
 	}
 	for _, p := range sim.Path {
-		if err := path.add(runID, p.Step, p.Order, p.Node, p.Start, p.End, p.Wait, p.Reason); err != nil {
+		if err := path.add(runID, p.Step, p.Order, p.Node, p.Start, p.End, p.Wait, p.Reason, p.Proc); err != nil {
 			return err
 		}
 	}
 	for _, e := range sim.Events {
-		if err := events.add(runID, e.Order, e.Node, e.Ready, e.Start, e.End, e.Wait); err != nil {
+		if err := events.add(runID, e.Order, e.Node, e.Ready, e.Start, e.End, e.Wait, e.Proc, e.Parent, e.Child); err != nil {
 			return err
 		}
 	}
-	for _, b := range []*batch{nodes, path, events} {
+	for _, x := range sim.Stretches {
+		if err := stretches.add(runID, x.Order, x.Seq, x.Node, x.Start, x.End); err != nil {
+			return err
+		}
+	}
+	for _, p := range sim.Procs {
+		if err := procs.add(runID, p.Proc, p.Orders, p.Work, p.PathTime, p.MeanDuration, p.SDDuration); err != nil {
+			return err
+		}
+	}
+	for _, b := range all {
 		if err := b.flush(); err != nil {
 			return fmt.Errorf("save orders run: %w", err)
 		}
@@ -81,28 +95,60 @@ func saveOrderRows(tx *sqlx.Tx, runID int64, sim *stored.OrderSimulation) error 
 	return nil
 }
 
-// OrderSimulation reads an orders simulation back (with at most
-// maxEvents of its per-order rows, the earliest started first).
+// OrderSimulation reads an orders run back, simulated or measured, with
+// at most maxEvents of its per-order rows (every one when maxEvents is
+// negative), the earliest started first, and their stretches. Of a
+// measured run (presage ingest orders-run), Detail is what the
+// measured-run file says: its scheduler and migration, its workers as
+// nodes of one core with free transfers, its makespan, the workers' busy
+// time as the work and work / makespan as the speedup; TraceID and what
+// needs the trace (span, parallelism, the speedup's bounds) are 0.
 func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int) (*stored.OrderSimulation, error) {
 	run, err := s.Run(runID)
 	if err != nil {
 		return nil, err
 	}
 	sim := &stored.OrderSimulation{Run: run}
-	if err := s.db.GetContext(ctx, &sim.Detail, `SELECT trace_id, scheduler, migrate, nodes, cores, latency, bandwidth, power, makespan,
-		work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID); err != nil {
-		return nil, fmt.Errorf("run %d is not an orders simulation: %w", runID, err)
+	detail, simulated, err := getOptional[stored.OrderRun](ctx, s.db, `SELECT trace_id, scheduler, migrate, nodes, cores, latency, bandwidth,
+		power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID)
+	if err != nil {
+		return nil, err
+	}
+	sim.Detail = detail
+	if !simulated {
+		m, ok, err := getOptional[stored.OrderRun](ctx, s.db, `SELECT m.scheduler, m.migrate, m.workers AS nodes, 1 AS cores, 1.0 AS power,
+			m.makespan, coalesce((SELECT sum(busy) FROM order_nodes WHERE run_id = r.id), 0.0) AS work
+			FROM runs r JOIN order_measurements m ON m.id = r.measurement_id WHERE r.id = ?`, runID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("run %d is not an orders run (neither simulated from an order trace nor a measured orders run)", runID)
+		}
+		if m.Makespan > 0 {
+			m.Speedup = m.Work / m.Makespan
+		}
+		sim.Detail = m
 	}
 	if err := s.db.SelectContext(ctx, &sim.Nodes, `SELECT node, orders, busy, idle, waiting, transfer FROM order_nodes
 		WHERE run_id = ? ORDER BY node`, runID); err != nil {
 		return nil, err
 	}
-	if err := s.db.SelectContext(ctx, &sim.Path, `SELECT step, order_id, node, start, end, wait, reason FROM order_critical_path
+	if err := s.db.SelectContext(ctx, &sim.Path, `SELECT step, order_id, proc, node, start, end, wait, reason FROM order_critical_path
 		WHERE run_id = ? ORDER BY step`, runID); err != nil {
 		return nil, err
 	}
-	if err := s.db.SelectContext(ctx, &sim.Events, `SELECT order_id, node, ready, start, end, wait FROM order_events
+	const kept = `SELECT order_id FROM order_events WHERE run_id = ? ORDER BY start, order_id LIMIT ?`
+	if err := s.db.SelectContext(ctx, &sim.Events, `SELECT order_id, proc, parent, child, node, ready, start, end, wait FROM order_events
 		WHERE run_id = ? ORDER BY start, order_id LIMIT ?`, runID, maxEvents); err != nil {
+		return nil, err
+	}
+	if err := s.db.SelectContext(ctx, &sim.Stretches, `SELECT order_id, seq, node, start, end FROM order_stretches
+		WHERE run_id = ? AND order_id IN (`+kept+`) ORDER BY order_id, seq`, runID, runID, maxEvents); err != nil {
+		return nil, err
+	}
+	if err := s.db.SelectContext(ctx, &sim.Procs, `SELECT proc, orders, work, path_time, mean_duration, sd_duration FROM order_procs
+		WHERE run_id = ? ORDER BY proc`, runID); err != nil {
 		return nil, err
 	}
 	return sim, nil
