@@ -1,58 +1,210 @@
 package ordersreport
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
 // The colours of the parts of a node's time and of the critical path.
+// Waiting is grey in both charts: in the timeline it is a node holding
+// suspended orders and running none, time no procedure's colour may
+// suggest was spent running.
 const (
 	colBusy     = chart.Green
 	colTransfer = chart.Blue
-	colWaiting  = chart.Orange
+	colWaiting  = chart.Reference
 	colIdle     = chart.Idle
 	colPath     = chart.Vermillion
 )
 
+// procColors colour the procedures in the timeline, the most work first:
+// the palette without the critical path's vermillion. When there are
+// more procedures than colours, the last colour is the others'.
+var procColors = []string{chart.Blue, chart.Green, chart.Purple, chart.Orange, chart.SkyBlue, chart.Yellow, chart.Black}
+
 // nodeRowH is the height of a node's row in the timeline and the loads.
 const nodeRowH = 14.0
 
-// timeline is the Gantt chart: a row per node, a bar per order (when the
-// orders' schedules are stored), the critical path framed over them.
+// The timeline's tracks: the orders' bars, the critical path's frame
+// around them, and the thin bar of a waiting node.
+const (
+	trackOrders = iota
+	trackPath
+	trackWaiting
+)
+
+// timeline is the Gantt chart: a row per node, a bar per stretch an order
+// ran coloured by its procedure (per order, from its start to its end,
+// when only the orders' events are stored), the time a node held only
+// suspended orders in grey, the critical path framed over them.
 func timeline(s *stored.OrderSimulation) template.HTML {
 	d := s.Detail
 	rows := make([]chart.Row, min(d.Nodes, maxTimelineNodes))
 	for n := range rows {
 		rows[n].Label = fmt.Sprintf("node %d", n)
 	}
-	for _, e := range s.Events {
-		if e.Node < len(rows) {
-			rows[e.Node].Bars = append(rows[e.Node].Bars, chart.Bar{From: e.Start, To: e.End, Color: colBusy, Class: "order",
-				Tip: fmt.Sprintf("order %d: %s–%s s, waited %s s", e.Order, label(e.Start), label(e.End), label(e.Wait))})
+	pal := newPalette(rankProcs(s))
+	waiting := false
+	if len(s.Stretches) > 0 {
+		waiting = stretchBars(rows, s, pal)
+	} else {
+		for _, e := range s.Events {
+			if e.Node < len(rows) {
+				rows[e.Node].Bars = append(rows[e.Node].Bars, chart.Bar{From: e.Start, To: e.End, Color: pal.of(e.Proc), Class: "order",
+					Tip: fmt.Sprintf("%s: %s–%s s, waited %s s", orderName(e.Proc, e.Order), label(e.Start), label(e.End), label(e.Wait))})
+			}
 		}
 	}
 	for _, p := range s.Path {
 		if p.Node < len(rows) {
-			rows[p.Node].Bars = append(rows[p.Node].Bars, chart.Bar{From: p.Start, To: p.End, Track: 1, Color: colPath, Class: "path", Outline: true,
-				Tip: fmt.Sprintf("critical path: order %d %s, %s–%s s", p.Order, p.Reason, label(p.Start), label(p.End))})
+			rows[p.Node].Bars = append(rows[p.Node].Bars, chart.Bar{From: p.Start, To: p.End, Track: trackPath, Color: colPath, Class: "path", Outline: true,
+				Tip: fmt.Sprintf("critical path: %s %s, %s–%s s", orderName(p.Proc, p.Order), p.Reason, label(p.Start), label(p.End))})
 		}
 	}
-	var legend []chart.LegendItem
+	var legend []chart.LegendGroup
 	if len(s.Events) > 0 {
-		legend = append(legend, chart.LegendItem{Name: "an order running", Color: colBusy, Swatch: chart.SwatchBox})
+		legend = append(legend, chart.LegendGroup{Title: "running", Items: pal.items})
 	}
-	legend = append(legend, chart.LegendItem{Name: "the critical path", Color: colPath, Swatch: chart.SwatchOutline})
+	var marks []chart.LegendItem
+	if waiting {
+		marks = append(marks, chart.LegendItem{Name: "waiting: suspended orders only", Color: colWaiting, Swatch: chart.SwatchBox})
+	}
+	marks = append(marks, chart.LegendItem{Name: "the critical path", Color: colPath, Swatch: chart.SwatchOutline})
+	legend = append(legend, chart.LegendGroup{Items: marks})
 	c := chart.Rows{
 		Frame: chart.Frame{Title: "timeline of the nodes"},
-		RowH:  nodeRowH, Tracks: []chart.Track{{Y: 2, H: 10}, {Y: 1, H: 12}}, Lanes: true, Edges: true, MinW: 0.5,
+		RowH:  nodeRowH, Tracks: []chart.Track{trackOrders: {Y: 2, H: 10}, trackPath: {Y: 1, H: 12}, trackWaiting: {Y: 5, H: 4}},
+		Lanes: true, Edges: true, MinW: 0.5,
 		X:    chart.Axis{Scale: chart.Scale{Hi: math.Max(d.Makespan, 1e-300)}, Label: "time, s"},
-		Rows: rows, Legend: []chart.LegendGroup{{Items: legend}},
+		Rows: rows, Legend: legend,
 	}
 	return template.HTML(c.SVG())
+}
+
+// stretchBars adds to rows a bar per stretch an order ran and, on every
+// node, one per time the node held suspended orders and ran none (an
+// order is suspended on the node of its last stretch); it reports
+// whether there was such a time. The stretches are by order then time.
+func stretchBars(rows []chart.Row, s *stored.OrderSimulation, pal palette) bool {
+	procs := make(map[int64]string, len(s.Events))
+	for _, e := range s.Events {
+		procs[e.Order] = e.Proc
+	}
+	parts := map[int64]int{} // the stretches of each order
+	for _, st := range s.Stretches {
+		parts[st.Order]++
+	}
+	// The changes of the numbers of orders running and suspended on
+	// every node.
+	type change struct {
+		t         float64
+		run, susp int
+	}
+	changes := make([][]change, len(rows))
+	for i, st := range s.Stretches {
+		if st.Node >= len(rows) {
+			continue
+		}
+		proc := procs[st.Order]
+		tip := fmt.Sprintf("%s: %s–%s s", orderName(proc, st.Order), label(st.Start), label(st.End))
+		if n := parts[st.Order]; n > 1 {
+			tip += fmt.Sprintf(" (stretch %d of %d)", st.Seq+1, n)
+		}
+		rows[st.Node].Bars = append(rows[st.Node].Bars, chart.Bar{From: st.Start, To: st.End, Color: pal.of(proc), Class: "order", Tip: tip})
+		changes[st.Node] = append(changes[st.Node], change{st.Start, 1, 0}, change{st.End, -1, 0})
+		if i+1 < len(s.Stretches) && s.Stretches[i+1].Order == st.Order {
+			changes[st.Node] = append(changes[st.Node], change{st.End, 0, 1}, change{s.Stretches[i+1].Start, 0, -1})
+		}
+	}
+	waited := false
+	for n, cs := range changes {
+		slices.SortFunc(cs, func(a, b change) int { return cmp.Compare(a.t, b.t) })
+		run, susp, from := 0, 0, math.NaN()
+		for i, c := range cs {
+			run, susp = run+c.run, susp+c.susp
+			if i+1 < len(cs) && cs[i+1].t == c.t {
+				continue // every change of the moment first
+			}
+			switch waiting := run == 0 && susp > 0; {
+			case waiting && math.IsNaN(from):
+				from = c.t
+			case !waiting && !math.IsNaN(from):
+				rows[n].Bars = append(rows[n].Bars, chart.Bar{From: from, To: c.t, Track: trackWaiting, Color: colWaiting, Class: "waiting",
+					Tip: fmt.Sprintf("node %d waiting: suspended orders only, %s–%s s", n, label(from), label(c.t))})
+				from, waited = math.NaN(), true
+			}
+		}
+	}
+	return waited
+}
+
+// palette is the procedures' colours in the timeline and their legend.
+type palette struct {
+	colors map[string]string
+	other  string // the colour of the procedures not named
+	items  []chart.LegendItem
+}
+
+// newPalette gives each procedure of ranked, the most work first, its
+// colour: its own while colours last, the last one shared by the rest.
+func newPalette(ranked []string) palette {
+	p := palette{colors: map[string]string{}, other: procColors[len(procColors)-1]}
+	named := len(ranked)
+	if named > len(procColors) {
+		named = len(procColors) - 1
+	}
+	for i, proc := range ranked[:named] {
+		p.colors[proc] = procColors[i]
+		name := proc
+		if proc == "" { // stored before procedures were
+			name = "an order"
+		}
+		p.items = append(p.items, chart.LegendItem{Name: name, Color: procColors[i], Swatch: chart.SwatchBox})
+	}
+	if named < len(ranked) {
+		p.items = append(p.items, chart.LegendItem{Name: fmt.Sprintf("%d other procedures", len(ranked)-named), Color: p.other, Swatch: chart.SwatchBox})
+	}
+	return p
+}
+
+func (p palette) of(proc string) string {
+	if c, ok := p.colors[proc]; ok {
+		return c
+	}
+	return p.other
+}
+
+// rankProcs lists the procedures, the most work first (then by name):
+// the run's sums when stored, else the drawn orders' time.
+func rankProcs(s *stored.OrderSimulation) []string {
+	work := map[string]float64{}
+	for _, p := range s.Procs {
+		work[p.Proc] += p.Work
+	}
+	if len(work) == 0 {
+		for _, e := range s.Events {
+			work[e.Proc] += e.End - e.Start - e.Wait
+		}
+	}
+	ranked := slices.Collect(maps.Keys(work))
+	slices.SortFunc(ranked, func(a, b string) int { return cmp.Or(cmp.Compare(work[b], work[a]), strings.Compare(a, b)) })
+	return ranked
+}
+
+// orderName names an order with its procedure, when known.
+func orderName(proc string, order int64) string {
+	if proc == "" {
+		return fmt.Sprintf("order %d", order)
+	}
+	return fmt.Sprintf("%s, order %d", proc, order)
 }
 
 // loads is a stacked bar per node: busy, transfer, waiting, idle.

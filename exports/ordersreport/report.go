@@ -2,10 +2,13 @@ package ordersreport
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/schema/stored"
@@ -13,6 +16,10 @@ import (
 
 // maxPathSteps bounds the critical path's table.
 const maxPathSteps = 200
+
+// maxProcRows bounds the procedures' table: the ones with the most work
+// are shown.
+const maxProcRows = 50
 
 // maxTimelineNodes bounds the rows of the timeline and of the load chart:
 // larger clusters show their first nodes and say how many are left out.
@@ -47,6 +54,39 @@ type view struct {
 	NoEvents                                         string // why the orders' own schedules are not drawn, "" when they are
 	Path                                             []stored.PathStep
 	PathSteps                                        int
+	Procs                                            []procRow
+	ProcCount                                        int
+}
+
+// procRow is a line of the procedures' table.
+type procRow struct {
+	Proc      string
+	Orders    int64
+	Work      float64 // s
+	WorkShare float64 // % of the work of every procedure
+	PathShare float64 // % of the critical path (the makespan) running its orders
+	Mean, SD  float64 // of an order's duration, s
+}
+
+// procRows are the table's lines, the most work first.
+func procRows(s *stored.OrderSimulation) []procRow {
+	var total float64
+	for _, p := range s.Procs {
+		total += p.Work
+	}
+	rows := make([]procRow, 0, len(s.Procs))
+	for _, p := range s.Procs {
+		r := procRow{Proc: p.Proc, Orders: p.Orders, Work: p.Work, Mean: p.MeanDuration, SD: p.SDDuration}
+		if total > 0 {
+			r.WorkShare = 100 * p.Work / total
+		}
+		if m := s.Detail.Makespan; m > 0 {
+			r.PathShare = 100 * p.PathTime / m
+		}
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b procRow) int { return cmp.Or(cmp.Compare(b.Work, a.Work), strings.Compare(a.Proc, b.Proc)) })
+	return rows
 }
 
 // noEvents says why a simulation has no order's own schedule to draw, or
@@ -75,6 +115,9 @@ func Write(w io.Writer, in *Input) error {
 		Path: s.Path[:min(len(s.Path), maxPathSteps)], PathSteps: len(s.Path),
 		Timeline: timeline(s), Loads: loads(s),
 	}
+	v.Procs = procRows(s)
+	v.ProcCount = len(v.Procs)
+	v.Procs = v.Procs[:min(len(v.Procs), maxProcRows)]
 	if n := float64(d.Nodes * d.Cores); n > 0 {
 		v.Efficiency = d.Speedup / n
 	}

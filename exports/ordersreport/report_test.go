@@ -2,9 +2,14 @@ package ordersreport
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/schema/stored"
@@ -86,6 +91,162 @@ func TestReportWithoutEvents(t *testing.T) {
 	}
 	if text := htmltest.Parse(t, b.Bytes()).Text(); !strings.Contains(text, "not stored for the runs of a sweep") || strings.Contains(text, "--max-events") {
 		t.Errorf("a sweep's run without schedules does not say it is the sweep's: %q", text)
+	}
+}
+
+// byProcedure is sample with procedures, stretches and sums. Main
+// runs 0–1 on node 0 and suspends until 2.5, then ends at 3; leaf order
+// 2 runs 1–2 on node 0, leaf order 3 1–2.5 on node 1: from 2 to 2.5 node
+// 0 holds main suspended and runs nothing.
+func byProcedure() *Input {
+	in := sample()
+	s := in.Sim
+	s.Events = []stored.OrderEvent{
+		{Order: 1, Proc: "main", Node: 0, End: 3, Wait: 1.5},
+		{Order: 2, Proc: "leaf", Parent: 1, Node: 0, Start: 1, End: 2},
+		{Order: 3, Proc: "leaf", Parent: 1, Child: 1, Node: 1, Start: 1, End: 2.5},
+	}
+	s.Stretches = []stored.OrderStretch{
+		{Order: 1, Seq: 0, Node: 0, Start: 0, End: 1}, {Order: 1, Seq: 1, Node: 0, Start: 2.5, End: 3},
+		{Order: 2, Node: 0, Start: 1, End: 2},
+		{Order: 3, Node: 1, Start: 1, End: 2.5},
+	}
+	s.Procs = []stored.OrderProc{
+		{Proc: "leaf", Orders: 2, Work: 2.5, PathTime: 1, MeanDuration: 1.25, SDDuration: 0.25},
+		{Proc: "main", Orders: 1, Work: 1.5, PathTime: 1.5, MeanDuration: 3},
+	}
+	s.Path = []stored.PathStep{
+		{Step: 0, Order: 1, Proc: "main", Node: 0, End: 1, Reason: "run"},
+		{Step: 1, Order: 2, Proc: "leaf", Node: 0, Start: 1, End: 2, Reason: "run"},
+	}
+	return in
+}
+
+// TestReportByProcedure: the procedures' table sums the orders, the most
+// work first; the critical path names its procedures; the timeline draws
+// a bar per stretch, coloured by procedure (the most work first) and
+// named with its order, a grey bar where a node only held a suspended
+// order, and a legend of the procedures.
+func TestReportByProcedure(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, byProcedure()); err != nil {
+		t.Fatal(err)
+	}
+	page := htmltest.Parse(t, b.Bytes())
+	procs := page.First(t, "procedures' table", htmltest.WithClass("procs")).Rows()
+	want := [][]string{
+		{"procedure", "orders", "work (s)", "share of the work", "share of the critical path", "duration (s), mean ± sd"},
+		{"leaf", "2", "2.5", "62.5%", "33.3%", "1.25 ± 0.25"},
+		{"main", "1", "1.5", "37.5%", "50.0%", "3 ± 0"},
+	}
+	if !reflect.DeepEqual(procs, want) {
+		t.Errorf("procedures' table %q\nwant %q", procs, want)
+	}
+	var pathProcs []string
+	for _, tr := range page.All(htmltest.Named("table"))[1].Rows()[1:] {
+		pathProcs = append(pathProcs, tr[2])
+	}
+	if !slices.Equal(pathProcs, []string{"main", "leaf"}) {
+		t.Errorf("critical path's procedures %q, want main, leaf", pathProcs)
+	}
+	bars := map[string]string{} // tooltip → colour
+	for _, r := range page.All(htmltest.WithClass("order")) {
+		bars[r.Text()] = r.Attr["fill"]
+	}
+	wantBars := map[string]string{
+		"main, order 1: 0–1 s (stretch 1 of 2)":   procColors[1],
+		"main, order 1: 2.5–3 s (stretch 2 of 2)": procColors[1],
+		"leaf, order 2: 1–2 s":                    procColors[0],
+		"leaf, order 3: 1–2.5 s":                  procColors[0],
+	}
+	if !maps.Equal(bars, wantBars) {
+		t.Errorf("order bars %v\nwant %v", bars, wantBars)
+	}
+	waits := page.All(htmltest.WithClass("waiting"))
+	if len(waits) != 1 || waits[0].Text() != "node 0 waiting: suspended orders only, 2–2.5 s" {
+		t.Errorf("%d waiting bars, want one on node 0, 2–2.5 s", len(waits))
+	}
+	var legend string
+	for _, l := range page.All(htmltest.WithClass("legend")) {
+		legend += l.Text()
+	}
+	for _, want := range []string{"leaf", "main", "waiting: suspended orders only"} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("legend %q lacks %q", legend, want)
+		}
+	}
+}
+
+// TestWaitingIsNotRunning: a node's running bars are exactly the
+// stretches it ran, none over an order's time suspended, and its grey
+// bars exactly the times it held suspended orders and ran none, also
+// with two orders suspended at once and an order resuming on another
+// node.
+func TestWaitingIsNotRunning(t *testing.T) {
+	type span struct{ from, to float64 }
+	for _, tc := range []struct {
+		name      string
+		stretches []stored.OrderStretch
+		running   [][]span // by node
+		waiting   [][]span
+	}{
+		{"one suspended", byProcedure().Sim.Stretches,
+			[][]span{{{0, 1}, {2.5, 3}, {1, 2}}, {{1, 2.5}}}, [][]span{{{2, 2.5}}, nil}},
+		{"two overlapping", []stored.OrderStretch{
+			{Order: 1, Seq: 0, Node: 0, Start: 0, End: 1}, {Order: 1, Seq: 1, Node: 0, Start: 3, End: 4},
+			{Order: 2, Seq: 0, Node: 0, Start: 1, End: 2}, {Order: 2, Seq: 1, Node: 0, Start: 2.5, End: 2.75},
+		}, [][]span{{{0, 1}, {3, 4}, {1, 2}, {2.5, 2.75}}, nil}, [][]span{{{2, 2.5}, {2.75, 3}}, nil}},
+		{"migrated", []stored.OrderStretch{
+			{Order: 1, Seq: 0, Node: 0, Start: 0, End: 1}, {Order: 1, Seq: 1, Node: 1, Start: 2, End: 3},
+		}, [][]span{{{0, 1}}, {{2, 3}}}, [][]span{{{1, 2}}, nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &stored.OrderSimulation{Detail: stored.OrderRun{Nodes: 2, Makespan: 4}, Stretches: tc.stretches}
+			rows := make([]chart.Row, 2)
+			stretchBars(rows, s, newPalette(nil))
+			for n, r := range rows {
+				var running, waiting []span
+				for _, b := range r.Bars {
+					if b.Class == "waiting" {
+						waiting = append(waiting, span{b.From, b.To})
+					} else {
+						running = append(running, span{b.From, b.To})
+					}
+				}
+				if !slices.Equal(running, tc.running[n]) || !slices.Equal(waiting, tc.waiting[n]) {
+					t.Errorf("node %d runs %v and waits %v; want %v and %v", n, running, waiting, tc.running[n], tc.waiting[n])
+				}
+			}
+		})
+	}
+}
+
+// TestPalette: every procedure has its own colour while they last; past
+// them the last colour is the others', named by their number.
+func TestPalette(t *testing.T) {
+	for _, tc := range []struct {
+		procs  int
+		legend []string
+	}{
+		{1, []string{"p0"}},
+		{len(procColors), []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6"}},
+		{10, []string{"p0", "p1", "p2", "p3", "p4", "p5", "4 other procedures"}},
+	} {
+		var ranked []string
+		for i := range tc.procs {
+			ranked = append(ranked, fmt.Sprintf("p%d", i))
+		}
+		p := newPalette(ranked)
+		var legend []string
+		for _, it := range p.items {
+			legend = append(legend, it.Name)
+		}
+		if !slices.Equal(legend, tc.legend) {
+			t.Errorf("%d procedures: legend %q, want %q", tc.procs, legend, tc.legend)
+		}
+		if last := ranked[len(ranked)-1]; p.of(last) != procColors[min(tc.procs, len(procColors))-1] || p.of(ranked[0]) != procColors[0] {
+			t.Errorf("%d procedures: the first is %s, the last %s", tc.procs, p.of(ranked[0]), p.of(last))
+		}
 	}
 }
 
