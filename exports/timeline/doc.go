@@ -8,5 +8,8 @@
 // .row, NewParaver) and Chrome/Perfetto trace JSON (NewPerfetto). The
 // colours and names of the states are shared with the run report's
 // picture (Color). docs/timeline.md says what each state means and what
-// is derived.
+// is derived. An orders run, simulated or real, is written from what the
+// store keeps of it, its orders' stretches on its nodes or workers, a
+// slice per stretch named by the order's procedure (WriteOrdersPerfetto,
+// WriteOrdersParaver).
 package timeline

@@ -57,10 +57,14 @@ func (p *Paraver) Close(end int64) error {
 	if err := p.writePrv(end); err != nil {
 		return err
 	}
-	if err := writePcf(p.pcf, p.opt.Title); err != nil {
+	states := make([]pcfState, 0, events.NumStates-1)
+	for _, s := range States() {
+		states = append(states, pcfState{val: int(s), name: s.String(), rgb: colors[s]})
+	}
+	if err := writePcf(p.pcf, p.opt.Title, states, opNames[:]); err != nil {
 		return err
 	}
-	return writeRow(p.row, p.opt.Procs)
+	return writeRow(p.row, numbered("processor", p.opt.Procs))
 }
 
 // header is the first line of the .prv: date, duration, resources
@@ -130,40 +134,50 @@ func appendRecord(b []byte, r record) []byte {
 	return append(b, '\n')
 }
 
+// pcfState is a state the .pcf names and colours (0 is Idle, always).
+type pcfState struct {
+	val  int
+	name string
+	rgb  [3]uint8
+}
+
 // writePcf writes the configuration: default view options, the states
-// with their colours, and the message tags.
-func writePcf(w io.Writer, title string) error {
+// with their colours, and the message tags (the operations that sent
+// them), if any.
+func writePcf(w io.Writer, title string, states []pcfState, tags []string) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# Presage timeline: %s\nDEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\nLOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\nNUM_OF_STATE_COLORS %d\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n0    Idle\n", title, len(colors))
-	for _, s := range States() {
-		fmt.Fprintf(bw, "%-4d %s\n", s, s)
+	fmt.Fprintf(bw, "# Presage timeline: %s\nDEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\nLOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\nNUM_OF_STATE_COLORS %d\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES\n0    Idle\n", title, len(states)+1)
+	for _, s := range states {
+		fmt.Fprintf(bw, "%-4d %s\n", s.val, s.name)
 	}
 	bw.WriteString("\n\nSTATES_COLOR\n0    {255,255,255}\n")
-	for _, s := range States() {
-		c := colors[s]
-		fmt.Fprintf(bw, "%-4d {%d,%d,%d}\n", s, c[0], c[1], c[2])
+	for _, s := range states {
+		fmt.Fprintf(bw, "%-4d {%d,%d,%d}\n", s.val, s.rgb[0], s.rgb[1], s.rgb[2])
 	}
-	bw.WriteString("\n\n# Communication tags: the operation that sent the message.\n")
-	for op, name := range opNames {
-		fmt.Fprintf(bw, "# tag %d: %s\n", op+1, name)
+	if len(tags) > 0 {
+		bw.WriteString("\n\n# Communication tags: the operation that sent the message.\n")
+	}
+	for i, name := range tags {
+		fmt.Fprintf(bw, "# tag %d: %s\n", i+1, name)
 	}
 	return bw.Flush()
 }
 
-// writeRow names the CPUs, the node and the threads.
-func writeRow(w io.Writer, procs int) error {
+// writeRow names the CPUs, the node and the threads: thread i (and its
+// task) is threads[i].
+func writeRow(w io.Writer, threads []string) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "LEVEL CPU SIZE %d\n", procs)
-	for p := range procs {
+	fmt.Fprintf(bw, "LEVEL CPU SIZE %d\n", len(threads))
+	for p := range threads {
 		fmt.Fprintf(bw, "CPU %d\n", p)
 	}
-	fmt.Fprintf(bw, "\nLEVEL NODE SIZE 1\nnode\n\nLEVEL TASK SIZE %d\n", procs)
-	for p := range procs {
-		fmt.Fprintf(bw, "processor %d\n", p)
+	fmt.Fprintf(bw, "\nLEVEL NODE SIZE 1\nnode\n\nLEVEL TASK SIZE %d\n", len(threads))
+	for _, name := range threads {
+		fmt.Fprintf(bw, "%s\n", name)
 	}
-	fmt.Fprintf(bw, "\nLEVEL THREAD SIZE %d\n", procs)
-	for p := range procs {
-		fmt.Fprintf(bw, "processor %d\n", p)
+	fmt.Fprintf(bw, "\nLEVEL THREAD SIZE %d\n", len(threads))
+	for _, name := range threads {
+		fmt.Fprintf(bw, "%s\n", name)
 	}
 	return bw.Flush()
 }

@@ -17,26 +17,39 @@ import (
 // microseconds with three decimals (whole nanoseconds). Events are
 // streamed as they come; the viewers sort them.
 type Perfetto struct {
-	w     *bufio.Writer
-	n     int   // events written
-	flow  int64 // flow ids
-	title string
-	procs int
-	buf   []byte
+	w    *bufio.Writer
+	n    int   // events written
+	flow int64 // flow ids
+	buf  []byte
 }
 
 // NewPerfetto starts a trace of procs processors titled title on w.
 func NewPerfetto(w io.Writer, title string, procs int) (*Perfetto, error) {
-	p := &Perfetto{w: bufio.NewWriterSize(w, 1<<16), title: title, procs: procs}
+	return newPerfetto(w, title, numbered("processor", procs))
+}
+
+// newPerfetto starts a trace titled title on w whose thread i is named
+// threads[i].
+func newPerfetto(w io.Writer, title string, threads []string) (*Perfetto, error) {
+	p := &Perfetto{w: bufio.NewWriterSize(w, 1<<16)}
 	p.w.WriteString(`{"displayTimeUnit":"ns","otherData":{"generator":"Presage","title":`)
 	p.w.Write(quote(title))
 	p.w.WriteString(`},"traceEvents":[`)
 	p.meta("process_name", 0, `{"name":`+string(quote(title))+`}`)
-	for t := range procs {
-		p.meta("thread_name", t, `{"name":"processor `+strconv.Itoa(t)+`"}`)
+	for t, name := range threads {
+		p.meta("thread_name", t, `{"name":`+string(quote(name))+`}`)
 		p.meta("thread_sort_index", t, `{"sort_index":`+strconv.Itoa(t)+`}`)
 	}
 	return p, p.w.Flush()
+}
+
+// numbered returns "label 0" to "label n−1".
+func numbered(label string, n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = label + " " + strconv.Itoa(i)
+	}
+	return names
 }
 
 func quote(s string) []byte {
