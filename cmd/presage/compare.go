@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
+	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/exports/comparereport"
-
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -16,17 +18,22 @@ type compareCmd struct {
 	Format    string `help:"text, json or html." enum:"text,json,html" default:"text"`
 	Out       string `help:"Output file ('-' for standard output)." default:"-"`
 	Force     bool   `help:"Compare runs that are not of one program (different source files or intervals), with a warning in every output."`
+	Worst     int    `help:"For two orders runs: list this many orders, those whose durations differ most first (and at most as many unmatched subtrees)." default:"10"`
 	hostFlags
 }
 
-var compareWriters = map[string]func(io.Writer, *compare.Comparison) error{
+func (c *compareCmd) Validate() error { return checkFlags(atLeast("--worst", c.Worst, 0)) }
+
+var compareWriters = map[string]func(io.Writer, *comparereport.Report) error{
 	"text": comparereport.WriteText,
 	"json": comparereport.WriteJSON,
 	"html": comparereport.WriteHTML,
 }
 
-// Run puts a measured and a predicted run of the same program side by side.
-func (c *compareCmd) Run(g *Globals) error {
+// Run puts a measured and a predicted run of the same program side by
+// side; two orders runs (a real run and a simulation of its trace) order
+// by order too.
+func (c *compareCmd) Run(ctx context.Context, g *Globals) error {
 	st, err := g.readStore()
 	if err != nil {
 		return err
@@ -69,5 +76,33 @@ func (c *compareCmd) Run(g *Globals) error {
 	for _, w := range cmp.Warnings {
 		g.infof("warning: %s", w)
 	}
-	return writeOutput(c.Out, func(w io.Writer) error { return compareWriters[c.Format](w, cmp) })
+	rep := &comparereport.Report{Comparison: cmp, Worst: c.Worst}
+	if rep.Orders, err = compareOrders(ctx, st, measured.ID, predicted.ID); err != nil {
+		return err
+	}
+	if rep.Orders != nil {
+		for _, w := range rep.Orders.Warnings {
+			g.infof("warning: %s", w)
+		}
+	}
+	return writeOutput(c.Out, func(w io.Writer) error { return compareWriters[c.Format](w, rep) })
+}
+
+// compareOrders compares two orders runs order by order, with every
+// stored order of each; nil when either run is of the DVM engine.
+func compareOrders(ctx context.Context, st *store.Store, measured, predicted int64) (*ordercompare.Comparison, error) {
+	for _, id := range []int64{measured, predicted} {
+		if is, err := st.IsOrdersRun(ctx, id); err != nil || !is {
+			return nil, err
+		}
+	}
+	m, err := st.OrderSimulation(ctx, measured, -1)
+	if err != nil {
+		return nil, err
+	}
+	p, err := st.OrderSimulation(ctx, predicted, -1)
+	if err != nil {
+		return nil, err
+	}
+	return ordercompare.Compare(m, p)
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
@@ -22,13 +23,19 @@ var (
 
 var page = htmlstyle.Page("compare", pageTmpl, styleCSS)
 
-// WriteHTML writes c as one self-contained HTML page (inline CSS, no
+// WriteHTML writes r as one self-contained HTML page (inline CSS, no
 // script): the summary, the measured and predicted execution time of every
 // matched interval as paired bars, a table of characteristics per matched
-// interval and the unmatched intervals. Nothing is written on error.
-func WriteHTML(w io.Writer, c *compare.Comparison) error {
+// interval, the unmatched intervals and, for orders runs, their orders
+// (makespans, procedures with their mean durations as paired bars, the
+// worst orders, the unmatched ones). Nothing is written on error.
+func WriteHTML(w io.Writer, r *Report) error {
+	v := buildView(r.Comparison)
+	if r.Orders != nil {
+		v.Orders = buildOrders(r.Orders, r.Worst)
+	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, buildView(c)); err != nil {
+	if err := page.Execute(&b, v); err != nil {
 		return fmt.Errorf("compare: html: %w", err)
 	}
 	_, err := w.Write(b.Bytes())
@@ -43,7 +50,34 @@ type view struct {
 	Rows                           []row
 	Sections                       []section
 	Lists                          []refList
+	Orders                         *ordersView
 }
+
+// ordersView is the order-by-order part of the page.
+type ordersView struct {
+	Makespan, MakespanTone, Summary string
+	Warnings                        []string
+	Tables                          []tableView
+}
+
+// tableView is a table of the orders part: its first Left columns text,
+// the others numbers.
+type tableView struct {
+	Title string
+	Head  []string
+	Left  int
+	Rows  []tableRow
+	Bars  bool // rows end in paired bars
+}
+
+type tableRow struct {
+	Cells []cell
+	// Reason is why the row's order is unmatched; "" for the others.
+	Reason           string
+	MeasPct, PredPct float64
+}
+
+type cell struct{ Text, Class string }
 
 type fact struct{ Label, Value string }
 
@@ -225,4 +259,73 @@ func refRows(refs []compare.Ref) []refRow {
 		}
 	}
 	return out
+}
+
+func buildOrders(o *ordercompare.Comparison, worst int) *ordersView {
+	v := &ordersView{Makespan: fmt.Sprintf("%s s (%s)", signed(o.Makespan.AbsErr), pct(o.Makespan.RelErr)),
+		MakespanTone: tone(o.Makespan.RelErr), Summary: ordersSummary(o), Warnings: o.Warnings}
+	sides := tableView{Title: "Runs", Head: []string{"Side", "Run", "Rule", "Nodes", "Orders with rows", "Makespan"}, Left: 3}
+	for _, s := range [][]string{orderSide("measured", o.Measured), orderSide("predicted", o.Predicted)} {
+		sides.Rows = append(sides.Rows, textRow(s, sides.Left, nil))
+	}
+	v.Tables = append(v.Tables, sides)
+	if len(o.Procs) > 0 {
+		t := tableView{Title: "Per procedure", Head: procHeader, Left: 1, Bars: true}
+		for _, p := range o.Procs {
+			r := textRow(procRow(p), t.Left, map[int]float64{6: p.MeanDuration.RelErr, 9: p.Work.RelErr})
+			r.MeasPct, r.PredPct = bars(p.MeanDuration)
+			t.Rows = append(t.Rows, r)
+		}
+		v.Tables = append(v.Tables, t)
+	}
+	if ws := o.Worst(worst); len(ws) > 0 {
+		t := tableView{Title: worstTitle(len(ws)), Head: orderHeader, Left: 3, Bars: true}
+		for _, m := range ws {
+			r := textRow(orderRow(m), t.Left, map[int]float64{10: m.Duration.RelErr})
+			r.MeasPct, r.PredPct = bars(m.Duration)
+			t.Rows = append(t.Rows, r)
+		}
+		v.Tables = append(v.Tables, t)
+	}
+	for _, l := range []struct {
+		side  string
+		roots []ordercompare.Unmatched
+	}{{"measured", o.UnmatchedMeasured}, {"predicted", o.UnmatchedPredicted}} {
+		if len(l.roots) == 0 {
+			continue
+		}
+		shown := l.roots[:min(len(l.roots), max(worst, 1))]
+		t := tableView{Title: unmatchedTitle(l.side, l.roots, len(shown)), Head: unmatchedHeader, Left: 2}
+		for _, u := range shown {
+			r := textRow(unmatchedRow(u), t.Left, nil)
+			r.Reason = u.Reason
+			t.Rows = append(t.Rows, r)
+		}
+		v.Tables = append(v.Tables, t)
+	}
+	return v
+}
+
+// textRow makes cells of texts, numbers from column left on; rel gives
+// the relative error of the columns that hold one, for their tone.
+func textRow(texts []string, left int, rel map[int]float64) tableRow {
+	r := tableRow{Cells: make([]cell, len(texts))}
+	for i, t := range texts {
+		r.Cells[i].Text = t
+		if i >= left {
+			r.Cells[i].Class = "num"
+		}
+		if e, ok := rel[i]; ok {
+			r.Cells[i].Class += " " + tone(e)
+		}
+	}
+	return r
+}
+
+// bars scales a pair to the larger of its two values.
+func bars(p ordercompare.Pair) (meas, pred float64) {
+	if top := math.Max(p.Measured, p.Predicted); top > 0 {
+		return 100 * p.Measured / top, 100 * p.Predicted / top
+	}
+	return 0, 0
 }

@@ -130,11 +130,18 @@ func TestWriteHTMLEscapes(t *testing.T) {
 	}
 }
 
-// render writes c with write (WriteText, WriteJSON or WriteHTML).
-func render(t *testing.T, c *compare.Comparison, write func(io.Writer, *compare.Comparison) error) []byte {
+// render writes c, without orders, with write (WriteText, WriteJSON or
+// WriteHTML).
+func render(t *testing.T, c *compare.Comparison, write func(io.Writer, *Report) error) []byte {
+	t.Helper()
+	return renderReport(t, &Report{Comparison: c}, write)
+}
+
+// renderReport writes r with write.
+func renderReport(t *testing.T, r *Report, write func(io.Writer, *Report) error) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := write(&b, c); err != nil {
+	if err := write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

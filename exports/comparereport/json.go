@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 )
 
@@ -21,6 +22,85 @@ type jsonDoc struct {
 	UnmatchedPredicted []jsonRef   `json:"unmatched_predicted"`
 	Summary            jsonSummary `json:"summary"`
 	Warnings           []string    `json:"warnings"`
+	Orders             *jsonOrders `json:"orders,omitempty"` // two orders runs only
+}
+
+// jsonOrders is the order-by-order comparison: the worst orders only (as
+// many as Report.Worst), every unmatched subtree's root.
+type jsonOrders struct {
+	Measured           jsonOrderSide     `json:"measured"`
+	Predicted          jsonOrderSide     `json:"predicted"`
+	Makespan           jsonPair          `json:"makespan"`
+	Procedures         []jsonProc        `json:"procedures"`
+	Worst              []jsonOrderMatch  `json:"worst"`
+	UnmatchedMeasured  []jsonUnmatched   `json:"unmatched_measured"`
+	UnmatchedPredicted []jsonUnmatched   `json:"unmatched_predicted"`
+	Summary            jsonOrdersSummary `json:"summary"`
+	Warnings           []string          `json:"warnings"`
+}
+
+type jsonOrderSide struct {
+	RunID     int64   `json:"run_id"`
+	Kind      string  `json:"kind"`
+	Program   string  `json:"program"`
+	Scheduler string  `json:"scheduler"`
+	Migrate   bool    `json:"migrate"`
+	Nodes     int     `json:"nodes"`
+	Makespan  float64 `json:"makespan"`
+	Orders    int     `json:"orders"` // with per-order rows
+}
+
+type jsonPair struct {
+	Measured  *float64 `json:"measured"`
+	Predicted *float64 `json:"predicted"`
+	AbsErr    *float64 `json:"abs_error"`
+	RelErr    *float64 `json:"rel_error"`
+}
+
+type jsonProc struct {
+	Proc              string   `json:"proc"`
+	Matched           int      `json:"matched"`
+	Orders            jsonPair `json:"orders"`
+	MeanDuration      jsonPair `json:"mean_duration"`
+	SDDuration        jsonPair `json:"sd_duration"`
+	Work              jsonPair `json:"work"`
+	MeasuredPathTime  float64  `json:"measured_path_time"`
+	PredictedPathTime float64  `json:"predicted_path_time"`
+}
+
+type jsonOrderMatch struct {
+	Measured  jsonOrder `json:"measured"`
+	Predicted jsonOrder `json:"predicted"`
+	Start     jsonPair  `json:"start"`
+	End       jsonPair  `json:"end"`
+	Duration  jsonPair  `json:"duration"`
+	Work      jsonPair  `json:"work"`
+}
+
+type jsonOrder struct {
+	Order  int64   `json:"order"`
+	Proc   string  `json:"proc"`
+	Parent int64   `json:"parent"`
+	Child  int     `json:"child"`
+	Node   int     `json:"node"`
+	Ready  float64 `json:"ready"`
+	Start  float64 `json:"start"`
+	End    float64 `json:"end"`
+	Wait   float64 `json:"wait"`
+}
+
+type jsonUnmatched struct {
+	jsonOrder
+	Subtree int    `json:"subtree"`
+	Reason  string `json:"unmatched_reason"`
+}
+
+type jsonOrdersSummary struct {
+	Matched            int      `json:"matched"`
+	UnmatchedMeasured  int      `json:"unmatched_measured"`
+	UnmatchedPredicted int      `json:"unmatched_predicted"`
+	DurationMAPE       *float64 `json:"duration_mape"`
+	DurationCount      int      `json:"duration_mape_orders"`
 }
 
 type jsonSide struct {
@@ -75,8 +155,9 @@ type jsonSummary struct {
 	MAPECount          int      `json:"execution_time_mape_intervals"`
 }
 
-// WriteJSON writes c as one indented JSON document.
-func WriteJSON(w io.Writer, c *compare.Comparison) error {
+// WriteJSON writes r as one indented JSON document.
+func WriteJSON(w io.Writer, r *Report) error {
+	c := r.Comparison
 	doc := jsonDoc{
 		Measured:           toJSONSide(c.Measured),
 		Predicted:          toJSONSide(c.Predicted),
@@ -103,6 +184,9 @@ func WriteJSON(w io.Writer, c *compare.Comparison) error {
 			})
 		}
 		doc.Matches[i] = jm
+	}
+	if r.Orders != nil {
+		doc.Orders = toJSONOrders(r.Orders, r.Worst)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -145,4 +229,39 @@ func finite(v float64) *float64 {
 		return nil
 	}
 	return &v
+}
+
+func toJSONOrders(o *ordercompare.Comparison, worst int) *jsonOrders {
+	side := func(s ordercompare.Side) jsonOrderSide {
+		return jsonOrderSide{RunID: s.RunID, Kind: string(s.Kind), Program: s.Program, Scheduler: s.Scheduler, Migrate: s.Migrate,
+			Nodes: s.Nodes, Makespan: s.Makespan, Orders: s.Orders}
+	}
+	unmatched := func(us []ordercompare.Unmatched) []jsonUnmatched {
+		out := make([]jsonUnmatched, len(us))
+		for i, u := range us {
+			out[i] = jsonUnmatched{jsonOrder: jsonOrder(u.Order), Subtree: u.Subtree, Reason: u.Reason}
+		}
+		return out
+	}
+	s := o.Summary
+	doc := &jsonOrders{Measured: side(o.Measured), Predicted: side(o.Predicted), Makespan: toJSONPair(o.Makespan),
+		Procedures: make([]jsonProc, len(o.Procs)), Worst: []jsonOrderMatch{},
+		UnmatchedMeasured: unmatched(o.UnmatchedMeasured), UnmatchedPredicted: unmatched(o.UnmatchedPredicted),
+		Summary: jsonOrdersSummary{Matched: s.Matched, UnmatchedMeasured: s.UnmatchedMeasured, UnmatchedPredicted: s.UnmatchedPredicted,
+			DurationMAPE: finite(s.DurationMAPE), DurationCount: s.DurationCount},
+		Warnings: append([]string{}, o.Warnings...)}
+	for i, p := range o.Procs {
+		doc.Procedures[i] = jsonProc{Proc: p.Name, Matched: p.Matched, Orders: toJSONPair(p.Orders), MeanDuration: toJSONPair(p.MeanDuration),
+			SDDuration: toJSONPair(p.SDDuration), Work: toJSONPair(p.Work),
+			MeasuredPathTime: p.Measured.PathTime, PredictedPathTime: p.Predicted.PathTime}
+	}
+	for _, m := range o.Worst(worst) {
+		doc.Worst = append(doc.Worst, jsonOrderMatch{Measured: jsonOrder(m.Measured), Predicted: jsonOrder(m.Predicted),
+			Start: toJSONPair(m.Start), End: toJSONPair(m.End), Duration: toJSONPair(m.Duration), Work: toJSONPair(m.Work)})
+	}
+	return doc
+}
+
+func toJSONPair(p ordercompare.Pair) jsonPair {
+	return jsonPair{Measured: finite(p.Measured), Predicted: finite(p.Predicted), AbsErr: finite(p.AbsErr), RelErr: finite(p.RelErr)}
 }

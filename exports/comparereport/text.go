@@ -7,14 +7,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// WriteText writes c as plain text: the two runs, the execution time of
+// WriteText writes r as plain text: the two runs, the execution time of
 // every matched interval, one aligned table of characteristics per matched
-// interval, the unmatched intervals and a summary line.
-func WriteText(w io.Writer, c *compare.Comparison) error {
+// interval, the unmatched intervals, for orders runs their orders
+// (makespans, procedures, the worst orders, the unmatched ones, a line of
+// their own), and a summary line.
+func WriteText(w io.Writer, r *Report) error {
+	c := r.Comparison
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "Predicted vs measured: %s\n", c.Predicted.Program)
 	writeAligned(b, "  ", [][]string{
@@ -44,8 +48,55 @@ func WriteText(w io.Writer, c *compare.Comparison) error {
 	}
 	writeRefs(b, "Unmatched measured intervals", c.UnmatchedMeasured)
 	writeRefs(b, "Unmatched predicted intervals", c.UnmatchedPredicted)
+	if r.Orders != nil {
+		writeOrders(b, r.Orders, r.Worst)
+	}
 	fmt.Fprintf(b, "\n%s\n", summaryLine(c))
 	return b.Flush()
+}
+
+// writeOrders writes the order-by-order comparison.
+func writeOrders(b *bufio.Writer, o *ordercompare.Comparison, worst int) {
+	fmt.Fprintf(b, "\nOrders, matched by their place in the tree of orders\n")
+	writeAligned(b, "  ", [][]string{orderSide("measured", o.Measured), orderSide("predicted", o.Predicted)}, 5)
+	for _, msg := range o.Warnings {
+		fmt.Fprintf(b, "warning: %s\n", msg)
+	}
+	fmt.Fprintf(b, "  makespan error %s s (%s)\n", signed(o.Makespan.AbsErr), pct(o.Makespan.RelErr))
+	if len(o.Procs) > 0 {
+		fmt.Fprintf(b, "\nPer procedure (duration: end - start, waits included; work: running time of all its orders)\n")
+		rows := [][]string{procHeader}
+		for _, p := range o.Procs {
+			rows = append(rows, procRow(p))
+		}
+		writeAligned(b, "  ", rows, 1)
+	}
+	if ws := o.Worst(worst); len(ws) > 0 {
+		fmt.Fprintf(b, "\n%s\n", worstTitle(len(ws)))
+		rows := [][]string{orderHeader}
+		for _, m := range ws {
+			rows = append(rows, orderRow(m))
+		}
+		writeAligned(b, "  ", rows, 0)
+	}
+	for _, l := range []struct {
+		side  string
+		roots []ordercompare.Unmatched
+	}{{"measured", o.UnmatchedMeasured}, {"predicted", o.UnmatchedPredicted}} {
+		if len(l.roots) == 0 {
+			continue
+		}
+		shown := l.roots[:min(len(l.roots), max(worst, 1))]
+		fmt.Fprintf(b, "\n%s\n", unmatchedTitle(l.side, l.roots, len(shown)))
+		rows := [][]string{unmatchedHeader}
+		reasons := make([]string, len(shown))
+		for i, u := range shown {
+			rows = append(rows, unmatchedRow(u))
+			reasons[i] = u.Reason
+		}
+		writeBecause(b, rows, 0, reasons)
+	}
+	fmt.Fprintf(b, "\nOrders: %s\n", ordersSummary(o))
 }
 
 func sideLine(what string, s compare.Side) []string {
@@ -77,18 +128,25 @@ func writeRefs(b *bufio.Writer, title string, refs []compare.Ref) {
 	}
 	fmt.Fprintf(b, "\n%s\n", title)
 	rows := [][]string{{"Interval", "ID", "Level", "Count", "Execution time"}}
-	for _, r := range refs {
+	reasons := make([]string, len(refs))
+	for i, r := range refs {
 		rows = append(rows, []string{r.String(), fmt.Sprint(r.ID), fmt.Sprint(r.Level), fmt.Sprint(r.Count), num(r.Exec)})
+		reasons[i] = r.Reason
 	}
-	// Each interval's line, then why it is unmatched.
+	writeBecause(b, rows, 1, reasons)
+}
+
+// writeBecause writes rows aligned as writeAligned does, each row after
+// the header followed by why (reasons[i] for row i+1).
+func writeBecause(b *bufio.Writer, rows [][]string, left int, reasons []string) {
 	var lines strings.Builder
 	lb := bufio.NewWriter(&lines)
-	writeAligned(lb, "  ", rows, 1)
+	writeAligned(lb, "  ", rows, left)
 	lb.Flush()
 	for i, l := range strings.Split(strings.TrimSuffix(lines.String(), "\n"), "\n") {
 		b.WriteString(l + "\n")
 		if i > 0 {
-			fmt.Fprintf(b, "      because %s\n", refs[i-1].Reason)
+			fmt.Fprintf(b, "      because %s\n", reasons[i-1])
 		}
 	}
 }

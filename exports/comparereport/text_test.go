@@ -92,7 +92,7 @@ func TestForcedWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, w := range map[string]func(io.Writer, *compare.Comparison) error{"text": WriteText, "json": WriteJSON, "html": WriteHTML} {
+	for name, w := range map[string]func(io.Writer, *Report) error{"text": WriteText, "json": WriteJSON, "html": WriteHTML} {
 		if out := render(t, c, w); !bytes.Contains(out, []byte("compared with --force")) {
 			t.Errorf("%s output lacks the --force warning", name)
 		}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
@@ -93,6 +95,19 @@ func saveOrderRows(tx *sqlx.Tx, runID int64, sim *stored.OrderSimulation) error 
 		}
 	}
 	return nil
+}
+
+// IsOrdersRun reports whether run id was made by the orders engine: an
+// orders simulation or a measured orders run, which OrderSimulation reads.
+func (s *Store) IsOrdersRun(ctx context.Context, id int64) (bool, error) {
+	var engine string
+	if err := s.db.GetContext(ctx, &engine, `SELECT engine FROM runs WHERE id = ?`, id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("run %d: %w", id, ErrNoRun)
+		}
+		return false, err
+	}
+	return engine == "orders", nil
 }
 
 // OrderSimulation reads an orders run back, simulated or measured, with

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -138,6 +139,14 @@ func TestOrderRowsRoundTrip(t *testing.T) {
 	storetest.Save(t, st, plain)
 	if _, err := st.OrderSimulation(ctx, plain.ID, -1); err == nil || !strings.Contains(err.Error(), "is not an orders run") {
 		t.Errorf("a DVM run read as an orders run: %v", err)
+	}
+	for id, want := range map[int64]bool{sim.Run.ID: true, info.RunID: true, plain.ID: false} {
+		if is, err := st.IsOrdersRun(ctx, id); err != nil || is != want {
+			t.Errorf("run %d is an orders run: %v, %v; want %v", id, is, err, want)
+		}
+	}
+	if _, err := st.IsOrdersRun(ctx, 99); !errors.Is(err, store.ErrNoRun) {
+		t.Errorf("run 99: %v, want ErrNoRun", err)
 	}
 }
 

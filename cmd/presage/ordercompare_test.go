@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/sim/ordertrace"
+)
+
+// sortTrace writes the recorded trace of a sort: main makes two halves
+// and waits for them, the first half makes two leaves.
+func sortTrace(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := ordertrace.NewWriter(f, ordertrace.Header{Program: "sort", Unit: "s", Orders: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := func(id, parent int64, proc string, made, dur float64, requests ...int64) *ordertrace.Order {
+		o := &ordertrace.Order{ID: id, Parent: parent, Proc: proc, MadeAt: made, ArgBytes: 8, Duration: dur,
+			Segments: []ordertrace.Segment{{Start: 0, Dur: dur}}, Results: []ordertrace.Result{{At: dur, Bytes: 8}}}
+		for _, r := range requests {
+			o.Requests = append(o.Requests, ordertrace.Request{Order: r, At: dur / 2})
+		}
+		return o
+	}
+	for _, o := range []*ordertrace.Order{
+		order(1, 0, "sort", 0, 0.004, 2, 3), order(2, 1, "half", 0.0005, 0.003, 4, 5), order(3, 1, "half", 0.001, 0.001),
+		order(4, 2, "leaf", 0.0005, 0.002), order(5, 2, "leaf", 0.001, 0.003),
+	} {
+		if err := w.Write(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sortRun is a real run of the same sort on 2 workers, recorded order by
+// order: the run numbered the first half's first leaf before the second
+// half. extra adds a leaf under the second half, as a run of another
+// size would.
+func sortRun(extra bool) string {
+	head := `{"format":"presage-orders-run","version":2,"program":"sort","machine":"ci","scheduler":"fifo","migrate":false,"started":"2026-11-24T11:00:00Z","orders":5,"makespan":0.01,"workers":2}
+{"worker":0,"orders":3,"busy":0.007,"waiting":0.003,"idle":0}
+{"worker":1,"orders":2,"busy":0.0065,"waiting":0,"idle":0.0035}
+`
+	orders := `{"order":1,"parent":0,"child":0,"proc":"sort","made":0,"runs":[[0,0,0.001],[0,0.008,0.01]]}
+{"order":2,"parent":1,"child":0,"proc":"half","made":0.0005,"runs":[[1,0.0005,0.002],[1,0.006,0.007]]}
+{"order":3,"parent":2,"child":0,"proc":"leaf","made":0.001,"runs":[[0,0.001,0.004]]}
+{"order":4,"parent":1,"child":1,"proc":"half","made":0.001,"runs":[[0,0.004,0.005]]}
+{"order":5,"parent":2,"child":1,"proc":"leaf","made":0.0015,"runs":[[1,0.002,0.006]]}
+`
+	if extra {
+		head = strings.NewReplacer(`"orders":5`, `"orders":6`, `"worker":1,"orders":2`, `"worker":1,"orders":3`).Replace(head)
+		orders += `{"order":6,"parent":4,"child":0,"proc":"leaf","made":0.0045,"runs":[[1,0.0045,0.0046]]}` + "\n"
+	}
+	return head + orders
+}
+
+// TestCompareOrders: a real run recorded order by order, stored, is
+// compared with the simulation of its program's trace order by order and
+// per procedure, in every format; a real run with an order more has it
+// unmatched.
+func TestCompareOrders(t *testing.T) {
+	dir := t.TempDir()
+	sortTrace(t, filepath.Join(dir, "sort.jsonl"))
+	for name, text := range map[string]string{"run.jsonl": sortRun(false), "bigger.jsonl": sortRun(true)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "orders", filepath.Join(dir, "sort.jsonl")))
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2")) // run 1
+	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "run.jsonl")))    // run 2
+	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "bigger.jsonl"))) // run 3
+
+	r := mustSucceed(t, presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--worst", "3"))
+	for _, want := range []string{
+		"Orders, matched by their place in the tree of orders\n  measured   run 2  fifo  2 workers  5 orders  0.010000\n",
+		"  predicted  run 1  fifo  2 nodes    5 orders",
+		"\nPer procedure (", "\n  half                 2            2        2  ", "\n  leaf                 2            2        2  ",
+		"\n  sort                 1            1        1  ",
+		"\nThe 3 orders whose durations differ most\n",
+		"\nOrders: 5 matched, 0 unmatched measured, 0 unmatched predicted orders; makespan ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stderr, "warning") {
+		t.Errorf("compare warned: %s", r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "3", "--predicted", "1"))
+	for _, want := range []string{
+		"\nUnmatched measured orders: 1 subtree, by its root\n",
+		"      because its counterpart's parent, the predicted order 3, made no child 0\n",
+		"\nOrders: 5 matched, 1 unmatched measured, 0 unmatched predicted orders; ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("compare of the bigger run lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	var doc struct {
+		Orders struct {
+			Procedures []struct{ Proc string }
+			Worst      []any
+			Summary    struct{ Matched int }
+		}
+	}
+	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--format", "json", "--worst", "2"))
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Orders.Summary.Matched != 5 || len(doc.Orders.Procedures) != 3 || len(doc.Orders.Worst) != 2 {
+		t.Errorf("json orders %+v", doc.Orders)
+	}
+	html := filepath.Join(dir, "compare.html")
+	mustSucceed(t, presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--format", "html", "--out", html))
+	if page, err := os.ReadFile(html); err != nil || !strings.Contains(string(page), `id="orders"`) {
+		t.Errorf("the html page has no orders section (%v)", err)
+	}
+	if r := presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--worst=-1"); r.code == 0 || !strings.Contains(r.stderr, "--worst -1: expected an integer ≥ 0") {
+		t.Errorf("--worst -1: exit %d, %q", r.code, r.stderr)
+	}
+	r = mustSucceed(t, presage(t, dir, "list", "measured"))
+	if got := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(got, "workers scheduler migrate orders") ||
+		!strings.Contains(got, "2 fifo 0 5") {
+		t.Errorf("list measured:\n%s", r.stdout)
+	}
+}
