@@ -62,6 +62,7 @@ type Proc struct {
 	Matched             int              // of its orders matched, by the measured side's procedure
 	Orders              Pair
 	MeanDuration        Pair
+	SDDuration          Pair // the durations' standard deviation
 	Work                Pair // running time of all its orders
 }
 
@@ -235,6 +236,7 @@ func procs(measured, predicted *stored.OrderSimulation, matched map[string]int) 
 		m, q := p.Measured, p.Predicted
 		p.Orders = pair(float64(m.Orders), float64(q.Orders))
 		p.MeanDuration = pair(m.MeanDuration, q.MeanDuration)
+		p.SDDuration = pair(m.SDDuration, q.SDDuration)
 		p.Work = pair(m.Work, q.Work)
 		res[i] = *p
 	}

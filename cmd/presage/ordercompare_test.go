@@ -79,7 +79,7 @@ func TestCompareOrders(t *testing.T) {
 		}
 	}
 	mustSucceed(t, presage(t, dir, "ingest", "orders", filepath.Join(dir, "sort.jsonl")))
-	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2")) // run 1
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2"))   // run 1
 	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "run.jsonl")))    // run 2
 	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "bigger.jsonl"))) // run 3
 
