@@ -166,8 +166,12 @@ func (c *ingestOrdersRunCmd) Run(ctx context.Context, g *Globals) error {
 			g.infof("measured run %s (id %d, run %d) is already stored: nothing to do", info.Name, info.ID, info.RunID)
 			continue
 		}
-		g.infof("measured run %s: %s on %d workers of %s, %d orders in %.4g s (run %d)",
-			info.Name, info.Program, info.Workers, info.Machine, info.Orders, info.Makespan, info.RunID)
+		rule := info.Scheduler
+		if info.Migrate {
+			rule += " with migration"
+		}
+		g.infof("measured run %s: %s on %d workers of %s, %s, %d orders in %.4g s (run %d)",
+			info.Name, info.Program, info.Workers, info.Machine, rule, info.Orders, info.Makespan, info.RunID)
 	}
 	return nil
 }

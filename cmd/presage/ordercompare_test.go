@@ -79,11 +79,14 @@ func TestCompareOrders(t *testing.T) {
 		}
 	}
 	mustSucceed(t, presage(t, dir, "ingest", "orders", filepath.Join(dir, "sort.jsonl")))
-	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2"))   // run 1
-	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "run.jsonl")))    // run 2
-	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "bigger.jsonl"))) // run 3
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2"))        // run 1
+	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "run.jsonl")))         // run 2
+	r := mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "bigger.jsonl"))) // run 3
+	if !strings.Contains(r.stderr, "sort on 2 workers of ci, fifo, 6 orders in 0.01 s (run 3)") {
+		t.Errorf("ingest said %q", r.stderr)
+	}
 
-	r := mustSucceed(t, presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--worst", "3"))
+	r = mustSucceed(t, presage(t, dir, "compare", "--measured", "2", "--predicted", "1", "--worst", "3"))
 	for _, want := range []string{
 		"Orders, matched by their place in the tree of orders\n  measured   run 2  fifo  2 workers  5 orders  0.010000\n",
 		"  predicted  run 1  fifo  2 nodes    5 orders",
