@@ -19,7 +19,7 @@ type exportCmd struct {
 	Arrow    exportArrowCmd    `cmd:"" help:"Arrow IPC files, partitioned by sweep."`
 	CSV      exportCSVCmd      `cmd:"" name:"csv" help:"CSV files, partitioned by sweep."`
 	Extrap   exportExtrapCmd   `cmd:"" help:"Extra-P JSON Lines (one experiment per sweep and program) for scaling models."`
-	Timeline exportTimelineCmd `cmd:"" help:"Timeline of a predicted run (what each processor does over time, and its messages): Paraver or Perfetto/Chrome JSON."`
+	Timeline exportTimelineCmd `cmd:"" help:"Timeline of a predicted run (what each processor does over time, and its messages), or of an orders run, simulated or measured (the stretches its orders ran on each node or worker): Paraver or Perfetto/Chrome JSON."`
 }
 
 // exportFlags are the flags of every export.

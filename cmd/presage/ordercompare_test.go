@@ -140,3 +140,69 @@ func TestCompareOrders(t *testing.T) {
 		t.Errorf("list measured:\n%s", r.stdout)
 	}
 }
+
+// TestExportOrdersTimeline: the timeline of an orders run, simulated or
+// measured, is drawn from its stored orders: a thread per node or
+// worker, a slice per stretch named by its procedure; a run without
+// per-order rows has none.
+func TestExportOrdersTimeline(t *testing.T) {
+	dir := t.TempDir()
+	sortTrace(t, filepath.Join(dir, "sort.jsonl"))
+	if err := os.WriteFile(filepath.Join(dir, "run.jsonl"), []byte(sortRun(false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "orders", filepath.Join(dir, "sort.jsonl")))
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2"))                      // run 1
+	mustSucceed(t, presage(t, dir, "ingest", "orders-run", filepath.Join(dir, "run.jsonl")))                       // run 2
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "sort", "--nodes", "2", "--max-events", "1")) // run 3
+	for _, tc := range []struct {
+		run, thread string
+		slices      int // stretches
+	}{
+		{"2", "worker 1", 7},
+		{"1", "node 1", 0}, // as many as the simulation's stretches: at least one per order
+	} {
+		js := filepath.Join(dir, "run"+tc.run+".json")
+		r := mustSucceed(t, presage(t, dir, "export", "timeline", "--run", tc.run, "--format", "perfetto", "--out", js))
+		if !strings.Contains(r.stderr, "(5 orders, ") {
+			t.Errorf("run %s: export said %q", tc.run, r.stderr)
+		}
+		var trace struct {
+			TraceEvents []struct {
+				Ph, Name string
+				Args     map[string]any
+			} `json:"traceEvents"`
+		}
+		b, err := os.ReadFile(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &trace); err != nil {
+			t.Fatalf("run %s: perfetto JSON: %v", tc.run, err)
+		}
+		threads, slices, procs := map[string]bool{}, 0, map[string]bool{}
+		for _, e := range trace.TraceEvents {
+			switch {
+			case e.Ph == "M" && e.Name == "thread_name":
+				threads[e.Args["name"].(string)] = true
+			case e.Ph == "X":
+				slices++
+				procs[e.Name] = true
+			}
+		}
+		if !threads[tc.thread] || (tc.slices > 0 && slices != tc.slices) || slices < 5 || len(procs) != 3 {
+			t.Errorf("run %s: threads %v, %d slices of %v; want %q, %d slices of sort, half, leaf", tc.run, threads, slices, procs, tc.thread, tc.slices)
+		}
+		prv := filepath.Join(dir, "run"+tc.run+".prv")
+		mustSucceed(t, presage(t, dir, "export", "timeline", "--run", tc.run, "--format", "paraver", "--out", prv))
+		for _, ext := range []string{".prv", ".pcf", ".row"} {
+			if _, err := os.Stat(strings.TrimSuffix(prv, ".prv") + ext); err != nil {
+				t.Errorf("run %s: no %s: %v", tc.run, ext, err)
+			}
+		}
+	}
+	if r := presage(t, dir, "export", "timeline", "--run", "3", "--format", "perfetto", "--out", filepath.Join(dir, "x.json")); r.code == 0 ||
+		!strings.Contains(r.stderr, "run 3 has no per-order rows") {
+		t.Errorf("a run without per-order rows: exit %d, %q", r.code, r.stderr)
+	}
+}

@@ -18,7 +18,8 @@ import (
 
 // exportTimelineCmd writes what every processor does over the simulated
 // time of a predicted run, re-simulated from its stored trace and
-// configuration (stage.Replay).
+// configuration (stage.Replay); of an orders run, simulated or measured,
+// the stretches its stored orders ran on every node or worker.
 type exportTimelineCmd struct {
 	runRef
 	Format string `help:"paraver (.prv, .pcf and .row for Paraver/wxparaver) or perfetto (Chrome trace JSON for ui.perfetto.dev)." enum:"paraver,perfetto" required:""`
@@ -34,6 +35,12 @@ func (c *exportTimelineCmd) Run(ctx context.Context, g *Globals) error {
 	run, err := c.load(st)
 	if err != nil {
 		return err
+	}
+	if orders, err := st.IsOrdersRun(ctx, run.ID); err != nil || orders {
+		if err != nil {
+			return err
+		}
+		return c.orders(ctx, g, st, run)
 	}
 	start := time.Now()
 	var stats events.Stats
@@ -108,4 +115,49 @@ func replayInto(ctx context.Context, st *store.Store, run *result.Run, sinks ...
 
 func timelineTitle(run *result.Run) string {
 	return fmt.Sprintf("%s on %s, %s processors (run %d)", run.Program, run.Config.Machine, result.GridString(run.Config.Grid), run.ID)
+}
+
+// orders writes the timeline of an orders run from its stored orders and
+// stretches (timeline.WriteOrdersPerfetto, WriteOrdersParaver): nothing
+// is re-simulated.
+func (c *exportTimelineCmd) orders(ctx context.Context, g *Globals, st *store.Store, run *result.Run) error {
+	sim, err := st.OrderSimulation(ctx, run.ID, -1)
+	if err != nil {
+		return err
+	}
+	if len(sim.Events) == 0 {
+		return fmt.Errorf("run %d has no per-order rows to draw (a simulation of more orders than its --max-events, or a real run that did not record its schedule)", run.ID)
+	}
+	label, title := "node", fmt.Sprintf("%s on %d nodes, %s (run %d)", run.Program, sim.Detail.Nodes, sim.Detail.Scheduler, run.ID)
+	if run.Kind == result.Measured {
+		label = "worker"
+		title = fmt.Sprintf("%s on %d workers of %s, %s (run %d, measured)", run.Program, sim.Detail.Nodes, run.Config.Machine, sim.Detail.Scheduler, run.ID)
+	}
+	var files []string
+	switch c.Format {
+	case "perfetto":
+		out := c.out(run, ".json")
+		files = []string{out}
+		err = writeFileAtomic(out, func(w io.Writer) error {
+			return timeline.WriteOrdersPerfetto(w, title, label, sim.Detail.Nodes, sim.Events, sim.Stretches)
+		})
+	default:
+		prv := c.out(run, ".prv")
+		base := strings.TrimSuffix(prv, ".prv")
+		var pcf, row bytes.Buffer
+		err = writeFileAtomic(prv, func(w io.Writer) error {
+			return timeline.WriteOrdersParaver(w, &pcf, &row, title, label, sim.Detail.Nodes, sim.Events, sim.Stretches)
+		})
+		files = []string{prv, base + ".pcf", base + ".row"}
+		for i, b := range []*bytes.Buffer{&pcf, &row} {
+			if err == nil {
+				err = writeFileAtomic(files[i+1], func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	g.infof("timeline of run %d (%d orders, %d stretches) written to %s", run.ID, len(sim.Events), len(sim.Stretches), strings.Join(files, ", "))
+	return nil
 }
