@@ -5,7 +5,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/orders/measured"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
@@ -68,6 +67,6 @@ func MeasuredRun(m *measured.Execution) *stored.OrderSimulation {
 		sim.Events[i] = stored.OrderEvent{Order: o.ID, Proc: o.Proc, Parent: o.Parent, Child: o.Child, Node: first.Worker,
 			Ready: o.Made, Start: first.Start, End: last.End, Wait: max(last.End-first.Start-running, 0)}
 	}
-	sim.Procs = ordercompare.SumProcs(sim.Events)
+	sim.Procs = stored.SumOrderProcs(sim.Events)
 	return sim
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/exports/comparereport"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/compare"

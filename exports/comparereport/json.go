@@ -5,7 +5,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
 	"github.com/presage-dvm/presage/exports/htmltest"
 	"github.com/presage-dvm/presage/internal/comparetest"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -24,7 +24,7 @@ func ordersReport(t *testing.T, worst int) *Report {
 		run := result.NodesRun(kind, "sort", makespan, 1, nodes)
 		run.ID = map[result.Kind]int64{result.Measured: 4, result.Predicted: 5}[kind]
 		return &stored.OrderSimulation{Run: run, Detail: stored.OrderRun{Scheduler: "fifo", Nodes: 2, Cores: 1, Makespan: makespan},
-			Events: events, Procs: ordercompare.SumProcs(events)}
+			Events: events, Procs: stored.SumOrderProcs(events)}
 	}
 	m := side(result.Measured, 10,
 		ev(1, "sort", 0, 0, 0, 0, 10, 6), ev(2, "half", 1, 0, 1, 1, 6, 0), ev(3, "half", 1, 1, 0, 1, 4, 0), ev(4, "half", 1, 2, 0, 4, 5, 0))

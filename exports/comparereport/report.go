@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 )
 

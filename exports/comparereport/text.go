@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/presage-dvm/presage/analysis/ordercompare"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
 )

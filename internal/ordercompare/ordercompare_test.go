@@ -19,7 +19,7 @@ func ev(order int64, proc string, parent int64, child, node int, start, end, wai
 func run(id int64, kind result.Kind, makespan float64, events ...stored.OrderEvent) *stored.OrderSimulation {
 	return &stored.OrderSimulation{Run: &result.Run{ID: id, Kind: kind, Program: "sort"},
 		Detail: stored.OrderRun{Scheduler: "fifo", Nodes: 2, Cores: 1, Makespan: makespan},
-		Events: events, Procs: SumProcs(events)}
+		Events: events, Procs: stored.SumOrderProcs(events)}
 }
 
 // The same tree, numbered differently: main makes two halves, the first
@@ -119,11 +119,11 @@ func TestCompareMismatch(t *testing.T) {
 	// second half runs "merge" where the prediction has "half".
 	m.Events = append(m.Events, ev(6, "leaf", 2, 2, 1, 5, 6, 0), ev(7, "tiny", 6, 0, 1, 5.5, 5.8, 0))
 	m.Events[2].Proc = "merge"
-	m.Procs = SumProcs(m.Events)
+	m.Procs = stored.SumOrderProcs(m.Events)
 	p := predictedSort()
 	// The prediction's second leaf has a child the real run lacks.
 	p.Events = append(p.Events, ev(6, "tiny", 4, 0, 0, 4, 4.5, 0))
-	p.Procs = SumProcs(p.Events)
+	p.Procs = stored.SumOrderProcs(p.Events)
 	c, err := Compare(m, p)
 	if err != nil {
 		t.Fatal(err)
@@ -274,19 +274,6 @@ func TestWorst(t *testing.T) {
 				break
 			}
 		}
-	}
-}
-
-func TestSumProcs(t *testing.T) {
-	got := SumProcs([]stored.OrderEvent{
-		ev(1, "b", 0, 0, 0, 0, 4, 1), ev(2, "a", 1, 0, 0, 0, 1, 0), ev(3, "a", 1, 1, 1, 1, 4, 0.5),
-	})
-	want := []stored.OrderProc{
-		{Proc: "a", Orders: 2, Work: 3.5, MeanDuration: 2, SDDuration: 1},
-		{Proc: "b", Orders: 1, Work: 3, MeanDuration: 4},
-	}
-	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
-		t.Errorf("SumProcs = %+v, want %+v", got, want)
 	}
 }
 
