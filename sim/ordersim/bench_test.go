@@ -25,6 +25,11 @@ func BenchmarkSimulate(b *testing.B) {
 	b.Run("no-path", func(b *testing.B) {
 		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{NoCriticalPath: true})
 	})
+	// The sums by procedure, which keep every live order's schedule, as
+	// the sweeps of internal/stage ask.
+	b.Run("by-proc", func(b *testing.B) {
+		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{ByProc: true})
+	})
 	// The trace held in memory, read without cost: the simulation alone
 	// (the engine never changes the orders it is handed).
 	dac := collect(b, openDAC(depth))

@@ -22,13 +22,14 @@
 // finished with requests to come) and those read ahead of their making,
 // not the length of the trace.
 //
-// What bounds memory: a simulation keeps an entry of 192 bytes (272
-// with Options.OnOrder or ByProc, plus 24 bytes a stretch the order ran)
+// What bounds memory: a simulation keeps an entry of 192 bytes (280
+// with Options.OnOrder or ByProc, and with OnOrder 24 bytes a stretch)
 // for every order live or read ahead of its making, in chunks whose
-// entries are reused once their order is dropped; the critical path's links the live orders can still extend,
-// counted and freed the same way; and the Requests of the lines held. Its
-// memory is therefore proportional to Result.PeakLive +
-// Result.PeakBuffered, never to the length of the trace. Those peaks
+// entries are reused once their order is dropped; the critical path's
+// links the live orders can still extend, counted and freed the same
+// way; and the Requests of the lines held. Its memory is therefore
+// proportional to Result.PeakLive + Result.PeakBuffered, never to the
+// length of the trace. Those peaks
 // depend on the schedule as much as on the trace: under FIFO, a divide
 // and conquer numbered level by level is made breadth-first (every inner
 // order is made, runs its split and suspends before the first leaf,

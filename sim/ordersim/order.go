@@ -88,13 +88,14 @@ type live struct {
 // Options.OnOrder and Options.ByProc: the simulation itself never reads
 // it, and leaving it out keeps a live order in three cache lines.
 type times struct {
-	made, ready, start float64
-	wait, transfer     float64
-	parent             int64
-	child              int32 // its place among its parent's children
-	kids               int32 // the children it has made so far
-	// stretches are those it ran so far; the entry's next order reuses
-	// their memory.
+	made, ready, start, suspendedAt float64
+	wait, transfer                  float64
+	parent                          int64
+	child                           int32 // its place among its parent's children
+	kids                            int32 // the children it has made so far
+	// stretches are those it ran so far, for OnOrder only (the sums of
+	// ByProc need its start and wait alone); the entry's next order
+	// reuses their memory.
 	stretches []Stretch
 }
 

@@ -73,10 +73,8 @@ func (e *engine) sumProc(l *live, t *times) {
 	}
 	s := &e.sums[l.proc]
 	s.orders++
-	for _, st := range t.stretches {
-		s.work += st.End - st.Start
-	}
 	d := e.now - t.start
+	s.work += d - t.wait // its stretches: it ran whenever it did not wait
 	dev := d - s.mean
 	s.mean += dev / float64(s.orders)
 	s.m2 += dev * (d - s.mean)

@@ -116,7 +116,10 @@ func (e *engine) suspend(l *live) {
 	n.suspended++
 	l.state = suspended
 	if t := e.timesOf(l); t != nil {
-		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
+		t.suspendedAt = e.now
+		if e.opt.OnOrder != nil {
+			t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
+		}
 	}
 	e.syncFree(l.node)
 	e.markDirty(l.node)
@@ -131,7 +134,7 @@ func (e *engine) resume(l *live) {
 	e.syncFree(l.node)
 	l.state = running
 	if t := e.timesOf(l); t != nil {
-		t.wait += e.now - t.stretches[len(t.stretches)-1].End
+		t.wait += e.now - t.suspendedAt
 	}
 	l.runStart = e.now // after l.xferIn, since the chain its request set
 	l.nextRequest()
@@ -190,11 +193,11 @@ func (e *engine) finish(l *live) {
 		}
 	}
 	if t := e.timesOf(l); t != nil {
-		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
 		if e.opt.ByProc {
 			e.sumProc(l, t)
 		}
 		if e.opt.OnOrder != nil {
+			t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
 			e.opt.OnOrder(OrderResult{ID: l.id, Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
 				Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
 				End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
