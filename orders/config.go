@@ -33,10 +33,11 @@ type Config struct {
 	Scheduler ordersched.Name
 	// Seed seeds WorkStealing's choice of victims (ordersim.Options.Seed).
 	Seed uint64
-	// Migrate lets an order resume on another worker than the one it
-	// started on when that one is busy (Run; ordersim.Options.Migrate
-	// predicts it).
-	Migrate bool
+	// Pin makes an order resume only on the worker it started on, waiting
+	// for it when it is busy (Run; ordersim.Options.Pin predicts it). By
+	// default it resumes on any free worker then: pinned, the tasks of a
+	// DAG pile up on whichever worker was free when they suspended.
+	Pin bool
 	// Check makes sure that arguments and results go by value, as between
 	// computers: an order that writes memory another order shares fails
 	// with a *MisuseError (see fingerprint). It costs a pass over every
@@ -94,7 +95,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
-	fs.BoolVar(&c.Migrate, "orders.migrate", c.Migrate, "run: resume a waiting order on any free worker")
+	fs.BoolVar(&c.Pin, "orders.pin", c.Pin, "run: resume a waiting order only on the worker it started on (by default on any free worker when its own is busy)")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")

@@ -121,7 +121,7 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int6
 		return rep, err
 	}
 	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Scheduler: string(cfg.scheduler()),
-		Migrate: cfg.Migrate, Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
+		Migrate: !cfg.Pin, Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
 	if !r.schedule {
 		return rep, nil // the measurement is written only when asked for
 	}

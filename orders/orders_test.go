@@ -115,7 +115,7 @@ func TestRunMeasures(t *testing.T) {
 }
 
 // TestRunKeepsToItsWorkers checks that no more orders run than there are
-// workers, and that an order resumes on the worker it started on.
+// workers, and that, pinned, an order resumes on the worker it started on.
 func TestRunKeepsToItsWorkers(t *testing.T) {
 	var running, peak atomic.Int32
 	var moved atomic.Bool
@@ -139,7 +139,7 @@ func TestRunKeepsToItsWorkers(t *testing.T) {
 		}
 		return x + y, err
 	})
-	got, _, err := Main(Config{Workers: 3}, tree, 8)
+	got, _, err := Main(Config{Workers: 3, Pin: true}, tree, 8)
 	if err != nil || got != 256 {
 		t.Fatalf("tree: %v, %v; want 256", got, err)
 	}
@@ -361,13 +361,13 @@ func TestFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg.AddFlags(fs)
-	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7", "-orders.unit", "ref", "-orders.migrate",
+	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7", "-orders.unit", "ref", "-orders.pin", "-orders.scheduler", "locality",
 		"-orders.calibration", "c.csv", "-orders.out", "t.jsonl", "-orders.machine", "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{Mode: ModeRecord, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
-	if cfg.Unit != "ref" || !cfg.Migrate || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
+	if cfg.Unit != "ref" || !cfg.Pin || cfg.Scheduler != "locality" || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
 		t.Errorf("flags gave %+v, want %+v", cfg, want)
 	}
 	if err := fs.Parse([]string{"-orders.mode", "fast"}); err == nil {

@@ -30,7 +30,7 @@ type runMode struct {
 }
 
 func newRunMode(ctx context.Context, cfg Config) *runMode {
-	r := &runMode{pool: newPool(cfg.workers(), cfg.scheduler(), cfg.Migrate, cfg.Seed), waits: map[*order]*order{}, dead: make(chan struct{}),
+	r := &runMode{pool: newPool(cfg.workers(), cfg.scheduler(), !cfg.Pin, cfg.Seed), waits: map[*order]*order{}, dead: make(chan struct{}),
 		schedule: cfg.Out != "" || cfg.Output != nil}
 	r.start(ctx, cfg.Check)
 	return r

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/exports/comparereport"
+	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"

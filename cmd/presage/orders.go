@@ -106,7 +106,7 @@ type clusterFlags struct {
 	Bandwidth float64 `help:"Bytes per second between two nodes (0: unlimited)." default:"0"`
 	Scheduler string  `help:"Placement of orders: ${schedulers}." enum:"${scheduler_enum}" default:"${scheduler_default}"`
 	Seed      uint64  `help:"Seed of work stealing's choice of victims." default:"1"`
-	Migrate   bool    `help:"Let an order whose result arrived resume on any free node (as run mode's -orders.migrate)."`
+	Pin       bool    `help:"Resume an order whose result arrived only on the node it started on (as run mode's -orders.pin); by default it resumes on any free node when its own is busy."`
 }
 
 func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
@@ -114,7 +114,7 @@ func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
 }
 
 func (f clusterFlags) options() ordersim.Options {
-	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed, Migrate: f.Migrate}
+	return ordersim.Options{Scheduler: ordersim.Scheduler(f.Scheduler), Seed: f.Seed, Pin: f.Pin}
 }
 
 func (f clusterFlags) rules() []flagRule {

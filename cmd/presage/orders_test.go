@@ -67,10 +67,10 @@ func TestOrdersWorkflow(t *testing.T) {
 	if got := strings.TrimSpace(r.stdout); got != "count(*)\n2" {
 		t.Errorf("measured orders runs: %q", got)
 	}
-	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "mm", "--nodes", "2", "--migrate"))
+	mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "mm", "--nodes", "2", "--pin"))
 	r = mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT migrate FROM v_order_runs ORDER BY run_id"))
-	if got := strings.Fields(r.stdout); strings.Join(got, " ") != "migrate 0 0 1" {
-		t.Errorf("migrate of the simulations: %q, want 0 0 1", got)
+	if got := strings.Fields(r.stdout); strings.Join(got, " ") != "migrate 1 1 0" {
+		t.Errorf("migrate of the simulations: %q, want 1 1 0 (pinned by --pin)", got)
 	}
 	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "mm", "--nodes", "1..8", "--deadline", "1e9"))
 	mustSucceed(t, presage(t, dir, "orders", "report", "--run", "latest", "--out", filepath.Join(dir, "report.html")))

@@ -111,7 +111,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 		power = cl.Power[0]
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
-	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: opt.Migrate, Nodes: cl.Nodes, Cores: cores,
+	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
 		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}

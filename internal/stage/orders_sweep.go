@@ -107,7 +107,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc = nil, true
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: req.Options.Migrate,
+		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

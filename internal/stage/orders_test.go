@@ -153,7 +153,9 @@ func TestSimulateOrdersByProcedure(t *testing.T) {
 // smallest cluster meeting a deadline is the first whose time meets it.
 func TestOrdersSweepResumesAndMerges(t *testing.T) {
 	ctx := context.Background()
-	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac",
+	// Pinned, as every sweep was before resuming anywhere became the
+	// default: the definition hash below is of those sweeps.
+	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac", Options: ordersim.Options{Pin: true},
 		Cluster: ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}}, Nodes: []int{1, 2, 3, 4, 8, 16}}
 
 	full, _ := ordersStore(t)
@@ -293,7 +295,7 @@ func TestOrdersSimulationsMergeOnce(t *testing.T) {
 	st, src := ordersStore(t)
 	for _, s := range []ordersim.Scheduler{ordersim.FIFO, ordersim.WorkStealing} {
 		if _, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "dac", Cluster: ordersim.Cluster{Nodes: 4},
-			Options: ordersim.Options{Scheduler: s}}); err != nil {
+			Options: ordersim.Options{Pin: true, Scheduler: s}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -70,7 +70,7 @@ func TestArenaFollowsLiveOrders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opt := range []Options{{Scheduler: FIFO}, {Scheduler: LeastLoaded}, {Scheduler: WorkStealing, Migrate: true}, {Scheduler: Locality}} {
+		for _, opt := range []Options{{Scheduler: FIFO, Pin: true}, {Scheduler: LeastLoaded, Pin: true}, {Scheduler: WorkStealing}, {Scheduler: Locality, Pin: true}} {
 			s := opt.Scheduler
 			src, _ := tr.open()
 			e := newEngine(p, src, Cluster{Nodes: 3, Latency: 0.5, Bandwidth: 100}, opt)

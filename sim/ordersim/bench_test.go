@@ -19,27 +19,27 @@ func BenchmarkSimulate(b *testing.B) {
 	const depth = 19 // 2^20 - 1 orders
 	for _, s := range ordersched.All {
 		b.Run(string(s), func(b *testing.B) {
-			benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Scheduler: s})
+			benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, Scheduler: s})
 		})
 	}
 	b.Run("no-path", func(b *testing.B) {
-		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{NoCriticalPath: true})
+		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, NoCriticalPath: true})
 	})
 	// The sums by procedure, which keep every live order's schedule, as
 	// the sweeps of internal/stage ask.
 	b.Run("by-proc", func(b *testing.B) {
-		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{ByProc: true})
+		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, ByProc: true})
 	})
 	// The trace held in memory, read without cost: the simulation alone
 	// (the engine never changes the orders it is handed).
 	dac := collect(b, openDAC(depth))
 	for _, sc := range []Scheduler{FIFO, WorkStealing} {
 		b.Run(string(sc)+"-in-memory", func(b *testing.B) {
-			benchSim(b, dac.open, dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Scheduler: sc})
+			benchSim(b, dac.open, dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, Scheduler: sc})
 		})
 	}
 	b.Run("master", func(b *testing.B) {
-		benchSim(b, openMaster(100, 10000), 1_000_001, Cluster{Nodes: 64}, Options{})
+		benchSim(b, openMaster(100, 10000), 1_000_001, Cluster{Nodes: 64}, Options{Pin: true})
 	})
 }
 
@@ -80,7 +80,7 @@ func BenchmarkTenMillion(b *testing.B) {
 	for b.Loop() {
 		var peakHeap uint64
 		var ms runtime.MemStats
-		opt := Options{OnOrder: func(r OrderResult) {
+		opt := Options{Pin: true, OnOrder: func(r OrderResult) {
 			if r.ID%1_000_000 == 0 {
 				runtime.ReadMemStats(&ms)
 				peakHeap = max(peakHeap, ms.HeapAlloc)
@@ -128,7 +128,7 @@ func BenchmarkSweep(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				s, err := tr.Sizes(Cluster{Latency: 1e-4, Bandwidth: 1e9}, Options{NoCriticalPath: true})
+				s, err := tr.Sizes(Cluster{Latency: 1e-4, Bandwidth: 1e9}, Options{Pin: true, NoCriticalPath: true})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -11,15 +11,15 @@ func TestClusterErrors(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Cluster{}, Options{}, "cluster of 0 nodes (expected at least 1)"},
-		{Cluster{Nodes: 1, Cores: -1}, Options{}, "-1 cores per node"},
-		{Cluster{Nodes: 2, Power: []float64{1, 2, 3}}, Options{}, "3 power values for 2 nodes"},
-		{Cluster{Nodes: 1, Power: []float64{0}}, Options{}, "power[0] = 0 (expected a finite number > 0)"},
-		{Cluster{Nodes: 1, Latency: -1}, Options{}, "latency = -1 (expected a finite number ≥ 0)"},
-		{Cluster{Nodes: 1, Bandwidth: posInf()}, Options{}, "bandwidth = +Inf"},
-		{Cluster{Nodes: 1, Latency: nan()}, Options{}, "latency = NaN"},
-		{Cluster{Nodes: 1}, Options{Scheduler: "random"}, `unknown scheduler "random"`},
-		{Cluster{Nodes: 1}, Options{LocalitySlack: -2}, "locality slack -2"},
+		{Cluster{}, Options{Pin: true}, "cluster of 0 nodes (expected at least 1)"},
+		{Cluster{Nodes: 1, Cores: -1}, Options{Pin: true}, "-1 cores per node"},
+		{Cluster{Nodes: 2, Power: []float64{1, 2, 3}}, Options{Pin: true}, "3 power values for 2 nodes"},
+		{Cluster{Nodes: 1, Power: []float64{0}}, Options{Pin: true}, "power[0] = 0 (expected a finite number > 0)"},
+		{Cluster{Nodes: 1, Latency: -1}, Options{Pin: true}, "latency = -1 (expected a finite number ≥ 0)"},
+		{Cluster{Nodes: 1, Bandwidth: posInf()}, Options{Pin: true}, "bandwidth = +Inf"},
+		{Cluster{Nodes: 1, Latency: nan()}, Options{Pin: true}, "latency = NaN"},
+		{Cluster{Nodes: 1}, Options{Pin: true, Scheduler: "random"}, `unknown scheduler "random"`},
+		{Cluster{Nodes: 1}, Options{Pin: true, LocalitySlack: -2}, "locality slack -2"},
 	}
 	for _, tt := range tests {
 		_, err := Simulate(forkJoin().open, tt.cl, tt.opt)
@@ -48,7 +48,7 @@ func TestTraceErrors(t *testing.T) {
 		{"request of order 0", orders{ord(1, 0, 0, 3, rq(0, 1))}, "order 1 requests order 0 (expected an id ≥ 1)"},
 	}
 	for _, tt := range tests {
-		_, err := Simulate(tt.tr.open, Cluster{Nodes: 2}, Options{})
+		_, err := Simulate(tt.tr.open, Cluster{Nodes: 2}, Options{Pin: true})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
 		}
@@ -59,7 +59,7 @@ func TestTraceErrors(t *testing.T) {
 // each other.
 func TestDeadlockBesideMain(t *testing.T) {
 	tr := orders{ord(1, 0, 0, 1), ord(2, 1, 0, 2, rq(3, 1)), ord(3, 1, 0, 2, rq(2, 1))}
-	_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{})
+	_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{Pin: true})
 	if err == nil || !strings.Contains(err.Error(), "deadlock: no event left and 2 of 3 orders unfinished (order 2 waits at 1; order 3 waits at 1)") {
 		t.Errorf("error %v, want the deadlock of orders 2 and 3", err)
 	}
@@ -72,7 +72,7 @@ func TestNegativeResultIndex(t *testing.T) {
 		{ord(1, 0, 0, 3, ordertraceRequest(2, -1, 2)), ord(2, 1, 0, 1)}, // provided before the request
 		{ord(1, 0, 0, 3, ordertraceRequest(2, -1, 0)), ord(2, 1, 0, 1)}, // requested before it is provided
 	} {
-		_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{})
+		_, err := Simulate(tr.open, Cluster{Nodes: 2}, Options{Pin: true})
 		if err == nil || !strings.Contains(err.Error(), "order 1 requests result -1 of order 2 (expected an index ≥ 0)") {
 			t.Errorf("error %v, want the negative index", err)
 		}

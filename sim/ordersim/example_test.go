@@ -25,7 +25,7 @@ func ExampleSimulate() {
 	// On two nodes, the arguments take 0.5 + 50/100 s, the result
 	// 0.5 + 100/100 s: main waits from 2 to 7.5 s.
 	cl := ordersim.Cluster{Nodes: 2, Latency: 0.5, Bandwidth: 100}
-	r, err := ordersim.Simulate(open, cl, ordersim.Options{Scheduler: ordersim.FIFO})
+	r, err := ordersim.Simulate(open, cl, ordersim.Options{Pin: true, Scheduler: ordersim.FIFO})
 	if err != nil {
 		panic(err)
 	}
@@ -49,7 +49,7 @@ func ExampleSizes() {
 	if err != nil {
 		panic(err)
 	}
-	sizes, err := tr.Sizes(ordersim.Cluster{}, ordersim.Options{})
+	sizes, err := tr.Sizes(ordersim.Cluster{}, ordersim.Options{Pin: true})
 	if err != nil {
 		panic(err)
 	}

@@ -51,7 +51,7 @@ func FuzzSimulate(f *testing.F) {
 			t.Fatal(err)
 		}
 		cl := Cluster{Nodes: 1 + int(nodes%6), Cores: 1 + int(sched/64)%2}
-		opt := Options{Scheduler: ordersched.All[int(sched)%len(ordersched.All)], Migrate: migrate, Seed: uint64(len(data))}
+		opt := Options{Scheduler: ordersched.All[int(sched)%len(ordersched.All)], Pin: !migrate, Seed: uint64(len(data))}
 		r := simulate(t, tr, cl, opt)
 		checkAccounts(t, r, cl)
 		cores := float64(cl.Nodes * cl.cores())
@@ -81,7 +81,7 @@ func FuzzSimulateText(f *testing.F) {
 			return
 		}
 		deadlock := workspan.Check(orders.source()) != nil
-		_, err = Simulate(orders.open, Cluster{Nodes: 2, Latency: 0.5}, Options{})
+		_, err = Simulate(orders.open, Cluster{Nodes: 2, Latency: 0.5}, Options{Pin: true})
 		if deadlock != (err != nil) {
 			t.Fatalf("workspan deadlock %v, simulation error %v", deadlock, err)
 		}

@@ -14,11 +14,14 @@ type Options struct {
 	// loaded node the parent's node may hold and still receive a child
 	// under Locality; 0 means 1.
 	LocalitySlack int
-	// Migrate lets an order whose result arrived resume on another node
-	// when its own has no free core (its state moving for free), which
-	// makes FIFO and WorkStealing greedy; by default it resumes on the
-	// node it started on (docs/orders-sim.md, "Resuming").
-	Migrate bool
+	// Pin makes an order whose result arrived resume only on the node it
+	// started on, waiting for a core there (the seed's rule). By default
+	// it resumes there when a core is free, else on the lowest-numbered
+	// node with one (its state moving for free): pinned, a DAG whose main
+	// order makes every task piles the tasks that suspend on the node
+	// that was free at the time, and runs them there one after the other
+	// (docs/orders-sim.md, "Resuming").
+	Pin bool
 	// OnOrder, when set, receives the schedule of every order as it
 	// finishes, in order of finishing.
 	OnOrder func(OrderResult)

@@ -23,7 +23,7 @@ func TestProcsByHand(t *testing.T) {
 		ord(3, 1, 1, 2),
 	}
 	tr[0].Proc, tr[1].Proc, tr[2].Proc = "main", "leaf", "leaf"
-	r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{ByProc: true})
+	r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{Pin: true, ByProc: true})
 	want := []ProcStats{
 		{Proc: "leaf", Orders: 2, Work: 6, PathTime: 2, MeanDuration: 3, SDDuration: 1},
 		{Proc: "main", Orders: 1, Work: 3, PathTime: 2, MeanDuration: 9},
@@ -45,7 +45,7 @@ func TestProcsByHand(t *testing.T) {
 	}
 	summed := *r
 	summed.Procs = nil
-	if plain := simulate(t, tr, Cluster{Nodes: 1}, Options{}); plain.Procs != nil || !sameResult(plain, &summed) {
+	if plain := simulate(t, tr, Cluster{Nodes: 1}, Options{Pin: true}); plain.Procs != nil || !sameResult(plain, &summed) {
 		t.Errorf("without ByProc: procs %v, result %+v; want none and the same schedule", plain.Procs, plain)
 	}
 }
@@ -64,7 +64,7 @@ func TestSchedulesAddUp(t *testing.T) {
 		for _, s := range ordersched.All {
 			for _, migrate := range []bool{false, true} {
 				cl := Cluster{Nodes: 3, Cores: 1 + i%2, Latency: 0.05, Bandwidth: 1e3}
-				r, got := schedules(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Migrate: migrate, ByProc: true})
+				r, got := schedules(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Pin: !migrate, ByProc: true})
 				name := fmt.Sprintf("trace %d, %s, migrate %v", i, s, migrate)
 				checkStretches(t, name, tr, r, got)
 				checkProcs(t, name, r, got)
@@ -203,13 +203,13 @@ func TestNamesNumbering(t *testing.T) {
 // TestOnOrderSharesNothingUnasked: without ByProc there are no sums, and
 // with neither ByProc nor OnOrder no schedule is kept.
 func TestOnOrderSharesNothingUnasked(t *testing.T) {
-	r, _ := schedules(t, forkJoin(), nodes(2, slow), Options{})
+	r, _ := schedules(t, forkJoin(), nodes(2, slow), Options{Pin: true})
 	if r.Procs != nil {
 		t.Errorf("sums without ByProc: %+v", r.Procs)
 	}
 	p := prepare(t, forkJoin())
 	src, _ := forkJoin().open()
-	e := newEngine(p, src, nodes(2, slow), Options{})
+	e := newEngine(p, src, nodes(2, slow), Options{Pin: true})
 	if err := e.run(); err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func TestUnlimitedNodesGiveTheSpan(t *testing.T) {
 	for i, tr := range traces(t) {
 		ws := workSpan(t, tr)
 		for _, s := range []Scheduler{FIFO, LeastLoaded} {
-			r := simulate(t, tr, Cluster{Nodes: len(tr)}, Options{Scheduler: s})
+			r := simulate(t, tr, Cluster{Nodes: len(tr)}, Options{Pin: true, Scheduler: s})
 			if !near(r.Makespan, ws.Span) {
 				t.Errorf("trace %d, %s: makespan %v on %d nodes, span %v", i, s, r.Makespan, len(tr), ws.Span)
 			}
@@ -128,7 +128,7 @@ func TestOneNodeGivesTheWork(t *testing.T) {
 	for i, tr := range traces(t) {
 		ws := workSpan(t, tr)
 		for _, s := range ordersched.All {
-			r := simulate(t, tr, Cluster{Nodes: 1, Latency: 1, Bandwidth: 10}, Options{Scheduler: s})
+			r := simulate(t, tr, Cluster{Nodes: 1, Latency: 1, Bandwidth: 10}, Options{Pin: true, Scheduler: s})
 			if !near(r.Makespan, ws.Work) || !near(r.Total.Busy, ws.Work) {
 				t.Errorf("trace %d, %s: makespan %v, busy %v on one node, work %v", i, s, r.Makespan, r.Total.Busy, ws.Work)
 			}
@@ -150,7 +150,7 @@ func TestGreedyBounds(t *testing.T) {
 			for _, s := range ordersched.All {
 				for _, migrate := range []bool{false, true} {
 					cl := Cluster{Nodes: n}
-					r := simulate(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Migrate: migrate})
+					r := simulate(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Pin: !migrate})
 					greedy := migrate && (s == FIFO || s == WorkStealing)
 					if r.Makespan < lo*(1-1e-9) || greedy && r.Makespan > hi*(1+1e-9) {
 						t.Errorf("trace %d, %s (migrate %v) on %d nodes: makespan %v outside [%v, %v]", i, s, migrate, n, r.Makespan, lo, hi)
@@ -171,8 +171,8 @@ func TestAffinityIsNotGreedy(t *testing.T) {
 	tr := generate(t, ordergen.Options{Shape: ordergen.Pipeline, Stages: 4, Items: 12, Leaf: 1, Feed: 0.3, Combine: 0.5, Jitter: 0.4, Seed: 2})
 	ws := workSpan(t, tr)
 	brent := ws.Work/2 + ws.Span
-	keep := simulate(t, tr, Cluster{Nodes: 2}, Options{})
-	moved := simulate(t, tr, Cluster{Nodes: 2}, Options{Migrate: true})
+	keep := simulate(t, tr, Cluster{Nodes: 2}, Options{Pin: true})
+	moved := simulate(t, tr, Cluster{Nodes: 2}, Options{})
 	t.Logf("Brent's bound %.2f; resuming in place %.2f, migrating %.2f", brent, keep.Makespan, moved.Makespan)
 	if keep.Makespan <= brent || moved.Makespan > brent {
 		t.Errorf("in place %v, migrating %v: expected only the first above Brent's bound %v", keep.Makespan, moved.Makespan, brent)
@@ -185,7 +185,7 @@ func TestAffinityIsNotGreedy(t *testing.T) {
 func TestCriticalPathInTimeOrder(t *testing.T) {
 	for i, tr := range traces(t) {
 		for _, s := range ordersched.All {
-			r := simulate(t, tr, Cluster{Nodes: 3, Latency: 0.05, Bandwidth: 1e6}, Options{Scheduler: s, Seed: uint64(i)})
+			r := simulate(t, tr, Cluster{Nodes: 3, Latency: 0.05, Bandwidth: 1e6}, Options{Pin: true, Scheduler: s, Seed: uint64(i)})
 			checkPathInTimeOrder(t, r)
 		}
 	}

@@ -71,10 +71,7 @@ func (e *engine) dispatch() bool {
 			took = true
 		}
 	}
-	if e.opt.Migrate && e.migrate() {
-		took = true
-	}
-	if e.opt.Migrate && e.migrate() {
+	if !e.opt.Pin && e.migrate() {
 		took = true
 	}
 	switch e.sched {

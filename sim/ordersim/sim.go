@@ -132,7 +132,7 @@ func (e *engine) handle(ev event) {
 		e.markDirty(l.node)
 	case evResume:
 		l.state = resumable
-		if e.opt.Migrate {
+		if !e.opt.Pin {
 			e.resumable.push(l)
 		} else {
 			e.nodes[l.node].resume.push(l)

@@ -53,7 +53,7 @@ func TestForkJoinByHand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, got := schedules(t, forkJoin(), tt.cl, Options{Scheduler: tt.sched})
+			r, got := schedules(t, forkJoin(), tt.cl, Options{Pin: true, Scheduler: tt.sched})
 			if !near(r.Makespan, tt.makespan) {
 				t.Errorf("makespan %v, want %v", r.Makespan, tt.makespan)
 			}
@@ -88,7 +88,7 @@ func checkAccounts(t *testing.T, r *Result, cl Cluster) {
 }
 
 func TestNodeTimesByHand(t *testing.T) {
-	r := simulate(t, forkJoin(), nodes(2, slow), Options{})
+	r := simulate(t, forkJoin(), nodes(2, slow), Options{Pin: true})
 	// Node 0 runs main 0–2 and 7.5–8.5 and holds it suspended 2–7.5.
 	// Node 1 is idle 0–1, receives A's arguments 1–2, runs A 2–6, and is
 	// idle again 6–8.5.
@@ -104,7 +104,7 @@ func TestNodeTimesByHand(t *testing.T) {
 }
 
 func TestCriticalPathByHand(t *testing.T) {
-	r := simulate(t, forkJoin(), nodes(2, slow), Options{})
+	r := simulate(t, forkJoin(), nodes(2, slow), Options{Pin: true})
 	// main runs until it makes A; A's arguments travel; A runs; its
 	// result travels back; main finishes.
 	want := []Step{
@@ -118,7 +118,7 @@ func TestCriticalPathByHand(t *testing.T) {
 		t.Errorf("critical path\n %v\nwant %v", r.CriticalPath, want)
 	}
 	// On one node, A waits for the core main holds until it suspends.
-	r = simulate(t, forkJoin(), nodes(1, slow), Options{})
+	r = simulate(t, forkJoin(), nodes(1, slow), Options{Pin: true})
 	want = []Step{{Exec, 1, "p", 0, 0, 1}, {Queue, 2, "p", 0, 1, 2}, {Exec, 2, "p", 0, 2, 6}, {Exec, 1, "p", 0, 6, 7}}
 	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
 		t.Errorf("critical path on one node\n %v\nwant %v", r.CriticalPath, want)
@@ -136,7 +136,7 @@ func TestResultsTravelWhenProvided(t *testing.T) {
 		{1.8, 10.2, .2}, // main asks at 1.8 and waits until 2
 	} {
 		tr := orders{ord(1, 0, 0, 10, rq(2, tt.at)), ord(2, 1, 0, 1)}
-		r, got := schedules(t, tr, cl, Options{})
+		r, got := schedules(t, tr, cl, Options{Pin: true})
 		if !near(r.Makespan, tt.end) || !near(got[1].Wait, tt.wait) {
 			t.Errorf("request at %v: makespan %v, main waited %v; want %v and %v", tt.at, r.Makespan, got[1].Wait, tt.end, tt.wait)
 		}
@@ -158,7 +158,7 @@ func TestWorkStealingRunsNewestFirst(t *testing.T) {
 		{WorkStealing, [3]float64{7, 6, 4}},
 		{FIFO, [3]float64{2, 4, 7}},
 	} {
-		r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{Scheduler: tt.sched})
+		r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{Pin: true, Scheduler: tt.sched})
 		ends := [3]float64{got[2].End, got[3].End, got[4].End}
 		if ends != tt.ends || r.Makespan != 7 {
 			t.Errorf("%s: A, B, C end at %v, makespan %v; want %v and 7", tt.sched, ends, r.Makespan, tt.ends)
@@ -172,7 +172,7 @@ func TestWorkStealingRunsNewestFirst(t *testing.T) {
 // 3–8.
 func TestResumedFirst(t *testing.T) {
 	tr := orders{ord(1, 0, 0, 2, rq(2, 0)), ord(2, 1, 0, 1), ord(3, 1, 0, 5)}
-	r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{})
+	r, got := schedules(t, tr, Cluster{Nodes: 1}, Options{Pin: true})
 	if got[1].End != 3 || got[3].Start != 3 || r.Makespan != 8 {
 		t.Errorf("main ends at %v, B starts at %v, makespan %v; want 3, 3, 8", got[1].End, got[3].Start, r.Makespan)
 	}
@@ -193,7 +193,7 @@ func TestMigrateByHand(t *testing.T) {
 		{false, 7, 7, 0},
 		{true, 3, 5, 1},
 	} {
-		r, got := schedules(t, tr, Cluster{Nodes: 2}, Options{Migrate: tt.migrate})
+		r, got := schedules(t, tr, Cluster{Nodes: 2}, Options{Pin: !tt.migrate})
 		if got[2].Node != 1 || got[3].Node != 0 || got[1].End != tt.mainEnd || got[1].Node != tt.mainNode || r.Makespan != tt.total {
 			t.Errorf("migrate %v: A on %d, B on %d, main ends at %v on %d, makespan %v; want 1, 0, %v on %d, %v",
 				tt.migrate, got[2].Node, got[3].Node, got[1].End, got[1].Node, r.Makespan, tt.mainEnd, tt.mainNode, tt.total)

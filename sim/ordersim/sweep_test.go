@@ -49,7 +49,7 @@ func TestSweepReusesExactly(t *testing.T) {
 		p := prepare(t, tr)
 		for _, s := range ordersched.All {
 			for _, cl := range []Cluster{{}, {Cores: 2, Latency: 0.1, Bandwidth: 1000, Power: []float64{1.5}}} {
-				opt := Options{Scheduler: s, Seed: 9, ByProc: true}
+				opt := Options{Pin: true, Scheduler: s, Seed: 9, ByProc: true}
 				sz, err := p.Sizes(cl, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -90,7 +90,7 @@ func sameResult(a, b *Result) bool {
 // nodes it used, and those are not simulated again.
 func TestSizesReuseLargestFirst(t *testing.T) {
 	p := prepare(t, forkJoin()) // main and one child: 2 nodes at most
-	s, err := p.Sizes(Cluster{}, Options{})
+	s, err := p.Sizes(Cluster{}, Options{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,13 +111,13 @@ func TestSizesReuseLargestFirst(t *testing.T) {
 
 func TestSizesErrors(t *testing.T) {
 	p := prepare(t, forkJoin())
-	if _, err := p.Sizes(Cluster{Power: []float64{1, 2}}, Options{}); err == nil {
+	if _, err := p.Sizes(Cluster{Power: []float64{1, 2}}, Options{Pin: true}); err == nil {
 		t.Error("sizes with a power per node: no error")
 	}
-	if _, err := p.Sizes(Cluster{Latency: -1}, Options{}); err == nil {
+	if _, err := p.Sizes(Cluster{Latency: -1}, Options{Pin: true}); err == nil {
 		t.Error("sizes with a negative latency: no error")
 	}
-	s, err := p.Sizes(Cluster{}, Options{})
+	s, err := p.Sizes(Cluster{}, Options{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

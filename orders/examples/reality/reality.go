@@ -202,7 +202,7 @@ func record(p programs.Program, size int, consts calibration.Constants) (*orders
 
 // predict simulates the trace on workers nodes of one core.
 func predict(tr *ordersim.Prepared, workers int, opt Options) (float64, error) {
-	r, err := tr.Simulate(ordersim.Cluster{Nodes: workers}, ordersim.Options{Scheduler: ordersim.FIFO, Migrate: opt.Migrate, NoCriticalPath: true})
+	r, err := tr.Simulate(ordersim.Cluster{Nodes: workers}, ordersim.Options{Scheduler: ordersim.FIFO, Pin: !opt.Migrate, NoCriticalPath: true})
 	if err != nil {
 		return 0, err
 	}
@@ -219,7 +219,7 @@ func measure(p programs.Program, size, workers int, opt Options) (best, spread f
 	best, slowest := math.Inf(1), 0.0
 	for i := range 1 + opt.runs() {
 		runtime.GC() // as testing does before a benchmark: no run pays for its predecessor's garbage
-		rep, err := p.Run(orders.Config{Workers: workers, Migrate: opt.Migrate}, size)
+		rep, err := p.Run(orders.Config{Workers: workers, Pin: !opt.Migrate}, size)
 		if err != nil {
 			return 0, 0, fmt.Errorf("%s: run on %d workers: %w", p.Name, workers, err)
 		}
