@@ -59,3 +59,18 @@ func (m Matrix) mulVec(x []float64) []float64 {
 	}
 	return y
 }
+
+// mulTVec returns mᵀ × x.
+func (m Matrix) mulTVec(x []float64) []float64 {
+	y := make([]float64, m.Cols)
+	for i := range m.Rows {
+		xi := x[i]
+		for j, v := range m.Data[i*m.Cols : (i+1)*m.Cols] {
+			y[j] += v * xi
+		}
+	}
+	return y
+}
+
+// row is row i of m.
+func (m Matrix) row(i int) []float64 { return m.Data[i*m.Cols : (i+1)*m.Cols] }

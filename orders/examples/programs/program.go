@@ -1,8 +1,9 @@
 // Package programs holds the example programs of package orders — a
-// blocked matrix product, a merge sort and a pipeline — as values that
-// the commands in orders/examples/* and the reality check
-// (orders/examples/reality) run in any mode. Each verifies its answer in
-// run mode and has calibration tests that run every block it marks.
+// blocked matrix product, a merge sort, a pipeline and a tiled Cholesky
+// factorization — as values that the commands in orders/examples/* and
+// the reality check (orders/examples/reality) run in any mode. Each
+// verifies its answer in run mode and has calibration tests that run
+// every block it marks.
 package programs
 
 import (
@@ -31,7 +32,7 @@ type Program struct {
 var ErrWrong = errors.New("wrong answer")
 
 // All lists the programs.
-func All() []Program { return []Program{Matmul, Sort, Pipeline} }
+func All() []Program { return []Program{Matmul, Sort, Pipeline, Cholesky} }
 
 // Command is the main function of p's command: it parses the -orders.*
 // flags and -n (the size), runs p and prints what it did, "OK" when it
