@@ -13,6 +13,8 @@ import (
 
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/examples/programs"
+	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
@@ -33,12 +35,47 @@ func Modes(t *testing.T, name string, cmd Command) {
 	for _, unit := range []string{"s", "ref"} {
 		record(t, cmd, size, cal, unit, filepath.Join(dir, unit+".jsonl"))
 	}
-	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2", "-orders.check")
-	if !strings.HasPrefix(out, "OK "+name) {
-		t.Errorf("run mode printed %q, want OK", out)
+	for _, rule := range ordersched.All {
+		for _, pin := range []bool{false, true} {
+			runs(t, cmd, name, size, rule, pin, filepath.Join(dir, fmt.Sprintf("%s-%v.jsonl", rule, pin)))
+		}
 	}
 	if code := cmd([]string{"-orders.mode", "fast"}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("a bad flag: exit code %d, want 2", code)
+	}
+}
+
+// runs runs the program on 2 workers in checking mode by the rule, and
+// checks its output and its measured schedule: every order in it, each
+// with its stretches on the 2 workers.
+func runs(t *testing.T, cmd Command, name, size string, rule ordersched.Name, pin bool, file string) {
+	t.Helper()
+	out := mustRun(t, cmd, "-n", size, "-orders.workers", "2", "-orders.check", "-orders.scheduler", string(rule),
+		fmt.Sprintf("-orders.pin=%v", pin), "-orders.out", file)
+	if !strings.HasPrefix(out, "OK "+name) {
+		t.Errorf("%s, pinned %v: run mode printed %q, want OK", rule, pin, out)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ex, err := measured.Read(f, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Scheduler != string(rule) || int64(len(ex.Schedule)) != ex.Orders || ex.Orders < 2 {
+		t.Errorf("%s, pinned %v: the measured run says scheduler %q, %d orders with %d schedules", rule, pin, ex.Scheduler, ex.Orders, len(ex.Schedule))
+	}
+	for _, o := range ex.Schedule {
+		if len(o.Stretches) == 0 || o.Proc == "" {
+			t.Fatalf("%s, pinned %v: order %d has %d stretches, procedure %q", rule, pin, o.ID, len(o.Stretches), o.Proc)
+		}
+		for _, s := range o.Stretches {
+			if s.Worker < 0 || s.Worker > 1 || s.End < s.Start {
+				t.Fatalf("%s, pinned %v: order %d ran %+v", rule, pin, o.ID, s)
+			}
+		}
 	}
 }
 
@@ -61,7 +98,7 @@ func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
 		t.Errorf("the trace has %d orders, want several", orders)
 	}
 	open := func() (ordertrace.Source, error) { return ordertrace.OpenFile(trace) }
-	r, err := ordersim.Simulate(open, ordersim.Cluster{Nodes: 1}, ordersim.Options{})
+	r, err := ordersim.Simulate(open, ordersim.Cluster{Nodes: 1}, ordersim.Options{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
