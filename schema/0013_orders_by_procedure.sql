@@ -49,3 +49,11 @@ CREATE TABLE order_procs (
 -- The scheduler of a real run (run mode's -orders.scheduler); runs stored
 -- before this version ran FIFO, the only one then.
 ALTER TABLE order_measurements ADD COLUMN scheduler TEXT NOT NULL DEFAULT 'fifo';
+
+-- v_order_nodes: a measured run's workers are order_nodes rows too, so the
+-- view no longer needs an order_runs row (which only simulations have);
+-- a measured run's load is its busy time over its makespan.
+DROP VIEW v_order_nodes;
+CREATE VIEW v_order_nodes AS
+SELECT r.sweep_id, n.*, n.busy / nullif(coalesce(o.makespan, r.execution_time), 0) AS load
+FROM order_nodes n JOIN v_runs r ON r.run_id = n.run_id LEFT JOIN order_runs o ON o.run_id = n.run_id;
