@@ -13,7 +13,7 @@ set -euo pipefail
 presage=$1 db=$2 work=$3
 p() { "$presage" --db "$db" --quiet "$@"; }
 fail() { echo "orders-compare: $*" >&2; exit 1; }
-for prog in matmul sort pipeline; do
+for prog in matmul sort pipeline cholesky; do
 	go build -o "$work/$prog" "./orders/examples/$prog"
 	"$work/$prog" -orders.mode calibrate -orders.out "$work/$prog.cal.csv" 2>/dev/null
 	"$work/$prog" -orders.mode record -orders.calibration "$work/$prog.cal.csv" -orders.out "$work/$prog.jsonl" 2>/dev/null
