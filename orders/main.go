@@ -142,10 +142,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	if err != nil {
 		return nil, err
 	}
-	sp, err := newSpill()
-	if err != nil {
-		return nil, err
-	}
+	sp := &spill{}
 	defer sp.close()
 	m := &recordMode{prices: prices, unit: perSecond, spill: sp}
 	m.start(ctx, cfg.Check)

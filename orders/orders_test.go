@@ -238,18 +238,30 @@ func TestRenumber(t *testing.T) {
 		}
 		return o
 	}
-	rec := []*ordertrace.Order{order(1, 0, 0, 2, 4), order(2, 1, 0, 3), order(3, 2, 5), order(4, 1, 1)}
-	sp, err := newSpill()
-	if err != nil {
-		t.Fatal(err)
+	for _, toFile := range []bool{false, true} {
+		rec := []*ordertrace.Order{order(1, 0, 0, 2, 4), order(2, 1, 0, 3), order(3, 2, 5), order(4, 1, 1)}
+		sp := &spill{}
+		defer sp.close()
+		for _, asap := range []float64{0, 0, 5, 1} {
+			sp.made(asap)
+		}
+		for n, i := range []int{2, 1, 3, 0} { // in the order they end
+			if toFile && n == 2 { // as if past memOrders: two in memory, two after
+				sp.spillFile()
+			}
+			sp.ended(rec[i])
+		}
+		if got := sp.f != nil; got != toFile {
+			t.Fatalf("spilled to a file: %v, want %v", got, toFile)
+		}
+		checkRenumbered(t, sp)
 	}
-	defer sp.close()
-	for _, asap := range []float64{0, 0, 5, 1} {
-		sp.made(asap)
-	}
-	for _, i := range []int{2, 1, 3, 0} { // in the order they end
-		sp.ended(rec[i])
-	}
+}
+
+// checkRenumbered writes sp's orders and checks them against
+// TestRenumber's expectation.
+func checkRenumbered(t *testing.T, sp *spill) {
+	t.Helper()
 	var buf bytes.Buffer
 	w, err := ordertrace.NewWriter(&buf, ordertrace.Header{Program: "p", Orders: 4})
 	if err != nil {
