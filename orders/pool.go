@@ -55,11 +55,26 @@ type worker struct {
 	times measured.Worker
 }
 
-// ticket is an order waiting for a worker: it receives the worker on ch.
+// ticket is an order waiting for a worker. Under the pool's lock, give
+// sets worker, or sends it on ch when the order already waits there
+// (most orders are given a worker at once, and need no channel).
 type ticket struct {
+	worker int // -1 until given
 	ch     chan int
 	home   int  // where it was placed, or the worker it suspended on
 	resume bool // it resumes a suspended order
+}
+
+// wait returns t's worker, waiting for it.
+func (p *pool) wait(t *ticket) int {
+	p.mu.Lock()
+	if t.worker >= 0 {
+		p.mu.Unlock()
+		return t.worker
+	}
+	t.ch = make(chan int, 1)
+	p.mu.Unlock()
+	return <-t.ch
 }
 
 func newPool(n int, rule ordersched.Name, migrate bool, seed uint64) *pool {
@@ -102,7 +117,7 @@ func (p *pool) measure(end time.Time) []measured.Worker {
 // for the main order, whose arguments are on worker 0) and returns its
 // ticket; the order's goroutine waits on it.
 func (p *pool) place(parent int) *ticket {
-	t := &ticket{ch: make(chan int, 1)}
+	t := &ticket{worker: -1}
 	src := max(parent, 0)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -147,10 +162,10 @@ func (p *pool) suspend(i int) {
 	p.dispatch(now)
 }
 
-// resumable files the order suspended on worker i, whose result arrived,
-// and returns its ticket.
+// resumeFrom files the order suspended on worker i, whose result
+// arrived, and returns its ticket.
 func (p *pool) resumeFrom(i int) *ticket {
-	t := &ticket{ch: make(chan int, 1), home: i, resume: true}
+	t := &ticket{worker: -1, home: i, resume: true}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.migrate {
@@ -292,5 +307,8 @@ func (p *pool) give(t *ticket, i int, now time.Time) {
 	} else {
 		w.times.Orders++
 	}
-	t.ch <- i
+	t.worker = i
+	if t.ch != nil {
+		t.ch <- i
+	}
 }

@@ -7,21 +7,17 @@ import (
 )
 
 // workerOf returns the worker t's order was given, -1 while it waits.
-func workerOf(t *ticket) int {
-	select {
-	case i := <-t.ch:
-		t.ch <- i // leave it for a later look
-		return i
-	default:
-		return -1
-	}
+func workerOf(p *pool, t *ticket) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return t.worker
 }
 
 // expect checks where each ticket stands: its worker, or -1 (waiting).
-func expect(t *testing.T, step string, tickets []*ticket, want ...int) {
+func expect(t *testing.T, p *pool, step string, tickets []*ticket, want ...int) {
 	t.Helper()
 	for i, tk := range tickets {
-		if got := workerOf(tk); got != want[i] {
+		if got := workerOf(p, tk); got != want[i] {
 			t.Errorf("%s: order %d on worker %d, want %d", step, i, got, want[i])
 		}
 	}
@@ -33,17 +29,17 @@ func expect(t *testing.T, step string, tickets []*ticket, want ...int) {
 func TestPoolFIFO(t *testing.T) {
 	p := newPool(2, ordersched.FIFO, false, 0)
 	main, a := p.place(-1), p.place(0)
-	expect(t, "two orders", []*ticket{main, a}, 0, 1)
+	expect(t, p, "two orders", []*ticket{main, a}, 0, 1)
 	p.suspend(0) // main waits: worker 0 is free but not vacant
 	b := p.place(0)
-	expect(t, "third order", []*ticket{b}, 0)
+	expect(t, p, "third order", []*ticket{b}, 0)
 	back := p.resumeFrom(0) // main's result arrives: worker 0 is busy
 	c := p.place(0)
-	expect(t, "all busy", []*ticket{back, c}, -1, -1)
+	expect(t, p, "all busy", []*ticket{back, c}, -1, -1)
 	p.finish(0) // b ends: main resumes on 0 first
-	expect(t, "b ended", []*ticket{back, c}, 0, -1)
+	expect(t, p, "b ended", []*ticket{back, c}, 0, -1)
 	p.finish(1) // a ends: the waiting new order gets 1
-	expect(t, "a ended", []*ticket{c}, 1)
+	expect(t, p, "a ended", []*ticket{c}, 1)
 }
 
 // TestPoolMigrate: with migrate, a resuming order whose worker is busy
@@ -54,9 +50,9 @@ func TestPoolMigrate(t *testing.T) {
 	p.place(0)
 	p.suspend(0)
 	b := p.place(0)
-	expect(t, "third order", []*ticket{b}, 0)
+	expect(t, p, "third order", []*ticket{b}, 0)
 	p.finish(1)
-	expect(t, "resumed", []*ticket{p.resumeFrom(0)}, 1)
+	expect(t, p, "resumed", []*ticket{p.resumeFrom(0)}, 1)
 }
 
 // TestPoolLeastLoaded: an order goes, when made, to the worker with the
@@ -66,11 +62,11 @@ func TestPoolLeastLoaded(t *testing.T) {
 	main := p.place(-1)
 	a := p.place(0) // loads 1, 0
 	b := p.place(0) // loads 1, 1: worker 0, busy
-	expect(t, "placed", []*ticket{main, a, b}, 0, 1, -1)
+	expect(t, p, "placed", []*ticket{main, a, b}, 0, 1, -1)
 	p.finish(1) // worker 1 idles: b stays where it was placed
-	expect(t, "a ended", []*ticket{b}, -1)
+	expect(t, p, "a ended", []*ticket{b}, -1)
 	p.suspend(0)
-	expect(t, "main waits", []*ticket{b}, 0)
+	expect(t, p, "main waits", []*ticket{b}, 0)
 }
 
 // TestPoolLocality: children stay on their parent's worker until it holds
@@ -80,9 +76,9 @@ func TestPoolLocality(t *testing.T) {
 	p.place(-1)
 	a := p.place(0) // loads 1, 0: 1 ≤ 0+1, stays
 	b := p.place(0) // loads 2, 0: goes to 1
-	expect(t, "placed", []*ticket{a, b}, -1, 1)
+	expect(t, p, "placed", []*ticket{a, b}, -1, 1)
 	p.suspend(0)
-	expect(t, "main waits", []*ticket{a}, 0)
+	expect(t, p, "main waits", []*ticket{a}, 0)
 }
 
 // TestPoolWorkStealing: children go on their parent's deque; the owner
@@ -92,11 +88,11 @@ func TestPoolWorkStealing(t *testing.T) {
 	p.place(-1)
 	a := p.place(0) // worker 1 is idle: steals it at once
 	b, c := p.place(0), p.place(0)
-	expect(t, "placed", []*ticket{a, b, c}, 1, -1, -1)
+	expect(t, p, "placed", []*ticket{a, b, c}, 1, -1, -1)
 	p.suspend(0) // the owner takes its newest
-	expect(t, "main waits", []*ticket{b, c}, -1, 0)
+	expect(t, p, "main waits", []*ticket{b, c}, -1, 0)
 	p.finish(1) // the thief comes back for the oldest
-	expect(t, "a ended", []*ticket{b}, 1)
+	expect(t, p, "a ended", []*ticket{b}, 1)
 }
 
 // TestPoolMeasure: each worker's busy, waiting and idle time add up to
@@ -106,7 +102,7 @@ func TestPoolMeasure(t *testing.T) {
 	p.place(-1)
 	p.place(0)
 	p.suspend(0)
-	<-p.resumeFrom(0).ch
+	p.wait(p.resumeFrom(0))
 	p.finish(1)
 	p.finish(0)
 	ws := p.measure(p.start.Add(1e9))

@@ -90,7 +90,7 @@ func (r *runMode) stopped(o *order) {
 
 func (r *runMode) exec(o *order, t *ticket, body func(*Ctx) (int64, error)) {
 	defer r.orders.Done()
-	o.slot = <-t.ch
+	o.slot = r.pool.wait(t)
 	r.ran(o)
 	var err error
 	defer func() {
@@ -136,7 +136,7 @@ func (r *runMode) get(c *Ctx, o *order) error {
 			}
 			r.unwait(c.ord)
 		}
-		c.ord.slot = <-r.pool.resumeFrom(c.ord.slot).ch
+		c.ord.slot = r.pool.wait(r.pool.resumeFrom(c.ord.slot))
 		r.ran(c.ord)
 		select {
 		case <-o.done:
