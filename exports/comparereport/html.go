@@ -287,16 +287,9 @@ func buildOrders(o *ordercompare.Comparison, worst int) *ordersView {
 		}
 		v.Tables = append(v.Tables, t)
 	}
-	for _, l := range []struct {
-		side  string
-		roots []ordercompare.Unmatched
-	}{{"measured", o.UnmatchedMeasured}, {"predicted", o.UnmatchedPredicted}} {
-		if len(l.roots) == 0 {
-			continue
-		}
-		shown := l.roots[:min(len(l.roots), max(worst, 1))]
-		t := tableView{Title: unmatchedTitle(l.side, l.roots, len(shown)), Head: unmatchedHeader, Left: 2}
-		for _, u := range shown {
+	for _, l := range unmatchedSides(o, worst) {
+		t := tableView{Title: l.title(), Head: unmatchedHeader, Left: 2}
+		for _, u := range l.shown {
 			r := textRow(unmatchedRow(u), t.Left, nil)
 			r.Reason = u.Reason
 			t.Rows = append(t.Rows, r)

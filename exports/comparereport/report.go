@@ -94,3 +94,25 @@ func ordersSummary(o *ordercompare.Comparison) string {
 	}
 	return line + fmt.Sprintf("; duration MAPE %s over %d orders", mape(s.DurationMAPE), s.DurationCount)
 }
+
+// unmatchedSide is one side's unmatched subtrees, by their roots, and
+// those shown.
+type unmatchedSide struct {
+	side         string
+	roots, shown []ordercompare.Unmatched
+}
+
+func (u unmatchedSide) title() string { return unmatchedTitle(u.side, u.roots, len(u.shown)) }
+
+// unmatchedSides returns the sides that have unmatched subtrees, each
+// showing the first worst of them (at least one).
+func unmatchedSides(o *ordercompare.Comparison, worst int) []unmatchedSide {
+	var out []unmatchedSide
+	for _, u := range []unmatchedSide{{side: "measured", roots: o.UnmatchedMeasured}, {side: "predicted", roots: o.UnmatchedPredicted}} {
+		if len(u.roots) > 0 {
+			u.shown = u.roots[:min(len(u.roots), max(worst, 1))]
+			out = append(out, u)
+		}
+	}
+	return out
+}

@@ -79,18 +79,11 @@ func writeOrders(b *bufio.Writer, o *ordercompare.Comparison, worst int) {
 		}
 		writeAligned(b, "  ", rows, 0)
 	}
-	for _, l := range []struct {
-		side  string
-		roots []ordercompare.Unmatched
-	}{{"measured", o.UnmatchedMeasured}, {"predicted", o.UnmatchedPredicted}} {
-		if len(l.roots) == 0 {
-			continue
-		}
-		shown := l.roots[:min(len(l.roots), max(worst, 1))]
-		fmt.Fprintf(b, "\n%s\n", unmatchedTitle(l.side, l.roots, len(shown)))
+	for _, l := range unmatchedSides(o, worst) {
+		fmt.Fprintf(b, "\n%s\n", l.title())
 		rows := [][]string{unmatchedHeader}
-		reasons := make([]string, len(shown))
-		for i, u := range shown {
+		reasons := make([]string, len(l.shown))
+		for i, u := range l.shown {
 			rows = append(rows, unmatchedRow(u))
 			reasons[i] = u.Reason
 		}

@@ -167,35 +167,11 @@ func WriteOrdersPerfetto(w io.Writer, title, nodeLabel string, nodes int, events
 // before from ends, inside it, for the viewers bind a flow's start to
 // the slice around it.
 func (p *Perfetto) migration(from, to orderSlice) error {
-	p.flow++
-	for i, end := range []bool{false, true} {
-		p.begin()
-		b := append(p.buf[:0], `{"ph":"`...)
-		tid, ts := from.thread, max(from.begin, from.end-1)
-		if end {
-			b = append(b, `f","bp":"e`...)
-			tid, ts = to.thread, to.begin
-		} else {
-			b = append(b, 's')
-		}
-		b = append(b, `","cat":"migration","name":"resumed elsewhere","id":`...)
-		b = strconv.AppendInt(b, p.flow, 10)
-		b = append(b, `,"pid":1,"tid":`...)
-		b = strconv.AppendInt(b, int64(tid), 10)
-		b = append(b, `,"ts":`...)
-		b = micros(b, ts)
-		if i == 0 {
-			b = append(b, `,"args":{"order":`...)
-			b = strconv.AppendInt(b, from.order, 10)
-			b = append(b, '}')
-		}
-		b = append(b, '}')
-		p.buf = b
-		if _, err := p.w.Write(b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.flowPair("migration", "resumed elsewhere", flowEnd{from.thread, max(from.begin, from.end-1)}, flowEnd{to.thread, to.begin},
+		func(b []byte) []byte {
+			b = append(b, `"order":`...)
+			return strconv.AppendInt(b, from.order, 10)
+		})
 }
 
 // maxProcStates bounds the Paraver states of procedures: a state is a

@@ -103,32 +103,45 @@ func (p *Perfetto) Span(s events.Span) error {
 // Message writes a flow: its start on the sender's thread at the send,
 // its end on the receiver's at the arrival, bound to the enclosing span.
 func (p *Perfetto) Message(m events.MessageSpan) error {
+	return p.flowPair("message", OpName(m.Op), flowEnd{m.From, m.Send}, flowEnd{m.To, m.Arrive}, func(b []byte) []byte {
+		b = append(b, `"bytes":`...)
+		b = strconv.AppendInt(b, m.Bytes, 10)
+		b = append(b, `,"to":`...)
+		return strconv.AppendInt(b, int64(m.To), 10)
+	})
+}
+
+// flowEnd is one end of a flow: a thread and a time in nanoseconds.
+type flowEnd struct {
+	tid int
+	ts  int64
+}
+
+// flowPair writes an "s"/"f" pair of a new flow id from one end to the
+// other, the start carrying the args args appends (inside the braces).
+func (p *Perfetto) flowPair(cat, name string, from, to flowEnd, args func([]byte) []byte) error {
 	p.flow++
-	name := OpName(m.Op)
-	for i, end := range []bool{false, true} {
+	for i, at := range []flowEnd{from, to} {
 		p.begin()
 		b := append(p.buf[:0], `{"ph":"`...)
-		tid, ts := m.From, m.Send
-		if end {
+		if i == 1 {
 			b = append(b, `f","bp":"e`...)
-			tid, ts = m.To, m.Arrive
 		} else {
 			b = append(b, 's')
 		}
-		b = append(b, `","cat":"message","name":"`...)
+		b = append(b, `","cat":"`...)
+		b = append(b, cat...)
+		b = append(b, `","name":"`...)
 		b = append(b, name...)
 		b = append(b, `","id":`...)
 		b = strconv.AppendInt(b, p.flow, 10)
 		b = append(b, `,"pid":1,"tid":`...)
-		b = strconv.AppendInt(b, int64(tid), 10)
+		b = strconv.AppendInt(b, int64(at.tid), 10)
 		b = append(b, `,"ts":`...)
-		b = micros(b, ts)
+		b = micros(b, at.ts)
 		if i == 0 {
-			b = append(b, `,"args":{"bytes":`...)
-			b = strconv.AppendInt(b, m.Bytes, 10)
-			b = append(b, `,"to":`...)
-			b = strconv.AppendInt(b, int64(m.To), 10)
-			b = append(b, '}')
+			b = append(b, `,"args":{`...)
+			b = append(args(b), '}')
 		}
 		b = append(b, '}')
 		p.buf = b
