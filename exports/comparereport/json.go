@@ -140,11 +140,8 @@ type jsonMatch struct {
 }
 
 type jsonValue struct {
-	Char      string   `json:"characteristic"`
-	Measured  *float64 `json:"measured"`
-	Predicted *float64 `json:"predicted"`
-	AbsErr    *float64 `json:"abs_error"`
-	RelErr    *float64 `json:"rel_error"`
+	Char string `json:"characteristic"`
+	jsonPair
 }
 
 type jsonSummary struct {
@@ -178,10 +175,8 @@ func WriteJSON(w io.Writer, r *Report) error {
 	for i, m := range c.Matches {
 		jm := jsonMatch{Measured: toJSONRef(m.Measured), Predicted: toJSONRef(m.Predicted), By: string(m.By)}
 		for _, v := range m.Values {
-			jm.Values = append(jm.Values, jsonValue{
-				Char: v.Char.String(), Measured: finite(v.Measured), Predicted: finite(v.Predicted),
-				AbsErr: finite(v.AbsErr), RelErr: finite(v.RelErr),
-			})
+			jm.Values = append(jm.Values, jsonValue{Char: v.Char.String(),
+				jsonPair: toJSONPair(ordercompare.Pair{Measured: v.Measured, Predicted: v.Predicted, AbsErr: v.AbsErr, RelErr: v.RelErr})})
 		}
 		doc.Matches[i] = jm
 	}
