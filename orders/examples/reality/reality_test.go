@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/orders/examples/programs"
 )
 
 // TestPredictionsMatchReality runs the reality check on every example at
@@ -104,16 +103,4 @@ func TestBestConstants(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("constants %v, want %v", got, want)
 	}
-}
-
-// programFor is the example program called name.
-func programFor(t *testing.T, name string) programs.Program {
-	t.Helper()
-	for _, p := range programs.All() {
-		if p.Name == name {
-			return p
-		}
-	}
-	t.Fatalf("no example program %q", name)
-	return programs.Program{}
 }
