@@ -13,9 +13,10 @@ import (
 // run can check the simulator's prediction for the same rule:
 //
 //   - an order suspended in Get frees its worker; when its result arrives
-//     it resumes on that worker, ahead of any new order, or, with migrate,
-//     on the lowest-numbered free worker when its own is busy (resuming
-//     orders then take their turn in the order their results arrived);
+//     it resumes on that worker, ahead of any new order, or, unless
+//     pinned (Config.Pin; migrate here), on the lowest-numbered free
+//     worker when its own is busy (resuming orders then take their turn
+//     in the order their results arrived);
 //   - FIFO: new orders wait in one queue; a free worker takes its head,
 //     the lowest-numbered worker holding no suspended order first;
 //   - LeastLoaded: an order is placed when made on the worker with the
