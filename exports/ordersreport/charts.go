@@ -48,8 +48,9 @@ const (
 func timeline(s *stored.OrderSimulation) template.HTML {
 	d := s.Detail
 	rows := make([]chart.Row, min(d.Nodes, maxTimelineNodes))
+	unit := unitOf(s)
 	for n := range rows {
-		rows[n].Label = fmt.Sprintf("node %d", n)
+		rows[n].Label = fmt.Sprintf("%s %d", unit, n)
 	}
 	pal := newPalette(rankProcs(s))
 	waiting := false
@@ -77,7 +78,9 @@ func timeline(s *stored.OrderSimulation) template.HTML {
 	if waiting {
 		marks = append(marks, chart.LegendItem{Name: "waiting: suspended orders only", Color: colWaiting, Swatch: chart.SwatchBox})
 	}
-	marks = append(marks, chart.LegendItem{Name: "the critical path", Color: colPath, Swatch: chart.SwatchOutline})
+	if len(s.Path) > 0 {
+		marks = append(marks, chart.LegendItem{Name: "the critical path", Color: colPath, Swatch: chart.SwatchOutline})
+	}
 	legend = append(legend, chart.LegendGroup{Items: marks})
 	c := chart.Rows{
 		Frame: chart.Frame{Title: "timeline of the nodes"},
@@ -138,7 +141,7 @@ func stretchBars(rows []chart.Row, s *stored.OrderSimulation, pal palette) bool 
 				from = c.t
 			case !waiting && !math.IsNaN(from):
 				rows[n].Bars = append(rows[n].Bars, chart.Bar{From: from, To: c.t, Track: trackWaiting, Color: colWaiting, Class: "waiting",
-					Tip: fmt.Sprintf("node %d waiting: suspended orders only, %s–%s s", n, label(from), label(c.t))})
+					Tip: fmt.Sprintf("%s %d waiting: suspended orders only, %s–%s s", unitOf(s), n, label(from), label(c.t))})
 				from, waited = math.NaN(), true
 			}
 		}
@@ -216,13 +219,14 @@ func loads(s *stored.OrderSimulation) template.HTML {
 		{"waiting", "waiting for results", colWaiting}, {"idle", "idle (nothing to run)", colIdle},
 	}
 	var rows []chart.Row
+	unit := unitOf(s)
 	for _, n := range s.Nodes[:min(len(s.Nodes), maxTimelineNodes)] {
 		var bars []chart.Bar
 		for i, v := range []float64{n.Busy, n.Transfer, n.Waiting, n.Idle} {
 			bars = append(bars, chart.Bar{To: v, Color: parts[i].color,
-				Tip: fmt.Sprintf("node %d %s: %s s (%.1f%%)", n.Node, parts[i].name, label(v), 100*v/total)})
+				Tip: fmt.Sprintf("%s %d %s: %s s (%.1f%%)", unit, n.Node, parts[i].name, label(v), 100*v/total)})
 		}
-		rows = append(rows, chart.Row{Label: fmt.Sprintf("node %d", n.Node), Bars: chart.Stack(bars)})
+		rows = append(rows, chart.Row{Label: fmt.Sprintf("%s %d", unit, n.Node), Bars: chart.Stack(bars)})
 	}
 	var legend []chart.LegendItem
 	for _, p := range parts {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/htmlstyle"
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/result"
 )
 
 // maxPathSteps bounds the critical path's table.
@@ -44,6 +45,12 @@ var page = htmlstyle.Page("orders", pageText, style)
 
 // view is the template's data.
 type view struct {
+	// Measured is set for a real run (stored from its measured-run file):
+	// workers instead of nodes, and no trace, so no work/span bounds and
+	// no critical path.
+	Measured                                         bool
+	Unit                                             string // "node", or "worker" for a real run
+	Migrate                                          bool
 	Title, Program, Scheduler                        string
 	RunID                                            int64
 	Nodes, Cores, ShownNodes                         int
@@ -102,12 +109,23 @@ func noEvents(s *stored.OrderSimulation) string {
 	return "The orders' own schedules were not stored (the trace has more orders than --max-events): the chart shows the critical path only."
 }
 
+// unitOf is what the run's rows are: nodes of a simulated cluster, or the
+// workers of a real run.
+func unitOf(s *stored.OrderSimulation) string {
+	if s.Run != nil && s.Run.Kind == result.Measured {
+		return "worker"
+	}
+	return "node"
+}
+
 // Write writes the report of in as one self-contained HTML page.
 func Write(w io.Writer, in *Input) error {
 	s := in.Sim
 	d := s.Detail
-	v := view{
-		Title: fmt.Sprintf("%s on %d nodes", s.Run.Program, d.Nodes), Program: s.Run.Program, Scheduler: d.Scheduler,
+	unit := unitOf(s)
+	measured := unit == "worker"
+	v := view{Measured: measured, Unit: unit, Migrate: d.Migrate,
+		Title: fmt.Sprintf("%s on %d %ss", s.Run.Program, d.Nodes, unit), Program: s.Run.Program, Scheduler: d.Scheduler,
 		RunID: s.Run.ID, Nodes: d.Nodes, Cores: d.Cores, ShownNodes: min(d.Nodes, maxTimelineNodes),
 		Makespan: d.Makespan, Work: d.Work, Span: d.Span, Burdened: d.BurdenedSpan, Parallelism: d.Parallelism,
 		Speedup: d.Speedup, SpeedupLo: d.SpeedupLo, SpeedupHi: d.SpeedupHi, Power: d.Power,

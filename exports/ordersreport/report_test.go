@@ -277,3 +277,28 @@ func TestCalibrationReport(t *testing.T) {
 		t.Errorf("flags shown: %d, want DRIFT on the drifting block only", len(flags))
 	}
 }
+
+// TestMeasuredRunReport: a real run's page says so, names workers rather
+// than nodes, and shows neither the work/span bounds nor a critical path,
+// which a real run does not have.
+func TestMeasuredRunReport(t *testing.T) {
+	in := sample()
+	in.Sim.Run.Kind = result.Measured
+	in.Sim.Path, in.Sweep = nil, nil
+	in.Sim.Detail.Migrate = true
+	var b bytes.Buffer
+	if err := Write(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"orders run, measured", "sort on 2 workers", "resuming on any free worker", "worker 0", "worker 1", "Load of every worker"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"Critical path", "the critical path", "speedup the work and span allow", "node 0", "share of the critical path"} {
+		if strings.Contains(page, unwanted) {
+			t.Errorf("the page of a real run shows %q", unwanted)
+		}
+	}
+}
