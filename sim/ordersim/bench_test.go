@@ -25,8 +25,8 @@ func BenchmarkSimulate(b *testing.B) {
 	b.Run("no-path", func(b *testing.B) {
 		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, NoCriticalPath: true})
 	})
-	// The sums by procedure, which keep every live order's schedule, as
-	// the sweeps of internal/stage ask.
+	// The sums by procedure, as the sweeps of internal/stage ask: a
+	// float more by live order (its wait), not its schedule.
 	b.Run("by-proc", func(b *testing.B) {
 		benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, ByProc: true})
 	})

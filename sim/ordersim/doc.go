@@ -22,8 +22,8 @@
 // finished with requests to come) and those read ahead of their making,
 // not the length of the trace.
 //
-// What bounds memory: a simulation keeps an entry of 192 bytes (280
-// with Options.OnOrder or ByProc, and with OnOrder 24 bytes a stretch)
+// What bounds memory: a simulation keeps an entry of 192 bytes (8 more
+// with Options.ByProc; 88 more with OnOrder, and 24 bytes a stretch)
 // for every order live or read ahead of its making, in chunks whose
 // entries are reused once their order is dropped; the critical path's
 // links the live orders can still extend, counted and freed the same

@@ -25,9 +25,9 @@ type Options struct {
 	// OnOrder, when set, receives the schedule of every order as it
 	// finishes, in order of finishing.
 	OnOrder func(OrderResult)
-	// ByProc sums the orders by procedure into Result.Procs. Like
-	// OnOrder, it keeps the schedule of every live order (the two share
-	// it).
+	// ByProc sums the orders by procedure into Result.Procs. It keeps
+	// of every live order its wait so far alone (8 bytes; its start is
+	// in the entry), not its schedule as OnOrder does.
 	ByProc bool
 	// NoCriticalPath skips the critical path, which costs a few small
 	// records per order while it is live.

@@ -31,7 +31,7 @@ const (
 type live struct {
 	id       int64
 	own      float64 // the own moment it is at (or stepping to, while running)
-	madeAt   float64 // the parent's own moment that makes it
+	madeAt   float64 // the parent's own moment that makes it; once it runs, with ByProc, the moment it started
 	duration float64
 	argBytes int64
 
@@ -47,7 +47,7 @@ type live struct {
 	qi   int32 // see reqs
 	idx  int32 // its own number in the arena, which names it in events and queues
 	node int32 // -1 until placed
-	proc int32 // its procedure's number in the engine's names; kept only with the critical path or the schedules
+	proc int32 // its procedure's number in the engine's names; kept only with the critical path, the schedules or the sums
 
 	// Children read and not yet made form a queue, in order of making,
 	// linked by sibling; kidsLeft is the number not yet read, reqsLeft
@@ -74,7 +74,8 @@ type live struct {
 	// The critical path: the chain that led to the current run stretch,
 	// which started at runStart after xferIn of transfer (the rest of the
 	// gap was queueing). A suspended order does not run, so the request
-	// it waits on sets them at once, for the stretch it resumes.
+	// it waits on sets them at once, for the stretch it resumes; with
+	// ByProc, runStart holds meanwhile the moment it suspended.
 	// prov0 is the stretch that provided the first result (extra holds
 	// those of the others). Each is a counted reference to a link.
 	chain int32
@@ -85,17 +86,18 @@ type live struct {
 }
 
 // times is the schedule of an order, kept beside the arena only for
-// Options.OnOrder and Options.ByProc: the simulation itself never reads
-// it, and leaving it out keeps a live order in three cache lines.
+// Options.OnOrder: the simulation itself never reads it, and leaving it
+// out keeps a live order in three cache lines. (The sums of ByProc need
+// no more than its start, kept in live.madeAt, and its wait, in
+// engine.waits.)
 type times struct {
 	made, ready, start, suspendedAt float64
 	wait, transfer                  float64
 	parent                          int64
 	child                           int32 // its place among its parent's children
 	kids                            int32 // the children it has made so far
-	// stretches are those it ran so far, for OnOrder only (the sums of
-	// ByProc need its start and wait alone); the entry's next order
-	// reuses their memory.
+	// stretches are those it ran so far; the entry's next order reuses
+	// their memory.
 	stretches []Stretch
 }
 
@@ -108,6 +110,14 @@ func (e *engine) timesOf(l *live) *times {
 		e.times = append(e.times, new([1 << chunkBits]times))
 	}
 	return &e.times[l.idx>>chunkBits][l.idx&(1<<chunkBits-1)]
+}
+
+// waitOf returns where l's wait so far is summed, for ByProc.
+func (e *engine) waitOf(l *live) *float64 {
+	for int(l.idx>>chunkBits) >= len(e.waits) {
+		e.waits = append(e.waits, new([1 << chunkBits]float64))
+	}
+	return &e.waits[l.idx>>chunkBits][l.idx&(1<<chunkBits-1)]
 }
 
 // extra holds what an order with several results needs.

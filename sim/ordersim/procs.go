@@ -65,16 +65,17 @@ type procSum struct {
 	mean, m2 float64
 }
 
-// sumProc adds finished order l, whose schedule is t, to its procedure's
-// sums.
-func (e *engine) sumProc(l *live, t *times) {
+// sumProc adds finished order l to its procedure's sums: it started at
+// l.madeAt and waited *e.waitOf(l) since (the moments and the sums of
+// times, which OnOrder reports, exactly).
+func (e *engine) sumProc(l *live) {
 	for int(l.proc) >= len(e.sums) {
 		e.sums = append(e.sums, procSum{})
 	}
 	s := &e.sums[l.proc]
 	s.orders++
-	d := e.now - t.start
-	s.work += d - t.wait // its stretches: it ran whenever it did not wait
+	d := e.now - l.madeAt
+	s.work += d - *e.waitOf(l) // its stretches: it ran whenever it did not wait
 	dev := d - s.mean
 	s.mean += dev / float64(s.orders)
 	s.m2 += dev * (d - s.mean)

@@ -64,10 +64,16 @@ func TestSchedulesAddUp(t *testing.T) {
 		for _, s := range ordersched.All {
 			for _, migrate := range []bool{false, true} {
 				cl := Cluster{Nodes: 3, Cores: 1 + i%2, Latency: 0.05, Bandwidth: 1e3}
-				r, got := schedules(t, tr, cl, Options{Scheduler: s, Seed: uint64(i), Pin: !migrate, ByProc: true})
+				opt := Options{Scheduler: s, Seed: uint64(i), Pin: !migrate, ByProc: true}
+				r, got := schedules(t, tr, cl, opt)
 				name := fmt.Sprintf("trace %d, %s, migrate %v", i, s, migrate)
 				checkStretches(t, name, tr, r, got)
 				checkProcs(t, name, r, got)
+				// Without OnOrder the sums keep no schedule, and are the
+				// same to the bit.
+				if alone := simulate(t, tr, cl, opt); !reflect.DeepEqual(alone.Procs, r.Procs) {
+					t.Errorf("%s: procs without OnOrder %+v\nwith %+v", name, alone.Procs, r.Procs)
+				}
 			}
 		}
 	}
@@ -201,7 +207,8 @@ func TestNamesNumbering(t *testing.T) {
 }
 
 // TestOnOrderSharesNothingUnasked: without ByProc there are no sums, and
-// with neither ByProc nor OnOrder no schedule is kept.
+// without OnOrder no schedule is kept: with ByProc alone, a wait by
+// order only.
 func TestOnOrderSharesNothingUnasked(t *testing.T) {
 	r, _ := schedules(t, forkJoin(), nodes(2, slow), Options{Pin: true})
 	if r.Procs != nil {
@@ -213,7 +220,15 @@ func TestOnOrderSharesNothingUnasked(t *testing.T) {
 	if err := e.run(); err != nil {
 		t.Fatal(err)
 	}
-	if e.times != nil || e.sums != nil {
-		t.Errorf("%d chunks of schedules, %d sums kept for nobody", len(e.times), len(e.sums))
+	if e.times != nil || e.sums != nil || e.waits != nil {
+		t.Errorf("%d chunks of schedules, %d of waits, %d sums kept for nobody", len(e.times), len(e.waits), len(e.sums))
+	}
+	src, _ = forkJoin().open()
+	e = newEngine(p, src, nodes(2, slow), Options{Pin: true, ByProc: true})
+	if err := e.run(); err != nil {
+		t.Fatal(err)
+	}
+	if e.times != nil || e.sums == nil || e.waits == nil {
+		t.Errorf("ByProc alone: %d chunks of schedules, %d of waits, %d sums", len(e.times), len(e.waits), len(e.sums))
 	}
 }

@@ -18,8 +18,8 @@ type engine struct {
 	opt   Options
 	sched Scheduler
 	path  bool
-	track bool // keep the schedules (times) for OnOrder and ByProc
-	named bool // number the orders' procedures: for the path or the schedules
+	track bool // keep the schedules (times) for OnOrder
+	named bool // number the orders' procedures: for the path, the schedules or the sums
 
 	power  []float64
 	nodes  []node
@@ -37,12 +37,13 @@ type engine struct {
 	ev  events
 	now float64
 
-	lives  arena[live]              // the orders held, named by their numbers
-	links  links                    // the critical path's stretches
-	extras arena[extra]             // of the orders with several results
-	times  []*[1 << chunkBits]times // beside lives, for OnOrder and ByProc
-	procs  names                    // the procedures, numbered
-	sums   []procSum                // by procedure number, for ByProc
+	lives  arena[live]                // the orders held, named by their numbers
+	links  links                      // the critical path's stretches
+	extras arena[extra]               // of the orders with several results
+	times  []*[1 << chunkBits]times   // beside lives, for OnOrder
+	waits  []*[1 << chunkBits]float64 // beside lives, for ByProc: each order's wait so far
+	procs  names                      // the procedures, numbered
+	sums   []procSum                  // by procedure number, for ByProc
 
 	entries  table // orders read and not yet dropped
 	nextID   int64 // the id the next line must have
@@ -62,7 +63,7 @@ type engine struct {
 func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *engine {
 	e := &engine{
 		trace: t, src: src, cl: cl, opt: opt, sched: opt.scheduler(), path: !opt.NoCriticalPath,
-		track:  opt.OnOrder != nil || opt.ByProc,
+		track:  opt.OnOrder != nil,
 		nodes:  make([]node, cl.Nodes),
 		power:  make([]float64, cl.Nodes),
 		free:   newBitset(cl.Nodes),
@@ -77,7 +78,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		e.free.set(i, true)
 		e.vacant.set(i, true)
 	}
-	e.named = e.path || e.track
+	e.named = e.path || e.track || opt.ByProc
 	if e.sched == WorkStealing {
 		e.victimAt = make([]int32, cl.Nodes)
 	}

@@ -18,6 +18,10 @@ func (e *engine) begin(l *live) {
 	if t := e.timesOf(l); t != nil {
 		t.start = e.now
 	}
+	if e.opt.ByProc {
+		l.madeAt = e.now // no longer read: the order is made
+		*e.waitOf(l) = 0
+	}
 	e.nodesUsed = max(e.nodesUsed, int(l.node)+1)
 	e.advance(l)
 }
@@ -121,6 +125,9 @@ func (e *engine) suspend(l *live) {
 			t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
 		}
 	}
+	if e.opt.ByProc {
+		l.runStart = e.now // the moment it suspended, for its wait: unread otherwise until it resumes
+	}
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 }
@@ -135,6 +142,9 @@ func (e *engine) resume(l *live) {
 	l.state = running
 	if t := e.timesOf(l); t != nil {
 		t.wait += e.now - t.suspendedAt
+	}
+	if e.opt.ByProc {
+		*e.waitOf(l) += e.now - l.runStart
 	}
 	l.runStart = e.now // after l.xferIn, since the chain its request set
 	l.nextRequest()
@@ -192,16 +202,14 @@ func (e *engine) finish(l *live) {
 			e.links.set(&e.last, e.stretch(l, e.now))
 		}
 	}
+	if e.opt.ByProc {
+		e.sumProc(l)
+	}
 	if t := e.timesOf(l); t != nil {
-		if e.opt.ByProc {
-			e.sumProc(l, t)
-		}
-		if e.opt.OnOrder != nil {
-			t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
-			e.opt.OnOrder(OrderResult{ID: l.id, Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
-				Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
-				End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
-		}
+		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
+		e.opt.OnOrder(OrderResult{ID: l.id, Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
+			Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
+			End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
 	}
 	l.reqs = nil // its requests are all played
 	if l.reqsLeft == 0 {
