@@ -68,8 +68,22 @@ func eta(done, total float64, elapsed time.Duration) string {
 	if done <= 0 || total <= done {
 		return ""
 	}
-	left := time.Duration(float64(elapsed) * (total - done) / done)
+	return etaLeft(time.Duration(float64(elapsed) * (total - done) / done))
+}
+
+// etaLeft says the time left.
+func etaLeft(left time.Duration) string {
 	return ", about " + left.Round(time.Second).String() + " left"
+}
+
+// sweepETA estimates the time a sweep has left: the stage's estimate from
+// the configurations' costs when it has one (its largest configurations
+// run first, so their count says little), else from their count.
+func sweepETA(p stage.Progress) string {
+	if p.Left > 0 && p.Done < p.Total {
+		return etaLeft(p.Left)
+	}
+	return eta(float64(p.Done), float64(p.Total), p.Elapsed)
 }
 
 // progress returns a callback showing the progress of reading a file of
@@ -152,7 +166,7 @@ func (g *Globals) sweepProgress() (update func(stage.Progress), finish func()) {
 			if r := rate(p); r != "" {
 				parts = append(parts, r)
 			}
-			fmt.Fprintf(os.Stderr, "%s%s\n", strings.Join(parts, ", "), eta(float64(p.Done), float64(p.Total), p.Elapsed))
+			fmt.Fprintf(os.Stderr, "%s%s\n", strings.Join(parts, ", "), sweepETA(p))
 		}, func() {}
 	}
 	return nil, func() {}

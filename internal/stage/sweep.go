@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -125,6 +126,11 @@ type Progress struct {
 	Done, Total int   // configurations stored by this run / to run
 	Calls       int64 // traced calls simulated by this run
 	Elapsed     time.Duration
+	// Left estimates the time the rest needs, 0 when unknown: from each
+	// configuration's expected cost, whose per-unit weights are refitted
+	// to the measured times after every configuration (see estimator),
+	// since sweeps run their costliest configurations first.
+	Left time.Duration
 }
 
 // SweepSummary says what a run of a plan did.
@@ -157,6 +163,7 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 		row: stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Configs: len(p.Configs), Skipped: p.Skipped},
 		def: p.Def, hash: p.Def.Hash(), calls: int64(p.Program.Calls()),
 		simulate: p.Simulate,
+		cost:     func(c sweep.Config) Cost { return dvmCost(int64(p.Program.Calls()), c.Procs()) },
 		save: func(id int64, c sweep.Config, run *result.Run) (bool, error) {
 			run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
 			saved, err := st.SaveSweepRun(ctx, run, c.Index, save)
@@ -179,6 +186,8 @@ type resumable[C sweep.Positioned, R any] struct {
 	// calls is the traced calls one configuration simulates (0: not counted).
 	calls    int64
 	simulate func(context.Context, C) (R, error)
+	// cost is a configuration's expected cost, for Progress.Left.
+	cost func(C) Cost
 	// save stores a finished configuration of sweep id at its position;
 	// saved is false when another process had stored that position first.
 	save func(id int64, c C, r R) (saved bool, err error)
@@ -216,11 +225,33 @@ func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw 
 		}
 		todo = append(todo, c)
 	}
-	err = sweep.Execute(ctx, todo, opt.Workers, sw.simulate, func(c C, r R) error {
-		saved, err := sw.save(sum.SweepID, c, r)
+	var total Cost
+	for _, c := range todo {
+		total = total.add(sw.cost(c))
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	eta := newEstimator(total, len(todo), workers)
+	// Each simulation is timed by itself: with concurrent workers the
+	// times between finishes say little of a configuration's cost.
+	type timed struct {
+		r    R
+		took time.Duration
+	}
+	simulate := func(ctx context.Context, c C) (timed, error) {
+		t0 := time.Now()
+		r, err := sw.simulate(ctx, c)
+		return timed{r, time.Since(t0)}, err
+	}
+	err = sweep.Execute(ctx, todo, opt.Workers, simulate, func(c C, t timed) error {
+		saved, err := sw.save(sum.SweepID, c, t.r)
 		if err != nil {
 			return err
 		}
+		// Run here or by another process, it is work no longer left.
+		eta.finished(sw.cost(c), t.took)
 		if !saved { // another process running the same sweep was first
 			sum.Existing++
 			return nil
@@ -228,7 +259,7 @@ func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw 
 		sum.Ran++
 		sum.Calls += sw.calls
 		if opt.Progress != nil {
-			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Calls: sum.Calls, Elapsed: time.Since(start)})
+			opt.Progress(Progress{Done: sum.Ran, Total: len(todo), Calls: sum.Calls, Elapsed: time.Since(start), Left: eta.remaining()})
 		}
 		return nil
 	})
