@@ -23,6 +23,7 @@ const (
 	colWaiting  = chart.Reference
 	colIdle     = chart.Idle
 	colPath     = chart.Vermillion
+	colAnswer   = chart.Purple
 )
 
 // procColors colour the procedures in the timeline, the most work first:
@@ -32,6 +33,20 @@ var procColors = []string{chart.Blue, chart.Green, chart.Purple, chart.Orange, c
 
 // nodeRowH is the height of a node's row in the timeline and the loads.
 const nodeRowH = 14.0
+
+// smallestMeeting is the deadline's answer among the sweep's clusters:
+// the fewest nodes whose run time meets it, 0 when none does or there is
+// no deadline. The sweep stores every size its search probed, so this is
+// the size the search answered.
+func smallestMeeting(runs []stored.OrderRunRow, deadline float64) int {
+	answer := 0
+	for _, r := range runs {
+		if deadline > 0 && r.Makespan <= deadline && (answer == 0 || r.Nodes < answer) {
+			answer = r.Nodes
+		}
+	}
+	return answer
+}
 
 // The timeline's tracks: the orders' bars, the critical path's frame
 // around them, and the thin bar of a waiting node.
@@ -248,6 +263,7 @@ func speedupChart(runs []stored.OrderRunRow, current int, deadline float64) temp
 	var cores []int
 	speedups := []float64{1}
 	line := chart.Line{Name: "simulated speedup", Color: chart.Blue, Marker: chart.Circle, BandTip: "work/span range"}
+	answer := smallestMeeting(runs, deadline)
 	for _, r := range runs {
 		n := float64(r.Nodes * r.Cores)
 		cores = append(cores, r.Nodes*r.Cores)
@@ -257,6 +273,8 @@ func speedupChart(runs []stored.OrderRunRow, current int, deadline float64) temp
 		m := chart.Point{X: n, Y: r.Speedup,
 			Tip: fmt.Sprintf("%d nodes: run time %s s, speedup %.3g (range %.3g–%.3g)", r.Nodes, label(r.Makespan), r.Speedup, r.SpeedupLo, r.SpeedupHi)}
 		switch {
+		case r.Nodes == answer:
+			m.Class, m.Color = "answer", colAnswer
 		case r.Nodes == current:
 			m.Class, m.Color = "current", colPath
 		case deadline > 0 && r.Makespan <= deadline:
@@ -282,9 +300,22 @@ func speedupChart(runs []stored.OrderRunRow, current int, deadline float64) temp
 	if deadline > 0 {
 		c.Extra = append(c.Extra, chart.LegendItem{Name: fmt.Sprintf("meets the deadline (%s s)", label(deadline)), Color: colBusy, Swatch: chart.SwatchMark})
 	}
-	c.Extra = append(c.Extra, chart.LegendItem{Name: "this run", Color: colPath, Swatch: chart.SwatchMark})
+	if answer > 0 {
+		c.Extra = append(c.Extra, chart.LegendItem{Name: fmt.Sprintf("the answer: the smallest cluster that meets it (%d nodes%s)", answer, thisRun(answer == current)), Color: colAnswer, Swatch: chart.SwatchMark})
+	}
+	if current != answer { // else its point is the answer's
+		c.Extra = append(c.Extra, chart.LegendItem{Name: "this run", Color: colPath, Swatch: chart.SwatchMark})
+	}
 	return template.HTML(c.SVG())
 }
 
 // label formats a time with 3 significant digits.
 func label(v float64) string { return fmt.Sprintf("%.3g", v) }
+
+// thisRun notes, in the answer's legend, that the answer is this run.
+func thisRun(is bool) string {
+	if is {
+		return ", this run"
+	}
+	return ""
+}

@@ -59,7 +59,10 @@ func TestReportContent(t *testing.T) {
 		t.Errorf("%d sweep points, want 3", n)
 	}
 	if n := len(page.All(htmltest.WithClass("meets"))); n != 1 {
-		t.Errorf("%d points marked as meeting the 4 s deadline, want 1 (4 nodes; 2 nodes is this run)", n)
+		t.Errorf("%d points marked as meeting the 4 s deadline, want 1 (4 nodes; 2 nodes is the answer)", n)
+	}
+	if n := len(page.All(htmltest.WithClass("answer"))); n != 1 || !strings.Contains(text, "the smallest cluster that meets it (2 nodes, this run)") {
+		t.Errorf("%d points marked as the deadline's answer, want 1 (2 nodes), and its legend", n)
 	}
 }
 
