@@ -200,6 +200,8 @@ func TestNonsenseNumbersRefused(t *testing.T) {
 		{with(search, "--top=-1"), "--top -1: expected an integer ≥ 0"},
 		{with(search, "--deadline=-1"), "--deadline -1: expected a finite number of seconds ≥ 0"},
 		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--deadline=-1"}, "--deadline -1"},
+		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--budget=-1"}, "--budget -1: expected a finite number of node-seconds ≥ 0"},
+		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--budget=+Inf"}, "--budget +Inf"},
 		{[]string{"orders", "simulate", "--orders", "x", "--latency=NaN"}, "--latency NaN"},
 	} {
 		before := storeCounts(t, dir)

@@ -15,11 +15,12 @@ import (
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/sim/ordersim"
+	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 type ordersCmd struct {
 	Simulate    ordersSimulateCmd    `cmd:"" help:"Play a stored order trace on a cluster: run time, every node's load, the critical path."`
-	Sweep       ordersSweepCmd       `cmd:"" help:"Play a stored order trace on clusters of many sizes; with --deadline, find the smallest that meets it."`
+	Sweep       ordersSweepCmd       `cmd:"" help:"Play a stored order trace on clusters of many sizes; with --deadline, find the smallest and the cheapest that meet it; with --budget, the fastest within it."`
 	Report      ordersReportCmd      `cmd:"" help:"HTML report of an orders simulation: timeline, node loads, critical path, speedup against cluster size."`
 	Calibration ordersCalibrationCmd `cmd:"" help:"HTML report of a stored calibration: T and c = T/f against f per block, flagged blocks."`
 }
@@ -166,7 +167,8 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 type ordersSweepCmd struct {
 	Orders   string  `help:"Stored order trace (name or id)." required:""`
 	Nodes    string  `help:"Node counts: list 1,2,4, range 1..64, step 1..1024:8 or geometric 1..1024:*2." required:""`
-	Deadline float64 `help:"Find the smallest cluster of min..max of --nodes nodes (listed or not) whose run time is at most this many seconds."`
+	Deadline float64 `help:"Find the smallest cluster of min..max of --nodes nodes (listed or not) whose run time is at most this many seconds, and the cheapest (least node-seconds) of the clusters simulated that meets it."`
+	Budget   float64 `help:"Find the fastest of the clusters simulated whose cost (nodes × run time, node-seconds) is at most this many node-seconds." placeholder:"NODE_SECONDS"`
 	clusterFlags
 	PerProcMax int    `name:"per-proc-max" help:"Write the per-node values of runs of at most this many nodes (0: always)." default:"64"`
 	Workers    int    `help:"Clusters simulated at once (default: all cores)."`
@@ -174,7 +176,7 @@ type ordersSweepCmd struct {
 }
 
 func (c *ordersSweepCmd) Validate() error {
-	return checkFlags(append(c.rules(), seconds("--deadline", c.Deadline), atLeast("--per-proc-max", c.PerProcMax, 0),
+	return checkFlags(append(c.rules(), seconds("--deadline", c.Deadline), nodeSeconds("--budget", c.Budget), atLeast("--per-proc-max", c.PerProcMax, 0),
 		atLeast("--workers", c.Workers, 0))...)
 }
 
@@ -195,7 +197,7 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	update, finish := g.sweepProgress()
 	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
 		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(0), Options: c.options()},
-		Nodes:         nodes, Deadline: c.Deadline, PerProcMax: c.PerProcMax,
+		Nodes:         nodes, Deadline: c.Deadline, Budget: c.Budget, PerProcMax: c.PerProcMax,
 	}, stage.SweepOptions{Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(), Progress: update})
 	finish()
 	if err != nil {
@@ -209,15 +211,16 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	if s := sum.Smallest; s != nil {
 		printSmallest(s, c.Deadline, nodes)
 	}
+	printCostPicks(sum, c.Deadline, c.Budget)
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "nodes\trun time (s)\tspeedup\tefficiency\tbounds\trun\t")
+	fmt.Fprintln(w, "nodes\trun time (s)\tnode-s\tspeedup\tefficiency\tbounds\trun\t")
 	probed := false
 	for _, r := range sum.Runs {
 		mark := ""
 		if !slices.Contains(nodes, r.Nodes) {
 			mark, probed = "*", true
 		}
-		fmt.Fprintf(w, "%d%s\t%.6g\t%.3g\t%.3f\t%.3g..%.3g\t%d\t\n", r.Nodes, mark, r.Makespan, r.Speedup,
+		fmt.Fprintf(w, "%d%s\t%.6g\t%.6g\t%.3g\t%.3f\t%.3g..%.3g\t%d\t\n", r.Nodes, mark, r.Makespan, sweep.NodeSeconds(r.Nodes, r.Makespan), r.Speedup,
 			r.Speedup/float64(r.Nodes*r.Cores), r.SpeedupLo, r.SpeedupHi, r.RunID)
 	}
 	if err := w.Flush(); err != nil {
@@ -254,6 +257,37 @@ func printSmallest(s *stage.SmallestCluster, deadline float64, nodes []int) {
 		now = "simulated and stored now: " + joinInts(s.Simulated)
 	}
 	fmt.Printf("searched by %s over %d..%d nodes, probing %s; %s\n", how, s.Lo, s.Hi, joinInts(s.Probes), now)
+}
+
+// printCostPicks says the cost answers: the cheapest cluster meeting the
+// deadline and the fastest within the budget, each from a scan of the
+// clusters simulated, which it says, since a size between them may do
+// better (cost is not monotone in the nodes, so there is no bisection to
+// find it).
+func printCostPicks(sum stage.OrdersSweepSummary, deadline, budget float64) {
+	scanned := 0
+	if p := sum.Cheapest; p != nil {
+		scanned = p.Scanned
+		if r := p.Run; r != nil {
+			fmt.Printf("cheapest cluster meeting %g s: %s, %.6g node-seconds, run time %.6g s (run %d)\n",
+				deadline, nodesOf(r.Nodes), p.Cost, r.Makespan, r.RunID)
+		} else {
+			fmt.Printf("cheapest cluster meeting %g s: none of the %d simulated meets it\n", deadline, p.Scanned)
+		}
+	}
+	if p := sum.Fastest; p != nil {
+		scanned = p.Scanned
+		if r := p.Run; r != nil {
+			fmt.Printf("fastest cluster within %g node-seconds: %s, run time %.6g s, %.6g node-seconds (run %d)\n",
+				budget, nodesOf(r.Nodes), r.Makespan, p.Cost, r.RunID)
+		} else {
+			fmt.Printf("fastest cluster within %g node-seconds: none of the %d simulated fits; the cheapest costs %.6g node-seconds\n",
+				budget, p.Scanned, p.Least)
+		}
+	}
+	if scanned > 0 {
+		fmt.Printf("by cost: a scan of the %d sizes simulated (cost is not monotone in the nodes; sizes not simulated were not considered)\n", scanned)
+	}
 }
 
 func nodesOf(n int) string {

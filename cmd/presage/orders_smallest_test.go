@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/sweep"
 )
 
 // fanTrace is an order trace whose main order makes k orders of 1 s
@@ -161,6 +164,109 @@ func TestSmallestFor(t *testing.T) {
 			}
 			if outside && !strings.Contains(again, "not in --nodes: stored by an earlier search") {
 				t.Errorf("run again, the answer outside --nodes is not said to be stored:\n%s", again)
+			}
+		})
+	}
+}
+
+var (
+	cheapestLine = regexp.MustCompile(`(?m)^cheapest cluster meeting \S+ s: (?:(\d+) nodes?, (\S+) node-seconds|none of the \d+ simulated meets it)`)
+	fastestLine  = regexp.MustCompile(`(?m)^fastest cluster within \S+ node-seconds: (?:(\d+) nodes?, run time \S+ s, (\S+) node-seconds|none of the \d+ simulated fits)`)
+	costScanLine = regexp.MustCompile(`(?m)^by cost: a scan of the (\d+) sizes simulated`)
+)
+
+// TestOrdersSweepCost asks `orders sweep` the cost questions: with
+// --budget, the fastest cluster simulated whose node-seconds fit it; with
+// --deadline, the cheapest simulated that meets it (not always the
+// smallest: 6 nodes of fan cost less than 5). Each answer is checked
+// against the table the command prints, the sizes the deadline search
+// simulated included, and the command says it scanned them all.
+func TestOrdersSweepCost(t *testing.T) {
+	fan := []string{"orders", "sweep", "--orders", "fan"}
+	far := []string{"orders", "sweep", "--orders", "far", "--latency", "6", "--bandwidth", "1000"}
+	for _, tc := range []struct {
+		name             string
+		args             []string
+		nodes            string
+		deadline, budget float64 // 0: not asked
+		smallest         int     // the deadline search's answer, when asked
+		cheapest         int     // 0: none
+		fastest          int     // 0: none
+	}{
+		// fan: ceil(24/n) s on n nodes, 24 node-seconds where n divides
+		// 24; 5 nodes (probed by the search) cost 25, 16 cost 32.
+		{"cheapest is not the smallest", fan, "1..16:*2", 5.5, 25, 5, 6, 8},
+		{"budget: every size fits", fan, "1..16:*2", 0, 32.1, 0, 0, 16},
+		{"budget: none fits", fan, "1..16:*2", 0, 20, 0, 0, 0},
+		{"deadline: none meets", fan, "1..16:*2", 1, 0, 0, 0, 0},
+		// far: 24 s on 1 node, 31 s on 2 to 4 (transfers), 23 s from 5 on.
+		{"budget: not monotone", far, "1..8", 0, 100, 0, 0, 1},
+		{"budget: equal times, fewer nodes", far, "1..8", 0, 200, 0, 0, 5},
+		{"deadline scanned: cheapest among the probes", far, "1..12:*2", 23.5, 0, 5, 5, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := ordersDir(t)
+			args := slices.Concat(tc.args, []string{"--nodes", tc.nodes})
+			if tc.deadline > 0 {
+				args = append(args, "--deadline", fmt.Sprint(tc.deadline))
+			}
+			if tc.budget > 0 {
+				args = append(args, "--budget", fmt.Sprint(tc.budget))
+			}
+			out := mustSucceed(t, presage(t, dir, args...)).stdout
+			times := map[int]float64{}
+			for _, m := range tableRow.FindAllStringSubmatch(out, -1) {
+				n, _ := strconv.Atoi(m[1])
+				times[n], _ = strconv.ParseFloat(m[2], 64)
+			}
+			for _, q := range []struct {
+				what  string
+				asked bool
+				line  *regexp.Regexp
+				want  int
+				truth func() (sweep.Pick, error)
+			}{
+				{"cheapest", tc.deadline > 0, cheapestLine, tc.cheapest, func() (sweep.Pick, error) { return sweep.CheapestFor(times, tc.deadline) }},
+				{"fastest", tc.budget > 0, fastestLine, tc.fastest, func() (sweep.Pick, error) { return sweep.FastestWithin(times, tc.budget) }},
+			} {
+				m := q.line.FindStringSubmatch(out)
+				if !q.asked {
+					if m != nil {
+						t.Errorf("%s not asked, answered %q", q.what, m[0])
+					}
+					continue
+				}
+				if m == nil {
+					t.Fatalf("%s: no answer:\n%s", q.what, out)
+				}
+				truth, err := q.truth()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if truth.Size != q.want {
+					t.Fatalf("%s: the table's run times %v put the answer at %d, the case at %d: fix the case", q.what, times, truth.Size, q.want)
+				}
+				if got, _ := strconv.Atoi(m[1]); got != q.want {
+					t.Errorf("%s: %q, want %d nodes:\n%s", q.what, m[0], q.want, out)
+				}
+				if cost, _ := strconv.ParseFloat(m[2], 64); q.want > 0 && math.Abs(cost-truth.Cost) > 1e-5*truth.Cost {
+					t.Errorf("%s: %q, want %.6g node-seconds", q.what, m[0], truth.Cost)
+				}
+			}
+			scan := costScanLine.FindStringSubmatch(out)
+			if asked := tc.deadline > 0 || tc.budget > 0; (scan != nil) != asked {
+				t.Errorf("cost asked %v, scan said %v:\n%s", asked, scan != nil, out)
+			} else if scan != nil && scan[1] != fmt.Sprint(len(times)) {
+				t.Errorf("scanned %s sizes, the table shows %d:\n%s", scan[1], len(times), out)
+			}
+			if tc.deadline > 0 {
+				got := smallestLine.FindStringSubmatch(out)
+				if got == nil {
+					t.Fatalf("no smallest answer:\n%s", out)
+				}
+				if n, _ := strconv.Atoi(got[1]); n != tc.smallest {
+					t.Errorf("smallest: %q, want %d nodes", got[0], tc.smallest)
+				}
 			}
 		})
 	}

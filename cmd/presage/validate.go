@@ -41,6 +41,11 @@ func seconds(flag string, v float64) flagRule {
 	return flagRule{flag, v, v >= 0 && !math.IsInf(v, 0), "a finite number of seconds ≥ 0"}
 }
 
+// nodeSeconds: a cost budget, 0 meaning none.
+func nodeSeconds(flag string, v float64) flagRule {
+	return flagRule{flag, v, v >= 0 && !math.IsInf(v, 0), "a finite number of node-seconds ≥ 0"}
+}
+
 // positive: a finite value > 0.
 func positive(flag string, v float64) flagRule {
 	return flagRule{flag, v, v > 0 && !math.IsInf(v, 0), "a finite number > 0"}

@@ -55,6 +55,11 @@ type OrdersSweepRequest struct {
 	// its position when listed, else at position len(Nodes)+n−1, so that
 	// running the same command again simulates nothing and shards merge.
 	Deadline float64
+	// Budget (node-seconds), when positive, asks for the fastest of the
+	// clusters simulated whose cost (sweep.NodeSeconds) is at most it
+	// (sweep.FastestWithin). With a Deadline, the cheapest of them meeting
+	// the deadline is answered too (sweep.CheapestFor), budget or not.
+	Budget float64
 	// PerProcMax limits the per-node values of the runs (their
 	// interval_proc_values) to clusters of at most this many nodes (0:
 	// always); the order_nodes rows are always written.
@@ -70,6 +75,19 @@ type OrdersSweepSummary struct {
 	Runs []stored.OrderRunRow
 	// Smallest is the deadline search's answer, nil when none was asked.
 	Smallest *SmallestCluster
+	// Cheapest is the cluster of least node-seconds meeting the deadline
+	// among those simulated (Runs), nil when no deadline was asked;
+	// Fastest is the fastest of them within the budget, nil when no
+	// budget was asked.
+	Cheapest, Fastest *CostPick
+}
+
+// CostPick is a cluster chosen by cost among the runs of a sweep: a scan,
+// since cost does not fall or grow steadily with the nodes; sizes not
+// simulated are not considered.
+type CostPick struct {
+	sweep.Pick
+	Run *stored.OrderRunRow // the stored run on Size nodes; nil when Size is 0
 }
 
 // SmallestCluster is what the deadline search of an orders sweep found.
@@ -145,7 +163,35 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 		}
 		sum.Smallest.Run = fastestOn(sum.Runs, sum.Smallest.Size)
 	}
+	// After the deadline search: the sizes it simulated are candidates too.
+	times := runTimes(sum.Runs)
+	if req.Deadline > 0 {
+		p, err := sweep.CheapestFor(times, req.Deadline)
+		if err != nil {
+			return sum, fmt.Errorf("orders sweep: %w", err)
+		}
+		sum.Cheapest = &CostPick{Pick: p, Run: fastestOn(sum.Runs, p.Size)}
+	}
+	if req.Budget > 0 {
+		p, err := sweep.FastestWithin(times, req.Budget)
+		if err != nil {
+			return sum, fmt.Errorf("orders sweep: %w", err)
+		}
+		sum.Fastest = &CostPick{Pick: p, Run: fastestOn(sum.Runs, p.Size)}
+	}
 	return sum, nil
+}
+
+// runTimes are the run times of runs by node count, the fastest where a
+// count has several (as fastestOn).
+func runTimes(runs []stored.OrderRunRow) map[int]float64 {
+	times := map[int]float64{}
+	for _, r := range runs {
+		if t, ok := times[r.Nodes]; !ok || r.Makespan < t {
+			times[r.Nodes] = r.Makespan
+		}
+	}
+	return times
 }
 
 // ordersSweeper simulates and stores the clusters of one orders sweep. It
@@ -221,12 +267,7 @@ func (o *ordersSweeper) save(id int64, c sweep.At[int], pt ordersim.Point) (bool
 func (o *ordersSweeper) smallest(sweepID int64, runs []stored.OrderRunRow) (*SmallestCluster, error) {
 	nodes := o.req.Nodes
 	ans := &SmallestCluster{Lo: slices.Min(nodes), Hi: slices.Max(nodes)}
-	known := map[int]float64{}
-	for _, r := range runs {
-		if t, ok := known[r.Nodes]; !ok || r.Makespan < t {
-			known[r.Nodes] = r.Makespan
-		}
-	}
+	known := runTimes(runs)
 	runTime := func(n int) (float64, error) {
 		if t, ok := known[n]; ok {
 			return t, nil

@@ -277,6 +277,91 @@ func TestOrdersDeadlineBeyondTheList(t *testing.T) {
 	}
 }
 
+// TestOrdersCostQuestions: with a budget, the fastest run of the sweep
+// within it; with a deadline, the cheapest run meeting it, the sizes the
+// deadline search simulated included; both are those of a scan of the
+// stored runs, and neither question changes the sweep (nothing is run
+// again for asking it).
+func TestOrdersCostQuestions(t *testing.T) {
+	ctx := context.Background()
+	st, _ := ordersStore(t)
+	req := stage.OrdersSweepRequest{OrdersRequest: stage.OrdersRequest{Trace: "dac", Cluster: ordersim.Cluster{Latency: 1e-5, Bandwidth: 1e8}},
+		Nodes: []int{1, 4, 16}}
+	first, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Cheapest != nil || first.Fastest != nil {
+		t.Errorf("nothing asked, answered %+v, %+v", first.Cheapest, first.Fastest)
+	}
+	byNodes := map[int]stored.OrderRunRow{}
+	for _, r := range first.Runs {
+		byNodes[r.Nodes] = r
+	}
+	cost := func(n int) float64 { return float64(n) * byNodes[n].Makespan }
+	for _, tc := range []struct {
+		name             string
+		deadline, budget float64
+	}{
+		{"budget: every size fits", 0, cost(1) + cost(4) + cost(16)},
+		{"budget: none fits", 0, min(cost(1), cost(4), cost(16)) / 2},
+		{"deadline between 1 and 4 nodes, and a budget", (byNodes[1].Makespan + byNodes[4].Makespan) / 2, cost(4) * 1.01},
+		{"deadline none meets", byNodes[16].Makespan / 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req.Deadline, req.Budget = tc.deadline, tc.budget
+			sum, err := stage.OrdersSweep(ctx, st, req, stage.SweepOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Ran != 0 {
+				t.Errorf("asking ran %d clusters again", sum.Ran)
+			}
+			// The truth, by a scan of the stored runs (the deadline
+			// search's included).
+			cheapest, fastest := 0, 0
+			for _, r := range sum.Runs {
+				c := float64(r.Nodes) * r.Makespan
+				if r.Makespan <= tc.deadline && (cheapest == 0 || c < float64(cheapest)*runOn(sum.Runs, cheapest).Makespan) {
+					cheapest = r.Nodes
+				}
+				if c <= tc.budget && (fastest == 0 || r.Makespan < runOn(sum.Runs, fastest).Makespan) {
+					fastest = r.Nodes
+				}
+			}
+			for _, a := range []struct {
+				what  string
+				asked bool
+				got   *stage.CostPick
+				want  int
+			}{{"cheapest", tc.deadline > 0, sum.Cheapest, cheapest}, {"fastest", tc.budget > 0, sum.Fastest, fastest}} {
+				switch {
+				case !a.asked:
+					if a.got != nil {
+						t.Errorf("%s not asked, answered %+v", a.what, a.got)
+					}
+				case a.got == nil:
+					t.Errorf("%s asked, not answered", a.what)
+				case a.got.Size != a.want || (a.want == 0) != (a.got.Run == nil) || a.got.Scanned != len(sum.Runs):
+					t.Errorf("%s: %+v, want %d nodes of %d runs scanned", a.what, a.got, a.want, len(sum.Runs))
+				case a.got.Run != nil && (a.got.Run.Nodes != a.want || a.got.Cost != float64(a.want)*a.got.Run.Makespan):
+					t.Errorf("%s: run %+v, cost %g", a.what, a.got.Run, a.got.Cost)
+				}
+			}
+		})
+	}
+}
+
+// runOn is the run on n nodes of runs (the first).
+func runOn(runs []stored.OrderRunRow, n int) stored.OrderRunRow {
+	for _, r := range runs {
+		if r.Nodes == n {
+			return r
+		}
+	}
+	return stored.OrderRunRow{}
+}
+
 // sweepHash is the definition hash of the only sweep of st.
 func sweepHash(t *testing.T, st *store.Store) string {
 	t.Helper()

@@ -3,8 +3,10 @@
 // definition by its contents; positions in a canonical order (Positioned,
 // List) and shards of them (Shard); Execute, which simulates
 // configurations on a bounded pool of workers and hands each finished run
-// to the caller; and SmallestFor, the smallest size whose run time meets
-// a deadline. What only the DVM engine's sweeps have: the Definition of a
+// to the caller; SmallestFor, the smallest size whose run time meets a
+// deadline; and the cost questions over the sizes simulated,
+// FastestWithin (a budget of node-seconds) and CheapestFor (a deadline).
+// What only the DVM engine's sweeps have: the Definition of a
 // cartesian product of machine configurations (machines, processor
 // grids, networks and overrides of the message and processor parameters),
 // its enumeration and the Plan that simulates a compiled trace on each.
