@@ -274,21 +274,34 @@ func (p *pool) serveLocal(i int, now time.Time) {
 }
 
 // steal gives free worker i the oldest order of a worker drawn among
-// those with orders placed on them, when there is one.
+// those with orders placed on them, when there is one. It counts them
+// and walks to the one drawn, rather than listing them: it runs at every
+// dispatch.
 func (p *pool) steal(i int, now time.Time) {
-	var victims []int
+	victims := 0
 	for v := range p.workers {
 		if len(p.workers[v].local) > 0 {
-			victims = append(victims, v)
+			victims++
 		}
 	}
-	if len(victims) == 0 {
+	if victims == 0 {
 		return
 	}
-	v := &p.workers[victims[p.rng.Intn(len(victims))]]
-	t := v.local[0]
-	v.local = v.local[1:]
-	p.give(t, i, now)
+	k := p.rng.Intn(victims)
+	for v := range p.workers {
+		w := &p.workers[v]
+		if len(w.local) == 0 {
+			continue
+		}
+		if k > 0 {
+			k--
+			continue
+		}
+		t := w.local[0]
+		w.local = w.local[1:]
+		p.give(t, i, now)
+		return
+	}
 }
 
 // give starts ticket t's order on free worker i.
