@@ -63,7 +63,7 @@ func TestOrderTraceStoredAndStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	stored, err := st.OpenOrderTrace(ctx, info)
+	stored, err := st.OpenOrderTrace(ctx, info, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func ExampleMain_record() {
 	fmt.Println(lines[0][:60])
 	// Output:
 	// 9 orders, 10 lines
-	// {"format":"presage-orders","version":1,"program":"fib","unit
+	// {"format":"presage-orders","version":2,"program":"fib","unit
 }
 
 // power raises x to the n by orders of two arguments: each halving is an

@@ -13,7 +13,7 @@ func ExampleGenerate() {
 		fmt.Println(err)
 	}
 	// Output:
-	// {"format":"presage-orders","version":1,"program":"master","unit":"s","orders":3}
+	// {"format":"presage-orders","version":2,"program":"master","unit":"s","orders":3}
 	// {"id":1,"parent":0,"proc":"master","made_at":0,"arg_bytes":0,"duration":1,"requests":[{"order":2,"at":1},{"order":3,"at":1}],"results":[{"at":1,"bytes":8}]}
 	// {"id":2,"parent":1,"proc":"task","made_at":0.5,"arg_bytes":0,"duration":1.5,"segments":[{"start":0,"dur":1.5,"block":"task"}],"results":[{"at":1.5,"bytes":8}]}
 	// {"id":3,"parent":1,"proc":"task","made_at":1,"arg_bytes":0,"duration":1.5,"segments":[{"start":0,"dur":1.5,"block":"task"}],"results":[{"at":1.5,"bytes":8}]}

@@ -79,7 +79,8 @@ func (g *gen) provide(o *ordertrace.Order) {
 
 // write writes g.o.
 func (g *gen) write() error {
-	g.buf = append(ordertrace.AppendOrder(g.buf[:0], &g.o), '\n')
+	g.buf, _ = ordertrace.AppendOrderLines(g.buf[:0], &g.o)
+	g.buf = append(g.buf, '\n')
 	_, err := g.bw.Write(g.buf)
 	return err
 }

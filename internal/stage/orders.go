@@ -59,23 +59,61 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 		sched.events = make([]stored.OrderEvent, 0, info.Orders)
 		opt.OnOrder = sched.add
 	}
-	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info) }
-	res, err := ordersim.Simulate(open, req.Cluster, opt)
-	if err != nil {
-		return nil, fmt.Errorf("simulate %s on %d nodes: %w", info.Name, req.Cluster.Nodes, err)
-	}
-	// The burdened span depends on the network: a second pass.
-	src, err := open()
+	tr, err := prepareOrders(ctx, st, info)
 	if err != nil {
 		return nil, err
 	}
-	ws, err := workspan.Analyze(src, workspan.Network{Latency: req.Cluster.Latency, Bandwidth: req.Cluster.Bandwidth})
+	res, err := tr.Simulate(req.Cluster, opt)
 	if err != nil {
-		return nil, fmt.Errorf("analyse %s: %w", info.Name, err)
+		return nil, fmt.Errorf("simulate %s on %d nodes: %w", info.Name, req.Cluster.Nodes, err)
+	}
+	ws, err := analyseOrders(ctx, st, info, req.Cluster)
+	if err != nil {
+		return nil, err
 	}
 	sim := orderSimulation(info, req.Cluster, opt, res, ws)
 	sim.Events, sim.Stretches = sched.events, sched.sorted()
 	return sim, nil
+}
+
+// prepareOrders returns a stored order trace ready to simulate: with the
+// counts stored with it, or counted by a first pass for a trace stored
+// before they were.
+func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo) (*ordersim.Prepared, error) {
+	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info, false) }
+	counts, err := st.OrderTraceCounts(ctx, info)
+	var tr *ordersim.Prepared
+	switch {
+	case err != nil:
+	case counts != nil:
+		tr, err = ordersim.Counted(open, counts)
+	default:
+		tr, err = ordersim.Prepare(open)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("prepare %s: %w", info.Name, err)
+	}
+	return tr, nil
+}
+
+// analyseOrders returns the work and span of a stored order trace with
+// the burdened span on cl's network. Ingest stored the work and span;
+// only a network that costs something needs a pass over the trace, for
+// the burdened span (which, on a free network, is the span).
+func analyseOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, cl ordersim.Cluster) (workspan.Summary, error) {
+	net := workspan.Network{Latency: cl.Latency, Bandwidth: cl.Bandwidth}
+	if net.Free() {
+		return workspan.Stored(info.Orders, info.Work, info.Span), nil
+	}
+	src, err := st.OpenOrderTrace(ctx, info, false)
+	if err != nil {
+		return workspan.Summary{}, err
+	}
+	ws, err := workspan.Analyze(src, net)
+	if err != nil {
+		return ws, fmt.Errorf("analyse %s: %w", info.Name, err)
+	}
+	return ws, nil
 }
 
 // schedules collects the orders' own rows as the simulation reports them.

@@ -10,7 +10,6 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/ordersim"
-	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/sweep"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -214,23 +213,15 @@ type ordersSweeper struct {
 
 func (o *ordersSweeper) prepare() error {
 	o.once.Do(func() {
-		open := func() (ordertrace.Source, error) { return o.st.OpenOrderTrace(o.ctx, o.info) }
-		tr, err := ordersim.Prepare(open)
+		tr, err := prepareOrders(o.ctx, o.st, o.info)
 		if err != nil {
-			o.err = fmt.Errorf("prepare %s: %w", o.info.Name, err)
+			o.err = err
 			return
 		}
 		if o.sizes, o.err = tr.Sizes(o.req.Cluster, o.req.Options); o.err != nil {
 			return
 		}
-		src, err := open()
-		if err != nil {
-			o.err = err
-			return
-		}
-		if o.ws, err = workspan.Analyze(src, workspan.Network{Latency: o.req.Cluster.Latency, Bandwidth: o.req.Cluster.Bandwidth}); err != nil {
-			o.err = fmt.Errorf("analyse %s: %w", o.info.Name, err)
-		}
+		o.ws, o.err = analyseOrders(o.ctx, o.st, o.info, o.req.Cluster)
 	})
 	return o.err
 }

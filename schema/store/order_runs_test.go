@@ -11,6 +11,7 @@ import (
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -42,13 +43,14 @@ func orderRows(kind result.Kind) *stored.OrderSimulation {
 	}
 }
 
-// emptyOrderTrace stores an order trace of no orders, for a simulation to
-// refer to.
-func emptyOrderTrace(t *testing.T, st *store.Store) int64 {
+// mainOrderTrace stores an order trace of its main order alone, for a
+// simulation to refer to.
+func mainOrderTrace(t *testing.T, st *store.Store) int64 {
 	t.Helper()
 	info, err := st.SaveOrderTrace(context.Background(), store.OrderTraceInfo{Name: "tasks", Path: "tasks.jsonl", SHA256: "ab"},
-		func(*store.OrderWriter) (store.OrderTraceInfo, error) {
-			return store.OrderTraceInfo{Program: "tasks", Unit: "s"}, nil
+		func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
+			err := w.Add(&ordertrace.Order{ID: 1, Proc: "main", Duration: 1, Results: []ordertrace.Result{{At: 1}}})
+			return store.OrderTraceInfo{Program: "tasks", Unit: "s", Orders: 1}, err
 		})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func TestOrderRowsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t)
 	sim := orderRows(result.Predicted)
-	sim.Detail = stored.OrderRun{TraceID: emptyOrderTrace(t, st), Scheduler: "locality", Nodes: 2, Cores: 1, Power: 1, Makespan: 2, Work: 3}
+	sim.Detail = stored.OrderRun{TraceID: mainOrderTrace(t, st), Scheduler: "locality", Nodes: 2, Cores: 1, Power: 1, Makespan: 2, Work: 3}
 	if saved, err := st.SaveOrderSimulation(ctx, sim, -1, store.SaveOptions{}); err != nil || !saved {
 		t.Fatalf("save simulation: %v, %v", saved, err)
 	}

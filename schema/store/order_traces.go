@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,17 +15,19 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// An order trace (docs/orders.md) is stored as its canonical JSON lines,
-// one per order as ordertrace writes them, zstd-compressed in chunks of
-// orderChunkOrders consecutive orders (order_trace_chunks): a simulation
-// streams it back one chunk at a time.
+// An order trace (docs/orders.md) is stored packed (ordertrace.Packer),
+// zstd-compressed in chunks of orderChunkOrders consecutive orders
+// (order_trace_chunks), its segments apart; the trace's row keeps the
+// names the chunks refer to and the orders' counts (ordertrace.Counts). A
+// simulation streams the chunks back one at a time. Traces stored before
+// schema 14 have chunks of JSON lines instead (packing 0), read as text.
 
 // chunkCoder compresses and decompresses the chunks; EncodeAll and
 // DecodeAll are safe for concurrent use, so every trace shares it.
 var chunkCoder = struct {
 	enc *zstd.Encoder
 	dec *zstd.Decoder
-}{must(zstd.NewWriter(nil)), must(zstd.NewReader(nil))}
+}{must(zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))), must(zstd.NewReader(nil))}
 
 func must[T any](v T, err error) T {
 	if err != nil {
@@ -51,29 +54,41 @@ type OrderTraceInfo struct {
 	Work       float64 `db:"work"`
 	Span       float64 `db:"span"`
 	IngestedAt string  `db:"ingested_at"`
+	Packing    int     `db:"packing"` // 1: packed; 0: JSON lines, without counts (stored before schema 14)
 	// Existing is set when the file's content was stored already and
 	// nothing was written.
 	Existing bool `db:"-"`
 }
 
-const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at`
+const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at, packing`
+
+// packed is the packing of the traces this build stores.
+const packed = 1
 
 // OrderWriter receives the orders of a trace being stored.
 type OrderWriter struct {
-	ctx    context.Context
-	tx     *sqlx.Tx
-	id     int64
-	text   []byte // the current chunk's lines
-	n      int    // orders in text
-	chunk  int
-	orders int64
+	ctx      context.Context
+	tx       *sqlx.Tx
+	id       int64
+	packer   *ordertrace.Packer
+	counts   ordertrace.Counts
+	data     []byte // the current chunk's orders, packed
+	segments []byte // and their segments
+	n        int    // orders in the chunk
+	chunk    int
 }
 
 // Add appends an order (validated by the caller's reader) to the trace.
 func (w *OrderWriter) Add(o *ordertrace.Order) error {
-	w.text = append(ordertrace.AppendOrder(w.text, o), '\n')
+	if err := w.counts.Add(o); err != nil {
+		return err
+	}
+	if w.n == 0 {
+		w.data = ordertrace.StartChunk(w.data[:0], o.ID)
+		w.segments = w.segments[:0]
+	}
+	w.data, w.segments = w.packer.Append(w.data, w.segments, o)
 	w.n++
-	w.orders++
 	if w.n == orderChunkOrders {
 		return w.flush()
 	}
@@ -84,14 +99,36 @@ func (w *OrderWriter) flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	data := chunkCoder.enc.EncodeAll(w.text, nil)
-	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO order_trace_chunks(trace_id, chunk, orders, data) VALUES (?, ?, ?, ?)`,
-		w.id, w.chunk, w.n, data); err != nil {
+	data := chunkCoder.enc.EncodeAll(w.data, nil)
+	segments := chunkCoder.enc.EncodeAll(w.segments, nil)
+	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO order_trace_chunks(trace_id, chunk, orders, data, segments) VALUES (?, ?, ?, ?, ?)`,
+		w.id, w.chunk, w.n, data, segments); err != nil {
 		return err
 	}
 	w.chunk++
-	w.text, w.n = w.text[:0], 0
+	w.n = 0
 	return nil
+}
+
+// finish writes the last chunk, the names and the counts.
+func (w *OrderWriter) finish() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.counts.Finish(); err != nil {
+		return err
+	}
+	counts, err := w.counts.AppendBinary(nil)
+	if err != nil {
+		return err
+	}
+	names, err := json.Marshal(w.packer.Names())
+	if err != nil {
+		return err
+	}
+	_, err = w.tx.ExecContext(w.ctx, `UPDATE order_traces SET packing = ?, names = ?, counts = ? WHERE id = ?`,
+		packed, string(names), chunkCoder.enc.EncodeAll(counts, nil), w.id)
+	return err
 }
 
 // SaveOrderTrace stores an order trace in one transaction: write is called
@@ -114,17 +151,18 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		if err != nil {
 			return info, err
 		}
-		w := &OrderWriter{ctx: ctx, tx: tx, id: id}
+		w := &OrderWriter{ctx: ctx, tx: tx, id: id, packer: ordertrace.NewPacker()}
 		done, err := write(w)
 		if err == nil {
-			err = w.flush()
+			err = w.finish()
 		}
 		if err != nil {
 			return info, err
 		}
-		if done.Orders != w.orders {
-			return info, fmt.Errorf("store order trace %s: %d orders stored, %d analysed", info.Path, w.orders, done.Orders)
+		if done.Orders != w.counts.Orders() {
+			return info, fmt.Errorf("store order trace %s: %d orders stored, %d analysed", info.Path, w.counts.Orders(), done.Orders)
 		}
+		done.Packing = packed
 		done.ID = id
 		_, err = tx.ExecContext(ctx, `UPDATE order_traces SET bytes = ?, program = ?, unit = ?, machine = ?, orders = ?,
 			work = ?, span = ? WHERE id = ?`, done.Bytes, done.Program, done.Unit, done.Machine, done.Orders, done.Work, done.Span, id)
@@ -163,9 +201,134 @@ func (s *Store) OrderTraces() ([]OrderTraceInfo, error) {
 	return out, nil
 }
 
-// OpenOrderTrace opens a stored order trace for one pass over its orders
-// (an ordertrace.Source), reading one chunk at a time.
-func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo) (*ordertrace.Reader, error) {
+// OpenOrderTrace opens a stored order trace for one pass over its orders,
+// reading one chunk at a time. The orders come without their segments
+// unless segments is set (no simulation needs them).
+func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segments bool) (ordertrace.Source, error) {
+	if info.Packing != packed {
+		return s.openOrderLines(ctx, info)
+	}
+	var names string
+	if err := s.db.GetContext(ctx, &names, `SELECT coalesce(names, '') FROM order_traces WHERE id = ?`, info.ID); err != nil {
+		return nil, err
+	}
+	var list []string
+	if err := json.Unmarshal([]byte(names), &list); err != nil {
+		return nil, fmt.Errorf("order trace %s: stored names: %w", info.Name, err)
+	}
+	return &packedSource{ctx: ctx, s: s, info: info, segments: segments, u: ordertrace.NewUnpacker(list)}, nil
+}
+
+// OrderTraceCounts returns the counts of a stored order trace's orders
+// (ordertrace.Counts), nil for a trace stored before schema 14, whose
+// counts are not stored.
+func (s *Store) OrderTraceCounts(ctx context.Context, info OrderTraceInfo) (*ordertrace.Counts, error) {
+	if info.Packing != packed {
+		return nil, nil
+	}
+	var data []byte
+	if err := s.db.GetContext(ctx, &data, `SELECT counts FROM order_traces WHERE id = ?`, info.ID); err != nil {
+		return nil, err
+	}
+	raw, err := chunkCoder.dec.DecodeAll(data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("order trace %s: stored counts: %w", info.Name, err)
+	}
+	c := new(ordertrace.Counts)
+	if err := c.UnmarshalBinary(raw); err != nil {
+		return nil, fmt.Errorf("order trace %s: stored counts: %w", info.Name, err)
+	}
+	return c, nil
+}
+
+// packedSource is a packed stored trace, its chunks fetched and unpacked
+// as the reader reaches them.
+type packedSource struct {
+	ctx      context.Context
+	s        *Store
+	info     OrderTraceInfo
+	segments bool
+	u        *ordertrace.Unpacker
+	data     []byte // the current chunk's orders, decompressed
+	segs     []byte
+	chunk    int
+	started  bool
+	done     bool
+}
+
+var _ ordertrace.Scanner = (*packedSource)(nil)
+
+// Header returns the trace's header, for readers that size themselves
+// by the number of orders.
+func (p *packedSource) Header() ordertrace.Header {
+	return ordertrace.Header{Format: ordertrace.Format, Version: ordertrace.Version, Program: p.info.Program,
+		Unit: p.info.Unit, Machine: p.info.Machine, Orders: p.info.Orders}
+}
+
+func (p *packedSource) Next() (*ordertrace.Order, error) {
+	o := new(ordertrace.Order)
+	if err := p.Scan(o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Scan decodes the next order into o (ordertrace.Scanner).
+func (p *packedSource) Scan(o *ordertrace.Order) error {
+	for !p.done {
+		if p.started {
+			err := p.u.Scan(o)
+			if err != io.EOF {
+				if err != nil {
+					err = fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk-1, err)
+				}
+				return err
+			}
+		}
+		if err := p.nextChunk(); err != nil {
+			return err
+		}
+	}
+	return io.EOF
+}
+
+func (p *packedSource) nextChunk() error {
+	var row struct {
+		Data     []byte `db:"data"`
+		Segments []byte `db:"segments"`
+	}
+	cols := `data, NULL AS segments`
+	if p.segments {
+		cols = `data, segments`
+	}
+	err := p.s.db.GetContext(p.ctx, &row, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, p.info.ID, p.chunk)
+	if errors.Is(err, sql.ErrNoRows) {
+		p.done = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if p.data, err = chunkCoder.dec.DecodeAll(row.Data, p.data[:0]); err == nil && p.segments {
+		p.segs, err = chunkCoder.dec.DecodeAll(row.Segments, p.segs[:0])
+	}
+	if err != nil {
+		return fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk, err)
+	}
+	segs := p.segs
+	if !p.segments {
+		segs = nil
+	}
+	if err := p.u.Reset(p.data, segs); err != nil {
+		return fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk, err)
+	}
+	p.chunk++
+	p.started = true
+	return nil
+}
+
+// openOrderLines opens a trace stored as chunks of JSON lines.
+func (s *Store) openOrderLines(ctx context.Context, info OrderTraceInfo) (*ordertrace.Reader, error) {
 	header, err := ordertrace.AppendHeader(nil, ordertrace.Header{Format: ordertrace.Format, Version: ordertrace.Version,
 		Program: info.Program, Unit: info.Unit, Machine: info.Machine, Orders: info.Orders})
 	if err != nil {

@@ -30,24 +30,26 @@ type linkMeta struct {
 // link is read only to report the critical path.
 type links struct {
 	arena[link]
-	meta []linkMeta // by link number
+	meta []*[1 << chunkBits]linkMeta // by link number, in chunks as the arena's
 }
+
+func (a *links) metaOf(i int32) *linkMeta { return &a.meta[i>>chunkBits][i&(1<<chunkBits-1)] }
 
 // add files a new link after prev, held by nobody yet; it holds prev.
 func (a *links) add(k link, prev int32) int32 {
 	i, p := a.alloc()
 	*p = k
-	for int(i) >= len(a.meta) {
-		a.meta = append(a.meta, linkMeta{})
+	if int(i>>chunkBits) == len(a.meta) {
+		a.meta = append(a.meta, new([1 << chunkBits]linkMeta))
 	}
-	a.meta[i] = linkMeta{prev: prev}
+	*a.metaOf(i) = linkMeta{prev: prev}
 	a.hold(prev)
 	return i
 }
 
 func (a *links) hold(i int32) {
 	if i != 0 {
-		a.meta[i].refs++
+		a.metaOf(i).refs++
 	}
 }
 
@@ -55,7 +57,7 @@ func (a *links) hold(i int32) {
 // more.
 func (a *links) let(i int32) {
 	for i != 0 {
-		m := &a.meta[i]
+		m := a.metaOf(i)
 		m.refs--
 		if m.refs > 0 {
 			return
@@ -81,7 +83,11 @@ func (e *engine) stretch(l *live, t float64) int32 {
 // naming their procedures from procs; it adds the run steps' time to
 // pathTime, by procedure number, when it is not nil.
 func (a *links) steps(last int32, procs *names, pathTime []float64) []Step {
-	var rev []Step
+	n := 0 // links in the chain: each makes a run step, some a queue and a transfer too
+	for i := last; i != 0; i = a.metaOf(i).prev {
+		n++
+	}
+	rev := make([]Step, 0, n)
 	for i := last; i != 0; {
 		k := a.at(i)
 		proc := procs.name(k.proc)
@@ -89,7 +95,7 @@ func (a *links) steps(last int32, procs *names, pathTime []float64) []Step {
 			pathTime[k.proc] += k.to - k.from
 		}
 		rev = append(rev, Step{Kind: Exec, Order: k.order, Proc: proc, Node: int(k.node), Start: k.from, End: k.to})
-		prev := a.meta[i].prev
+		prev := a.metaOf(i).prev
 		if prev == 0 {
 			break
 		}

@@ -14,6 +14,8 @@ import (
 type engine struct {
 	trace *Prepared
 	src   ordertrace.Source
+	scan  ordertrace.Scanner // src, when it can reuse line
+	line  ordertrace.Order
 	cl    Cluster
 	opt   Options
 	sched Scheduler
@@ -72,6 +74,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		nextID: 1,
 		rng:    ordersched.NewRand(opt.Seed),
 	}
+	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()
 		e.power[i] = cl.power(i)
@@ -145,7 +148,7 @@ func (e *engine) handle(ev event) {
 // readNext reads the next line and files it with its parent's children
 // to make.
 func (e *engine) readNext() error {
-	o, err := e.src.Next()
+	o, err := e.next()
 	if err == io.EOF {
 		e.eof = true
 		return nil
@@ -179,6 +182,16 @@ func (e *engine) readNext() error {
 		return nil
 	}
 	return e.fileKid(l, o.Parent)
+}
+
+// next returns the next line: into the engine's own Order when the
+// source can reuse it (fileLine keeps nothing of a line but its
+// Requests, which a Scanner gives fresh).
+func (e *engine) next() (*ordertrace.Order, error) {
+	if e.scan == nil {
+		return e.src.Next()
+	}
+	return &e.line, e.scan.Scan(&e.line)
 }
 
 // fileLine copies into l what the simulation needs of its line o.
@@ -237,7 +250,7 @@ func (e *engine) fileKid(l *live, parent int64) error {
 // newLive files a new entry for order id, with its counts.
 func (e *engine) newLive(id int64) *live {
 	i, l := e.lives.alloc()
-	*l = live{id: id, idx: i, node: -1, state: unread, kidsLeft: e.trace.kids.get(id), reqsLeft: e.trace.reqs.get(id)}
+	*l = live{id: id, idx: i, node: -1, state: unread, kidsLeft: e.trace.counts.Kids(id), reqsLeft: e.trace.counts.Requests(id)}
 	if t := e.timesOf(l); t != nil {
 		*t = times{stretches: t.stretches[:0]}
 	}
@@ -260,7 +273,7 @@ func (e *engine) checkRequested(l *live, o *ordertrace.Order) error {
 // checkDone reports orders that never finished: with no event left,
 // they wait for each other.
 func (e *engine) checkDone() error {
-	if e.orders == e.trace.orders {
+	if e.orders == e.trace.counts.Orders() {
 		return nil
 	}
 	var stuck []string
@@ -270,7 +283,7 @@ func (e *engine) checkDone() error {
 		}
 	})
 	return fmt.Errorf("ordersim: deadlock: no event left and %d of %d orders unfinished (%s)",
-		e.trace.orders-e.orders, e.trace.orders, strings.Join(stuck, "; "))
+		e.trace.counts.Orders()-e.orders, e.trace.counts.Orders(), strings.Join(stuck, "; "))
 }
 
 func (e *engine) result() *Result {

@@ -1,37 +1,29 @@
 package ordersim
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// Prepared is an order trace ready to simulate, as many times as needed.
-//
-// The format does not say how many children an order makes nor how many
-// requests name it, and a lazy reader must know both: the first to stop
-// reading when an order has made its last child (rather than reading to
-// the end of the trace to be sure), the second to drop an order once its
-// last request is served. Prepare reads the trace once to count them, in
-// two bytes per order; every simulation then reads it again, lazily.
+// Prepared is an order trace ready to simulate, as many times as needed:
+// the way to open it and the counts of its orders' children and requests
+// (ordertrace.Counts), which a lazy reading needs. Every simulation reads
+// the trace again, lazily.
 type Prepared struct {
 	open   func() (ordertrace.Source, error)
-	orders int64
-	kids   tally // children of each order
-	reqs   tally // requests naming each order
+	counts *ordertrace.Counts
 }
 
-// Prepare counts the children and the requests of every order of the
-// trace open returns. open must return the same trace every time.
+// Prepare reads the trace open returns once to count its orders' children
+// and requests. open must return the same trace every time.
 func Prepare(open func() (ordertrace.Source, error)) (*Prepared, error) {
 	src, err := open()
 	if err != nil {
 		return nil, err
 	}
-	t := &Prepared{open: open}
-	future := map[int64]uint32{} // requests naming orders not read yet
+	c := new(ordertrace.Counts)
 	for {
 		o, err := src.Next()
 		if err == io.EOF {
@@ -40,40 +32,20 @@ func Prepare(open func() (ordertrace.Source, error)) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.ID != t.orders+1 {
-			return nil, fmt.Errorf("ordersim: order %d where order %d was expected (ids count up from 1 in creation order)", o.ID, t.orders+1)
-		}
-		t.orders++
-		t.kids.grow(o.ID)
-		t.reqs.grow(o.ID)
-		if n, ok := future[o.ID]; ok {
-			t.reqs.add(o.ID, n)
-			delete(future, o.ID)
-		}
-		if o.ID > 1 && (o.Parent < 1 || o.Parent >= o.ID) {
-			return nil, fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", o.ID, o.Parent)
-		}
-		if o.ID > 1 {
-			t.kids.add(o.Parent, 1)
-		}
-		for _, r := range o.Requests {
-			switch {
-			case r.Order < 1:
-				return nil, fmt.Errorf("ordersim: order %d requests order %d (expected an id ≥ 1)", o.ID, r.Order)
-			case r.Order <= o.ID:
-				t.reqs.add(r.Order, 1)
-			default:
-				future[r.Order]++
-			}
+		if err := c.Add(o); err != nil {
+			return nil, fmt.Errorf("ordersim: %w", err)
 		}
 	}
-	for id := range future {
-		return nil, fmt.Errorf("ordersim: a request names order %d, which is not in the trace (it has %d)", id, t.orders)
+	return Counted(open, c)
+}
+
+// Counted prepares the trace open returns with counts already made (a
+// store keeps them with the trace), without reading it.
+func Counted(open func() (ordertrace.Source, error), c *ordertrace.Counts) (*Prepared, error) {
+	if err := c.Finish(); err != nil {
+		return nil, fmt.Errorf("ordersim: %w", err)
 	}
-	if t.orders == 0 {
-		return nil, errors.New("ordersim: the trace has no order (expected the main order, id 1)")
-	}
-	return t, nil
+	return &Prepared{open: open, counts: c}, nil
 }
 
 // Simulate prepares the trace open returns and plays it on cl.
@@ -106,40 +78,4 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 		return nil, err
 	}
 	return e.result(), nil
-}
-
-// tally is a small count per order id: one byte each, the rare larger
-// counts in a map.
-type tally struct {
-	small []uint8
-	big   map[int64]uint32
-}
-
-func (t *tally) grow(id int64) {
-	for int64(len(t.small)) <= id {
-		t.small = append(t.small, 0)
-	}
-}
-
-func (t *tally) add(id int64, n uint32) {
-	v := t.get(id) + n
-	if v < 255 {
-		t.small[id] = uint8(v)
-		return
-	}
-	t.small[id] = 255
-	if t.big == nil {
-		t.big = map[int64]uint32{}
-	}
-	t.big[id] = v
-}
-
-func (t *tally) get(id int64) uint32 {
-	if id >= int64(len(t.small)) {
-		return 0
-	}
-	if v := t.small[id]; v < 255 {
-		return uint32(v)
-	}
-	return t.big[id]
 }

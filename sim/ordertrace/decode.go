@@ -1,5 +1,7 @@
 package ordertrace
 
+import "bytes"
+
 // decoder turns order lines into Orders. It cuts the returned orders and
 // their lists from slabs and interns names, so that a typical line costs
 // no allocation of its own: a returned Order stays valid for as long as
@@ -61,6 +63,62 @@ func (d *decoder) order(line []byte) (*Order, error) {
 	}
 	d.orders = d.orders[1:]
 	return o, nil
+}
+
+// moreFields are the fields of a continuation line (docs/orders.md).
+var moreFields = []string{"more", "segments", "requests", "results"}
+
+// more decodes a continuation line of order o and appends its lists to
+// o's.
+func (d *decoder) more(line []byte, o *Order) error {
+	d.s = scanner{b: line}
+	var id int64
+	err := d.object(moreFields, 1, func(k []byte) (int, error) {
+		var (
+			err  error
+			segs []Segment
+			reqs []Request
+			ress []Result
+		)
+		switch string(k) {
+		case "more":
+			id, err = d.s.int64()
+			return 1, err
+		case "segments":
+			segs, err = d.segments()
+			o.Segments = append(o.Segments, segs...)
+			return 2, err
+		case "requests":
+			reqs, err = d.requests()
+			o.Requests = append(o.Requests, reqs...)
+			return 4, err
+		case "results":
+			ress, err = d.results()
+			o.Results = append(o.Results, ress...)
+			return 8, err
+		}
+		return 0, nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case d.s.peek() != 0:
+		return d.s.failf("found %s after the object (expected one object per line)", d.s.found())
+	case id != o.ID:
+		return d.s.failf("continues order %d after order %d's line (expected \"more\":%d)", id, o.ID, o.ID)
+	}
+	return nil
+}
+
+// continues reports whether b, the start of a line, is a continuation
+// line: an object whose first key is "more".
+func continues(b []byte) bool {
+	s := scanner{b: b}
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	return s.peek() == '"' && bytes.HasPrefix(s.b[s.i:], []byte(`"more"`))
 }
 
 func (d *decoder) orderObject(o *Order) error {

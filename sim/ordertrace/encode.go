@@ -22,30 +22,81 @@ func AppendOrder(b []byte, o *Order) []byte {
 	return appendTail(b, o)
 }
 
-// WriteOrder writes o's line and its newline to w, taking the requests
-// from requests instead of o.Requests: a generator writes a master that
-// requests millions of results without holding them. The line goes out in
-// pieces of about 64 KB. It does not validate o.
-func WriteOrder(w io.Writer, o *Order, requests iter.Seq[Request]) error {
-	b := appendHead(make([]byte, 0, 2*flushSize), o)
-	var err error
-	n := 0
-	for q := range requests {
-		b = appendRequestItem(b, n, q)
-		n++
-		if len(b) >= flushSize {
-			if _, err = w.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
+// lineItems bounds the items of each list on one line: an order with
+// more segments, requests or results goes on in continuation lines
+// (docs/orders.md), so that no line is longer than a few megabytes.
+var lineItems = 1 << 15
+
+// AppendOrderLines appends o's line and, when a list of o has more than
+// lineItems items, its continuation lines, separated by newlines, without
+// the last newline; it returns the number of lines. It does not validate
+// o (a Writer does).
+func AppendOrderLines(b []byte, o *Order) ([]byte, int) {
+	first := *o
+	first.Segments, first.Requests, first.Results = window(o.Segments, 0), window(o.Requests, 0), window(o.Results, 0)
+	b = AppendOrder(b, &first)
+	lines := 1
+	for k := lineItems; k < max(len(o.Segments), len(o.Requests), len(o.Results)); k += lineItems {
+		b = appendMore(append(b, '\n'), o.ID, window(o.Segments, k), window(o.Requests, k), window(o.Results, k))
+		lines++
 	}
-	if n > 0 {
+	return b, lines
+}
+
+// window returns the items of a line starting at item k.
+func window[T any](items []T, k int) []T {
+	return items[min(k, len(items)):min(k+lineItems, len(items))]
+}
+
+// appendMore appends a continuation line of order id.
+func appendMore(b []byte, id int64, segs []Segment, reqs []Request, ress []Result) []byte {
+	b = append(b, `{"more":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = appendSegments(b, segs)
+	for i, q := range reqs {
+		b = appendRequestItem(b, i, q)
+	}
+	if len(reqs) > 0 {
 		b = append(b, ']')
 	}
-	b = append(appendTail(b, o), '\n')
-	_, err = w.Write(b)
-	return err
+	return appendTail(b, &Order{Results: ress})
+}
+
+// WriteOrder writes o's lines and their newline to w, taking the requests
+// from requests instead of o.Requests: a generator writes a master that
+// requests millions of results without holding them. Every lineItems
+// requests after the first line's go in a continuation line; o's other
+// lists must fit its first line. It does not validate o.
+func WriteOrder(w io.Writer, o *Order, requests iter.Seq[Request]) error {
+	b := appendHead(make([]byte, 0, flushSize), o)
+	first, n := true, 0 // on the order's own line; requests on the line
+	endLine := func() error {
+		if n > 0 {
+			b = append(b, ']')
+		}
+		if first {
+			b = appendTail(b, o)
+		} else {
+			b = append(b, '}')
+		}
+		_, err := w.Write(append(b, '\n'))
+		b = strconv.AppendInt(append(b[:0], `{"more":`...), o.ID, 10)
+		first, n = false, 0
+		return err
+	}
+	for q := range requests {
+		if n == lineItems {
+			if err := endLine(); err != nil {
+				return err
+			}
+		}
+		b = appendRequestItem(b, n, q)
+		n++
+	}
+	if first || n > 0 {
+		return endLine()
+	}
+	return nil
 }
 
 const flushSize = 64 << 10
@@ -65,11 +116,16 @@ func appendHead(b []byte, o *Order) []byte {
 	b = strconv.AppendInt(b, o.ArgBytes, 10)
 	b = append(b, `,"duration":`...)
 	b = appendFloat(b, o.Duration)
-	if len(o.Segments) == 0 {
+	return appendSegments(b, o.Segments)
+}
+
+// appendSegments appends a segments field, if there are segments.
+func appendSegments(b []byte, segs []Segment) []byte {
+	if len(segs) == 0 {
 		return b
 	}
 	b = append(b, `,"segments":[`...)
-	for i, g := range o.Segments {
+	for i, g := range segs {
 		b = comma(b, i)
 		b = append(b, `{"start":`...)
 		b = appendFloat(b, g.Start)

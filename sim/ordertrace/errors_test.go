@@ -21,11 +21,11 @@ func TestReaderErrors(t *testing.T) {
 		text string
 		want string // the whole message
 	}{
-		{"empty file", "", "t.jsonl: empty file (expected a header line {\"format\":\"presage-orders\",\"version\":1,...})"},
-		{"not json", "hello\n", `t.jsonl:1: not an order trace (expected a header line {"format":"presage-orders","version":1,...})`},
+		{"empty file", "", "t.jsonl: empty file (expected a header line {\"format\":\"presage-orders\",\"version\":2,...})"},
+		{"not json", "hello\n", `t.jsonl:1: not an order trace (expected a header line {"format":"presage-orders","version":2,...})`},
 		{"other format", `{"format":"ptr","version":1}` + "\n", `t.jsonl:1: format "ptr" is not an order trace (expected "presage-orders")`},
-		{"newer version", `{"format":"presage-orders","version":2,"unit":"s"}` + "\n", "t.jsonl:1: version 2 is newer than this reader's 1 (expected a trace of version 1 or older: upgrade presage)"},
-		{"no version", `{"format":"presage-orders","unit":"s"}` + "\n", "t.jsonl:1: header without a valid version (expected a version from 1 to 1)"},
+		{"newer version", `{"format":"presage-orders","version":3,"unit":"s"}` + "\n", "t.jsonl:1: version 3 is newer than this reader's 2 (expected a trace of version 2 or older: upgrade presage)"},
+		{"no version", `{"format":"presage-orders","unit":"s"}` + "\n", "t.jsonl:1: header without a valid version (expected a version from 1 to 2)"},
 		{"bad unit", `{"format":"presage-orders","version":1,"unit":"ms"}` + "\n", `t.jsonl:1: header: unit "ms" (expected "s" or "ref")`},
 		{"unknown header field", `{"format":"presage-orders","version":1,"unit":"s","x":1}` + "\n", `t.jsonl:1: header: json: unknown field "x"`},
 		{"no orders", header + "\n", "t.jsonl: no orders (expected at least the main order)"},

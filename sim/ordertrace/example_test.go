@@ -64,6 +64,6 @@ func ExampleWriter() {
 		fmt.Println(err)
 	}
 	// Output:
-	// {"format":"presage-orders","version":1,"program":"demo","unit":"s","orders":1}
+	// {"format":"presage-orders","version":2,"program":"demo","unit":"s","orders":1}
 	// {"id":1,"parent":0,"proc":"main","made_at":0,"arg_bytes":0,"duration":1.5,"segments":[{"start":0,"dur":1.5,"block":"matmul"}],"results":[{"at":1.5,"bytes":8}]}
 }

@@ -14,7 +14,7 @@ package ordertrace
 // Format and Version identify the file format in its header line.
 const (
 	Format  = "presage-orders"
-	Version = 1
+	Version = 2 // 2: an order's lists may go on in continuation lines
 )
 
 // Header is the first line of an order trace.
@@ -75,4 +75,14 @@ type Result struct {
 // io.EOF after the last one.
 type Source interface {
 	Next() (*Order, error)
+}
+
+// A Scanner is a Source that can also decode the next order into an
+// Order of the caller's, reusing it, for a reader that keeps nothing of
+// an order once read but its Requests: Scan overwrites o, its Results
+// and its Segments, and gives it fresh Requests. It returns io.EOF after
+// the last order.
+type Scanner interface {
+	Source
+	Scan(o *Order) error
 }

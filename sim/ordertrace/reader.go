@@ -116,10 +116,30 @@ func (r *Reader) next() (*Order, error) {
 	if err != nil {
 		return nil, r.errorf("%v", err)
 	}
-	if err := r.chk.add(o, r.line); err != nil {
-		return nil, placeDefect(r.name, r.line, err)
+	first := r.line
+	for r.continued() {
+		line, err := r.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.dec.more(line, o); err != nil {
+			return nil, r.errorf("%v", err)
+		}
+	}
+	if err := r.chk.add(o, first); err != nil {
+		return nil, placeDefect(r.name, first, err)
 	}
 	return o, nil
+}
+
+// continued reports whether the next line continues the order just read
+// (a version 2 continuation line).
+func (r *Reader) continued() bool {
+	if r.hdr.Version < 2 {
+		return false
+	}
+	b, _ := r.br.Peek(16)
+	return continues(b)
 }
 
 // end checks what only the end of the file decides.

@@ -13,7 +13,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-const header = `{"format":"presage-orders","version":1,"program":"sort","unit":"s"}`
+const header = `{"format":"presage-orders","version":2,"program":"sort","unit":"s"}`
 
 // sortTrace is a small valid trace: main makes two halves, waits for both
 // and merges; the second half makes a helper of its own.

@@ -61,8 +61,10 @@ func (w *Writer) Write(o *Order) error {
 		w.err = err
 		return err
 	}
-	w.buf = AppendOrder(w.buf[:0], o)
+	var lines int
+	w.buf, lines = AppendOrderLines(w.buf[:0], o)
 	w.buf = append(w.buf, '\n')
+	w.line += int64(lines - 1)
 	if _, err := w.bw.Write(w.buf); err != nil {
 		w.err = err
 		return err

@@ -38,16 +38,19 @@ func Analyze(src ordertrace.Source, net Network) (Summary, error) {
 	if err := s.deadlock(); err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{
-		Orders:       int64(len(s.recs)),
-		Work:         s.work,
-		Span:         s.span[plain],
-		BurdenedSpan: s.span[burdened],
-	}
-	if sum.Span > 0 {
-		sum.Parallelism = sum.Work / sum.Span
-	}
+	sum := Stored(int64(len(s.recs)), s.work, s.span[plain])
+	sum.BurdenedSpan = s.span[burdened]
 	return sum, nil
+}
+
+// Stored returns the summary of a trace whose work and span are known
+// (a store keeps them), on a free network.
+func Stored(orders int64, work, span float64) Summary {
+	s := Summary{Orders: orders, Work: work, Span: span, BurdenedSpan: span}
+	if span > 0 {
+		s.Parallelism = work / span
+	}
+	return s
 }
 
 // Check reads src to the end and reports orders that no execution can

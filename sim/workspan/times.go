@@ -27,6 +27,10 @@ type Network struct {
 	Bandwidth float64 // bytes per second; 0 means unlimited
 }
 
+// Free reports whether messages cost nothing on n, so that the burdened
+// span is the span.
+func (n Network) Free() bool { return n.Latency == 0 && n.Bandwidth <= 0 }
+
 // cost is the time of one message of n bytes.
 func (n Network) cost(bytes int64) float64 {
 	if n.Bandwidth <= 0 {

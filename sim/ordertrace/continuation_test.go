@@ -1,0 +1,114 @@
+package ordertrace
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// withLineItems lowers the items per line for the test.
+func withLineItems(t *testing.T, n int) {
+	old := lineItems
+	lineItems = n
+	t.Cleanup(func() { lineItems = old })
+}
+
+// manyItems is a main order with 5 segments, 5 requests and 3 results,
+// and its 5 children.
+func manyItems() []*Order {
+	main := &Order{ID: 1, Proc: "main", Duration: 5}
+	orders := []*Order{main}
+	for i := range 5 {
+		at := float64(i)
+		main.Segments = append(main.Segments, Segment{Start: at, Dur: 1, Block: "b"})
+		main.Requests = append(main.Requests, Request{Order: int64(i + 2), At: at + 0.5})
+		orders = append(orders, &Order{ID: int64(i + 2), Parent: 1, Proc: "task", MadeAt: at, Duration: 1, Results: []Result{{At: 1, Bytes: 8}}})
+	}
+	main.Results = []Result{{At: 1, Bytes: 1}, {At: 2, Bytes: 2}, {At: 5, Bytes: 3}}
+	return orders
+}
+
+// An order whose lists are longer than a line holds goes on in
+// continuation lines, and reads back whole; the lines after it are
+// numbered in errors as in the file.
+func TestContinuationLines(t *testing.T) {
+	withLineItems(t, 2)
+	orders := manyItems()
+	text, err := writeAll(t, Header{Program: "many"}, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) != 1+3+5 {
+		t.Fatalf("%d lines, want a header, 3 for main and 5 children:\n%s", len(lines), text)
+	}
+	if want := `{"more":1,"segments":[{"start":4,"dur":1,"block":"b"}],"requests":[{"order":6,"at":4.5}]}`; lines[3] != want {
+		t.Fatalf("last continuation line\n%s\nwant\n%s", lines[3], want)
+	}
+	back, err := readAll("many.jsonl", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, orders) {
+		t.Fatalf("read back\n%+v\nwant\n%+v", back[0], orders[0])
+	}
+	bad := strings.Replace(text, `"id":3,"parent":1`, `"id":3,"parent":7`, 1)
+	if _, err := readAll("many.jsonl", bad); err == nil || !strings.HasPrefix(err.Error(), "many.jsonl:6: order 3:") {
+		t.Fatalf("error %v, want one on line 6", err)
+	}
+}
+
+// WriteOrder streams requests into continuation lines.
+func TestWriteOrderContinues(t *testing.T) {
+	withLineItems(t, 2)
+	for _, n := range []int{0, 1, 2, 3, 4, 5} {
+		orders := manyItems()
+		main := orders[0]
+		main.Segments = main.Segments[:1]
+		main.Segments[0].Dur = 5
+		main.Results = main.Results[:2]
+		main.Requests = main.Requests[:n]
+		if n == 0 {
+			main.Requests = nil
+		}
+		orders = orders[:1+n]
+		head, _ := AppendHeader(nil, Header{Program: "many"})
+		buf := bytes.NewBuffer(head)
+		if err := WriteOrder(buf, main, slices.Values(main.Requests)); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range orders[1:] {
+			buf.Write(append(AppendOrder(nil, o), '\n'))
+		}
+		if lines, want := strings.Count(buf.String(), "\n"), 1+max(1, (n+1)/2)+n; lines != want {
+			t.Fatalf("%d requests: %d lines, want %d:\n%s", n, lines, want, buf)
+		}
+		back, err := readAll("many.jsonl", buf.String())
+		if err != nil {
+			t.Fatalf("%d requests: %v\n%s", n, err, buf)
+		}
+		if !reflect.DeepEqual(back, orders) {
+			t.Fatalf("%d requests: read back %+v", n, back[0])
+		}
+	}
+}
+
+func TestContinuationErrors(t *testing.T) {
+	main := `{"id":1,"parent":0,"proc":"m","made_at":0,"arg_bytes":0,"duration":1,"results":[{"at":1,"bytes":0}]}`
+	for _, tc := range []struct{ name, text, want string }{
+		{"another order's", traceText(main, `{"more":2,"results":[{"at":1,"bytes":0}]}`),
+			`t.jsonl:3: column 42: continues order 2 after order 1's line (expected "more":1)`},
+		{"unknown field", traceText(main, `{"more":1,"proc":"x"}`), `t.jsonl:3: column 11: unknown field "proc"`},
+		{"in a version 1 file", strings.Replace(traceText(main, `{"more":1}`), `"version":2`, `"version":1`, 1),
+			`t.jsonl:3: column 2: unknown field "more"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readAll("t.jsonl", tc.text)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v\nwant %s…", err, tc.want)
+			}
+		})
+	}
+}
