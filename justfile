@@ -80,3 +80,33 @@ grid-scaling trace="../shared/data/traces/jac_e4_L500_it4000.ptr.gz" grids="2x2 
       base=${base:-$ms}
       printf '%-8s %11s %6s\n' "$g" "$ms" "$(awk -v a="$ms" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
     done
+
+# The orders engine through the command line (issue 22's table): for every `gen orders` shape of ORDERS orders, `ingest orders`, `orders simulate` at 64 and 1024 nodes (FIFO and work stealing) and `orders sweep --nodes 1..1024:*2`, with CPU s, orders per CPU s and peak RSS.
+orders-scaling orders="1000000" shapes="dac pipeline master":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    presage=$(realpath bin/presage)
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+    measure() { # label, orders, command...
+      local label=$1 n=$2; shift 2
+      /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >/dev/null
+      awk -v l="$label" -v n="$n" '{cpu = $1 + $2; printf "%-44s %8.2f %12.0f %8.0f\n", l, cpu, n / cpu, $3 / 1024}' "$work/time"
+    }
+    printf '%-44s %8s %12s %8s\n' command cpu-s orders/cpu-s rss-MB
+    for s in {{shapes}}; do
+      "$presage" -q gen orders --shape "$s" --orders {{orders}} "$work/$s.jsonl"
+      n=$(head -1 "$work/$s.jsonl" | sed 's/.*"orders":\([0-9]*\).*/\1/')
+      longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$work/$s.jsonl")
+      echo "$s: $n orders, $(du -m "$work/$s.jsonl" | cut -f1) MB of JSON, longest line $longest bytes"
+      measure "ingest orders $s" "$n" "$presage" -q --db "$work/p.db" ingest orders "$work/$s.jsonl"
+      rm -f "$work/$s.jsonl"
+      for nodes in 64 1024; do
+        for sched in fifo work-stealing; do
+          measure "orders simulate $s --nodes $nodes --scheduler $sched" "$n" \
+            "$presage" -q --db "$work/p.db" orders simulate --orders "$s" --nodes "$nodes" --scheduler "$sched"
+        done
+      done
+      measure "orders sweep $s --nodes 1..1024:*2 (11 sizes)" "$((n * 11))" \
+        "$presage" -q --db "$work/p.db" orders sweep --orders "$s" --nodes '1..1024:*2'
+    done

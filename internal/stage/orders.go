@@ -53,7 +53,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if opt.Scheduler == "" {
 		opt.Scheduler = ordersched.Default
 	}
-	opt.ByProc = true
+	opt.ByProc, opt.PathSteps = true, maxPathSteps
 	var sched schedules
 	if info.Orders <= req.MaxEvents {
 		sched.events = make([]stored.OrderEvent, 0, info.Orders)
@@ -161,10 +161,9 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 		sim.Nodes = append(sim.Nodes, stored.OrderNode{Node: i, Orders: n.Orders, Busy: n.Busy, Idle: n.Idle,
 			Waiting: n.Waiting, Transfer: n.Transfer})
 	}
-	for i, s := range res.CriticalPath {
-		sim.Path = append(sim.Path, stored.PathStep{Step: i, Order: s.Order, Proc: s.Proc, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
+	for _, s := range res.CriticalPath {
+		sim.Path = append(sim.Path, stored.PathStep{Step: s.Index, Order: s.Order, Proc: s.Proc, Node: s.Node, Start: s.Start, End: s.End, Reason: s.Kind.String()})
 	}
-	sim.Path = longestSteps(sim.Path, maxPathSteps)
 	for _, p := range res.Procs {
 		sim.Procs = append(sim.Procs, stored.OrderProc{Proc: p.Proc, Orders: p.Orders, Work: p.Work, PathTime: p.PathTime,
 			MeanDuration: p.MeanDuration, SDDuration: p.SDDuration})
@@ -172,23 +171,10 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 	return sim
 }
 
-// maxPathSteps bounds the critical path's stored steps: a master waiting
-// for a million tasks has a path of a million steps, of which the longest
-// say where the time goes.
+// maxPathSteps bounds the critical path's stored steps (the simulation
+// keeps only the longest: ordersim.Options.PathSteps); their Step numbers
+// show what was left out between them.
 const maxPathSteps = 1000
-
-// longestSteps keeps the n longest steps of path, in path order (their
-// Step numbers show what was left out between them).
-func longestSteps(path []stored.PathStep, n int) []stored.PathStep {
-	if len(path) <= n {
-		return path
-	}
-	byLength := slices.Clone(path)
-	slices.SortStableFunc(byLength, func(a, b stored.PathStep) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
-	kept := byLength[:n]
-	slices.SortFunc(kept, func(a, b stored.PathStep) int { return cmp.Compare(a.Step, b.Step) })
-	return kept
-}
 
 // orderRun is a simulation as a run of the store (result.NodesRun) with
 // the cluster as its configuration.

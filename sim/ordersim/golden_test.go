@@ -2,6 +2,7 @@ package ordersim
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
@@ -141,7 +143,25 @@ func goldenRun(t *testing.T, tr *Prepared, cl Cluster, opt Options) goldenPredic
 		t.Fatal(err)
 	}
 	return goldenPrediction{Makespan: r.Makespan, Orders: r.Orders, Total: r.Total, Nodes: digest(r.Nodes), NodesUsed: r.NodesUsed,
-		Procs: r.Procs, PathSteps: len(r.CriticalPath), CriticalPath: digest(r.CriticalPath), Schedules: hex.EncodeToString(h.Sum(nil))}
+		Procs: r.Procs, PathSteps: len(r.CriticalPath), CriticalPath: digest(pathOf(r.CriticalPath)), Schedules: hex.EncodeToString(h.Sum(nil))}
+}
+
+// pathStep is a Step as the golden file was written, before steps had
+// their Index.
+type pathStep struct {
+	Kind       StepKind
+	Order      int64
+	Proc       string
+	Node       int
+	Start, End float64
+}
+
+func pathOf(steps []Step) []pathStep {
+	out := make([]pathStep, len(steps))
+	for i, s := range steps {
+		out[i] = pathStep{s.Kind, s.Order, s.Proc, s.Node, s.Start, s.End}
+	}
+	return out
 }
 
 // digest is the sha256 of v's JSON (which keeps every float bit for bit).
@@ -149,4 +169,42 @@ func digest(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// TestPathStepsKeepsTheLongest: with PathSteps, the path is the longest
+// steps of the whole one (of equal lengths, the earlier), in path order,
+// and nothing else changes.
+func TestPathStepsKeepsTheLongest(t *testing.T) {
+	var text bytes.Buffer
+	if err := ordergen.Generate(&text, goldenShapes["pipeline"]); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Prepare(func() (ordertrace.Source, error) {
+		return ordertrace.NewReader(bytes.NewReader(text.Bytes()), "pipeline")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := Cluster{Nodes: 4, Latency: 1e-5, Bandwidth: 1e8}
+	whole, err := tr.Simulate(cl, Options{ByProc: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []int{1, 7, 100, len(whole.CriticalPath), len(whole.CriticalPath) + 5} {
+		r, err := tr.Simulate(cl, Options{ByProc: true, PathSteps: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(whole.CriticalPath)
+		slices.SortStableFunc(want, func(a, b Step) int { return cmp.Compare(b.End-b.Start, a.End-a.Start) })
+		want = want[:min(keep, len(want))]
+		slices.SortFunc(want, func(a, b Step) int { return cmp.Compare(a.Index, b.Index) })
+		if !slices.Equal(r.CriticalPath, want) || r.PathSteps != len(whole.CriticalPath) {
+			t.Errorf("keep %d: %d steps of %d, want %d of %d", keep, len(r.CriticalPath), r.PathSteps, len(want), len(whole.CriticalPath))
+		}
+		r.CriticalPath, r.PathSteps = whole.CriticalPath, whole.PathSteps
+		if digest(r) != digest(whole) {
+			t.Errorf("keep %d changed the rest of the prediction", keep)
+		}
+	}
 }

@@ -32,6 +32,11 @@ type Options struct {
 	// NoCriticalPath skips the critical path, which costs a few small
 	// records per order while it is live.
 	NoCriticalPath bool
+	// PathSteps, when > 0, keeps of the critical path only its PathSteps
+	// longest steps (of equal lengths, the earlier), in path order: a
+	// master waiting for ten million tasks has a path of ten million
+	// steps, of which the longest say where the time goes.
+	PathSteps int
 }
 
 func (o Options) validate() error {

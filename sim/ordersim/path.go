@@ -1,6 +1,10 @@
 package ordersim
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // link is one run stretch of the critical path as the simulation builds
 // it: order ran on node from from to to, after a gap since prev's to of
@@ -81,36 +85,93 @@ func (e *engine) stretch(l *live, t float64) int32 {
 
 // steps unrolls the chain ending at last into steps from the first,
 // naming their procedures from procs; it adds the run steps' time to
-// pathTime, by procedure number, when it is not nil.
-func (a *links) steps(last int32, procs *names, pathTime []float64) []Step {
-	n := 0 // links in the chain: each makes a run step, some a queue and a transfer too
-	for i := last; i != 0; i = a.metaOf(i).prev {
-		n++
+// pathTime, by procedure number, when it is not nil. With keep > 0 it
+// returns only the keep longest steps (of equal lengths, the earlier),
+// in path order, with the number of steps of the whole path.
+func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([]Step, int) {
+	n := 0
+	a.walk(last, func(Step, int32) { n++ })
+	if keep <= 0 || keep > n {
+		keep = n
 	}
-	rev := make([]Step, 0, n)
+	kept := longest{steps: make([]Step, 0, keep), keep: keep}
+	i := n
+	a.walk(last, func(s Step, proc int32) {
+		i--
+		s.Index = i
+		if s.Kind == Exec && pathTime != nil {
+			pathTime[proc] += s.End - s.Start
+		}
+		s.Proc = procs.name(proc)
+		kept.offer(s)
+	})
+	slices.SortFunc(kept.steps, func(a, b Step) int { return cmp.Compare(a.Index, b.Index) })
+	return kept.steps, n
+}
+
+// walk calls f with the steps of the chain ending at last, from the last
+// step back to the first, and the number of their procedure (Proc is
+// not set).
+func (a *links) walk(last int32, f func(Step, int32)) {
 	for i := last; i != 0; {
 		k := a.at(i)
-		proc := procs.name(k.proc)
-		if pathTime != nil {
-			pathTime[k.proc] += k.to - k.from
-		}
-		rev = append(rev, Step{Kind: Exec, Order: k.order, Proc: proc, Node: int(k.node), Start: k.from, End: k.to})
+		f(Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to}, k.proc)
 		prev := a.metaOf(i).prev
 		if prev == 0 {
-			break
+			return
 		}
 		// Backwards in time: the queue (after the transfer) comes first.
 		gapStart := a.at(prev).to
 		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
-			rev = append(rev, Step{Kind: Queue, Order: k.order, Proc: proc, Node: int(k.node), Start: q, End: k.from})
+			f(Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from}, k.proc)
 		}
 		if k.xfer > 0 {
-			rev = append(rev, Step{Kind: Transfer, Order: k.order, Proc: proc, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer})
+			f(Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer}, k.proc)
 		}
 		i = prev
 	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
+}
+
+// longest keeps the keep longest steps offered, of equal lengths the
+// earlier (smaller Index), in a heap whose root is the one to drop first.
+type longest struct {
+	steps []Step
+	keep  int
+}
+
+// worse reports whether step a goes before step b.
+func worse(a, b *Step) bool {
+	if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
+		return la < lb
 	}
-	return rev
+	return a.Index > b.Index
+}
+
+func (h *longest) offer(s Step) {
+	st := h.steps
+	if len(st) < h.keep {
+		st = append(st, s)
+		for i := len(st) - 1; i > 0 && worse(&st[i], &st[(i-1)/2]); i = (i - 1) / 2 {
+			st[i], st[(i-1)/2] = st[(i-1)/2], st[i]
+		}
+		h.steps = st
+		return
+	}
+	if !worse(&st[0], &s) {
+		return
+	}
+	st[0] = s
+	for i := 0; ; {
+		m := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(st) && worse(&st[c], &st[m]) {
+				m = c
+			}
+		}
+		if m == i {
+			return
+		}
+		st[i], st[m] = st[m], st[i]
+		i = m
+	}
 }

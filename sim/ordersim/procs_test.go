@@ -39,7 +39,8 @@ func TestProcsByHand(t *testing.T) {
 			t.Errorf("order %d: child %d, proc %q, parent %d; want %d, %q, %d", id, o.Child, o.Proc, o.Parent, child, tr[id-1].Proc, tr[id-1].Parent)
 		}
 	}
-	wantPath := []Step{{Exec, 1, "main", 0, 0, 1}, {Queue, 3, "leaf", 0, 1, 6}, {Exec, 3, "leaf", 0, 6, 8}, {Exec, 1, "main", 0, 8, 9}}
+	wantPath := []Step{{Kind: Exec, Index: 0, Order: 1, Proc: "main", End: 1}, {Kind: Queue, Index: 1, Order: 3, Proc: "leaf", Start: 1, End: 6},
+		{Kind: Exec, Index: 2, Order: 3, Proc: "leaf", Start: 6, End: 8}, {Kind: Exec, Index: 3, Order: 1, Proc: "main", Start: 8, End: 9}}
 	if !slices.Equal(r.CriticalPath, wantPath) {
 		t.Errorf("critical path %v\nwant %v", r.CriticalPath, wantPath)
 	}

@@ -15,8 +15,11 @@ type Result struct {
 	// results may still be requested) and ones read ahead of their making.
 	PeakLive, PeakBuffered int
 	// CriticalPath is the chain of steps that ends at the makespan, from
-	// the start of the main order; empty with Options.NoCriticalPath.
+	// the start of the main order, or its Options.PathSteps longest;
+	// empty with Options.NoCriticalPath. PathSteps is the number of
+	// steps of the whole chain.
 	CriticalPath []Step
+	PathSteps    int
 	// Procs sums every order of the run by procedure, by name; nil
 	// unless Options.ByProc.
 	Procs []ProcStats
@@ -81,6 +84,7 @@ func (k StepKind) String() string {
 // ran, or waited for a transfer or a core, from Start to End on Node.
 type Step struct {
 	Kind       StepKind
+	Index      int // its place in the whole path, from 0
 	Order      int64
 	Proc       string
 	Node       int

@@ -107,20 +107,20 @@ func TestCriticalPathByHand(t *testing.T) {
 	r := simulate(t, forkJoin(), nodes(2, slow), Options{Pin: true})
 	// main runs until it makes A; A's arguments travel; A runs; its
 	// result travels back; main finishes.
-	want := []Step{
+	want := []pathStep{
 		{Exec, 1, "p", 0, 0, 1},
 		{Transfer, 2, "p", 1, 1, 2},
 		{Exec, 2, "p", 1, 2, 6},
 		{Transfer, 1, "p", 0, 6, 7.5},
 		{Exec, 1, "p", 0, 7.5, 8.5},
 	}
-	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
+	if fmt.Sprint(pathOf(r.CriticalPath)) != fmt.Sprint(want) {
 		t.Errorf("critical path\n %v\nwant %v", r.CriticalPath, want)
 	}
 	// On one node, A waits for the core main holds until it suspends.
 	r = simulate(t, forkJoin(), nodes(1, slow), Options{Pin: true})
-	want = []Step{{Exec, 1, "p", 0, 0, 1}, {Queue, 2, "p", 0, 1, 2}, {Exec, 2, "p", 0, 2, 6}, {Exec, 1, "p", 0, 6, 7}}
-	if fmt.Sprint(r.CriticalPath) != fmt.Sprint(want) {
+	want = []pathStep{{Exec, 1, "p", 0, 0, 1}, {Queue, 2, "p", 0, 1, 2}, {Exec, 2, "p", 0, 2, 6}, {Exec, 1, "p", 0, 6, 7}}
+	if fmt.Sprint(pathOf(r.CriticalPath)) != fmt.Sprint(want) {
 		t.Errorf("critical path on one node\n %v\nwant %v", r.CriticalPath, want)
 	}
 }
