@@ -91,9 +91,9 @@ orders-scaling orders="1000000" shapes="dac pipeline master":
     measure() { # label, orders, command...
       local label=$1 n=$2; shift 2
       /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >/dev/null
-      awk -v l="$label" -v n="$n" '{cpu = $1 + $2; printf "%-44s %8.2f %12.0f %8.0f\n", l, cpu, n / cpu, $3 / 1024}' "$work/time"
+      awk -v l="$label" -v n="$n" '{cpu = $1 + $2; printf "%-58s %8.2f %12.0f %8.0f\n", l, cpu, n / cpu, $3 / 1024}' "$work/time"
     }
-    printf '%-44s %8s %12s %8s\n' command cpu-s orders/cpu-s rss-MB
+    printf '%-58s %8s %12s %8s\n' command cpu-s orders/cpu-s rss-MB
     for s in {{shapes}}; do
       "$presage" -q gen orders --shape "$s" --orders {{orders}} "$work/$s.jsonl"
       n=$(head -1 "$work/$s.jsonl" | sed 's/.*"orders":\([0-9]*\).*/\1/')
