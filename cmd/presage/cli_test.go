@@ -264,7 +264,8 @@ func TestDemo(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"demo", "--dir", "out", "--procs", "16", "--grid", "4x4"}
 	r := mustSucceed(t, presage(t, dir, args...))
-	for _, want := range []string{"HTML report of run ", " (4x4): ", "jacobi.demo.4x4.html", "HTML report of sweep 1: ", "sweep-1.html"} {
+	for _, want := range []string{"HTML report of run ", " (4x4): ", "jacobi.demo.4x4.html", "HTML report of sweep 1: ", "sweep-1.html",
+		"Next, on this store", "presage query --name top_lost --param run="} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo printed %q, lacking %q", r.stdout, want)
 		}

@@ -124,7 +124,22 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 		abs, _ := filepath.Abs(r.path)
 		fmt.Printf("HTML report of %s: %s\n", r.what, abs)
 	}
+	printNextSteps(g.DB, run.ID, sum.SweepID)
 	return nil
+}
+
+// printNextSteps says what to try after the demo, on the store it made.
+func printNextSteps(db string, run, sweep int64) {
+	fmt.Printf("\nNext, on this store (add --db %[1]s, or export PRESAGE_DB=%[1]s):\n", db)
+	for _, step := range [][2]string{
+		{"presage list runs", "the runs stored, with their times"},
+		{fmt.Sprintf("presage query --name top_lost --param run=%d", run), fmt.Sprintf("where run %d loses its time, interval by interval", run)},
+		{fmt.Sprintf("presage report html --sweep %d", sweep), "the sweep's charts of time, efficiency and speedup"},
+		{"presage export parquet --out results", "every run, for pandas or DuckDB"},
+		{"presage predict TRACE.ptr --machine MACHINE.par --grid 2x2", "your own program"},
+	} {
+		fmt.Printf("  %-58s %s\n", step[0], step[1])
+	}
 }
 
 // printDemoTable prints the demo's grids up to last from the sweep.

@@ -31,11 +31,12 @@ type manifest struct {
 // it in out's place only once it is complete: a failed or killed export
 // leaves the previous one whole (and at most a hidden .NAME.tmp-* folder),
 // and a new export never mixes with the files of an older one. out must
-// be missing, empty, or an earlier export (with its manifest).
+// be missing, empty, or an earlier export of the same format (with its
+// manifest).
 func writeExportDir(out string, m manifest, write func(dir string) (table.Summary, error)) (table.Summary, error) {
 	var sum table.Summary
 	out = filepath.Clean(out) // "results/" names the folder results, beside which the new one is written
-	if err := checkReplaceable(out); err != nil {
+	if err := checkReplaceable(out, m.Format); err != nil {
 		return sum, err
 	}
 	parent := filepath.Dir(out)
@@ -73,8 +74,9 @@ func writeExportDir(out string, m manifest, write func(dir string) (table.Summar
 	return sum, replaceDir(out, tmp)
 }
 
-// checkReplaceable refuses an out that holds anything but an export.
-func checkReplaceable(out string) error {
+// checkReplaceable refuses an out that holds anything but an export of
+// format: replacing the files of another format would lose them unasked.
+func checkReplaceable(out, format string) error {
 	entries, err := os.ReadDir(out)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -84,7 +86,11 @@ func checkReplaceable(out string) error {
 	case len(entries) == 0:
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(out, exportManifest)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(out, exportManifest)); err == nil {
+		var old manifest
+		if err := json.Unmarshal(b, &old); err == nil && old.Format != format {
+			return fmt.Errorf("--out %s holds a %s export, which a %s export would replace: choose another folder, or remove that one first", out, old.Format, format)
+		}
 		return nil
 	}
 	return fmt.Errorf("--out %s: the folder holds files and is not a Presage export (no %s): choose a new or empty folder", out, exportManifest)

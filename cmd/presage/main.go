@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -143,7 +144,7 @@ func run(args []string) int {
 	if err != nil {
 		panic(err) // the command-line grammar itself is wrong: a bug
 	}
-	kctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(negativeValues(args))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "presage:", err)
 		fmt.Fprintln(os.Stderr, usageHint(err))
@@ -175,6 +176,29 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// negativeValues joins a long flag and a negative number after it
+// ("--tstart -1" becomes "--tstart=-1"), which Kong would otherwise read
+// as a short flag: the value then gets the flag's own check and message.
+// No command takes a number as an argument, so a negative number after a
+// flag can only be its value.
+func negativeValues(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "--") && len(a) > 2 && !strings.Contains(a, "=") && i+1 < len(args) && isNegativeNumber(args[i+1]) {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isNegativeNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return strings.HasPrefix(s, "-") && err == nil
 }
 
 // startCPUProfile writes a CPU profile of the command to path, for

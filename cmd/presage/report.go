@@ -81,13 +81,13 @@ func (c *htmlCmd) sweepReport(ctx context.Context, g *Globals, st *store.Store) 
 		out = fmt.Sprintf("sweep-%d.html", c.Sweep)
 	}
 	opt := sweepreport.Options{AllIntervals: c.All}
-	if err := writeFileAtomic(out, func(w io.Writer) error {
-		in, err := sweepreport.Load(ctx, st, c.Sweep, opt)
-		if err != nil {
-			return err
-		}
-		return sweepreport.Write(w, in, opt)
-	}); err != nil {
+	// Loaded first: an unknown sweep is an error about the sweep, not
+	// about a file that was never to be written.
+	in, err := sweepreport.Load(ctx, st, c.Sweep, opt)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error { return sweepreport.Write(w, in, opt) }); err != nil {
 		return err
 	}
 	g.infof("report of sweep %d written to %s", c.Sweep, out)
@@ -134,6 +134,9 @@ func (c *textCmd) Run(ctx context.Context, g *Globals) error {
 	id, err := st.ResolveRun(c.runRef.Run)
 	if err != nil {
 		return err
+	}
+	if run, err := st.Run(id); err == nil && run.Kind != result.Measured {
+		return fmt.Errorf("run %d is a %s run: report text is the analyzer's report of a measured one (an ingested sts file); presage report html --run %d writes the Predictor's report of a %s run", id, run.Kind, id, run.Kind)
 	}
 	return writeOutput(c.Out, func(w io.Writer) error {
 		rep, err := textreport.Load(ctx, st, id)

@@ -12,7 +12,7 @@ import (
 type sweepCmd struct {
 	Trace      string `help:"Stored trace (name or id)." required:""`
 	Machine    string `help:"Stored machine files, comma-separated (name or id)." default:"Predictor"`
-	Procs      string `help:"Processor counts a..b: every grid of up to --max-rank dimensions whose product is in the range." xor:"grids"`
+	Procs      string `help:"Processor counts: range 1..64, geometric 1..1024:*2, step 2..64:2 or list 1,2,4; every grid of up to --max-rank dimensions of each count." xor:"grids"`
 	MaxRank    int    `name:"max-rank" help:"Largest grid rank enumerated for --procs." default:"2"`
 	AllGrids   bool   `name:"all-grids" help:"With --procs, keep the grids with trailing dimensions of 1 (2x1, 2x2x1), whose results equal the shorter grid's."`
 	Grids      string `help:"Grids, comma-separated, e.g. 2x2,4x4,8x8." xor:"grids"`
@@ -39,9 +39,11 @@ func (c *sweepCmd) request() (stage.SweepRequest, error) {
 	case c.Grids != "":
 		req.Grids, err = parseGrids(c.Grids)
 	case c.Procs != "":
-		var lo, hi int
-		if lo, hi, err = parseRange(c.Procs); err == nil {
-			req.Procs = stage.ProcRange{Lo: lo, Hi: hi, MaxRank: c.MaxRank, AllGrids: c.AllGrids}
+		req.Procs = stage.ProcRange{MaxRank: c.MaxRank, AllGrids: c.AllGrids}
+		if lo, hi, rangeErr := parseRange(c.Procs); rangeErr == nil {
+			req.Procs.Lo, req.Procs.Hi = lo, hi
+		} else if req.Procs.Counts, err = parseInts(c.Procs); err != nil {
+			return req, fmt.Errorf("--procs: %w", err)
 		}
 	default:
 		err = fmt.Errorf("give --procs a..b or --grids")

@@ -12,13 +12,13 @@ import (
 // value is "-".
 
 // num formats a value.
-func num(v float64) string { return numfmt.Fixed(v, 6, "-") }
+func num(v float64) string { return numfmt.Fixed(numfmt.Unsigned(v, 6), 6, "-") }
 
 // signed formats a difference with its sign.
-func signed(v float64) string { return numfmt.Signed(v, 6, "-") }
+func signed(v float64) string { return numfmt.Signed(numfmt.Unsigned(v, 6), 6, "-") }
 
 // pct formats a relative error (a fraction) as a signed percentage.
-func pct(v float64) string { return numfmt.SignedPercent(v, "-") }
+func pct(v float64) string { return numfmt.SignedPercent(numfmt.Unsigned(v, 3), "-") }
 
 // mape formats the mean absolute percentage error, unsigned.
 func mape(v float64) string { return numfmt.Percent(v, "-") }

@@ -73,6 +73,17 @@ func Override(v float64, fromFile string) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// Unsigned returns v, or 0 when v rounds to zero at decimals decimals:
+// a residue of −1e-19 s shows as 0.000000 (+0.000000 signed) rather than
+// −0.000000. The original's report keeps its "-0.0000", so only the pages
+// of our own pass their values through it.
+func Unsigned(v float64, decimals int) float64 {
+	if math.Abs(v) < 0.5*math.Pow10(-decimals) {
+		return 0
+	}
+	return v
+}
+
 func plus(v float64, s string) string {
 	if v >= 0 {
 		return "+" + s

@@ -31,6 +31,10 @@ func TestFormats(t *testing.T) {
 		{"Micros 0", Micros(0, "from file"), "from file"},
 		{"Override", Override(1.5, "from file"), "1.5"},
 		{"Override 0", Override(0, "from the machine file"), "from the machine file"},
+		{"Unsigned residue", Fixed(Unsigned(-1.35e-19, 6), 6, "-"), "0.000000"},
+		{"Unsigned residue signed", Signed(Unsigned(-4e-7, 6), 6, "-"), "+0.000000"},
+		{"Unsigned keeps", Signed(Unsigned(-6e-7, 6), 6, "-"), "-0.000001"},
+		{"Unsigned NaN", Fixed(Unsigned(nan, 6), 6, "-"), "-"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %q, want %q", tc.name, tc.got, tc.want)

@@ -32,6 +32,12 @@ func newWriter(opt Options, w io.Writer) (writer, error) {
 	return nil, fmt.Errorf("format %q: expected table, csv or json", opt.Format)
 }
 
+// residue is the magnitude below which the table format prints a number
+// as 0: the characteristics are times in seconds, and a difference of two
+// of them leaves residues of 1e-19 where the model has none (a femtosecond
+// is below any clock). CSV and JSON keep the exact value.
+const residue = 1e-15
+
 // text formats a value for the table and CSV outputs; NULL is "" (CSV)
 // or NULL (table); floats get digits significant digits, all when 0.
 func text(v any, null string, digits int) string {
@@ -42,6 +48,9 @@ func text(v any, null string, digits int) string {
 		return strconv.FormatInt(x, 10)
 	case float64:
 		if digits > 0 {
+			if math.Abs(x) < residue {
+				x = 0
+			}
 			return strconv.FormatFloat(x, 'g', digits, 64)
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)

@@ -25,6 +25,22 @@ func sample(header func([]string) error, row func([]any) error) error {
 	return nil
 }
 
+// The table prints the residues of subtractions of times as 0; CSV keeps
+// them exact.
+func TestResidues(t *testing.T) {
+	for _, tc := range []struct {
+		v           float64
+		table, exact string
+	}{{-1.35525e-19, "0", "-1.35525e-19"}, {2.1684e-19, "0", "2.1684e-19"}, {3e-9, "3e-09", "3e-09"}, {0.648388, "0.648388", "0.648388"}} {
+		if got := text(tc.v, "NULL", 6); got != tc.table {
+			t.Errorf("table %g = %q, want %q", tc.v, got, tc.table)
+		}
+		if got := text(tc.v, "", 0); got != tc.exact {
+			t.Errorf("csv %g = %q, want %q", tc.v, got, tc.exact)
+		}
+	}
+}
+
 func TestFormats(t *testing.T) {
 	var js bytes.Buffer
 	if err := Write(&js, Options{Format: "json"}, sample); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -20,8 +21,8 @@ type SweepRequest struct {
 	Trace    string   // stored trace, name or id
 	Machines []string // stored machines, names or ids
 	Grids    [][]int
-	// Procs, when Hi > 0, asks for every grid of rank 1..MaxRank whose
-	// processor count is in Lo..Hi, instead of Grids; counts above the
+	// Procs, when it has counts, asks for every grid of rank 1..MaxRank
+	// of each of its processor counts, instead of Grids; counts above the
 	// largest machine's processors are left out before enumerating.
 	Procs    ProcRange
 	Networks []string  // default: the simulator's default network
@@ -35,12 +36,48 @@ type SweepRequest struct {
 	Extra      string // see sweep.Definition.Extra
 }
 
-// ProcRange is a range of processor counts with the largest grid rank.
-// Grids with trailing dimensions of size 1, equivalent to shorter ones
-// (sweep.Distinct), are left out unless AllGrids.
+// ProcRange is processor counts — the range Lo..Hi when Hi > 0, else
+// the list Counts (a geometric range such as 1..1024:*2, any list) — with
+// the largest grid rank. A range is kept as its bounds so that one far
+// beyond the machines (1..2000000) costs nothing. Grids with trailing
+// dimensions of size 1, equivalent to shorter ones (sweep.Distinct), are
+// left out unless AllGrids.
 type ProcRange struct {
-	Lo, Hi, MaxRank int
-	AllGrids        bool
+	Lo, Hi   int
+	Counts   []int
+	MaxRank  int
+	AllGrids bool
+}
+
+func (r ProcRange) String() string {
+	if r.Hi > 0 {
+		return fmt.Sprintf("%d..%d", r.Lo, r.Hi)
+	}
+	return strings.Trim(fmt.Sprint(r.Counts), "[]")
+}
+
+// counts returns the counts of r up to most, and whether some were above.
+func (r ProcRange) counts(most int) (counts []int, above bool) {
+	if r.Hi > 0 {
+		return countRange(r.Lo, min(r.Hi, most)), r.Hi > most
+	}
+	for _, n := range r.Counts {
+		if n <= most {
+			counts = append(counts, n)
+		} else {
+			above = true
+		}
+	}
+	return counts, above
+}
+
+// countRange returns the counts lo..hi.
+func countRange(lo, hi int) []int {
+	var out []int
+	for n := lo; n <= hi; n++ {
+		out = append(out, n)
+	}
+	return out
 }
 
 // SweepPlan is a sweep plan with the stored trace it simulates.
@@ -83,18 +120,19 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 		machines = append(machines, sweep.Machine{Name: info.Name, ID: info.ID, SHA256: info.SHA256, Machine: m})
 	}
 	above := 0
-	if r := req.Procs; r.Hi > 0 {
+	if r := req.Procs; r.Hi > 0 || len(r.Counts) > 0 {
 		most := 0
 		for _, m := range machines {
 			most = max(most, m.Machine.Processors())
 		}
-		if r.Lo > most {
-			return nil, fmt.Errorf("sweep: processors %d..%d: the machines have at most %d", r.Lo, r.Hi, most)
+		counts, beyond := r.counts(most)
+		if len(counts) == 0 {
+			return nil, fmt.Errorf("sweep: processors %s: the machines have at most %d", r, most)
 		}
-		if r.Hi > most {
+		if beyond {
 			above = most
 		}
-		def.Grids = sweep.GridsInRange(r.Lo, min(r.Hi, most), r.MaxRank)
+		def.Grids = sweep.GridsOf(counts, r.MaxRank)
 		if !r.AllGrids {
 			def.Grids = sweep.Distinct(def.Grids)
 		}

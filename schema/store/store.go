@@ -75,24 +75,30 @@ func migrateWaiting(db *sqlx.DB) error {
 // OpenReadOnly opens an existing store for reading only: the connection
 // refuses every write, and nothing is written to open it, so a store the
 // user may not write (a 0444 file, a read-only folder, a full disk) can
-// still be read. In a folder where SQLite cannot create the write-ahead
-// log's index, the store is read as immutable: no writer can be at work
-// there either.
+// still be read. A store the user may write is opened for writing, with
+// writes refused all the same: as the last connection to close, it then
+// removes the write-ahead log and its index that reading made, which a
+// read-only connection may not. In a folder where SQLite cannot create
+// the log's index, the store is read as immutable: no writer can be at
+// work there either.
 func OpenReadOnly(path string) (*Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	st, err := openReader(path, "")
+	st, err := openReader(path, "rw")
 	if err != nil {
-		st, err = openReader(path, "&immutable=1")
+		st, err = openReader(path, "ro")
+	}
+	if err != nil {
+		st, err = openReader(path, "ro&immutable=1")
 	}
 	return st, err
 }
 
-// openReader opens path read-only with the extra URI parameters and
-// checks that it can be read.
-func openReader(path, extra string) (*Store, error) {
-	dsn := fmt.Sprintf("%s?mode=ro%s&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), extra, busyTimeout)
+// openReader opens path in mode (with more URI parameters after it),
+// refusing writes, and checks that it can be read.
+func openReader(path, mode string) (*Store, error) {
+	dsn := fmt.Sprintf("%s?mode=%s&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), mode, busyTimeout)
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)

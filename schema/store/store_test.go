@@ -29,6 +29,30 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	}
 }
 
+// TestReadingLeavesNoLog: reading a store the user may write leaves
+// neither a write-ahead log nor its index behind.
+func TestReadingLeavesNoLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	ro, err := store.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ro.CountRows("characteristics"); err != nil || n == 0 {
+		t.Fatalf("read-only store: %d characteristics (%v)", n, err)
+	}
+	ro.Close()
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(path + suffix); err == nil {
+			t.Errorf("reading left %s%s", filepath.Base(path), suffix)
+		}
+	}
+}
+
 // TestPathsWithURICharacters: names with '#', '?' and '%' name their own
 // files.
 func TestPathsWithURICharacters(t *testing.T) {

@@ -34,9 +34,25 @@ func Factorisations(n, rank int) [][]int {
 // is in lo..hi: for each count in ascending order, the factorisations of
 // rank 1, then 2, ... (maxRank is clamped to 1..4).
 func GridsInRange(lo, hi, maxRank int) [][]int {
+	var counts []int
+	for n := max(lo, 1); n <= hi; n++ {
+		counts = append(counts, n)
+	}
+	return GridsOf(counts, maxRank)
+}
+
+// GridsOf returns every grid of rank 1..maxRank of each processor count,
+// in the counts' order: the factorisations of rank 1, then 2, ... (maxRank
+// is clamped to 1..4). A count listed twice gives its grids once.
+func GridsOf(counts []int, maxRank int) [][]int {
 	maxRank = min(max(maxRank, 1), 4)
 	var out [][]int
-	for n := max(lo, 1); n <= hi; n++ {
+	seen := map[int]bool{}
+	for _, n := range counts {
+		if n < 1 || seen[n] {
+			continue
+		}
+		seen[n] = true
 		for r := 1; r <= maxRank; r++ {
 			out = append(out, Factorisations(n, r)...)
 		}

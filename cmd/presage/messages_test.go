@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMessagesSayWhatToDo: the small things a new user met (issue 24):
+// each command's answer or error names the flag, the run kind or the
+// folder at fault and what to do instead.
+func TestMessagesSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout for code 0, else in stderr
+		not  string
+	}{
+		{"geometric --procs", []string{"sweep", "--trace", "jac", "--machine", "Predictor", "--procs", "1..8:*2", "--dry-run"}, 0,
+			"10 configurations", ""}, // 1; 2, 1x2; 4, 1x4, 2x2; 8, 1x8, 2x4, 4x2 (no trailing ones)
+		{"listed --procs", []string{"sweep", "--trace", "jac", "--machine", "Predictor", "--procs", "3,1", "--dry-run"}, 0,
+			"3 configurations", ""}, // 3, 1x3; 1
+		{"bad --procs", []string{"sweep", "--trace", "jac", "--machine", "Predictor", "--procs", "1..x"}, 1,
+			`--procs: list "1..x"`, ""},
+		{"negative flag value", []string{"predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2", "--tstart", "-1"}, 2,
+			"--tstart -1: expected a positive finite number", "short flag"},
+		{"text report of a prediction", []string{"report", "text", "--run", "1"}, 1,
+			"presage report html --run 1 writes", ""},
+		{"unknown sweep", []string{"report", "html", "--sweep", "99"}, 1,
+			"presage: sweep 99: no such sweep", "write sweep-99.html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := presage(t, dir, tc.args...)
+			out := r.stdout
+			if tc.code != 0 {
+				out = r.stderr
+			}
+			if r.code != tc.code || !strings.Contains(out, tc.want) || tc.not != "" && strings.Contains(out, tc.not) {
+				t.Errorf("exit %d, want %d; output %q, want %q without %q", r.code, tc.code, out, tc.want, tc.not)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sweep-99.html")); err == nil {
+		t.Error("the report of an unknown sweep left a file")
+	}
+}
+
+// TestExportKeepsAnotherFormat: an export does not replace one of another
+// format unasked.
+func TestExportKeepsAnotherFormat(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", "results"))
+	r := presage(t, dir, "export", "parquet", "--out", "results")
+	if r.code != 1 || !strings.Contains(r.stderr, "holds a CSV export") {
+		t.Fatalf("exit %d, %q: want the CSV export kept and said so", r.code, r.stderr)
+	}
+	if m, err := os.ReadFile(filepath.Join(dir, "results", exportManifest)); err != nil || !strings.Contains(string(m), `"format": "CSV"`) {
+		t.Errorf("the CSV export is gone: %s %v", m, err)
+	}
+	mustSucceed(t, presage(t, dir, "export", "csv", "--out", "results")) // the same format replaces
+}
+
+// TestReadingLeavesTheFolderAsItWas: a reading command leaves no
+// write-ahead log beside the store.
+func TestReadingLeavesTheFolderAsItWas(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	for _, args := range [][]string{{"list", "runs"}, {"query", "SELECT count(*) FROM runs"}} {
+		mustSucceed(t, presage(t, dir, args...))
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if _, err := os.Stat(filepath.Join(dir, "presage.db"+suffix)); err == nil {
+				t.Errorf("presage %v left presage.db%s", args, suffix)
+			}
+		}
+	}
+}
