@@ -29,7 +29,7 @@ func sample(header func([]string) error, row func([]any) error) error {
 // them exact.
 func TestResidues(t *testing.T) {
 	for _, tc := range []struct {
-		v           float64
+		v            float64
 		table, exact string
 	}{{-1.35525e-19, "0", "-1.35525e-19"}, {2.1684e-19, "0", "2.1684e-19"}, {3e-9, "3e-09", "3e-09"}, {0.648388, "0.648388", "0.648388"}} {
 		if got := text(tc.v, "NULL", 6); got != tc.table {
