@@ -74,11 +74,11 @@ func (s *schedule) deadlock() error {
 // waitOf says what unfinished order id waits for.
 func (s *schedule) waitOf(id int64) Wait {
 	p := s.recs[id-1].run
-	o := p.order
+	o := &p.line
 	if !p.started {
-		return Wait{Order: id, At: o.MadeAt, For: o.Parent, Result: -1}
+		return Wait{Order: id, At: o.madeAt, For: o.parent, Result: -1}
 	}
-	q := o.Requests[p.next]
+	q := o.requests[p.next]
 	return Wait{Order: id, At: q.At, For: q.Order, Result: q.Result}
 }
 

@@ -60,13 +60,29 @@ type step struct {
 	offset times
 }
 
-// progress is an order still running: known up to its request next.
+// progress is an order still running: known up to its request next. It
+// copies what the schedule reads of the order rather than keeping the
+// Order, which would keep alive the order's segments and the reader's
+// slab around it while the order waits for children far ahead.
 type progress struct {
-	order   *ordertrace.Order
+	line    orderLine
 	started bool
 	next    int   // first request whose result is not known yet
 	offset  times // the offset after the requests before next
 	kids    []int64
+}
+
+// orderLine is what the schedule reads of an order.
+type orderLine struct {
+	parent           int64
+	madeAt, duration float64
+	argBytes         int64
+	requests         []ordertrace.Request
+	results          []ordertrace.Result
+}
+
+func lineOf(o *ordertrace.Order) orderLine {
+	return orderLine{parent: o.Parent, madeAt: o.MadeAt, duration: o.Duration, argBytes: o.ArgBytes, requests: o.Requests, results: o.Results}
 }
 
 func newSchedule(net Network) *schedule {
@@ -121,7 +137,7 @@ func (s *schedule) newProgress(o *ordertrace.Order) *progress {
 	if n := len(s.free); n > 0 {
 		p := s.free[n-1]
 		s.free = s.free[:n-1]
-		*p = progress{order: o, kids: p.kids[:0]}
+		*p = progress{line: lineOf(o), kids: p.kids[:0]}
 		return p
 	}
 	if len(s.progressSlab) == 0 {
@@ -129,7 +145,7 @@ func (s *schedule) newProgress(o *ordertrace.Order) *progress {
 	}
 	p := &s.progressSlab[0]
 	s.progressSlab = s.progressSlab[1:]
-	p.order = o
+	p.line = lineOf(o)
 	return p
 }
 
@@ -155,19 +171,19 @@ func (s *schedule) drain() {
 func (s *schedule) advance(id int64) {
 	r := &s.recs[id-1]
 	p := r.run
-	o := p.order
+	o := &p.line
 	for {
 		horizon := math.Inf(1)
-		if p.next < len(o.Requests) {
-			horizon = o.Requests[p.next].At
+		if p.next < len(o.requests) {
+			horizon = o.requests[p.next].At
 		}
 		s.publish(id, horizon)
 		s.startKids(r, horizon)
-		if p.next == len(o.Requests) {
+		if p.next == len(o.requests) {
 			s.finish(id)
 			return
 		}
-		q := o.Requests[p.next]
+		q := o.requests[p.next]
 		avail, ok := s.result(q)
 		if !ok {
 			r.nextWaiter = s.waiters[q.Order]
@@ -177,7 +193,7 @@ func (s *schedule) advance(id int64) {
 		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
 			p.offset = off
 			if r.steps == nil {
-				r.steps = cut(&s.stepSlab, len(o.Requests)-p.next)[:0]
+				r.steps = cut(&s.stepSlab, len(o.requests)-p.next)[:0]
 			}
 			r.steps = append(r.steps, step{at: q.At, offset: off})
 		}
@@ -202,10 +218,10 @@ func (s *schedule) result(q ordertrace.Request) (times, bool) {
 func (s *schedule) publish(id int64, horizon float64) {
 	r := &s.recs[id-1]
 	p := r.run
-	o := p.order
+	o := &p.line
 	had := len(r.results)
-	for n := had; n < len(o.Results) && o.Results[n].At < horizon; n++ {
-		res := o.Results[n]
+	for n := had; n < len(o.results) && o.results[n].At < horizon; n++ {
+		res := o.results[n]
 		r.results = append(r.results, p.offset.plus(res.At, s.net.cost(res.Bytes)))
 	}
 	if len(r.results) > had {
@@ -225,7 +241,7 @@ func (s *schedule) wake(provider int64) {
 	for w := first; w != 0; {
 		r := &s.recs[w-1]
 		next := r.nextWaiter
-		if p := r.run; p.order.Requests[p.next].Result < known {
+		if p := r.run; p.line.requests[p.next].Result < known {
 			r.nextWaiter = 0
 			s.ready = append(s.ready, w)
 		} else {
@@ -245,9 +261,9 @@ func (s *schedule) startKids(r *record, horizon float64) {
 	kids := r.run.kids
 	kept := kids[:0]
 	for _, k := range kids {
-		kid := s.recs[k-1].run.order
-		if kid.MadeAt <= horizon {
-			s.begin(k, r.at(kid.MadeAt).plus(0, s.net.cost(kid.ArgBytes)))
+		kid := &s.recs[k-1].run.line
+		if kid.madeAt <= horizon {
+			s.begin(k, r.at(kid.madeAt).plus(0, s.net.cost(kid.argBytes)))
 		} else {
 			kept = append(kept, k)
 		}
@@ -258,7 +274,7 @@ func (s *schedule) startKids(r *record, horizon float64) {
 // finish records the end of order id and forgets its progress.
 func (s *schedule) finish(id int64) {
 	r := &s.recs[id-1]
-	end := r.run.offset.plus(r.run.order.Duration, 0)
+	end := r.run.offset.plus(r.run.line.duration, 0)
 	s.span = later(s.span, end)
 	s.free = append(s.free, r.run)
 	r.run = nil
@@ -271,7 +287,7 @@ func (r *record) knownBefore(t float64) bool {
 		return true
 	}
 	p := r.run
-	return p.started && (p.next == len(p.order.Requests) || p.order.Requests[p.next].At >= t)
+	return p.started && (p.next == len(p.line.requests) || p.line.requests[p.next].At >= t)
 }
 
 // at returns r's real time at own moment t of making a child: the offset
