@@ -81,3 +81,22 @@ func TestReadingLeavesTheFolderAsItWas(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictTwiceStoresOnce: predicting a configuration the store holds
+// shows its run; --again predicts and stores it anew.
+func TestPredictTwiceStoresOnce(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	predict := []string{"predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2x2"}
+	first := mustSucceed(t, presage(t, dir, predict...))
+	before := storeCounts(t, dir)
+	again := mustSucceed(t, presage(t, dir, predict...))
+	if storeCounts(t, dir) != before || again.stdout != first.stdout || !strings.Contains(again.stderr, "run 1 predicted this configuration already") {
+		t.Errorf("second predict: %q %q; store %s, was %s", again.stdout, again.stderr, storeCounts(t, dir), before)
+	}
+	mustSucceed(t, presage(t, dir, append(predict, "--tstart", "10")...))
+	forced := mustSucceed(t, presage(t, dir, append(predict, "--again")...))
+	if !strings.HasPrefix(forced.stdout, "run 3:") {
+		t.Errorf("--again and another override: %q, want run 3", forced.stdout)
+	}
+}

@@ -24,6 +24,7 @@ type predictCmd struct {
 	TStart   *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
 	TByte    *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
 	Power    *float64 `help:"Override every processor's relative power (> 0)."`
+	Again    bool     `help:"Predict and store the configuration even when the store holds its prediction already."`
 }
 
 // Validate checks the overrides given: an override is a positive finite
@@ -72,8 +73,16 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	run, err := stage.PredictOne(ctx, st, stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg})
-	if err != nil {
+	req := stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg}
+	var run *result.Run
+	if !c.Again {
+		if run, err = stage.StoredPrediction(ctx, st, req); err != nil {
+			return err
+		}
+	}
+	if run != nil {
+		g.infof("run %d predicted this configuration already: shown again, not stored twice (--again predicts it anew)", run.ID)
+	} else if run, err = stage.PredictOne(ctx, st, req); err != nil {
 		return err
 	}
 	root := run.Intervals[0].Values

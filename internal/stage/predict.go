@@ -3,9 +3,11 @@ package stage
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -16,6 +18,34 @@ type PredictRequest struct {
 	Machine string        // machine name or id
 	Config  result.Config // grid, network and overrides; the machine fields are filled in
 	Options sim.Options
+}
+
+// StoredPrediction returns the prediction of req stored already outside
+// any sweep, nil when there is none (or when req has simulator options or
+// no grid, which the lookup does not compare).
+func StoredPrediction(ctx context.Context, st *store.Store, req PredictRequest) (*result.Run, error) {
+	if len(req.Config.Grid) == 0 || !reflect.ValueOf(req.Options).IsZero() {
+		return nil, nil
+	}
+	info, err := st.Trace(req.Trace)
+	if err != nil {
+		return nil, err
+	}
+	_, minfo, err := st.Machine(req.Machine)
+	if err != nil {
+		return nil, err
+	}
+	cfg := req.Config
+	kind, err := network.ParseKind(cfg.Network) // as the simulator names it
+	if err != nil {
+		return nil, err
+	}
+	cfg.Network = kind.String()
+	id, ok, err := st.StoredPrediction(ctx, info.ID, minfo.ID, cfg)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return st.Run(id)
 }
 
 // PredictOne predicts req and stores the run in one transaction. The trace
