@@ -100,3 +100,24 @@ func TestPredictTwiceStoresOnce(t *testing.T) {
 		t.Errorf("--again and another override: %q, want run 3", forced.stdout)
 	}
 }
+
+// TestDoubtfulLeftOut: a grid with more processors than the arrays'
+// extent is flagged, listed as doubtful, and counted as left out of
+// best_config unless asked for.
+func TestDoubtfulLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "2"))
+	r := mustSucceed(t, presage(t, dir, "predict", "--trace", "jac", "--machine", "Predictor", "--grid", "1024"))
+	if !strings.Contains(r.stderr, "warning: doubtful: a template of") {
+		t.Fatalf("predict on 1024 processors: %q, want a doubtful warning", r.stderr)
+	}
+	if l := mustSucceed(t, presage(t, dir, "list", "runs")); !strings.Contains(l.stdout, "doubtful") {
+		t.Errorf("list runs does not show the doubtful run:\n%s", l.stdout)
+	}
+	best := mustSucceed(t, presage(t, dir, "query", "--name", "best_config", "--format", "csv"))
+	all := mustSucceed(t, presage(t, dir, "query", "--name", "best_config", "--format", "csv", "--param", "include_doubtful=1"))
+	if !strings.HasSuffix(strings.TrimSpace(best.stdout), ",1") || !strings.HasSuffix(strings.TrimSpace(all.stdout), ",0") {
+		t.Errorf("best_config:\n%s\nwith the doubtful runs:\n%s", best.stdout, all.stdout)
+	}
+}

@@ -37,9 +37,10 @@ func (r runRef) load(st *store.Store) (*result.Run, error) {
 
 type htmlCmd struct {
 	runRef
-	Sweep int64  `help:"Report a sweep (charts of time, efficiency and speedup vs processors) instead of one run."`
-	Out   string `help:"Output file (default: PROGRAM.MACHINE.GRID.html, or sweep-ID.html)." type:"path"`
-	All   bool   `help:"Start from Main rather than from the interval the original starts from."`
+	Sweep           int64  `help:"Report a sweep (charts of time, efficiency and speedup vs processors) instead of one run."`
+	IncludeDoubtful bool   `help:"With --sweep, show the doubtful configurations too (outside the model's domain; left out by default)."`
+	Out             string `help:"Output file (default: PROGRAM.MACHINE.GRID.html, or sweep-ID.html)." type:"path"`
+	All             bool   `help:"Start from Main rather than from the interval the original starts from."`
 }
 
 func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
@@ -80,7 +81,7 @@ func (c *htmlCmd) sweepReport(ctx context.Context, g *Globals, st *store.Store) 
 	if out == "" {
 		out = fmt.Sprintf("sweep-%d.html", c.Sweep)
 	}
-	opt := sweepreport.Options{AllIntervals: c.All}
+	opt := sweepreport.Options{AllIntervals: c.All, IncludeDoubtful: c.IncludeDoubtful}
 	// Loaded first: an unknown sweep is an error about the sweep, not
 	// about a file that was never to be written.
 	in, err := sweepreport.Load(ctx, st, c.Sweep, opt)

@@ -100,7 +100,7 @@ func product(g []int) int {
 
 // save stores one run whose tree is Main 1 > (Seq 2 > Par 3, User 4) with
 // values that follow the model's identities.
-func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string, tstart float64, grid []int, exec float64) int64 {
+func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string, tstart float64, grid []int, exec float64, warnings ...result.Warning) int64 {
 	t.Helper()
 	p := float64(product(grid))
 	ivs := []*result.Interval{
@@ -125,7 +125,7 @@ func (f *sweepFixture) save(t *testing.T, traceID, sweepID int64, network string
 	}
 	run := &result.Run{Kind: result.Predicted, TraceID: traceID, SweepID: sweepID, Program: fixtureProgram,
 		Config:    result.Config{Machine: "Predictor", Grid: grid, Network: network, TStart: tstart},
-		Intervals: ivs, ReportRoot: 1}
+		Intervals: ivs, ReportRoot: 1, Warnings: warnings}
 	storetest.Save(t, f.st, run)
 	if sweepID != 0 {
 		f.runs = append(f.runs, run)

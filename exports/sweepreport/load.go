@@ -31,7 +31,8 @@ func Load(ctx context.Context, src Source, sweepID int64, opt Options) (*Input, 
 	if len(rep.Configs) == 0 {
 		return nil, fmt.Errorf("sweep %d: no runs stored yet (run or resume the sweep first)", sweepID)
 	}
-	chosen, err := chooseRun(configs(rep), opt.Run, sweepID)
+	cs, _ := configs(rep, opt.IncludeDoubtful)
+	chosen, err := chooseRun(cs, opt.Run, sweepID)
 	if err != nil {
 		return nil, err
 	}
@@ -45,12 +46,20 @@ func Load(ctx context.Context, src Source, sweepID int64, opt Options) (*Input, 
 // config is one run of the sweep: its configuration and headline numbers.
 type config struct{ stored.SweepConfig }
 
-func configs(rep *stored.SweepReport) []*config {
-	cs := make([]*config, len(rep.Configs))
-	for i, c := range rep.Configs {
-		cs[i] = &config{c}
+// configs returns the configurations the report shows: the doubtful ones
+// only with include (or when every one is), and how many it left out.
+func configs(rep *stored.SweepReport, include bool) (cs []*config, leftOut int) {
+	for _, c := range rep.Configs {
+		if c.Doubtful && !include {
+			leftOut++
+			continue
+		}
+		cs = append(cs, &config{c})
 	}
-	return cs
+	if len(cs) == 0 {
+		return configs(rep, true)
+	}
+	return cs, leftOut
 }
 
 // Cost is the processor time the configuration occupies.

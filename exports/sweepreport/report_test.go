@@ -396,3 +396,24 @@ func TestSingleConfiguration(t *testing.T) {
 		t.Errorf("missing efficiency shown as %q, want –", got)
 	}
 }
+
+// TestDoubtfulLeftOut: a doubtful configuration, however fast, is not the
+// fastest the report shows unless asked for, and a note says so.
+func TestDoubtfulLeftOut(t *testing.T) {
+	f := newSweep(t)
+	fast := f.save(t, f.traceID, f.sweepID, "bus", 0, []int{33}, 1e-6,
+		result.Warning{Message: "doubtful: a template of 32 elements …", Count: 1, Doubtful: true})
+	for _, tc := range []struct {
+		include bool
+		note    bool
+	}{{false, true}, {true, false}} {
+		in := f.load(t, Options{IncludeDoubtful: tc.include})
+		if chosen := in.Run.ID == fast; chosen != tc.include {
+			t.Errorf("include %v: the breakdown's run is %d (the doubtful one is %d)", tc.include, in.Run.ID, fast)
+		}
+		page := string(f.render(t, Options{IncludeDoubtful: tc.include}))
+		if got := strings.Contains(page, "Doubtful configurations left out: 1."); got != tc.note {
+			t.Errorf("include %v: note shown %v, want %v", tc.include, got, tc.note)
+		}
+	}
+}

@@ -23,6 +23,10 @@ type Options struct {
 	// MaxIntervals bounds the bars of the breakdown (those with the largest
 	// losses are kept, in tree order); 0 = 40, negative = no bound.
 	MaxIntervals int
+	// IncludeDoubtful shows the doubtful configurations too (outside the
+	// model's domain: result.Warning); by default they are left out, and
+	// a note says how many, unless every one is.
+	IncludeDoubtful bool
 }
 
 func (o Options) top() int {
@@ -55,7 +59,7 @@ var tmpl = htmlstyle.Page("sweep", reportTmpl, styleCSS)
 // cannot be reported (a run outside the sweep).
 func Write(w io.Writer, in *Input, opt Options) error {
 	id := in.Sweep.Sweep.ID
-	cs := configs(in.Sweep)
+	cs, leftOut := configs(in.Sweep, opt.IncludeDoubtful)
 	chosen, err := chooseRun(cs, in.Run.ID, id)
 	if err != nil {
 		return err
@@ -64,6 +68,9 @@ func Write(w io.Writer, in *Input, opt Options) error {
 		return fmt.Errorf("sweep %d: run %d: no intervals stored", id, in.Run.ID)
 	}
 	doc := build(in.Sweep, cs, chosen, breakdown(in.Run, opt.AllIntervals), opt)
+	if leftOut > 0 {
+		doc.Notes = append(doc.Notes, fmt.Sprintf("Doubtful configurations left out: %d. They distribute an array over more processors than it has elements in a dimension, where the model's times do not hold (docs/deviations.md); presage report html --sweep %d --include-doubtful shows them.", leftOut, id))
+	}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, doc); err != nil {
 		return fmt.Errorf("sweep %d: html report: %w", id, err)

@@ -110,6 +110,7 @@ var Runs = Table{
 		col("report_root", Int64, "", "the interval the original's report starts from"),
 		col("execution_time", Float64, "s", "Main's execution time"),
 		col("cost", Float64, "processor·s", "execution_time × procs"),
+		col("doubtful", Int64, "", "1 when the configuration leaves the model's domain (an array over more processors than its elements in a dimension: docs/deviations.md), else 0"),
 		col("created_at", Timestamp, "", "when the run was stored"),
 	},
 }

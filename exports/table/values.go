@@ -41,6 +41,7 @@ var runFields = map[string]appender[stored.RunRow]{
 	"report_root":    func(b array.Builder, r *stored.RunRow) { appendInt(b, r.ReportRoot) },
 	"execution_time": func(b array.Builder, r *stored.RunRow) { appendFloat(b, r.ExecutionTime) },
 	"cost":           func(b array.Builder, r *stored.RunRow) { appendFloat(b, r.Cost) },
+	"doubtful":       func(b array.Builder, r *stored.RunRow) { appendInt(b, r.Doubtful) },
 	"created_at":     func(b array.Builder, r *stored.RunRow) { appendTime(b, r.CreatedAt) },
 }
 

@@ -34,12 +34,16 @@ type SearchRequest struct {
 	Deadline float64
 	// First is the grid of the original's first run, the initial best
 	// (default [1], the original's without grid arguments).
-	First      []int
-	PerProcMax int
-	Workers    int
-	Options    sim.Options
-	Progress   func(Progress)
-	Command    string
+	First []int
+	// IncludeDoubtful ranks the doubtful configurations (outside the
+	// model's domain: result.Warning) too; by default they are left out
+	// of Ranked and Smallest, and counted in DoubtfulLeftOut.
+	IncludeDoubtful bool
+	PerProcMax      int
+	Workers         int
+	Options         sim.Options
+	Progress        func(Progress)
+	Command         string
 }
 
 // SearchReport is the outcome of a search.
@@ -52,7 +56,10 @@ type SearchReport struct {
 	// Smallest is the configuration of fewest processors meeting the
 	// deadline (ties: the faster), nil when none does or none was asked.
 	Smallest *stored.Outcome
-	Original *search.Result // the original's modes only
+	// DoubtfulLeftOut counts the evaluated configurations left out of
+	// Ranked and Smallest as doubtful.
+	DoubtfulLeftOut int
+	Original        *search.Result // the original's modes only
 }
 
 // Search performs the search, storing every evaluated configuration as a
@@ -112,6 +119,14 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 	out, err := st.SweepOutcomes(ctx, rep.SweepID)
 	if err != nil {
 		return nil, err
+	}
+	if !req.IncludeDoubtful {
+		for i, o := range out {
+			if o.Doubtful {
+				delete(out, i)
+				rep.DoubtfulLeftOut++
+			}
+		}
 	}
 	rep.Ranked = rank(out, req.Objective)
 	if req.Deadline > 0 {

@@ -89,11 +89,21 @@ func TestOriginalFullSearchOnJac(t *testing.T) {
 func TestObjectivesAndDeadline(t *testing.T) {
 	db := searchStore(t)
 	base := stage.SearchRequest{Trace: "jac1d", Machine: "Predictor", Lo: 1, Hi: 16, MaxRank: 1, Workers: 2}
+	plain, err := stage.Search(context.Background(), db, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// jac1d's arrays have 8 elements: on 9 to 16 processors some hold
+	// none, and those configurations are left out unless asked for.
+	if len(plain.Ranked) != 8 || plain.DoubtfulLeftOut != 8 {
+		t.Fatalf("%d configurations ranked, %d doubtful left out; want 8 and 8", len(plain.Ranked), plain.DoubtfulLeftOut)
+	}
+	base.IncludeDoubtful = true
 	byTime, err := stage.Search(context.Background(), db, base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(byTime.Ranked) != 16 { // MaxRank 1: one grid per count
+	if len(byTime.Ranked) != 16 || byTime.DoubtfulLeftOut != 0 { // MaxRank 1: one grid per count
 		t.Fatalf("%d configurations ranked, want 16", len(byTime.Ranked))
 	}
 	for _, tc := range []struct {

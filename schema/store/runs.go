@@ -48,15 +48,15 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 	}
 	res, err := tx.Exec(`INSERT INTO runs(kind, trace_id, sts_id, sweep_id, program, machine_id, machine,
 		grid, grid_rank, grid_d1, grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power,
-		tstart_used, tbyte_used, power_used, options, report_root, execution_time, warnings, created_at)
-		VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?, ?,?,?, ?,?,?,?,?)`,
+		tstart_used, tbyte_used, power_used, options, report_root, execution_time, warnings, doubtful, created_at)
+		VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?, ?,?,?, ?,?,?,?,?,?)`,
 		string(run.Kind), nullID(run.TraceID), nullID(run.StsID), nullID(run.SweepID), run.Program,
 		nullID(c.MachineID), nullString(c.Machine),
 		result.GridString(c.Grid), len(c.Grid), grid[0], grid[1], grid[2], grid[3], c.Procs(),
 		nullString(c.Network), nullZero(c.TStart), nullZero(c.TByte), nullZero(c.Power),
 		nullUsed(run, c.Used.TStart), nullUsed(run, c.Used.TByte), nullUsed(run, c.Used.Power),
 		strings.Join(c.Options, ","), run.ReportRoot, run.Intervals[0].Values[result.ExecutionTime],
-		strings.Join(warn, "; "), time.Now().UTC().Format(time.RFC3339))
+		strings.Join(warn, "; "), run.Doubtful(), time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
 		return fmt.Errorf("save run: %w", err)
 	}
@@ -84,8 +84,8 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 		return fmt.Errorf("save run: %w", err)
 	}
 	for _, w := range run.Warnings {
-		if _, err := tx.Exec(`INSERT INTO run_warnings(run_id, message, count) VALUES (?,?,?)`,
-			run.ID, w.Message, w.Count); err != nil {
+		if _, err := tx.Exec(`INSERT INTO run_warnings(run_id, message, count, doubtful) VALUES (?,?,?,?)`,
+			run.ID, w.Message, w.Count, w.Doubtful); err != nil {
 			return fmt.Errorf("save run: %w", err)
 		}
 	}
@@ -325,7 +325,7 @@ func (s *Store) Run(id int64) (*result.Run, error) {
 	if err := loadIntervals(db, run); err != nil {
 		return nil, fmt.Errorf("run %d: %w", id, err)
 	}
-	if err := db.Select(&run.Warnings, `SELECT message, count FROM run_warnings WHERE run_id = ? ORDER BY message`, id); err != nil {
+	if err := db.Select(&run.Warnings, `SELECT message, count, doubtful FROM run_warnings WHERE run_id = ? ORDER BY message`, id); err != nil {
 		return nil, err
 	}
 	return run, nil

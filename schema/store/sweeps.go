@@ -109,7 +109,7 @@ func positionTaken(tx *sqlx.Tx, sweepID int64, index int) (bool, error) {
 func (s *Store) SweepOutcomes(ctx context.Context, sweepID int64) (map[int]stored.Outcome, error) {
 	var rows []stored.Outcome
 	err := s.db.SelectContext(ctx, &rows, `SELECT r.sweep_index, r.id, r.grid, coalesce(r.machine, '') AS machine, r.procs, r.execution_time,
-			`+rootValue("r.id")+` AS efficiency
+			r.doubtful, `+rootValue("r.id")+` AS efficiency
 		FROM runs r WHERE r.sweep_id = ? AND r.sweep_index IS NOT NULL`, int(result.Efficiency), sweepID)
 	if err != nil {
 		return nil, fmt.Errorf("results of sweep %d: %w", sweepID, err)

@@ -15,13 +15,13 @@ import (
 
 const runRowColumns = `run_id, sweep_id, kind, program, trace_id, sts_id, machine, grid, grid_rank, grid_d1,
 	grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power, tstart_used, tbyte_used, power_used,
-	options, report_root, execution_time, cost, created_at`
+	options, report_root, execution_time, cost, doubtful, created_at`
 
 // runRowFields are the scan destinations of runRowColumns.
 func runRowFields(r *stored.RunRow) []any {
 	return []any{&r.ID, &r.SweepID, &r.Kind, &r.Program, &r.TraceID, &r.StsID, &r.Machine, &r.Grid,
 		&r.GridRank, &r.GridD1, &r.GridD2, &r.GridD3, &r.GridD4, &r.Procs, &r.Network, &r.TStart,
-		&r.TByte, &r.Power, &r.TStartUsed, &r.TByteUsed, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.CreatedAt}
+		&r.TByte, &r.Power, &r.TStartUsed, &r.TByteUsed, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.Doubtful, &r.CreatedAt}
 }
 
 const intervalRowColumns = `run_id, interval_id, parent, ord, level, type, file, line, expr, count, path`

@@ -191,6 +191,9 @@ type SweepConfig struct {
 	Time    float64 `db:"execution_time"`
 	// Efficiency of the root interval, not Valid when not stored.
 	Efficiency Null[float64] `db:"effic"`
+	// Doubtful: the configuration leaves the model's domain
+	// (result.Warning).
+	Doubtful bool `db:"doubtful"`
 }
 
 // Sweep is the row of one sweep or search: a set of configurations of one
@@ -217,6 +220,7 @@ type Outcome struct {
 	Procs      int     `db:"procs"`
 	Time       float64 `db:"execution_time"` // of the root interval (s)
 	Efficiency float64 `db:"efficiency"`     // of the root interval
+	Doubtful   bool    `db:"doubtful"`       // outside the model's domain (result.Warning)
 }
 
 // Cost is the processor time the configuration occupies: time x processors.
@@ -276,6 +280,7 @@ type RunRow struct {
 	Options                string
 	ReportRoot             int64
 	ExecutionTime, Cost    float64 // of the root interval; cost = time x processors
+	Doubtful               int64   // 1 outside the model's domain (result.Warning), else 0
 	CreatedAt              string
 }
 
@@ -328,7 +333,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

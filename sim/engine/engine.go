@@ -77,6 +77,7 @@ type Engine struct {
 	comp         *Compiler // of Step
 	callT, retT  float64
 	warnings     map[string]int
+	doubts       map[string]bool // the warnings that make the run doubtful
 	warningOrder []string
 
 	templates  map[uint64]*layout.Template
@@ -140,6 +141,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},
 		warnings:   map[string]int{},
+		doubts:     map[string]bool{},
 		templates:  map[uint64]*layout.Template{},
 		arrays:     map[uint64]*array{},
 		byHandle:   map[uint64]*array{},
@@ -176,4 +178,10 @@ func (e *Engine) warn(msg string) {
 		e.warningOrder = append(e.warningOrder, msg)
 	}
 	e.warnings[msg]++
+}
+
+// doubt counts a diagnostic that makes the run doubtful (result.Warning).
+func (e *Engine) doubt(msg string) {
+	e.warn(msg)
+	e.doubts[msg] = true
 }

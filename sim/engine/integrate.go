@@ -23,7 +23,7 @@ func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []re
 	main := e.ivs[0]
 	e.integrate(main, 0, &ivs)
 	for _, w := range e.warningOrder {
-		warnings = append(warnings, result.Warning{Message: w, Count: e.warnings[w]})
+		warnings = append(warnings, result.Warning{Message: w, Count: e.warnings[w], Doubtful: e.doubts[w]})
 	}
 	return ivs, reportRoot, warnings
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/layout"
+import (
+	"fmt"
+
+	"github.com/presage-dvm/presage/sim/layout"
+)
 
 // am is an abstract machine: the processor system it is mapped on.
 type am struct {
@@ -256,8 +260,25 @@ func distr(e *Engine) error {
 	if err := t.Distribute(vm, ints(axis)); err != nil {
 		return e.errorf("%v", err)
 	}
+	e.doubtEmptyProcessors(t)
 	e.epoch++
 	return nil
+}
+
+// doubtEmptyProcessors flags a template distributed over more processors
+// than it has elements in a dimension: those processors hold nothing,
+// and the model's times there fall off a cliff (jac_e4_L500: 58 s on 500
+// processors, 0.64 s on 501, as in the original Predictor), so the run is
+// doubtful (docs/deviations.md, "Doubtful configurations").
+func (e *Engine) doubtEmptyProcessors(t *layout.Template) {
+	for i, a := range t.Axis {
+		if a == 0 {
+			continue
+		}
+		if n, p := t.Sizes[a-1], int64(t.VM.Sizes[i]); p > n {
+			e.doubt(fmt.Sprintf("doubtful: a template of %d elements in its dimension %d is distributed over %d processors, %d of which hold none (the model's times do not hold there)", n, a, p, p-n))
+		}
+	}
 }
 
 func setelw(e *Engine) error {

@@ -51,9 +51,14 @@ type Interval struct {
 }
 
 // Warning is a diagnostic of a run, counted (e.g. per unknown function).
+// A doubtful one says that the configuration leaves the model's domain
+// (docs/deviations.md, "Doubtful configurations"): its times are the
+// model's, as the original Predictor's would be, but not a prediction to
+// plan with.
 type Warning struct {
-	Message string
-	Count   int
+	Message  string
+	Count    int
+	Doubtful bool
 }
 
 // Run is the result of one prediction or measurement.
@@ -75,6 +80,16 @@ type Run struct {
 }
 
 // Interval returns the interval with the given ID, or nil.
+// Doubtful reports whether a warning of the run is doubtful.
+func (r *Run) Doubtful() bool {
+	for _, w := range r.Warnings {
+		if w.Doubtful {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *Run) Interval(id int) *Interval {
 	for _, iv := range r.Intervals {
 		if iv.ID == id {
