@@ -10,19 +10,23 @@ import (
 
 // WideViewSQL is the CREATE VIEW statement of v_intervals_wide: the pivot of
 // interval_values by characteristic, one column per WideCharColumns entry.
+// Each value is read by its key (run, interval, characteristic) rather
+// than by grouping every value: a filter on the runs or the intervals
+// (level = 0, run_id = 7) then applies first, and only the rows it keeps
+// are pivoted. An interval without any value has no row, as before.
 func WideViewSQL() string {
 	var b strings.Builder
 	b.WriteString("CREATE VIEW v_intervals_wide AS\n")
 	b.WriteString("SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,\n")
 	b.WriteString("       r.network, r.tstart, r.tbyte, r.power,\n")
-	b.WriteString("       i.interval_id, i.parent, i.path, i.type, i.level, i.file, i.line, i.count")
+	b.WriteString("       i.id AS interval_id, i.parent, i.path, i.type, i.level, i.file, i.line, i.count")
 	for _, c := range stored.WideCharColumns() {
-		fmt.Fprintf(&b, ",\n       max(CASE v.char_id WHEN %d THEN v.value END) AS %s", c.Char, QuoteIdent(c.Name))
+		fmt.Fprintf(&b, ",\n       (SELECT v.value FROM interval_values v WHERE v.run_id = i.run_id AND v.interval_id = i.id AND v.char_id = %d) AS %s",
+			c.Char, QuoteIdent(c.Name))
 	}
-	b.WriteString("\nFROM v_intervals i\n")
+	b.WriteString("\nFROM intervals i\n")
 	b.WriteString("JOIN v_runs r ON r.run_id = i.run_id\n")
-	b.WriteString("JOIN interval_values v ON v.run_id = i.run_id AND v.interval_id = i.interval_id\n")
-	b.WriteString("GROUP BY r.sweep_id, r.run_id, i.interval_id")
+	b.WriteString("WHERE EXISTS (SELECT 1 FROM interval_values v WHERE v.run_id = i.run_id AND v.interval_id = i.id)")
 	return b.String()
 }
 

@@ -85,10 +85,13 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 	} else if run, err = stage.PredictOne(ctx, st, req); err != nil {
 		return err
 	}
-	root := run.Intervals[0].Values
-	fmt.Printf("run %d: %s on %s, grid %s: execution time %.4f s, efficiency %.4f\n",
+	main := run.Intervals[0].Values
+	fmt.Printf("run %d: %s on %s, grid %s: execution time %.4f s, efficiency %.4f (Main)\n",
 		run.ID, run.Program, run.Config.Machine, result.GridString(run.Config.Grid),
-		root[result.ExecutionTime], root[result.Efficiency])
+		main[result.ExecutionTime], main[result.Efficiency])
+	if r := run.Interval(run.ReportRoot); r != nil && r.Parent != 0 {
+		g.infof("the original's report starts at %s line %d (%.4f s): presage report html --run %d shows it from there", r.Type, r.Line, r.Values[result.ExecutionTime], run.ID)
+	}
 	for _, w := range run.Warnings {
 		g.infof("warning: %s (%d times)", w.Message, w.Count)
 	}

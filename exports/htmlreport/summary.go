@@ -61,7 +61,9 @@ func note(run *result.Run, root *result.Interval) string {
 		return ""
 	}
 	return fmt.Sprintf("The report starts at interval %d (%s, line %d), the interval current at the end of the trace, "+
-		"as the original Predictor's does; Main and its other intervals are left out.", root.ID, root.Type, root.Line)
+		"as the original Predictor's does; Main and its other intervals are left out. Main's execution time, which predict, "+
+		"list runs, the sweeps and the exports give, is %s s (presage report html --all starts the report there).",
+		root.ID, root.Type, root.Line, num(run.Intervals[0].Values[result.ExecutionTime]))
 }
 
 func tree(run *result.Run, iv *result.Interval) *node {

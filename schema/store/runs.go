@@ -66,9 +66,16 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 	ins := newInserter(tx)
 	defer ins.close()
 	perProc := opt.PerProcMax == 0 || c.Procs() <= opt.PerProcMax
-	// The intervals go first: the value rows refer to them.
+	// The intervals go first: the value rows refer to them. Each keeps
+	// its path from the root; the tree is in pre-order, parents first.
+	paths := make(map[int]string, len(run.Intervals))
 	for ord, iv := range run.Intervals {
-		if err := ins.interval(run.ID, ord, iv); err != nil {
+		path := string(iv.Type)
+		if iv.Parent != 0 {
+			path = paths[iv.Parent] + "->" + string(iv.Type) + "@" + iv.File + ":" + strconv.Itoa(iv.Line)
+		}
+		paths[iv.ID] = path
+		if err := ins.interval(run.ID, ord, iv, path); err != nil {
 			return fmt.Errorf("save run: interval %d: %w", iv.ID, err)
 		}
 	}
@@ -117,7 +124,7 @@ type inserter struct {
 
 func newInserter(tx *sqlx.Tx) *inserter {
 	return &inserter{
-		iv:      newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count)`, 10),
+		iv:      newBatch(tx, `intervals(run_id, id, parent, ord, level, type, file, line, expr, count, path)`, 11),
 		val:     newBatch(tx, `interval_values(run_id, interval_id, char_id, value)`, 4),
 		proc:    newBatch(tx, `interval_proc_series(run_id, interval_id, char_id, vals)`, 4),
 		classes: newBatch(tx, `interval_proc_classes(run_id, interval_id, classes)`, 3),
@@ -141,13 +148,13 @@ func (ins *inserter) close() {
 	}
 }
 
-func (ins *inserter) interval(runID int64, ord int, iv *result.Interval) error {
+func (ins *inserter) interval(runID int64, ord int, iv *result.Interval, path string) error {
 	var expr any
 	if iv.Expr != nil {
 		expr = *iv.Expr
 	}
 	return ins.iv.add(runID, iv.ID, nullID(int64(iv.Parent)), ord, iv.Level, string(iv.Type),
-		iv.File, iv.Line, expr, iv.Count)
+		iv.File, iv.Line, expr, iv.Count, path)
 }
 
 // values adds the interval's values, comparative characteristics and, when

@@ -9,10 +9,11 @@ import (
 )
 
 // WideRows calls fn for each interval of the runs of one sweep that has
-// values, run by run in interval id order. v_intervals_wide pivots with a
-// GROUP BY that SQLite sorts in a temporary B-tree; the values of a run
-// come in key order already, so the pivot is done here, one interval at a
-// time (a test compares the rows with the view's). The row is reused: fn
+// values, run by run in interval id order. v_intervals_wide reads every
+// value by its key, one look-up per column; the values of a run come in
+// key order already, so for a whole sweep the pivot is done here, one
+// interval at a time, in one pass (a test compares the rows with the
+// view's). The row is reused: fn
 // must copy what it keeps.
 func (s *Store) WideRows(ctx context.Context, sweepID int64, fn func(*stored.WideRow) error) error {
 	dims, err := s.sweepDims(ctx, sweepID)
