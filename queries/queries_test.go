@@ -144,27 +144,40 @@ func TestQueries(t *testing.T) {
 		if len(rows) != len(built.Runs) {
 			t.Fatalf("%d rows for Main, want one per run (%d)", len(rows), len(built.Runs))
 		}
-		// The base is the run with the fewest processors (then the fastest).
-		base := built.Runs[0]
+		// The base is the run with the fewest processors (then the
+		// fastest) of the same kind, machine, network and overrides.
+		type key struct {
+			kind, machine, network string
+			tstart, tbyte, power   float64
+		}
+		keyOf := func(r *result.Run) key {
+			c := r.Config
+			return key{string(r.Kind), c.Machine, c.Network, c.TStart, c.TByte, c.Power}
+		}
+		base := map[key]*result.Run{}
 		for _, r := range built.Runs {
-			if p, bp := r.Config.Procs(), base.Config.Procs(); p < bp || p == bp && root(r)[result.ExecutionTime] < root(base)[result.ExecutionTime] {
-				base = r
+			b := base[keyOf(r)]
+			if b == nil || r.Config.Procs() < b.Config.Procs() ||
+				r.Config.Procs() == b.Config.Procs() && root(r)[result.ExecutionTime] < root(b)[result.ExecutionTime] {
+				base[keyOf(r)] = r
 			}
+		}
+		if len(base) < 2 {
+			t.Fatalf("the fixture has %d series: the test needs several", len(base))
 		}
 		byRun := map[int64]*result.Run{}
 		for _, r := range built.Runs {
 			byRun[r.ID] = r
 		}
-		for _, row := range rows {
+		for i, row := range rows {
 			r := byRun[row["run_id"].(int64)]
-			want := root(base)[result.ExecutionTime] / root(r)[result.ExecutionTime]
-			if !approx(num(row["speedup"]), want) || num(row["base_procs"]) != float64(base.Config.Procs()) {
-				t.Errorf("run %d: speedup %v base %v, want %g base %d", r.ID, row["speedup"], row["base_procs"], want, base.Config.Procs())
+			b := base[keyOf(r)]
+			want := root(b)[result.ExecutionTime] / root(r)[result.ExecutionTime]
+			if !approx(num(row["speedup"]), want) || num(row["base_procs"]) != float64(b.Config.Procs()) {
+				t.Errorf("run %d: speedup %v base %v, want %g base %d", r.ID, row["speedup"], row["base_procs"], want, b.Config.Procs())
 			}
-		}
-		for i := 1; i < len(rows); i++ {
-			if num(rows[i]["procs"]) < num(rows[i-1]["procs"]) {
-				t.Errorf("rows not ordered by procs: %v", rows)
+			if i > 0 && keyOf(byRun[rows[i-1]["run_id"].(int64)]) == keyOf(r) && num(row["procs"]) < num(rows[i-1]["procs"]) {
+				t.Errorf("rows of a series not ordered by procs: %v", rows)
 			}
 		}
 	})
