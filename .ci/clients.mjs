@@ -207,9 +207,9 @@ for (const [sweep, want] of Object.entries(base.extrap)) {
   };
   const pick = (fmt, table) => sweepDirs(fmt, table).sort().at(-1);
   const cases = [
-    ['csv runs, tstart x 1e6', async () => {
+    ['csv runs, tstart_us x 1e6', async () => {
       const d = pick('csv', 'runs'), f = join(scratch, 'runs.csv'), src = join(out, 'csv', 'runs', d, 'part-0.csv');
-      await db.run(`COPY (SELECT * REPLACE (tstart * 1e6 AS tstart) FROM read_csv(${lit(src)}, header = true,
+      await db.run(`COPY (SELECT * REPLACE (tstart_us * 1e6 AS tstart_us) FROM read_csv(${lit(src)}, header = true,
           columns = ${columnsArg('runs', await csvHeader(src))})) TO ${lit(f)} (HEADER)`);
       return checkCSV('runs', f, Number(d.split('=')[1]), 'corrupted csv runs');
     }],

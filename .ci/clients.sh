@@ -129,7 +129,7 @@ extrap = {str(s): {"rows": n, "sum": total} for s, n, total in con.execute("""
 for s, configs, measured in con.execute("""
     SELECT sweep, count(*), max(kind = 'measured') FROM (
       SELECT DISTINCT coalesce(sweep_id, 0) AS sweep, program, kind, machine, grid, network,
-        tstart, tbyte, power, options, trace_id
+        tstart_us, tbyte_us, power, options, trace_id
       FROM runs r WHERE EXISTS (SELECT 1 FROM interval_values v WHERE v.run_id = r.id)) GROUP BY 1"""):
     extrap[str(s)].update(configs=configs, measured=bool(measured))
 json.dump({"extrap": extrap, "passed": passed, "failed": failed}, open(ref_path, "w"))

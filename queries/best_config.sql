@@ -11,7 +11,7 @@ WITH k AS (
            (SELECT id FROM characteristics WHERE name = 'Efficiency') AS eff_id
 ), c AS (
     SELECT r.run_id, r.program, r.machine, r.grid, r.procs, r.network,
-           r.tstart, r.tbyte, r.power,
+           r.tstart_us, r.tbyte_us, r.power,
            t.value AS time, e.value AS efficiency, t.value * r.procs AS cost
     FROM k, v_runs r
     JOIN intervals i ON i.run_id = r.run_id AND i.parent IS NULL
@@ -27,7 +27,7 @@ WITH k AS (
            row_number() OVER (PARTITION BY program ORDER BY cost, run_id) AS by_cost
     FROM c
 )
-SELECT o.objective, program, run_id, machine, grid, procs, network, tstart, tbyte, power,
+SELECT o.objective, program, run_id, machine, grid, procs, network, tstart_us, tbyte_us, power,
        time, efficiency, cost,
        (SELECT count(*) FROM v_runs d WHERE d.doubtful AND :include_doubtful = 0 AND d.program = ranked.program
            AND (:sweep = 0 OR d.sweep_id = :sweep)) AS doubtful_left_out

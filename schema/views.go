@@ -18,7 +18,7 @@ func WideViewSQL() string {
 	var b strings.Builder
 	b.WriteString("CREATE VIEW v_intervals_wide AS\n")
 	b.WriteString("SELECT r.sweep_id, r.run_id, r.kind, r.program, r.machine, r.grid, r.procs,\n")
-	b.WriteString("       r.network, r.tstart, r.tbyte, r.power,\n")
+	b.WriteString("       r.network, r.tstart_us, r.tbyte_us, r.power,\n")
 	b.WriteString("       i.id AS interval_id, i.parent, i.path, i.type, i.level, i.file, i.line, i.count")
 	for _, c := range stored.WideCharColumns() {
 		fmt.Fprintf(&b, ",\n       (SELECT v.value FROM interval_values v WHERE v.run_id = i.run_id AND v.interval_id = i.id AND v.char_id = %d) AS %s",

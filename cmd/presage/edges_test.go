@@ -193,8 +193,9 @@ func TestValuesUsedExported(t *testing.T) {
 	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
 	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2", "--tstart", "30", "--power", "2"))
 	r := mustSucceed(t, presage(t, dir, "query", "--format", "csv",
-		"SELECT run_id, tstart, tstart_used, tbyte_used, power, power_used FROM v_runs ORDER BY run_id"))
-	want := "run_id,tstart,tstart_used,tbyte_used,power,power_used\n1,,7e-06,4e-09,,1\n2,3e-05,3e-05,4e-09,2,2\n"
+		"SELECT run_id, tstart_us, tstart_used_us, tbyte_used_us, power, power_used FROM v_runs ORDER BY run_id"))
+	// Microseconds, as the flag and the machine file give them.
+	want := "run_id,tstart_us,tstart_used_us,tbyte_used_us,power,power_used\n1,,7,0.004,,1\n2,30,30,0.004,2,2\n"
 	if r.stdout != want {
 		t.Errorf("values used:\n%s\nwant\n%s", r.stdout, want)
 	}
@@ -204,7 +205,7 @@ func TestValuesUsedExported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if header := strings.SplitN(string(runs), "\n", 2)[0]; !strings.Contains(header, "tstart_used,tbyte_used,power_used") {
+	if header := strings.SplitN(string(runs), "\n", 2)[0]; !strings.Contains(header, "tstart_used_us,tbyte_used_us,power_used") {
 		t.Errorf("runs export header %q lacks the values used", header)
 	}
 }

@@ -48,7 +48,7 @@ func overrides(r *stored.RunRow) string {
 	for _, o := range []struct {
 		name string
 		ok   bool
-	}{{"tstart", r.TStart.Valid}, {"tbyte", r.TByte.Valid}, {"power", r.Power.Valid}} {
+	}{{"tstart", r.TStartUS.Valid}, {"tbyte", r.TByteUS.Valid}, {"power", r.Power.Valid}} {
 		if o.ok {
 			set = append(set, o.name)
 		}
@@ -70,23 +70,13 @@ var numParams = []numParam{
 	{"grid_d2", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD2 })},
 	{"grid_d3", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD3 })},
 	{"grid_d4", dim(func(r *stored.RunRow) stored.Null[int64] { return r.GridD4 })},
-	{"tstart", micros(func(r *stored.RunRow) stored.Null[float64] { return r.TStart })},
-	{"tbyte", micros(func(r *stored.RunRow) stored.Null[float64] { return r.TByte })},
+	{"tstart", func(r *stored.RunRow) (float64, bool) { return r.TStartUS.V, r.TStartUS.Valid }},
+	{"tbyte", func(r *stored.RunRow) (float64, bool) { return r.TByteUS.V, r.TByteUS.Valid }},
 	{"power", func(r *stored.RunRow) (float64, bool) { return r.Power.V, r.Power.Valid }},
 }
 
 func dim(f func(*stored.RunRow) stored.Null[int64]) func(*stored.RunRow) (float64, bool) {
 	return func(r *stored.RunRow) (float64, bool) { d := f(r); return float64(d.V), d.Valid }
-}
-
-// micros converts seconds to microseconds, rounded to 12 significant
-// digits so that 1e-5 s is 10 µs and not 10.000000000000002.
-func micros(f func(*stored.RunRow) stored.Null[float64]) func(*stored.RunRow) (float64, bool) {
-	return func(r *stored.RunRow) (float64, bool) {
-		v := f(r)
-		us, _ := strconv.ParseFloat(strconv.FormatFloat(v.V*1e6, 'g', 12, 64), 64)
-		return us, v.Valid
-	}
 }
 
 // group is the runs of one output file.
@@ -200,7 +190,7 @@ func (g *group) encodeParams(ps []numParam) (map[int64]string, error) {
 func configOf(r *stored.RunRow) string {
 	return fmt.Sprintf("%s %s grid %s network %s tstart %s tbyte %s power %s options %s trace %s",
 		r.Kind, nullString(r.Machine, "-"), r.Grid, nullString(r.Network, "-"),
-		nullFloat(r.TStart), nullFloat(r.TByte), nullFloat(r.Power), orNone(r.Options), nullInt(r.TraceID))
+		nullFloat(r.TStartUS), nullFloat(r.TByteUS), nullFloat(r.Power), orNone(r.Options), nullInt(r.TraceID))
 }
 
 func nullString(v stored.Null[string], none string) string {

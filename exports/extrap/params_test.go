@@ -15,7 +15,7 @@ import (
 
 // run makes a predicted run of grid dims with the given network and
 // start-up time (0: the machine file's).
-func run(id int64, network string, tstart float64, dims ...int64) *stored.RunRow {
+func run(id int64, network string, tstartUS float64, dims ...int64) *stored.RunRow {
 	r := &stored.RunRow{ID: id, Kind: "predicted", Program: "jac", GridRank: int64(len(dims)), GridD1: dims[0],
 		Procs: 1, Machine: stored.Null[string]{V: "m", Valid: true}, Network: stored.Null[string]{V: network, Valid: true},
 		TraceID: stored.Null[int64]{V: 1, Valid: true}}
@@ -25,8 +25,8 @@ func run(id int64, network string, tstart float64, dims ...int64) *stored.RunRow
 			*[]*stored.Null[int64]{&r.GridD2, &r.GridD3, &r.GridD4}[i-1] = stored.Null[int64]{V: d, Valid: true}
 		}
 	}
-	if tstart > 0 {
-		r.TStart = stored.Null[float64]{V: tstart, Valid: true}
+	if tstartUS > 0 {
+		r.TStartUS = stored.Null[float64]{V: tstartUS, Valid: true}
 	}
 	return r
 }
@@ -51,11 +51,11 @@ func TestGroups(t *testing.T) {
 			[]string{": procs"}},
 		{"ranks and networks are files, tstart a parameter in µs",
 			[]*stored.RunRow{
-				run(1, "bus", 1e-6, 4), run(2, "bus", 1e-5, 4), run(3, "mesh", 1e-6, 4), run(4, "mesh", 1e-5, 2, 2),
-				run(5, "mesh", 1e-6, 2, 2)},
+				run(1, "bus", 1, 4), run(2, "bus", 10, 4), run(3, "mesh", 1, 4), run(4, "mesh", 10, 2, 2),
+				run(5, "mesh", 1, 2, 2)},
 			[]string{"network=bus.rank=1: tstart", "network=mesh.rank=1: procs", "network=mesh.rank=2: tstart"}},
 		{"runs without an override apart from those with one",
-			[]*stored.RunRow{run(1, "bus", 0, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)},
+			[]*stored.RunRow{run(1, "bus", 0, 4), run(2, "bus", 10, 4), run(3, "bus", 100, 4)},
 			[]string{"overrides=none: procs", "overrides=tstart: tstart"}},
 	}
 	for _, tt := range tests {
@@ -78,8 +78,9 @@ func TestGroups(t *testing.T) {
 	}
 }
 
+// TestMicroseconds: tstart is a parameter in microseconds, as stored.
 func TestMicroseconds(t *testing.T) {
-	g := &group{runs: []*stored.RunRow{run(1, "bus", 1e-6, 4), run(2, "bus", 1e-5, 4), run(3, "bus", 1e-4, 4)}}
+	g := &group{runs: []*stored.RunRow{run(1, "bus", 1, 4), run(2, "bus", 10, 4), run(3, "bus", 100, 4)}}
 	enc, err := g.encodeParams(g.params())
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func (m memSource) IntervalValues(_ context.Context, _ int64, program string, fn
 }
 
 func TestWriteRoutesRuns(t *testing.T) {
-	src := memSource{[]*stored.RunRow{run(1, "bus", 1e-5, 2), run(2, "mesh", 1e-5, 2), run(3, "bus", 1e-4, 2), run(4, "mesh", 1e-4, 4)}}
+	src := memSource{[]*stored.RunRow{run(1, "bus", 10, 2), run(2, "mesh", 10, 2), run(3, "bus", 100, 2), run(4, "mesh", 100, 4)}}
 	dir := t.TempDir()
 	sum, err := Write(context.Background(), src, dir, Options{})
 	if err != nil {

@@ -36,9 +36,9 @@ type RunInfo struct {
 	Dims       []int     `json:"dims"` // e.g. [2, 2]
 	Procs      int       `json:"procs"`
 	Network    *string   `json:"network"`
-	TStart     *float64  `json:"tstart"` // s; null: from the machine file
-	TByte      *float64  `json:"tbyte"`  // s/byte; null: from the machine file
-	Power      *float64  `json:"power"`  // null: from the machine file
+	TStart     *float64  `json:"tstart_us"` // µs; null: from the machine file
+	TByte      *float64  `json:"tbyte_us"`  // µs/byte; null: from the machine file
+	Power      *float64  `json:"power"`     // null: from the machine file
 	Options    []string  `json:"options"`
 	ReportRoot int       `json:"report_root"`
 	Warnings   []Warning `json:"warnings"`
@@ -133,7 +133,7 @@ func runInfo(run *result.Run) RunInfo {
 		TraceID: nonZero(run.TraceID), StsID: nonZero(run.StsID), SweepID: nonZero(run.SweepID),
 		Machine: nonEmpty(c.Machine), MachineID: nonZero(c.MachineID),
 		Grid: result.GridString(c.Grid), Dims: append([]int{}, c.Grid...), Procs: c.Procs(),
-		Network: nonEmpty(c.Network), TStart: nonZero(c.TStart), TByte: nonZero(c.TByte), Power: nonZero(c.Power),
+		Network: nonEmpty(c.Network), TStart: nonZero(result.Micros(c.TStart)), TByte: nonZero(result.Micros(c.TByte)), Power: nonZero(c.Power),
 		Options: append([]string{}, c.Options...), ReportRoot: run.ReportRoot,
 		Warnings: make([]Warning, len(run.Warnings)),
 	}

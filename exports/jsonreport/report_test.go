@@ -114,7 +114,7 @@ func TestShape(t *testing.T) {
 	}
 	runWant := map[string]any{
 		"kind": "predicted", "program": "jac", "machine": "Predictor", "grid": "2x2", "procs": 4.0,
-		"network": "cluster", "tstart": nil, "tbyte": 4e-9, "power": nil, "report_root": 2.0,
+		"network": "cluster", "tstart_us": nil, "tbyte_us": 0.004, "power": nil, "report_root": 2.0,
 		"trace_id": nil, "sts_id": nil, "sweep_id": nil, "machine_id": nil,
 	}
 	for k, v := range runWant {

@@ -34,7 +34,7 @@ Extra-P files (` + "`presage export extrap`" + `) are JSON Lines, one file per s
 combination of the non-numeric attributes that vary among its runs (kind, machine, network,
 options, grid rank, which machine-file values are overridden), named by the attributes that
 vary, e.g. ` + "`sweep_id=1/jacobi.network=bus.rank=2.jsonl`" + `. Their parameters are exactly the
-numeric attributes that vary within the file: ` + "`procs`, `grid_d2`…`grid_d4`, `tstart` and `tbyte`" + `
+numeric attributes that vary within the file: ` + "`procs`, `grid_d2`…`grid_d4`, `tstart_us` and `tbyte_us`" + `
 (in µs) and ` + "`power`" + `; a parameter equal to an earlier one on every run is left out, so that
 every point's repetitions are true repetitions.
 

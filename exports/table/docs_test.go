@@ -55,8 +55,8 @@ func TestColumnsDescribed(t *testing.T) {
 			}
 		}
 	}
-	if u, _ := Runs.ArrowSchema(1).Field(Runs.ArrowSchema(1).FieldIndices("tstart")[0]).Metadata.GetValue("unit"); u != "s" {
-		t.Errorf("runs.tstart unit %q, want s", u)
+	if u, _ := Runs.ArrowSchema(1).Field(Runs.ArrowSchema(1).FieldIndices("tstart_us")[0]).Metadata.GetValue("unit"); u != "µs" {
+		t.Errorf("runs.tstart_us unit %q, want µs", u)
 	}
 }
 

@@ -46,7 +46,7 @@ func (s *Store) SweepFingerprint(ctx context.Context, defHash string) ([]string,
 		WHERE s.def_hash = ?`, defHash); err != nil {
 		return nil, err
 	}
-	if err := add(`SELECT 'run', r.sweep_index, r.kind, r.program, r.machine, m.sha256, r.grid, r.procs, r.network, r.tstart, r.tbyte, r.power,
+	if err := add(`SELECT 'run', r.sweep_index, r.kind, r.program, r.machine, m.sha256, r.grid, r.procs, r.network, r.tstart_us, r.tbyte_us, r.power,
 		r.options, r.report_root, r.execution_time, r.warnings
 		FROM runs r JOIN sweeps s ON s.id = r.sweep_id LEFT JOIN machines m ON m.id = r.machine_id WHERE s.def_hash = ?`, defHash); err != nil {
 		return nil, err

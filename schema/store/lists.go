@@ -16,7 +16,7 @@ var listings = map[string]string{
 	"machines": `SELECT id, name, format, root, processors, ingested_at FROM machines ORDER BY id`,
 	"sts":      `SELECT id, name, procs, grid, version, ingested_at FROM sts_files ORDER BY id`,
 	"runs": `SELECT id, kind, engine, program, coalesce(machine, '') AS machine, grid, procs, coalesce(network, '') AS network,
-		coalesce(tstart * 1e6, '') AS tstart_us, coalesce(tbyte * 1e6, '') AS tbyte_us, coalesce(power, '') AS power,
+		coalesce(tstart_us, '') AS tstart_us, coalesce(tbyte_us, '') AS tbyte_us, coalesce(power, '') AS power,
 		printf('%.4f', execution_time) AS execution_time, CASE WHEN doubtful THEN 'doubtful' ELSE '' END AS note,
 		coalesce(sweep_id, '') AS sweep, created_at FROM runs ORDER BY id`,
 	"orders": `SELECT id, name, program, unit, orders, printf('%.6g', work) AS work, printf('%.6g', span) AS span,

@@ -25,8 +25,8 @@ func (s *Store) SweepReport(ctx context.Context, id int64) (*stored.SweepReport,
 		return nil, fmt.Errorf("sweep %d: trace: %w", id, err)
 	}
 	err = s.db.SelectContext(ctx, &rep.Configs, `SELECT r.id, r.program, coalesce(r.machine, '') AS machine, r.grid, r.procs,
-			coalesce(r.network, '') AS network, coalesce(r.tstart, 0) AS tstart,
-			coalesce(r.tbyte, 0) AS tbyte, coalesce(r.power, 0) AS power, r.execution_time, r.doubtful,
+			coalesce(r.network, '') AS network, coalesce(r.tstart_us, 0) / 1e6 AS tstart,
+			coalesce(r.tbyte_us, 0) / 1e6 AS tbyte, coalesce(r.power, 0) AS power, r.execution_time, r.doubtful,
 			`+rootValueOrNull("r.id")+` AS effic
 		FROM runs r WHERE r.sweep_id = ? ORDER BY r.id`, int(result.Efficiency), id)
 	if err != nil {

@@ -47,14 +47,14 @@ func saveRun(tx *sqlx.Tx, run *result.Run, opt SaveOptions) error {
 		warn[i] = fmt.Sprintf("%s (%d)", w.Message, w.Count)
 	}
 	res, err := tx.Exec(`INSERT INTO runs(kind, trace_id, sts_id, sweep_id, program, machine_id, machine,
-		grid, grid_rank, grid_d1, grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power,
-		tstart_used, tbyte_used, power_used, options, report_root, execution_time, warnings, doubtful, created_at)
+		grid, grid_rank, grid_d1, grid_d2, grid_d3, grid_d4, procs, network, tstart_us, tbyte_us, power,
+		tstart_used_us, tbyte_used_us, power_used, options, report_root, execution_time, warnings, doubtful, created_at)
 		VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?, ?,?,?, ?,?,?,?,?,?)`,
 		string(run.Kind), nullID(run.TraceID), nullID(run.StsID), nullID(run.SweepID), run.Program,
 		nullID(c.MachineID), nullString(c.Machine),
 		result.GridString(c.Grid), len(c.Grid), grid[0], grid[1], grid[2], grid[3], c.Procs(),
-		nullString(c.Network), nullZero(c.TStart), nullZero(c.TByte), nullZero(c.Power),
-		nullUsed(run, c.Used.TStart), nullUsed(run, c.Used.TByte), nullUsed(run, c.Used.Power),
+		nullString(c.Network), nullZero(result.Micros(c.TStart)), nullZero(result.Micros(c.TByte)), nullZero(c.Power),
+		nullUsed(run, result.Micros(c.Used.TStart)), nullUsed(run, result.Micros(c.Used.TByte)), nullUsed(run, c.Used.Power),
 		strings.Join(c.Options, ","), run.ReportRoot, run.Intervals[0].Values[result.ExecutionTime],
 		strings.Join(warn, "; "), run.Doubtful(), time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
@@ -273,9 +273,9 @@ func (s *Store) ResolveRun(ref string) (int64, error) {
 func (s *Store) StoredPrediction(ctx context.Context, trace, machine int64, c result.Config) (int64, bool, error) {
 	var id int64
 	err := s.db.GetContext(ctx, &id, `SELECT id FROM runs WHERE kind = 'predicted' AND sweep_id IS NULL
-		AND trace_id = ? AND machine_id = ? AND grid = ? AND network IS ? AND tstart IS ? AND tbyte IS ? AND power IS ?
+		AND trace_id = ? AND machine_id = ? AND grid = ? AND network IS ? AND tstart_us IS ? AND tbyte_us IS ? AND power IS ?
 		AND options = '' ORDER BY id DESC LIMIT 1`,
-		trace, machine, result.GridString(c.Grid), nullString(c.Network), nullZero(c.TStart), nullZero(c.TByte), nullZero(c.Power))
+		trace, machine, result.GridString(c.Grid), nullString(c.Network), nullZero(result.Micros(c.TStart)), nullZero(result.Micros(c.TByte)), nullZero(c.Power))
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -295,17 +295,17 @@ func (s *Store) Run(id int64) (*result.Run, error) {
 		Machine    sql.NullString  `db:"machine"`
 		Grid       string          `db:"grid"`
 		Network    sql.NullString  `db:"network"`
-		TStart     sql.NullFloat64 `db:"tstart"`
-		TByte      sql.NullFloat64 `db:"tbyte"`
+		TStart     sql.NullFloat64 `db:"tstart_us"`
+		TByte      sql.NullFloat64 `db:"tbyte_us"`
 		Power      sql.NullFloat64 `db:"power"`
-		TStartUsed sql.NullFloat64 `db:"tstart_used"`
-		TByteUsed  sql.NullFloat64 `db:"tbyte_used"`
+		TStartUsed sql.NullFloat64 `db:"tstart_used_us"`
+		TByteUsed  sql.NullFloat64 `db:"tbyte_used_us"`
 		PowerUsed  sql.NullFloat64 `db:"power_used"`
 		Options    string          `db:"options"`
 		ReportRoot int             `db:"report_root"`
 	}
 	err := db.Get(&row, `SELECT kind, trace_id, sts_id, sweep_id, program, machine_id, machine, grid,
-		network, tstart, tbyte, power, tstart_used, tbyte_used, power_used, options, report_root FROM runs WHERE id = ?`, id)
+		network, tstart_us, tbyte_us, power, tstart_used_us, tbyte_used_us, power_used, options, report_root FROM runs WHERE id = ?`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("run %d: %w", id, ErrNoRun)
 	}
@@ -321,9 +321,9 @@ func (s *Store) Run(id int64) (*result.Run, error) {
 		SweepID: row.SweepID.Int64, Program: row.Program, ReportRoot: row.ReportRoot,
 		Config: result.Config{
 			Machine: row.Machine.String, MachineID: row.MachineID.Int64, Grid: grid,
-			Network: row.Network.String, TStart: row.TStart.Float64, TByte: row.TByte.Float64,
+			Network: row.Network.String, TStart: row.TStart.Float64 / 1e6, TByte: row.TByte.Float64 / 1e6,
 			Power: row.Power.Float64,
-			Used:  result.MachineValues{TStart: row.TStartUsed.Float64, TByte: row.TByteUsed.Float64, Power: row.PowerUsed.Float64},
+			Used:  result.MachineValues{TStart: row.TStartUsed.Float64 / 1e6, TByte: row.TByteUsed.Float64 / 1e6, Power: row.PowerUsed.Float64},
 		},
 	}
 	if row.Options != "" {

@@ -14,14 +14,14 @@ import (
 // a sweep. Sweep 0 stands for the runs outside any sweep, as in the views.
 
 const runRowColumns = `run_id, sweep_id, kind, program, trace_id, sts_id, machine, grid, grid_rank, grid_d1,
-	grid_d2, grid_d3, grid_d4, procs, network, tstart, tbyte, power, tstart_used, tbyte_used, power_used,
+	grid_d2, grid_d3, grid_d4, procs, network, tstart_us, tbyte_us, power, tstart_used_us, tbyte_used_us, power_used,
 	options, report_root, execution_time, cost, doubtful, created_at`
 
 // runRowFields are the scan destinations of runRowColumns.
 func runRowFields(r *stored.RunRow) []any {
 	return []any{&r.ID, &r.SweepID, &r.Kind, &r.Program, &r.TraceID, &r.StsID, &r.Machine, &r.Grid,
-		&r.GridRank, &r.GridD1, &r.GridD2, &r.GridD3, &r.GridD4, &r.Procs, &r.Network, &r.TStart,
-		&r.TByte, &r.Power, &r.TStartUsed, &r.TByteUsed, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.Doubtful, &r.CreatedAt}
+		&r.GridRank, &r.GridD1, &r.GridD2, &r.GridD3, &r.GridD4, &r.Procs, &r.Network, &r.TStartUS,
+		&r.TByteUS, &r.Power, &r.TStartUsedUS, &r.TByteUsedUS, &r.PowerUsed, &r.Options, &r.ReportRoot, &r.ExecutionTime, &r.Cost, &r.Doubtful, &r.CreatedAt}
 }
 
 const intervalRowColumns = `run_id, interval_id, parent, ord, level, type, file, line, expr, count, path`

@@ -120,7 +120,7 @@ func TestExportSweepsRefusesOldStore(t *testing.T) {
 // runCells and intervalCells render the columns a view repeats from v_runs
 // and v_intervals.
 func runCells(r *stored.RunRow) []string {
-	return cells(r.SweepID, r.ID, r.Kind, r.Program, r.Machine, r.Grid, r.Procs, r.Network, r.TStart, r.TByte, r.Power)
+	return cells(r.SweepID, r.ID, r.Kind, r.Program, r.Machine, r.Grid, r.Procs, r.Network, r.TStartUS, r.TByteUS, r.Power)
 }
 
 func cells(vals ...any) []string {

@@ -274,8 +274,10 @@ type RunRow struct {
 	GridD2, GridD3, GridD4 Null[int64]
 	Procs                  int64
 	Network                Null[string]
-	TStart, TByte, Power   Null[float64]
-	TStartUsed, TByteUsed  Null[float64]
+	TStartUS, TByteUS      Null[float64] // µs, µs/byte
+	Power                  Null[float64]
+	TStartUsedUS           Null[float64] // µs
+	TByteUsedUS            Null[float64] // µs/byte
 	PowerUsed              Null[float64]
 	Options                string
 	ReportRoot             int64
@@ -333,7 +335,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 16
+const SchemaVersion = 17
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

@@ -115,3 +115,12 @@ func ParseGrid(s string) ([]int, error) {
 	}
 	return grid, nil
 }
+
+// Micros is a time of the model (seconds) in the unit of the flags, the
+// machine files, the store and the exports: microseconds, to 12
+// significant digits, so that 10 µs given is 10 (not 10.000000000000002);
+// microseconds / 1e6 gives the model the seconds the flags gave it.
+func Micros(seconds float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(seconds*1e6, 'g', 12, 64), 64)
+	return v
+}
