@@ -6,7 +6,9 @@ import (
 	"reflect"
 
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -20,6 +22,18 @@ type PredictRequest struct {
 	Options sim.Options
 }
 
+// inputs returns the stored trace and machine req names. The machine is
+// read before the trace is opened: a trace ingested before packs streams
+// from a query that holds a connection.
+func inputs(st *store.Store, req PredictRequest) (store.TraceInfo, *machine.Machine, stored.MachineInfo, error) {
+	info, err := st.Trace(req.Trace)
+	if err != nil {
+		return info, nil, stored.MachineInfo{}, err
+	}
+	m, minfo, err := st.Machine(req.Machine)
+	return info, m, minfo, err
+}
+
 // StoredPrediction returns the prediction of req stored already outside
 // any sweep, nil when there is none (or when req has simulator options or
 // no grid, which the lookup does not compare).
@@ -27,11 +41,7 @@ func StoredPrediction(ctx context.Context, st *store.Store, req PredictRequest) 
 	if len(req.Config.Grid) == 0 || !reflect.ValueOf(req.Options).IsZero() {
 		return nil, nil
 	}
-	info, err := st.Trace(req.Trace)
-	if err != nil {
-		return nil, err
-	}
-	_, minfo, err := st.Machine(req.Machine)
+	info, _, minfo, err := inputs(st, req)
 	if err != nil {
 		return nil, err
 	}
@@ -53,13 +63,7 @@ func StoredPrediction(ctx context.Context, st *store.Store, req PredictRequest) 
 // distinct calls of the trace and the simulated state, not with the
 // trace's length.
 func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*result.Run, error) {
-	info, err := st.Trace(req.Trace)
-	if err != nil {
-		return nil, err
-	}
-	// The machine is read before the trace is opened: a trace ingested
-	// before packs streams from a query that holds a connection.
-	m, minfo, err := st.Machine(req.Machine)
+	info, m, minfo, err := inputs(st, req)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 )
 
-func TestReadOnlyRefusesWrites(t *testing.T) {
+// readOnly makes a new store and opens it read-only.
+func readOnly(t *testing.T) (*store.Store, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.db")
 	st, err := store.Open(path)
 	if err != nil {
@@ -20,6 +22,11 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ro, path
+}
+
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	ro, _ := readOnly(t)
 	defer ro.Close()
 	if err := ro.Exec(`DELETE FROM characteristics`); err == nil {
 		t.Fatal("a read-only store accepted a DELETE")
@@ -32,16 +39,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 // TestReadingLeavesNoLog: reading a store the user may write leaves
 // neither a write-ahead log nor its index behind.
 func TestReadingLeavesNoLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.db")
-	st, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	ro, err := store.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro, path := readOnly(t)
 	if n, err := ro.CountRows("characteristics"); err != nil || n == 0 {
 		t.Fatalf("read-only store: %d characteristics (%v)", n, err)
 	}
