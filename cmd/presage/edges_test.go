@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -253,6 +254,51 @@ func TestExportTimestamps(t *testing.T) {
 	created := row[slices.Index(header, "created_at")]
 	if _, err := time.Parse(time.RFC3339, created); err != nil || !strings.HasSuffix(created, "Z") {
 		t.Errorf("created_at %q: %v", created, err)
+	}
+}
+
+// TestExportTimelineWindow: --procs, --from and --to narrow a timeline,
+// and --max-mb bounds it and says what it left out.
+func TestExportTimelineWindow(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	js := filepath.Join(dir, "t.json")
+	events := func() (tids map[int]bool, first, last float64) {
+		var trace struct {
+			TraceEvents []struct {
+				Ph  string  `json:"ph"`
+				Tid int     `json:"tid"`
+				Ts  float64 `json:"ts"`
+				Dur float64 `json:"dur"`
+			} `json:"traceEvents"`
+		}
+		b, err := os.ReadFile(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &trace); err != nil {
+			t.Fatalf("perfetto JSON: %v", err)
+		}
+		tids, first = map[int]bool{}, math.Inf(1)
+		for _, e := range trace.TraceEvents {
+			if e.Ph == "X" {
+				tids[e.Tid] = true
+				first, last = min(first, e.Ts), max(last, e.Ts+e.Dur)
+			}
+		}
+		return tids, first, last
+	}
+	mustSucceed(t, presage(t, dir, "export", "timeline", "--run", "1", "--format", "perfetto", "--out", js,
+		"--procs", "1", "--from", "0.01", "--to", "0.02"))
+	if tids, first, last := events(); len(tids) != 1 || first < 1e4 || last > 2e4 {
+		t.Errorf("window: threads %v, spans from %g to %g µs; want one thread within 10000..20000 µs", tids, first, last)
+	}
+	// A run whose timeline is far more than 1 MB.
+	mustSucceed(t, presage(t, dir, "predict", golden.Path(t, "traces", "jac_e4_L500_it4000.ptr.gz"), "--machine", "Predictor", "--grid", "2x2"))
+	r := mustSucceed(t, presage(t, dir, "export", "timeline", "--run", "2", "--format", "perfetto", "--out", js, "--max-mb", "1"))
+	if st, err := os.Stat(js); err != nil || st.Size() > 1.2e6 || !strings.Contains(r.stderr, "left out past --max-mb 1") {
+		t.Errorf("--max-mb 1: %v bytes (%v), %q", st.Size(), err, r.stderr)
 	}
 }
 
