@@ -80,7 +80,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	g.infof("sweep %d: %d grids of 1..%d processors (%d already stored, %d predicted)", sum.SweepID, sum.Selected, c.Procs, sum.Existing, sum.Ran)
+	g.infof("sweep %d: %d grids of 1..%d processors (%d already stored, %s%d predicted)", sum.SweepID, sum.Selected, c.Procs, sum.Existing, copiedNote(sum.Reused), sum.Ran)
 	outcomes, err := st.SweepOutcomes(ctx, sum.SweepID)
 	if err != nil {
 		return err

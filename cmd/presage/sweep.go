@@ -112,9 +112,18 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		return err
 	}
-	fmt.Printf("sweep %d: %d configurations (%d already stored, %d run), %d call simulations in %.1f s\n",
-		sum.SweepID, sum.Selected, sum.Existing, sum.Ran, sum.Calls, sum.Elapsed.Seconds())
+	fmt.Printf("sweep %d: %d configurations (%d already stored, %s%d run), %d call simulations in %.1f s\n",
+		sum.SweepID, sum.Selected, sum.Existing, copiedNote(sum.Reused), sum.Ran, sum.Calls, sum.Elapsed.Seconds())
 	return nil
+}
+
+// copiedNote says how many configurations a sweep copied from the
+// store's earlier predictions, when it did.
+func copiedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d copied from predictions stored before, ", n)
 }
 
 // parseShard reads "I/N"; "" means no sharding.

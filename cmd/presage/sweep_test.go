@@ -217,3 +217,34 @@ func TestSameSweepTwiceAtOnce(t *testing.T) {
 		t.Errorf("two sweeps at once vs one: %s", d)
 	}
 }
+
+// TestSweepCopiesStoredPredictions: a sweep copies the configurations the
+// store predicted already — by predict or by another sweep — instead of
+// simulating them, and the copies are the runs a simulation makes.
+func TestSweepCopiesStoredPredictions(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
+	first := mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "2x2,4"))
+	if !strings.Contains(first.stdout, "(0 already stored, 1 copied from predictions stored before, 1 run)") {
+		t.Errorf("first sweep: %q", first.stdout)
+	}
+	second := mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "2x2,4,8"))
+	if !strings.Contains(second.stdout, "(0 already stored, 2 copied from predictions stored before, 1 run)") {
+		t.Errorf("second sweep: %q", second.stdout)
+	}
+	// The copies hold what the simulation of each configuration holds.
+	q := `SELECT r.sweep_id, r.grid, count(*), total(v.value) FROM runs r JOIN interval_values v ON v.run_id = r.id
+		WHERE r.grid IN ('2x2', '4') GROUP BY r.sweep_id, r.grid ORDER BY r.grid, r.sweep_id`
+	rows := strings.Split(strings.TrimSpace(mustSucceed(t, presage(t, dir, "query", "--format", "csv", q)).stdout), "\n")[1:]
+	if len(rows) != 5 { // 2x2: predict, sweep 1, sweep 2; 4: sweep 1, sweep 2
+		t.Fatalf("rows %q", rows)
+	}
+	for _, group := range [][]string{rows[:3], rows[3:]} {
+		for _, r := range group[1:] {
+			if tail := strings.SplitN(r, ",", 3)[2]; tail != strings.SplitN(group[0], ",", 3)[2] {
+				t.Errorf("a copy differs: %q against %q", r, group[0])
+			}
+		}
+	}
+}

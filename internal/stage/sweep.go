@@ -11,6 +11,7 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
@@ -176,6 +177,7 @@ type SweepSummary struct {
 	SweepID  int64
 	Selected int   // configurations of the shard
 	Existing int   // already stored, skipped
+	Reused   int   // predicted already outside the sweep: copied into it
 	Ran      int   // simulated and stored now
 	Calls    int64 // traced calls simulated
 	Elapsed  time.Duration
@@ -201,7 +203,19 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 		row: stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Configs: len(p.Configs), Skipped: p.Skipped},
 		def: p.Def, hash: p.Def.Hash(), calls: int64(p.Program.Calls()),
 		simulate: p.Simulate,
-		cost:     func(c sweep.Config) Cost { return dvmCost(int64(p.Program.Calls()), c.Procs()) },
+		reuse: func(ctx context.Context, id int64, c sweep.Config) (bool, error) {
+			kind, err := network.ParseKind(c.Network) // as the simulator names it
+			if err != nil {
+				return false, err
+			}
+			cfg := result.Config{Grid: c.Grid, Network: kind.String(), TStart: c.TStart, TByte: c.TByte, Power: c.Power}
+			from, ok, err := st.PredictionLike(ctx, id, p.Trace.Info.ID, p.Machines[c.Machine].ID, cfg, strings.Join(p.Options.Names(), ","))
+			if err != nil || !ok {
+				return false, err
+			}
+			return st.CopySweepRun(ctx, from, id, c.Index, save)
+		},
+		cost: func(c sweep.Config) Cost { return dvmCost(int64(p.Program.Calls()), c.Procs()) },
 		save: func(id int64, c sweep.Config, run *result.Run) (bool, error) {
 			run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
 			saved, err := st.SaveSweepRun(ctx, run, c.Index, save)
@@ -224,6 +238,10 @@ type resumable[C sweep.Positioned, R any] struct {
 	// calls is the traced calls one configuration simulates (0: not counted).
 	calls    int64
 	simulate func(context.Context, C) (R, error)
+	// reuse, when set, copies into sweep id at c's position a run of the
+	// store predicted already outside the sweep with c's configuration,
+	// and reports whether it did: c then needs no simulation.
+	reuse func(ctx context.Context, id int64, c C) (bool, error)
 	// cost is a configuration's expected cost, for Progress.Left.
 	cost func(C) Cost
 	// save stores a finished configuration of sweep id at its position;
@@ -262,6 +280,21 @@ func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw 
 			continue
 		}
 		todo = append(todo, c)
+	}
+	if sw.reuse != nil {
+		left := todo[:0]
+		for _, c := range todo {
+			copied, err := sw.reuse(ctx, sum.SweepID, c)
+			if err != nil {
+				return sum, err
+			}
+			if copied {
+				sum.Reused++
+			} else {
+				left = append(left, c)
+			}
+		}
+		todo = left
 	}
 	var total Cost
 	for _, c := range todo {

@@ -42,22 +42,7 @@ func (m *merger) run() error {
 
 // columns lists the table's columns in the destination (the source has
 // the same schema version, hence the same columns).
-func (m *merger) columns(name string) ([]string, error) {
-	var cols []string
-	rows, err := m.tx.Queryx(`SELECT name FROM pragma_table_info(?) ORDER BY cid`, name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, err
-		}
-		cols = append(cols, c)
-	}
-	return cols, rows.Err()
-}
+func (m *merger) columns(name string) ([]string, error) { return tableColumns(m.tx, name) }
 
 func (m *merger) copyTable(t mergeTable) error {
 	cols, err := m.columns(t.name)
