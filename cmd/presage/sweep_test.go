@@ -233,11 +233,18 @@ func TestSweepCopiesStoredPredictions(t *testing.T) {
 	if !strings.Contains(second.stdout, "(0 already stored, 2 copied from predictions stored before, 1 run)") {
 		t.Errorf("second sweep: %q", second.stdout)
 	}
+	// A sweep that wants per-processor rows does not copy a run stored
+	// without them.
+	mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "16", "--per-proc-max", "1"))
+	third := mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "4,16"))
+	if !strings.Contains(third.stdout, "(0 already stored, 1 copied from predictions stored before, 1 run)") {
+		t.Errorf("a run without per-processor rows was copied into a sweep that wants them: %q", third.stdout)
+	}
 	// The copies hold what the simulation of each configuration holds.
 	q := `SELECT r.sweep_id, r.grid, count(*), total(v.value) FROM runs r JOIN interval_values v ON v.run_id = r.id
 		WHERE r.grid IN ('2x2', '4') GROUP BY r.sweep_id, r.grid ORDER BY r.grid, r.sweep_id`
 	rows := strings.Split(strings.TrimSpace(mustSucceed(t, presage(t, dir, "query", "--format", "csv", q)).stdout), "\n")[1:]
-	if len(rows) != 5 { // 2x2: predict, sweep 1, sweep 2; 4: sweep 1, sweep 2
+	if len(rows) != 6 { // 2x2: predict, sweeps 1 and 2; 4: sweeps 1, 2 and 4
 		t.Fatalf("rows %q", rows)
 	}
 	for _, group := range [][]string{rows[:3], rows[3:]} {

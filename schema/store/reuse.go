@@ -50,11 +50,25 @@ var runChildren = []struct {
 // CopySweepRun copies run from into sweep at position index, in one
 // transaction, as SaveSweepRun stores a simulated one (its picture, which
 // the runs of sweeps do not store, is left out). copied is false when
-// another process stored the position first.
+// another process stored the position first, or when the sweep wants the
+// per-processor rows that run from was stored without (a sweep of a
+// lower PerProcMax made it): the configuration is then simulated.
 func (s *Store) CopySweepRun(ctx context.Context, from, sweep int64, index int, opt SaveOptions) (copied bool, err error) {
 	err = s.update(ctx, func(tx *sqlx.Tx) error {
 		if taken, err := positionTaken(tx, sweep, index); err != nil || taken {
 			return err
+		}
+		var src struct {
+			Procs   int  `db:"procs"`
+			PerProc bool `db:"per_proc"`
+		}
+		if err := tx.Get(&src, `SELECT procs, EXISTS (SELECT 1 FROM interval_proc_series WHERE run_id = ?) AS per_proc
+			FROM runs WHERE id = ?`, from, from); err != nil {
+			return err
+		}
+		perProc := opt.PerProcMax == 0 || src.Procs <= opt.PerProcMax
+		if perProc && !src.PerProc {
+			return nil
 		}
 		cols, err := tableColumns(tx, "runs", "id", "sweep_id", "sweep_index", "created_at")
 		if err != nil {
@@ -70,12 +84,8 @@ func (s *Store) CopySweepRun(ctx context.Context, from, sweep int64, index int, 
 		if err != nil {
 			return err
 		}
-		var procs int
-		if err := tx.Get(&procs, `SELECT procs FROM runs WHERE id = ?`, from); err != nil {
-			return err
-		}
 		for _, t := range runChildren {
-			if t.perProc && opt.PerProcMax > 0 && procs > opt.PerProcMax {
+			if t.perProc && !perProc {
 				continue
 			}
 			cols, err := tableColumns(tx, t.table, "run_id")
