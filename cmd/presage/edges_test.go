@@ -257,6 +257,31 @@ func TestExportTimestamps(t *testing.T) {
 	}
 }
 
+// perfettoEvent is an event of a Perfetto (Chrome trace) JSON file.
+type perfettoEvent struct {
+	Ph   string  `json:"ph"`
+	Name string  `json:"name"`
+	Tid  int     `json:"tid"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur"`
+}
+
+// perfettoEvents reads the events of the Perfetto JSON file at path.
+func perfettoEvents(t *testing.T, path string) []perfettoEvent {
+	t.Helper()
+	var trace struct {
+		TraceEvents []perfettoEvent `json:"traceEvents"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &trace); err != nil {
+		t.Fatalf("perfetto JSON: %v", err)
+	}
+	return trace.TraceEvents
+}
+
 // TestExportTimelineWindow: --procs, --from and --to narrow a timeline,
 // and --max-mb bounds it and says what it left out.
 func TestExportTimelineWindow(t *testing.T) {
@@ -265,23 +290,8 @@ func TestExportTimelineWindow(t *testing.T) {
 	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
 	js := filepath.Join(dir, "t.json")
 	events := func() (tids map[int]bool, first, last float64) {
-		var trace struct {
-			TraceEvents []struct {
-				Ph  string  `json:"ph"`
-				Tid int     `json:"tid"`
-				Ts  float64 `json:"ts"`
-				Dur float64 `json:"dur"`
-			} `json:"traceEvents"`
-		}
-		b, err := os.ReadFile(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &trace); err != nil {
-			t.Fatalf("perfetto JSON: %v", err)
-		}
 		tids, first = map[int]bool{}, math.Inf(1)
-		for _, e := range trace.TraceEvents {
+		for _, e := range perfettoEvents(t, js) {
 			if e.Ph == "X" {
 				tids[e.Tid] = true
 				first, last = min(first, e.Ts), max(last, e.Ts+e.Dur)
@@ -311,22 +321,8 @@ func TestExportTimeline(t *testing.T) {
 	mustSucceed(t, presage(t, dir, "predict", "jac", "--machine", "Predictor", "--grid", "2x2"))
 	js := filepath.Join(dir, "t.json")
 	mustSucceed(t, presage(t, dir, "export", "timeline", "--run", "1", "--format", "perfetto", "--out", js))
-	var trace struct {
-		TraceEvents []struct {
-			Ph   string `json:"ph"`
-			Name string `json:"name"`
-			Tid  int    `json:"tid"`
-		} `json:"traceEvents"`
-	}
-	b, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &trace); err != nil {
-		t.Fatalf("perfetto JSON: %v", err)
-	}
 	threads, spans := map[int]bool{}, 0
-	for _, e := range trace.TraceEvents {
+	for _, e := range perfettoEvents(t, js) {
 		if e.Ph == "M" && e.Name == "thread_name" {
 			threads[e.Tid] = true
 		}
