@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,29 @@ func TestProgressOffTerminal(t *testing.T) {
 	got := run()
 	if n := strings.Count(got, "of 48 configurations ("); n < 5 {
 		t.Errorf("%d progress lines off a terminal, want one per configuration stored:\n%s", n, got)
+	}
+}
+
+// TestExportProgress: an export off a terminal prints a progress line of
+// the rows written against the store's estimate (a count alone when
+// filters narrow it); --quiet prints none.
+func TestExportProgress(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "2x2,4,8"))
+	export := func(args ...string) string {
+		cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, "presage.db"), "export", "csv", "--out", filepath.Join(dir, "e")}, args...)...)
+		cmd.Env = append(os.Environ(), "PRESAGE_PROGRESS_INTERVAL=1ns")
+		return runCommand(t, cmd).stderr
+	}
+	if got := export(); !regexp.MustCompile(`export CSV: \d+ of about \d+ rows \(\d+%\)`).MatchString(got) {
+		t.Errorf("no progress line against the estimate:\n%s", got)
+	}
+	if got := export("--run", "2"); !regexp.MustCompile(`export CSV: \d+ rows\n`).MatchString(got) {
+		t.Errorf("no progress line counting the rows of one run:\n%s", got)
+	}
+	if got := export("--quiet"); strings.Contains(got, "rows") {
+		t.Errorf("--quiet printed %q", got)
 	}
 }
 

@@ -26,6 +26,9 @@ type exportCmd struct {
 type exportFlags struct {
 	Out   string `help:"Output folder: a new or empty one, or an earlier export, which is replaced once the new one is complete." required:""`
 	Sweep int64  `help:"Export only this sweep (0: everything)."`
+
+	estimate bool             // the store's estimate of the rows is the export's
+	progress func(rows int64) // set by export for the table exports
 }
 
 func (f *exportFlags) Validate() error {
@@ -44,7 +47,10 @@ type filterFlags struct {
 }
 
 // source is st narrowed to the runs the flags name, dense when asked.
-func (f *filterFlags) source(st *store.Store) (table.Source, error) {
+// It also sets the export's progress, whose total is the store's estimate
+// of an export of every run (unknown when the flags narrow or widen it).
+func (f *filterFlags) source(st *store.Store, e *exportFlags) (table.Source, error) {
+	e.estimate = f.Trace == "" && f.Run == 0 && !f.Dense
 	var filter table.Filter
 	if f.Trace != "" {
 		info, err := st.Trace(f.Trace)
@@ -85,31 +91,31 @@ type (
 
 func (c *exportParquetCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "parquet", func(st *store.Store, dir string) (table.Summary, error) {
-		src, err := c.source(st)
+		src, err := c.source(st, &c.exportFlags)
 		if err != nil {
 			return table.Summary{}, err
 		}
-		return parquet.Write(ctx, src, dir, parquet.Options{SweepID: c.Sweep})
+		return parquet.Write(ctx, src, dir, parquet.Options{SweepID: c.Sweep, Progress: c.progress})
 	})
 }
 
 func (c *exportArrowCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "Arrow IPC", func(st *store.Store, dir string) (table.Summary, error) {
-		src, err := c.source(st)
+		src, err := c.source(st, &c.exportFlags)
 		if err != nil {
 			return table.Summary{}, err
 		}
-		return arrowipc.Write(ctx, src, dir, arrowipc.Options{SweepID: c.Sweep, Zstd: c.Zstd})
+		return arrowipc.Write(ctx, src, dir, arrowipc.Options{SweepID: c.Sweep, Zstd: c.Zstd, Progress: c.progress})
 	})
 }
 
 func (c *exportCSVCmd) Run(ctx context.Context, g *Globals) error {
 	return c.export(ctx, g, "CSV", func(st *store.Store, dir string) (table.Summary, error) {
-		src, err := c.source(st)
+		src, err := c.source(st, &c.exportFlags)
 		if err != nil {
 			return table.Summary{}, err
 		}
-		return csvexport.Write(ctx, src, dir, csvexport.Options{SweepID: c.Sweep})
+		return csvexport.Write(ctx, src, dir, csvexport.Options{SweepID: c.Sweep, Progress: c.progress})
 	})
 }
 
@@ -127,6 +133,19 @@ func (f *exportFlags) export(ctx context.Context, g *Globals, format string, wri
 		return err
 	}
 	defer st.Close()
+	update, finish := g.rowsProgress("export " + format)
+	defer finish()
+	total := int64(-1) // not asked yet; 0: unknown
+	f.progress = func(rows int64) {
+		if total == -1 {
+			total = 0
+			if f.estimate {
+				// Only a progress bar's total: without it, the bar counts.
+				total, _ = st.ExportRowsEstimate(ctx, f.Sweep)
+			}
+		}
+		update(rows, total)
+	}
 	sum, err := writeExportDir(f.Out, manifest{Format: format, Store: st.Path(), Sweep: f.Sweep},
 		func(dir string) (table.Summary, error) { return write(st, dir) })
 	if err != nil {

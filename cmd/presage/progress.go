@@ -122,6 +122,52 @@ func (g *Globals) progress(description string) (update func(done, total int64), 
 	return func(int64, int64) {}, func() {}
 }
 
+// rowsProgress returns a callback showing the rows an export has written
+// of about total (0: unknown), and a finish function.
+func (g *Globals) rowsProgress(description string) (update func(rows, total int64), finish func()) {
+	switch g.progressMode() {
+	case barProgress:
+		var bar *progressbar.ProgressBar
+		update = func(rows, total int64) {
+			if bar == nil {
+				if total <= 0 {
+					total = -1 // a spinner that counts
+				}
+				bar = progressbar.NewOptions64(total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription(description),
+					progressbar.OptionShowCount(),
+					progressbar.OptionSetItsString("rows"),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			bar.Set64(min(rows, max(total, rows)))
+		}
+		return update, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+	case lineProgress:
+		l := newLines()
+		return func(rows, total int64) {
+			if !l.due() {
+				return
+			}
+			if total > 0 {
+				fmt.Fprintf(os.Stderr, "%s: %d of about %d rows (%.0f%%)%s\n", description, rows, total,
+					min(100, 100*float64(rows)/float64(total)), eta(float64(min(rows, total)), float64(total), time.Since(l.start)))
+			} else {
+				fmt.Fprintf(os.Stderr, "%s: %d rows\n", description, rows)
+			}
+		}, func() {}
+	}
+	return func(int64, int64) {}, func() {}
+}
+
 // sweepProgress returns a callback showing the progress of a sweep's
 // configurations, and a finish function.
 func (g *Globals) sweepProgress() (update func(stage.Progress), finish func()) {

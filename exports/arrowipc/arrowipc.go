@@ -16,9 +16,10 @@ import (
 
 // Options select what is exported.
 type Options struct {
-	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.Exported()
-	BatchRows int           // rows per record batch; 0 = table.DefaultBatchRows
+	SweepID   int64            // 0 = every sweep, runs outside sweeps under sweep_id=0
+	Tables    []table.Table    // nil = table.Exported()
+	BatchRows int              // rows per record batch; 0 = table.DefaultBatchRows
+	Progress  func(rows int64) // table.ExportOptions.Progress
 	// Zstd compresses the record batch bodies. Off by default: not every
 	// reader supports compressed IPC, and uncompressed files can be
 	// memory-mapped.
@@ -30,11 +31,8 @@ type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
-	tables := opt.Tables
-	if tables == nil {
-		tables = table.Exported()
-	}
-	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format(opt.Zstd))
+	return table.Export(ctx, src, outDir, table.ExportOptions{SweepID: opt.SweepID, Tables: opt.Tables, BatchRows: opt.BatchRows,
+		Progress: opt.Progress}, Format(opt.Zstd))
 }
 
 // Format is the Arrow IPC file format.

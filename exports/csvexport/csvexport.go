@@ -20,9 +20,10 @@ import (
 
 // Options select what is exported.
 type Options struct {
-	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.Exported()
-	BatchRows int           // rows read at a time; 0 = table.DefaultBatchRows
+	SweepID   int64            // 0 = every sweep, runs outside sweeps under sweep_id=0
+	Tables    []table.Table    // nil = table.Exported()
+	BatchRows int              // rows read at a time; 0 = table.DefaultBatchRows
+	Progress  func(rows int64) // table.ExportOptions.Progress
 }
 
 // Summary tells what was written.
@@ -30,11 +31,8 @@ type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
-	tables := opt.Tables
-	if tables == nil {
-		tables = table.Exported()
-	}
-	return table.Export(ctx, src, outDir, opt.SweepID, tables, opt.BatchRows, Format)
+	return table.Export(ctx, src, outDir, table.ExportOptions{SweepID: opt.SweepID, Tables: opt.Tables, BatchRows: opt.BatchRows,
+		Progress: opt.Progress}, Format)
 }
 
 // Format is the CSV file format.

@@ -17,9 +17,10 @@ import (
 
 // Options select what is exported.
 type Options struct {
-	SweepID   int64         // 0 = every sweep, runs outside sweeps under sweep_id=0
-	Tables    []table.Table // nil = table.Exported()
-	BatchRows int           // rows per batch and row group; 0 = table.DefaultBatchRows
+	SweepID   int64            // 0 = every sweep, runs outside sweeps under sweep_id=0
+	Tables    []table.Table    // nil = table.Exported()
+	BatchRows int              // rows per batch and row group; 0 = table.DefaultBatchRows
+	Progress  func(rows int64) // table.ExportOptions.Progress
 }
 
 // Summary tells what was written.
@@ -27,15 +28,12 @@ type Summary = table.Summary
 
 // Write exports the tables of db into outDir.
 func Write(ctx context.Context, src table.Source, outDir string, opt Options) (Summary, error) {
-	tables := opt.Tables
-	if tables == nil {
-		tables = table.Exported()
-	}
 	batch := opt.BatchRows
 	if batch <= 0 {
 		batch = table.DefaultBatchRows
 	}
-	return table.Export(ctx, src, outDir, opt.SweepID, tables, batch, Format(batch))
+	return table.Export(ctx, src, outDir, table.ExportOptions{SweepID: opt.SweepID, Tables: opt.Tables, BatchRows: batch,
+		Progress: opt.Progress}, Format(batch))
 }
 
 // Format is the Parquet file format with row groups of batchRows rows.

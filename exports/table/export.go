@@ -57,16 +57,35 @@ type Format struct {
 	New func(w io.Writer, t Table, sweepID int64) (BatchWriter, error)
 }
 
-// Export writes every table of tables for the sweeps selected by sweepID
-// (0 = all) into dir, one file per table and sweep at PartPath, streaming
-// batchRows rows at a time. Files of an earlier export at the same paths
-// are replaced; other files are left alone, so a directory that readers
-// glob should be new or emptied first.
-func Export(ctx context.Context, src Source, dir string, sweepID int64, tables []Table, batchRows int, f Format) (Summary, error) {
+// ExportOptions say what Export writes.
+type ExportOptions struct {
+	SweepID   int64   // 0 = every sweep, runs outside sweeps under sweep_id=0
+	Tables    []Table // nil = Exported()
+	BatchRows int     // rows per record batch; 0 = DefaultBatchRows
+	// Progress, when set, is called after every batch written with the
+	// rows written so far, for a progress bar.
+	Progress func(rows int64)
+}
+
+// Export writes every table of opt.Tables for the sweeps selected by
+// opt.SweepID into dir, one file per table and sweep at PartPath,
+// streaming opt.BatchRows rows at a time. Files of an earlier export at
+// the same paths are replaced; other files are left alone, so a directory
+// that readers glob should be new or emptied first.
+func Export(ctx context.Context, src Source, dir string, opt ExportOptions, f Format) (Summary, error) {
 	var sum Summary
-	sweeps, err := src.ExportSweeps(ctx, sweepID)
+	sweeps, err := src.ExportSweeps(ctx, opt.SweepID)
 	if err != nil {
 		return sum, err
+	}
+	tables := opt.Tables
+	if tables == nil {
+		tables = Exported()
+	}
+	progress := func(rows int64) {
+		if opt.Progress != nil {
+			opt.Progress(sum.Rows + rows)
+		}
 	}
 	for _, t := range tables {
 		parts := sweeps
@@ -74,7 +93,7 @@ func Export(ctx context.Context, src Source, dir string, sweepID int64, tables [
 			parts = []int64{-1}
 		}
 		for _, s := range parts {
-			file, err := exportOne(ctx, src, dir, t, s, batchRows, f)
+			file, err := exportOne(ctx, src, dir, t, s, opt.BatchRows, f, progress)
 			if err != nil {
 				return sum, err
 			}
@@ -86,7 +105,9 @@ func Export(ctx context.Context, src Source, dir string, sweepID int64, tables [
 	return sum, nil
 }
 
-func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int64, batchRows int, f Format) (File, error) {
+// exportOne writes the file of table t for one sweep, calling progress
+// with the rows written to it so far after every batch.
+func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int64, batchRows int, f Format, progress func(rows int64)) (File, error) {
 	path := PartPath(dir, t.Name, sweepID, f.Ext)
 	file := File{Path: path, Table: t.Name, SweepID: sweepID}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -108,7 +129,15 @@ func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int
 	if err != nil {
 		return fail(err)
 	}
-	file.Rows, err = Stream(ctx, src, t, sweepID, batchRows, bw.Write)
+	var written int64
+	file.Rows, err = Stream(ctx, src, t, sweepID, batchRows, func(rec arrow.RecordBatch) error {
+		if err := bw.Write(rec); err != nil {
+			return err
+		}
+		written += rec.NumRows()
+		progress(written)
+		return nil
+	})
 	if err != nil {
 		bw.Close()
 		return fail(err)

@@ -56,6 +56,21 @@ func (s *Store) ExportSweeps(ctx context.Context, only int64) ([]int64, error) {
 	return ids, err
 }
 
+// ExportRowsEstimate is about the rows an export of the sweeps only
+// selects (0: all) writes, from the tables' sizes, for a progress bar:
+// the runs, their intervals twice (the intervals and the wide table),
+// their values and at most one value per processor of every series of
+// per-processor values.
+func (s *Store) ExportRowsEstimate(ctx context.Context, only int64) (int64, error) {
+	var n int64
+	err := s.db.GetContext(ctx, &n, `WITH r AS MATERIALIZED (SELECT id, procs FROM runs WHERE ? = 0 OR coalesce(sweep_id, 0) = ?)
+		SELECT (SELECT count(*) FROM r)
+		     + 2 * (SELECT count(*) FROM intervals WHERE run_id IN (SELECT id FROM r))
+		     + (SELECT count(*) FROM interval_values WHERE run_id IN (SELECT id FROM r))
+		     + (SELECT coalesce(sum(r.procs), 0) FROM interval_proc_series p JOIN r ON r.id = p.run_id)`, only, only)
+	return n, err
+}
+
 // RunRows calls fn for each run of one sweep, in id order. The row is
 // reused: fn must copy what it keeps.
 func (s *Store) RunRows(ctx context.Context, sweepID int64, fn func(*stored.RunRow) error) error {
