@@ -144,7 +144,7 @@ func (g *Globals) rowsProgress(description string) (update func(rows, total int6
 					progressbar.OptionClearOnFinish(),
 				)
 			}
-			bar.Set64(min(rows, max(total, rows)))
+			bar.Set64(rows)
 		}
 		return update, func() {
 			if bar != nil {
