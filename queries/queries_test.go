@@ -15,7 +15,7 @@ import (
 )
 
 func TestList(t *testing.T) {
-	want := []string{"best_config", "compare_runs", "func_profile", "measured_vs_predicted", "scaling", "top_lost"}
+	want := []string{"best_config", "best_grid", "compare_runs", "func_profile", "measured_vs_predicted", "scaling", "top_lost"}
 	var got []string
 	for _, q := range queries.List() {
 		got = append(got, q.Name)
@@ -223,6 +223,46 @@ func TestQueries(t *testing.T) {
 			obj := row["objective"].(string)
 			if row["run_id"].(int64) != best[obj].ID {
 				t.Errorf("best %s: run %v, want %d", obj, row["run_id"], best[obj].ID)
+			}
+		}
+	})
+
+	t.Run("best_grid", func(t *testing.T) {
+		rows := rowsOf(t, "best_grid", run(nil))
+		type key struct {
+			machine, network     string
+			tstart, tbyte, power float64
+			procs                int
+		}
+		best, grids := map[key]*result.Run{}, map[key]int{}
+		for _, r := range built.Runs {
+			if r.Kind != result.Predicted {
+				continue
+			}
+			c := r.Config
+			k := key{c.Machine, c.Network, c.TStart, c.TByte, c.Power, c.Procs()}
+			grids[k]++
+			if b := best[k]; b == nil || root(r)[result.ExecutionTime] < root(b)[result.ExecutionTime] {
+				best[k] = r
+			}
+		}
+		if len(rows) != len(best) {
+			t.Fatalf("%d rows, want one per processor count and series (%d)", len(rows), len(best))
+		}
+		for _, row := range rows {
+			r := map[int64]*result.Run{}
+			for _, b := range best {
+				r[b.ID] = b
+			}
+			b := r[row["run_id"].(int64)]
+			if b == nil {
+				t.Errorf("row %v is not the fastest grid of its count", row)
+				continue
+			}
+			c := b.Config
+			n := grids[key{c.Machine, c.Network, c.TStart, c.TByte, c.Power, c.Procs()}]
+			if num(row["grids"]) != float64(n) || num(row["slowest_ratio"]) < 1 {
+				t.Errorf("run %d: %v grids, slowest ratio %v; want %d grids and a ratio ≥ 1", b.ID, row["grids"], row["slowest_ratio"], n)
 			}
 		}
 	})

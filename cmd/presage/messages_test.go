@@ -121,3 +121,31 @@ func TestDoubtfulLeftOut(t *testing.T) {
 		t.Errorf("best_config:\n%s\nwith the doubtful runs:\n%s", best.stdout, all.stdout)
 	}
 }
+
+// TestBestGrid: best_grid answers, for each processor count, the fastest
+// of its grids.
+func TestBestGrid(t *testing.T) {
+	dir := t.TempDir()
+	inputsStore(t, dir)
+	mustSucceed(t, presage(t, dir, "sweep", "--trace", "jac", "--machine", "Predictor", "--grids", "4,2x2,1x4,8,2x4,4x2"))
+	best := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "--name", "best_grid"))
+	// Of equal times, the lower run id.
+	want := mustSucceed(t, presage(t, dir, "query", "--format", "csv", `SELECT procs, grid FROM v_runs r
+		WHERE run_id = (SELECT run_id FROM v_runs s WHERE s.procs = r.procs ORDER BY execution_time, run_id LIMIT 1) ORDER BY procs`))
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(best.stdout), "\n")[1:] {
+		f := strings.Split(line, ",")
+		got = append(got, f[6]+","+f[7]) // procs, grid
+		if f[10] != "3" {
+			t.Errorf("%s processors: %s grids compared, want 3", f[6], f[10])
+		}
+	}
+	var fastest []string
+	for _, line := range strings.Split(strings.TrimSpace(want.stdout), "\n")[1:] {
+		f := strings.Split(line, ",")
+		fastest = append(fastest, f[0]+","+f[1])
+	}
+	if strings.Join(got, " ") != strings.Join(fastest, " ") || len(got) != 2 {
+		t.Errorf("best_grid %v, want the fastest grid of each count %v\n%s", got, fastest, best.stdout)
+	}
+}
