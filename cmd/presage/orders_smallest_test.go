@@ -74,6 +74,14 @@ func runTimes(t *testing.T, args []string, lo, hi int) map[int]float64 {
 	return times
 }
 
+// fan and far are the sweeps of the two traces the tests below ask:
+// run times that shrink with the nodes, and run times that latency makes
+// grow from 2 to 4 nodes.
+var (
+	fan = []string{"orders", "sweep", "--orders", "fan"}
+	far = []string{"orders", "sweep", "--orders", "far", "--latency", "6", "--bandwidth", "1000"}
+)
+
 // TestSmallestFor asks `orders sweep --deadline` for the smallest cluster
 // on run times that shrink with the nodes (bisection) and on run times
 // that do not (latency makes 2 to 4 nodes slower than 1: a scan), at the
@@ -82,8 +90,6 @@ func runTimes(t *testing.T, args []string, lo, hi int) map[int]float64 {
 // list: it is stored in the sweep, and the same command run again
 // simulates nothing.
 func TestSmallestFor(t *testing.T) {
-	fan := []string{"orders", "sweep", "--orders", "fan"}
-	far := []string{"orders", "sweep", "--orders", "far", "--latency", "6", "--bandwidth", "1000"}
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -182,8 +188,6 @@ var (
 // against the table the command prints, the sizes the deadline search
 // simulated included, and the command says it scanned them all.
 func TestOrdersSweepCost(t *testing.T) {
-	fan := []string{"orders", "sweep", "--orders", "fan"}
-	far := []string{"orders", "sweep", "--orders", "far", "--latency", "6", "--bandwidth", "1000"}
 	for _, tc := range []struct {
 		name             string
 		args             []string

@@ -45,17 +45,22 @@ func StoredPrediction(ctx context.Context, st *store.Store, req PredictRequest) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := req.Config
-	kind, err := network.ParseKind(cfg.Network) // as the simulator names it
-	if err != nil {
-		return nil, err
-	}
-	cfg.Network = kind.String()
-	id, ok, err := st.StoredPrediction(ctx, info.ID, minfo.ID, cfg)
+	id, ok, err := predictionLike(ctx, st, store.OutsideSweeps, info.ID, minfo.ID, req.Config, "")
 	if err != nil || !ok {
 		return nil, err
 	}
 	return st.Run(id)
+}
+
+// predictionLike is store.PredictionLike for a configuration whose
+// network may be left to the simulator's default.
+func predictionLike(ctx context.Context, st *store.Store, sweep, trace, machine int64, cfg result.Config, opts string) (int64, bool, error) {
+	kind, err := network.ParseKind(cfg.Network) // as the simulator names it
+	if err != nil {
+		return 0, false, err
+	}
+	cfg.Network = kind.String()
+	return st.PredictionLike(ctx, sweep, trace, machine, cfg, opts)
 }
 
 // PredictOne predicts req and stores the run in one transaction. The trace

@@ -11,7 +11,6 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
-	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
@@ -57,11 +56,13 @@ func (r ProcRange) String() string {
 	return strings.Trim(fmt.Sprint(r.Counts), "[]")
 }
 
-// counts returns the counts of r up to most, and whether some were above.
-func (r ProcRange) counts(most int) (counts []int, above bool) {
+// grids returns the grids of r's counts up to most, and whether some
+// counts were above.
+func (r ProcRange) grids(most int) (grids [][]int, above bool) {
 	if r.Hi > 0 {
-		return countRange(r.Lo, min(r.Hi, most)), r.Hi > most
+		return sweep.GridsInRange(r.Lo, min(r.Hi, most), r.MaxRank), r.Hi > most
 	}
+	var counts []int
 	for _, n := range r.Counts {
 		if n <= most {
 			counts = append(counts, n)
@@ -69,16 +70,7 @@ func (r ProcRange) counts(most int) (counts []int, above bool) {
 			above = true
 		}
 	}
-	return counts, above
-}
-
-// countRange returns the counts lo..hi.
-func countRange(lo, hi int) []int {
-	var out []int
-	for n := lo; n <= hi; n++ {
-		out = append(out, n)
-	}
-	return out
+	return sweep.GridsOf(counts, r.MaxRank), above
 }
 
 // SweepPlan is a sweep plan with the stored trace it simulates.
@@ -126,14 +118,14 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 		for _, m := range machines {
 			most = max(most, m.Machine.Processors())
 		}
-		counts, beyond := r.counts(most)
-		if len(counts) == 0 {
+		grids, beyond := r.grids(most)
+		if len(grids) == 0 {
 			return nil, fmt.Errorf("sweep: processors %s: the machines have at most %d", r, most)
 		}
 		if beyond {
 			above = most
 		}
-		def.Grids = sweep.GridsOf(counts, r.MaxRank)
+		def.Grids = grids
 		if !r.AllGrids {
 			def.Grids = sweep.Distinct(def.Grids)
 		}
@@ -204,12 +196,8 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 		def: p.Def, hash: p.Def.Hash(), calls: int64(p.Program.Calls()),
 		simulate: p.Simulate,
 		reuse: func(ctx context.Context, id int64, c sweep.Config) (bool, error) {
-			kind, err := network.ParseKind(c.Network) // as the simulator names it
-			if err != nil {
-				return false, err
-			}
-			cfg := result.Config{Grid: c.Grid, Network: kind.String(), TStart: c.TStart, TByte: c.TByte, Power: c.Power}
-			from, ok, err := st.PredictionLike(ctx, id, p.Trace.Info.ID, p.Machines[c.Machine].ID, cfg, strings.Join(p.Options.Names(), ","))
+			cfg := result.Config{Grid: c.Grid, Network: c.Network, TStart: c.TStart, TByte: c.TByte, Power: c.Power}
+			from, ok, err := predictionLike(ctx, st, id, p.Trace.Info.ID, p.Machines[c.Machine].ID, cfg, strings.Join(p.Options.Names(), ","))
 			if err != nil || !ok {
 				return false, err
 			}

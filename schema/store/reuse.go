@@ -20,16 +20,20 @@ import (
 // simulator is a pure function of the trace, the machine and the
 // configuration, so the copy is the run it would make.
 
-// PredictionLike returns a predicted run of trace on machine with
-// configuration c and simulator options opts, outside sweep (any other
-// sweep's, or none), and whether there is one.
+// OutsideSweeps asks PredictionLike for the runs of no sweep.
+const OutsideSweeps int64 = -1
+
+// PredictionLike returns the latest predicted run of trace on machine
+// with configuration c (its network named as the simulator names it) and
+// simulator options opts, outside sweep (another sweep's, or none's), or
+// of no sweep when sweep is OutsideSweeps; and whether there is one.
 func (s *Store) PredictionLike(ctx context.Context, sweep, trace, machine int64, c result.Config, opts string) (int64, bool, error) {
 	var id int64
 	err := s.db.GetContext(ctx, &id, `SELECT id FROM runs WHERE kind = 'predicted' AND trace_id = ? AND machine_id = ?
 		AND grid = ? AND network IS ? AND tstart_us IS ? AND tbyte_us IS ? AND power IS ? AND options = ?
-		AND sweep_id IS NOT ? ORDER BY id LIMIT 1`,
+		AND CASE WHEN ? = -1 THEN sweep_id IS NULL ELSE sweep_id IS NOT ? END ORDER BY id DESC LIMIT 1`,
 		trace, machine, result.GridString(c.Grid), nullString(c.Network), nullZero(result.Micros(c.TStart)),
-		nullZero(result.Micros(c.TByte)), nullZero(c.Power), opts, sweep)
+		nullZero(result.Micros(c.TByte)), nullZero(c.Power), opts, sweep, sweep)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

@@ -265,23 +265,6 @@ func (s *Store) ResolveRun(ref string) (int64, error) {
 	return id, nil
 }
 
-// StoredPrediction returns the id of the latest prediction outside any
-// sweep of trace on machine with configuration c (grid, network and
-// overrides; no simulator options), and whether there is one: the
-// simulator is a pure function of them, so predicting it again would
-// store the same run twice.
-func (s *Store) StoredPrediction(ctx context.Context, trace, machine int64, c result.Config) (int64, bool, error) {
-	var id int64
-	err := s.db.GetContext(ctx, &id, `SELECT id FROM runs WHERE kind = 'predicted' AND sweep_id IS NULL
-		AND trace_id = ? AND machine_id = ? AND grid = ? AND network IS ? AND tstart_us IS ? AND tbyte_us IS ? AND power IS ?
-		AND options = '' ORDER BY id DESC LIMIT 1`,
-		trace, machine, result.GridString(c.Grid), nullString(c.Network), nullZero(result.Micros(c.TStart)), nullZero(result.Micros(c.TByte)), nullZero(c.Power))
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return id, err == nil, err
-}
-
 // Run reads a run back from the store, with per-processor values if stored.
 func (s *Store) Run(id int64) (*result.Run, error) {
 	db := s.db

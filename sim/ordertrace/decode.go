@@ -331,17 +331,8 @@ func (d *decoder) results() ([]Result, error) {
 // cut copies items into a fresh piece of *slab (capacity-limited, so that
 // an append by the caller cannot overwrite a neighbour).
 func cut[T any](slab *[]T, items []T) []T {
-	n := len(items)
-	if n > len(*slab) {
-		size := max(slabItems, n)
-		if n > slabItems/4 {
-			size = n // a long list gets its own array
-		}
-		*slab = make([]T, size)
-	}
-	out := (*slab)[:n:n]
+	out := take(slab, len(items))
 	copy(out, items)
-	*slab = (*slab)[n:]
 	return out
 }
 
