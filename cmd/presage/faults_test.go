@@ -199,6 +199,8 @@ func TestNonsenseNumbersRefused(t *testing.T) {
 		{with(sweep, "--procs", "1..4", "--max-rank", "7"), "--max-rank 7: expected an integer from 1 to 4"},
 		{with(search, "--top=-1"), "--top -1: expected an integer ≥ 0"},
 		{with(search, "--deadline=-1"), "--deadline -1: expected a finite number of seconds ≥ 0"},
+		{with(search, "--min-efficiency=1.5"), "--min-efficiency 1.5: expected a number from 0 to 1"},
+		{with(search, "--power=0"), "--power 0: expected a positive finite number"},
 		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--deadline=-1"}, "--deadline -1"},
 		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--budget=-1"}, "--budget -1: expected a finite number of node-seconds ≥ 0"},
 		{[]string{"orders", "sweep", "--orders", "x", "--nodes", "1..4", "--budget=+Inf"}, "--budget +Inf"},

@@ -121,7 +121,7 @@ type cli struct {
 	Gen     genCmd     `cmd:"" help:"Generate synthetic inputs."`
 	Demo    demoCmd    `cmd:"" help:"Run the whole pipeline on a generated trace and write an HTML report."`
 	Sweep   sweepCmd   `cmd:"" help:"Predict a stored trace on every configuration of a cartesian product, concurrently."`
-	Search  searchCmd  `cmd:"" help:"Search the best processor grid of a machine for a stored trace."`
+	Search  searchCmd  `cmd:"" aliases:"plan" help:"Plan: the fastest, cheapest, most efficient grids of a machine for a stored trace, under a deadline, an efficiency floor, a processor budget (stored runs first)."`
 	Merge   mergeCmd   `cmd:"" help:"Merge stores (e.g. the shards of a sweep) into one."`
 	Orders  ordersCmd  `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
 	Fit     fitCmd     `cmd:"" aliases:"calibrate" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`

@@ -17,14 +17,47 @@ import (
 // each a stored name or id, or a file, ingested first unless its bytes are
 // stored already: `presage predict jac.ptr.gz --machine Predictor.par`.
 type predictCmd struct {
-	TraceArg string   `arg:"" optional:"" name:"trace-file" help:"Trace: a file (.ptr, plain or gzip; ingested unless stored already) or a stored name or id. Same as --trace."`
-	Trace    string   `help:"Stored trace (name or id) or trace file."`
-	Machine  string   `help:"Stored machine file (name or id) or machine file (ingested unless stored already)." required:""`
-	Grid     string   `help:"Processor grid, e.g. 4, 2x2, 2x2x2 (default: the machine's topology or 1)."`
-	TStart   *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
-	TByte    *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
-	Power    *float64 `help:"Override every processor's relative power (> 0)."`
-	Again    bool     `help:"Predict and store the configuration even when the store holds its prediction already."`
+	TraceArg string `arg:"" optional:"" name:"trace-file" help:"Trace: a file (.ptr, plain or gzip; ingested unless stored already) or a stored name or id. Same as --trace."`
+	Trace    string `help:"Stored trace (name or id) or trace file."`
+	Machine  string `help:"Stored machine file (name or id) or machine file (ingested unless stored already)." required:""`
+	Grid     string `help:"Processor grid, e.g. 4, 2x2, 2x2x2 (default: the machine's topology or 1)."`
+	overrideFlags
+	Again bool `help:"Predict and store the configuration even when the store holds its prediction already."`
+}
+
+// overrideFlags override the machine file's values in one configuration;
+// a flag left out keeps the file's.
+type overrideFlags struct {
+	TStart *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
+	TByte  *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
+	Power  *float64 `help:"Override every processor's relative power (> 0)."`
+}
+
+// check refuses an override that is not a positive finite number.
+func (o overrideFlags) check() error {
+	for _, f := range []struct {
+		flag string
+		v    *float64
+	}{{"--tstart", o.TStart}, {"--tbyte", o.TByte}, {"--power", o.Power}} {
+		if f.v != nil {
+			if err := checkOverride(f.flag, *f.v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// config returns the overrides in the simulator's units (seconds), 0 for
+// the machine file's values.
+func (o overrideFlags) config() result.Config {
+	value := func(v *float64, per float64) float64 {
+		if v == nil {
+			return 0
+		}
+		return *v / per
+	}
+	return result.Config{TStart: value(o.TStart, 1e6), TByte: value(o.TByte, 1e6), Power: value(o.Power, 1)}
 }
 
 // Validate checks the overrides given: an override is a positive finite
@@ -36,27 +69,11 @@ func (c *predictCmd) Validate() error {
 	case c.TraceArg != "" && c.Trace != "":
 		return fmt.Errorf("two traces given (%s and --trace %s): give one", c.TraceArg, c.Trace)
 	}
-	for _, o := range []struct {
-		flag string
-		v    *float64
-	}{{"--tstart", c.TStart}, {"--tbyte", c.TByte}, {"--power", c.Power}} {
-		if o.v != nil {
-			if err := checkOverride(o.flag, *o.v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return c.overrideFlags.check()
 }
 
 func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
-	value := func(v *float64, per float64) float64 {
-		if v == nil {
-			return 0 // the machine file's
-		}
-		return *v / per
-	}
-	cfg := result.Config{TStart: value(c.TStart, 1e6), TByte: value(c.TByte, 1e6), Power: value(c.Power, 1)}
+	cfg := c.overrideFlags.config()
 	if c.Grid != "" {
 		grid, err := result.ParseGrid(c.Grid)
 		if err != nil {

@@ -50,3 +50,8 @@ func nodeSeconds(flag string, v float64) flagRule {
 func positive(flag string, v float64) flagRule {
 	return flagRule{flag, v, v > 0 && !math.IsInf(v, 0), "a finite number > 0"}
 }
+
+// fraction: a share from 0 to 1, 0 meaning none.
+func fraction(flag string, v float64) flagRule {
+	return flagRule{flag, v, v >= 0 && v <= 1, "a number from 0 to 1"}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/presage-dvm/presage/exports/numfmt"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
@@ -18,6 +19,9 @@ type page struct {
 	Command                  string
 	Charts                   []figure
 	Tops                     []topTable
+	PerCount                 []perCountRow
+	PerCountOmitted          string // why PerCount is empty although the sweep compares grids
+	PerCountSeries           bool   // whether PerCount names series (more than one)
 	All                      []configRow
 	AllCount                 int    // configurations in the sweep
 	AllOmitted               string // why All is empty, with how to get the rows
@@ -43,6 +47,19 @@ type topTable struct {
 	Caption string
 	Key     string // "time", "efficiency" or "cost": the column to emphasise
 	Rows    []configRow
+}
+
+// perCountRow is the fastest grid of one processor count in one series,
+// compared with the other grids of that count.
+type perCountRow struct {
+	Series      string
+	Procs       int
+	Grid        string
+	Run         int64
+	Time, Effic string
+	Grids       int    // grids compared at this count
+	Slowest     string // the slowest grid's time relative to the fastest's
+	Chosen      bool
 }
 
 // configRow is one configuration in a table.
@@ -101,7 +118,41 @@ func build(sw *stored.SweepReport, cs []*config, chosen *config, ivs []*interval
 		SVG:     template.HTML(bars.SVG()), Note: note,
 	})
 	p.Tops = tops(rows, opt.top())
+	p.PerCount, p.PerCountOmitted = perCountRows(ss, chosen, sw.Sweep.ID)
+	p.PerCountSeries = len(ss) > 1
 	return p
+}
+
+// perCountRows lists the fastest grid of every processor count of every
+// series, or nothing when no count has two grids to compare or the rows
+// would be too many for a page (saying then where to find them).
+func perCountRows(ss []*series, chosen *config, sweepID int64) ([]perCountRow, string) {
+	var rows []perCountRow
+	compared := false
+	for _, s := range ss {
+		for _, pt := range s.Points {
+			b := pt.Best
+			slowest := b
+			for _, c := range pt.Others {
+				if faster(slowest, c) {
+					slowest = c
+				}
+			}
+			compared = compared || len(pt.Others) > 0
+			rows = append(rows, perCountRow{
+				Series: s.Label, Procs: pt.Procs, Grid: b.Grid, Run: b.RunID,
+				Time: num(b.Time), Effic: num(b.Efficiency()), Grids: 1 + len(pt.Others),
+				Slowest: numfmt.Fixed(slowest.Time/b.Time, 3, undef), Chosen: b == chosen,
+			})
+		}
+	}
+	switch {
+	case !compared:
+		return nil, ""
+	case len(rows) > maxAllRows:
+		return nil, fmt.Sprintf("The fastest grid of each of %d processor counts and series: presage query --name best_grid --param sweep=%d.", len(rows), sweepID)
+	}
+	return rows, ""
 }
 
 // configRows lists every configuration by series, processors and run id,

@@ -417,3 +417,33 @@ func TestDoubtfulLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestPerCountTable: one row per series and processor count naming its
+// fastest grid; at the bus series' 16 processors, 4x4 beats 2x8, the
+// slowest by slowerGrid.
+func TestPerCountTable(t *testing.T) {
+	f := newSweep(t)
+	doc := htmltest.Parse(t, f.render(t, Options{}))
+	sec := doc.All(htmltest.WithClass("per-count"))
+	if len(sec) != 1 {
+		t.Fatalf("%d tables of the fastest grid per count, want 1", len(sec))
+	}
+	rows := sec[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))
+	if len(rows) != 18 { // 3 series x 6 counts; the 64-processor run is outside the sweep
+		t.Fatalf("%d rows, want 18", len(rows))
+	}
+	var bus16 []string
+	for _, r := range rows {
+		var cells []string
+		for _, td := range r.All(htmltest.Named("td")) {
+			cells = append(cells, td.Text())
+		}
+		if strings.HasPrefix(cells[0], "bus") && cells[1] == "16" {
+			bus16 = cells
+		}
+	}
+	want := []string{"4x4", num(modelTime(16, 0.05)), "2", fmt.Sprintf("%.3f", slowerGrid)}
+	if len(bus16) != 8 || bus16[2] != want[0] || bus16[4] != want[1] || bus16[6] != want[2] || bus16[7] != want[3] {
+		t.Errorf("bus at 16 processors: %q; want grid, time, grids and slowest %q", bus16, want)
+	}
+}

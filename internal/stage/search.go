@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -29,15 +28,18 @@ type SearchRequest struct {
 	// Mode 0 is Presage's search; 1, 2, 3 and 5 the original's.
 	Mode      int
 	Objective search.Objective
-	// Deadline (s), when positive, asks for the smallest grid whose time
-	// does not exceed it.
-	Deadline float64
+	// Overrides of the machine file's start-up time, time per byte and
+	// power (result.Config's fields; 0 keeps the file's) apply to every
+	// configuration.
+	Overrides result.Config
+	// Constraints limit the configurations the answers choose from.
+	Constraints search.Constraints
 	// First is the grid of the original's first run, the initial best
 	// (default [1], the original's without grid arguments).
 	First []int
-	// IncludeDoubtful ranks the doubtful configurations (outside the
-	// model's domain: result.Warning) too; by default they are left out
-	// of Ranked and Smallest, and counted in DoubtfulLeftOut.
+	// IncludeDoubtful answers from the doubtful configurations (outside
+	// the model's domain: result.Warning) too; by default they are left
+	// out of the answers, and counted in DoubtfulLeftOut.
 	IncludeDoubtful bool
 	PerProcMax      int
 	Workers         int
@@ -50,14 +52,15 @@ type SearchRequest struct {
 type SearchReport struct {
 	SweepID  int64
 	MinSizes [search.MaxRank]int
-	// Ranked are the evaluated configurations, best first by the
-	// objective (the original's modes: by execution time).
-	Ranked []stored.Outcome
-	// Smallest is the configuration of fewest processors meeting the
-	// deadline (ties: the faster), nil when none does or none was asked.
-	Smallest *stored.Outcome
+	// Answers are the planning questions answered over the evaluated
+	// configurations; Answers.Ranked is best first by the objective.
+	search.Answers
+	// Stored counts the evaluated configurations the store held before
+	// the search (in any sweep or prediction), Simulated those it
+	// predicted now.
+	Stored, Simulated int
 	// DoubtfulLeftOut counts the evaluated configurations left out of
-	// Ranked and Smallest as doubtful.
+	// the answers as doubtful.
 	DoubtfulLeftOut int
 	Original        *search.Result // the original's modes only
 }
@@ -91,7 +94,8 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 		return nil, err
 	}
 	plan, err := planFor(st, tr, SweepRequest{Kind: sweep.KindSearch, Machines: []string{req.Machine},
-		Grids: grids, PerProcMax: req.PerProcMax, Options: req.Options, Extra: extra})
+		Grids: grids, PerProcMax: req.PerProcMax, Options: req.Options, Extra: extra,
+		TStart: given(req.Overrides.TStart), TByte: given(req.Overrides.TByte), Power: given(req.Overrides.Power)})
 	if err != nil {
 		return nil, err
 	}
@@ -101,9 +105,9 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 		if err != nil {
 			return nil, err
 		}
-		rep.SweepID = sum.SweepID
+		rep.count(sum)
 	} else {
-		eval := evaluator(st, plan, opt, &rep.SweepID)
+		eval := evaluator(st, plan, opt, rep)
 		first := req.First
 		if len(first) == 0 {
 			first = []int{1}
@@ -120,19 +124,23 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 	if err != nil {
 		return nil, err
 	}
-	if !req.IncludeDoubtful {
-		for i, o := range out {
-			if o.Doubtful {
-				delete(out, i)
-				rep.DoubtfulLeftOut++
-			}
+	kept := make([]stored.Outcome, 0, len(out))
+	for _, o := range out {
+		if o.Doubtful && !req.IncludeDoubtful {
+			rep.DoubtfulLeftOut++
+			continue
 		}
+		kept = append(kept, o)
 	}
-	rep.Ranked = rank(out, req.Objective)
-	if req.Deadline > 0 {
-		rep.Smallest = smallest(rep.Ranked, req.Deadline)
-	}
+	rep.Answers = search.Answer(kept, req.Constraints, req.Objective)
 	return rep, nil
+}
+
+// count adds a round of evaluations to the report.
+func (rep *SearchReport) count(sum SweepSummary) {
+	rep.SweepID = sum.SweepID
+	rep.Stored += sum.Existing + sum.Reused
+	rep.Simulated += sum.Ran
 }
 
 // searchGrids returns the grids a search may evaluate and what
@@ -172,7 +180,7 @@ func searchGrids(req SearchRequest, ms [search.MaxRank]int, hi int) ([][]int, st
 
 // evaluator predicts grids of the plan through the sweep runner (stored,
 // concurrent, skipping stored ones) and returns their execution times.
-func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, sweepID *int64) search.Evaluator {
+func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, rep *SearchReport) search.Evaluator {
 	byGrid := map[string]sweep.Config{}
 	for _, c := range plan.Configs {
 		byGrid[result.GridString(c.Grid)] = c
@@ -190,7 +198,7 @@ func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, sweepID *int6
 		if err != nil {
 			return nil, err
 		}
-		*sweepID = sum.SweepID
+		rep.count(sum)
 		out, err := st.SweepOutcomes(ctx, sum.SweepID)
 		if err != nil {
 			return nil, err
@@ -203,38 +211,10 @@ func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, sweepID *int6
 	}
 }
 
-// rank orders outcomes by the objective, ties by time, then processors,
-// then position.
-func rank(out map[int]stored.Outcome, obj search.Objective) []stored.Outcome {
-	l := make([]stored.Outcome, 0, len(out))
-	for _, o := range out {
-		l = append(l, o)
+// given is the list of one override, empty for the machine file's value.
+func given(v float64) []float64 {
+	if v == 0 {
+		return nil
 	}
-	slices.SortFunc(l, func(a, b stored.Outcome) int {
-		var c int
-		switch obj {
-		case search.Efficiency:
-			c = cmp.Compare(b.Efficiency, a.Efficiency)
-		case search.Cost:
-			c = cmp.Compare(a.Cost(), b.Cost())
-		}
-		return cmp.Or(c, cmp.Compare(a.Time, b.Time), cmp.Compare(a.Procs, b.Procs), cmp.Compare(a.Index, b.Index))
-	})
-	return l
-}
-
-// smallest is the outcome of fewest processors whose time meets the
-// deadline, the fastest of those.
-func smallest(l []stored.Outcome, deadline float64) *stored.Outcome {
-	var best *stored.Outcome
-	for i := range l {
-		o := &l[i]
-		if o.Time > deadline {
-			continue
-		}
-		if best == nil || o.Procs < best.Procs || o.Procs == best.Procs && o.Time < best.Time {
-			best = o
-		}
-	}
-	return best
+	return []float64{v}
 }

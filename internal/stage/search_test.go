@@ -134,18 +134,26 @@ func TestObjectivesAndDeadline(t *testing.T) {
 	times := byTime.Ranked
 	deadline := (times[0].Time + times[len(times)-1].Time) / 2
 	req := base
-	req.Deadline = deadline
+	req.Constraints.Deadline = deadline
 	rep, err := stage.Search(context.Background(), db, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := rep.Smallest
+	s := rep.FewestProcs
 	if s == nil || s.Time > deadline {
 		t.Fatalf("deadline %g: %+v", deadline, s)
 	}
-	for _, o := range rep.Ranked {
+	if rep.Stored != 16 || rep.Simulated != 0 {
+		t.Errorf("deadline %g: %d stored before, %d simulated; want 16 and 0", deadline, rep.Stored, rep.Simulated)
+	}
+	for _, o := range byTime.Ranked {
 		if o.Time <= deadline && o.Procs < s.Procs {
 			t.Errorf("deadline %g: %s meets it with fewer processors than %s", deadline, o.Grid, s.Grid)
+		}
+	}
+	for _, o := range rep.Ranked {
+		if o.Time > deadline {
+			t.Errorf("deadline %g: %s (%g s) ranked", deadline, o.Grid, o.Time)
 		}
 	}
 	g, _ := result.ParseGrid(s.Grid)
