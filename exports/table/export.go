@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/sync/errgroup"
 )
 
 // File is one file written by an export.
@@ -71,7 +73,9 @@ type ExportOptions struct {
 // opt.SweepID into dir, one file per table and sweep at PartPath,
 // streaming opt.BatchRows rows at a time. Files of an earlier export at
 // the same paths are replaced; other files are left alone, so a directory
-// that readers glob should be new or emptied first.
+// that readers glob should be new or emptied first. Two files are written
+// at once: a small table's file (the wide one reads every value to pivot
+// them) is read while the values file is encoded.
 func Export(ctx context.Context, src Source, dir string, opt ExportOptions, f Format) (Summary, error) {
 	var sum Summary
 	sweeps, err := src.ExportSweeps(ctx, opt.SweepID)
@@ -82,31 +86,48 @@ func Export(ctx context.Context, src Source, dir string, opt ExportOptions, f Fo
 	if tables == nil {
 		tables = Exported()
 	}
-	progress := func(rows int64) {
-		if opt.Progress != nil {
-			opt.Progress(sum.Rows + rows)
+	type part struct {
+		t       Table
+		sweepID int64
+	}
+	var parts []part
+	for _, t := range tables {
+		ids := sweeps
+		if t.Static {
+			ids = []int64{-1}
+		}
+		for _, s := range ids {
+			parts = append(parts, part{t, s})
 		}
 	}
-	for _, t := range tables {
-		parts := sweeps
-		if t.Static {
-			parts = []int64{-1}
+	var written atomic.Int64 // rows, over all files
+	progress := func(rows int64) {
+		if n := written.Add(rows); opt.Progress != nil {
+			opt.Progress(n)
 		}
-		for _, s := range parts {
-			file, err := exportOne(ctx, src, dir, t, s, opt.BatchRows, f, progress)
-			if err != nil {
-				return sum, err
-			}
-			sum.Files = append(sum.Files, file)
-			sum.Rows += file.Rows
-			sum.Bytes += file.Bytes
-		}
+	}
+	files := make([]File, len(parts))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(2)
+	for i, p := range parts {
+		g.Go(func() (err error) {
+			files[i], err = exportOne(ctx, src, dir, p.t, p.sweepID, opt.BatchRows, f, progress)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return sum, err
+	}
+	for _, file := range files {
+		sum.Files = append(sum.Files, file)
+		sum.Rows += file.Rows
+		sum.Bytes += file.Bytes
 	}
 	return sum, nil
 }
 
 // exportOne writes the file of table t for one sweep, calling progress
-// with the rows written to it so far after every batch.
+// with the rows of every batch written.
 func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int64, batchRows int, f Format, progress func(rows int64)) (File, error) {
 	path := PartPath(dir, t.Name, sweepID, f.Ext)
 	file := File{Path: path, Table: t.Name, SweepID: sweepID}
@@ -129,13 +150,11 @@ func exportOne(ctx context.Context, src Source, dir string, t Table, sweepID int
 	if err != nil {
 		return fail(err)
 	}
-	var written int64
 	file.Rows, err = Stream(ctx, src, t, sweepID, batchRows, func(rec arrow.RecordBatch) error {
 		if err := bw.Write(rec); err != nil {
 			return err
 		}
-		written += rec.NumRows()
-		progress(written)
+		progress(rec.NumRows())
 		return nil
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/presage-dvm/presage/schema/stored"
+	"golang.org/x/sync/errgroup"
 )
 
 // Source is what the exports read: the sweeps to export and the rows of
@@ -21,19 +22,50 @@ type Source interface {
 
 // Stream reads the table's rows of one sweep from src and hands them to fn
 // in record batches of at most batchRows rows (DefaultBatchRows if <= 0).
-// Only one batch is in memory at a time: fn must not keep the record after
-// it returns (Retain it if it must). It returns the number of rows read.
+// fn runs in a goroutine of its own, one batch at a time, while the next
+// batch is read: writing a batch (encoding, compressing) costs about as
+// much as reading it, so on two cores the export takes the longer of the
+// two rather than their sum. fn must not keep the record after it returns
+// (Retain it if it must). Stream returns the number of rows read.
 func Stream(ctx context.Context, src Source, t Table, sweepID int64, batchRows int,
 	fn func(arrow.RecordBatch) error) (int64, error) {
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	bt := newBatcher(t, sweepID, batchRows, fn)
+	g, ctx := errgroup.WithContext(ctx)
+	batches := make(chan arrow.RecordBatch, 1)
+	g.Go(func() error {
+		for rec := range batches {
+			err := fn(rec)
+			rec.Release()
+			if err != nil {
+				for rec := range batches { // unblock the reader, which stops on ctx
+					rec.Release()
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	bt := newBatcher(t, sweepID, batchRows, func(rec arrow.RecordBatch) error {
+		rec.Retain()
+		select {
+		case batches <- rec:
+			return nil
+		case <-ctx.Done():
+			rec.Release()
+			return ctx.Err()
+		}
+	})
 	defer bt.release()
-	if err := t.stream(ctx, src, t, sweepID, bt); err != nil {
-		return bt.total, fmt.Errorf("table %s: %w", t.Name, err)
-	}
-	if err := bt.flush(); err != nil {
+	g.Go(func() error {
+		defer close(batches)
+		if err := t.stream(ctx, src, t, sweepID, bt); err != nil {
+			return err
+		}
+		return bt.flush()
+	})
+	if err := g.Wait(); err != nil {
 		return bt.total, fmt.Errorf("table %s: %w", t.Name, err)
 	}
 	return bt.total, nil

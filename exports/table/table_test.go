@@ -2,6 +2,8 @@ package table_test
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -49,6 +51,27 @@ func TestStream(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStreamWriterFails: an error of the batch writer (which runs beside
+// the reader) ends the stream with that error, the reader stopped.
+func TestStreamWriterFails(t *testing.T) {
+	db, _, _ := fixture.NewStore(t, fixture.Small)
+	values := table.All()[slices.IndexFunc(table.All(), func(t table.Table) bool { return t.Name == "values" })]
+	full := errors.New("disk full")
+	calls := 0
+	rows, err := table.Stream(context.Background(), db, values, 0, 10, func(arrow.RecordBatch) error {
+		if calls++; calls == 2 {
+			return full
+		}
+		return nil
+	})
+	if !errors.Is(err, full) || calls != 2 {
+		t.Errorf("writer failing on its 2nd batch: %v after %d calls", err, calls)
+	}
+	if rows < 20 {
+		t.Errorf("%d rows read before the failure, want at least the 2 batches written", rows)
 	}
 }
 
