@@ -3,8 +3,8 @@ package table_test
 import (
 	"context"
 	"errors"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 

@@ -18,7 +18,8 @@ func OpName(op result.OpClass) string {
 
 // colors are the RGB colours of the states, shared by every format:
 // computing green, I/O violet, communicating orange, collective red,
-// waiting grey-blue.
+// waiting grey-blue, redundant (computing several processors repeat:
+// insufficient parallelism) olive yellow.
 var colors = [events.NumStates][3]uint8{
 	{255, 255, 255},
 	{46, 160, 67},
@@ -26,6 +27,7 @@ var colors = [events.NumStates][3]uint8{
 	{240, 136, 62},
 	{207, 34, 46},
 	{110, 138, 170},
+	{191, 160, 0},
 }
 
 // Color is the colour of a state as #rrggbb.

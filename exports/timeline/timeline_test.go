@@ -115,7 +115,7 @@ func checkBusy(t *testing.T, s *simulated, busy []int64) {
 
 var (
 	prvHeader = regexp.MustCompile(`^#Paraver \(\d\d/\d\d/\d\d at \d\d:\d\d\):(\d+)_ns:1\((\d+)\):1:(\d+)\(((?:1:1,)*1:1)\)$`)
-	prvState  = regexp.MustCompile(`^1:(\d+):1:(\d+):1:(\d+):(\d+):([1-5])$`)
+	prvState  = regexp.MustCompile(`^1:(\d+):1:(\d+):1:(\d+):(\d+):([1-6])$`)
 	prvComm   = regexp.MustCompile(`^3:(\d+):1:(\d+):1:(\d+):(\d+):(\d+):1:(\d+):1:(\d+):(\d+):(\d+):([1-5])$`)
 )
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
@@ -126,5 +127,36 @@ func TestProcValuesByClass(t *testing.T) {
 	// synchronization of 31 odd ones.
 	if want := 64 + 2 + 31 + 31; rows[0] != want {
 		t.Errorf("the view has %d rows, want %d", rows[0], want)
+	}
+}
+
+// TestTimelineRoundTrip: a run's per-processor picture comes back as
+// stored, its shares included; a picture without shares (stored before
+// schema 19) comes back without them.
+func TestTimelineRoundTrip(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	sm := &events.Sample{Procs: []int{0, 3}, Total: 4, Bucket: 4, End: 16,
+		States: [][]events.State{{events.Computing, events.Redundant, 0}, {events.Communicating, events.Computing, events.Waiting}},
+		Mixes: [][]events.Mix{
+			{{events.Computing: 255}, {events.Redundant: 200, events.Computing: 55}, {}},
+			{{events.Communicating: 130, events.Computing: 125}, {events.Computing: 255}, {events.Waiting: 64}},
+		}}
+	for _, withMix := range []bool{true, false} {
+		in := *sm
+		if !withMix {
+			in.Mixes = nil
+		}
+		run := sampleRun()
+		if err := st.SaveRun(ctx, run, store.SaveOptions{Timeline: &in}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.RunTimeline(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, &in) {
+			t.Errorf("with shares %v: stored %+v, read %+v", withMix, in, *got)
+		}
 	}
 }

@@ -85,9 +85,21 @@ func (e *Engine) addVary(k Kind, p int, d float64) {
 // regular is RegularTime, the base algorithm (docs/model.md §6.3): the call runs
 // redundantly on every processor of the current VM.
 func (e *Engine) regular() {
-	vm := e.vm
-	P := float64(vm.P())
+	P := float64(e.vm.P())
 	f := (P - 1) / P
+	if e.rec == nil { // the hot path: nothing to tell a recorder
+		e.chargeRegular(f)
+		return
+	}
+	e.rec.repeated = f
+	e.chargeRegular(f)
+	e.rec.repeated = 0
+}
+
+// chargeRegular charges the current call's times to every processor of
+// the current VM, the share f of them as insufficient parallelism.
+func (e *Engine) chargeRegular(f float64) {
+	vm := e.vm
 	if vm.Uniform && !e.cur.io {
 		c, r := e.callT/vm.Power[0], e.retT/vm.Power[0]
 		e.addAll(vm, KUsr, c)

@@ -148,10 +148,15 @@ func (e *Engine) distributeEach(m *loopMapping, vm *layout.VM) {
 // chargeIterationRow charges t of user time to class cl (row r), with the
 // insufficient parallelism of a block executed by sharers processors.
 func (e *Engine) chargeIterationRow(r *counters, cl int32, t float64, sharers int) {
-	e.chargeUser(r, cl, t)
-	if sharers > 1 {
-		chargeInsufficient(r, t*float64(sharers-1)/float64(sharers))
+	if sharers <= 1 {
+		e.chargeUser(r, cl, t)
+		return
 	}
+	f := float64(sharers-1) / float64(sharers)
+	e.markRepeated(f)
+	e.chargeUser(r, cl, t)
+	e.markRepeated(0)
+	chargeInsufficient(r, t*f)
 }
 
 // chargeUser charges t of user time to class cl (row r) and advances its
@@ -226,6 +231,10 @@ func (m *loopMapping) shares(e *Engine, vm *layout.VM) *iterationShares {
 // processors execute, by add(KInsUsr, p, ins), written out for the hot loop
 // of dopl_ (the I/O filter takes the general path).
 func (e *Engine) chargeIterations(p int, t, ins float64, shared bool) {
+	if shared && t > 0 && e.rec != nil {
+		e.markRepeated(ins / t)
+		defer e.markRepeated(0)
+	}
 	if e.cur.io {
 		e.add(KUsr, p, t)
 		if shared {
@@ -247,6 +256,10 @@ func (e *Engine) loopSys() {
 	vm := e.vm
 	P := float64(vm.P())
 	ins := e.retT * (P - 1) / P
+	if e.rec != nil {
+		e.markRepeated((P - 1) / P)
+		defer e.markRepeated(0)
+	}
 	if vm.Uniform && !e.cur.io {
 		e.addAll(vm, KSys, e.retT/vm.Power[0])
 		e.addAll(vm, KInsSys, ins)

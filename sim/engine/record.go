@@ -24,7 +24,10 @@ type recorder struct {
 	messages bool              // the recorder wants every message (not events.StatesOnly)
 	states   events.StatesOnly // r when it is one
 	syncing  bool              // inside MPSSynchronize: waits are events.Waiting
-	moves    int               // classes.moves when members was built
+	// repeated is the share of the CPU time charged that is repeated work
+	// (markRepeated), 0 for none.
+	repeated float64
+	moves    int // classes.moves when members was built
 	members  [][]int
 	// all is a charge on every processor not reported yet: a StatesOnly
 	// recorder gets consecutive charges of one state as one.
@@ -55,6 +58,34 @@ func (e *Engine) stateOf(k Kind) events.State {
 	return events.Communicating
 }
 
+// markRepeated says that a share f of the CPU time charged from now on is
+// work another processor does too: of n processors repeating it, f =
+// (n−1)/n is insufficient parallelism. 0 ends it.
+func (e *Engine) markRepeated(f float64) {
+	if e.rec != nil {
+		e.rec.repeated = f
+	}
+}
+
+// part is a piece of a charge in one state, from offset at of its start.
+type part struct {
+	s     events.State
+	at, d float64
+}
+
+// partsOf splits a charge of kind k and duration d into the states it is
+// shown in: CPU time of which a share f is repeated work is Computing for
+// d·(1−f), then Redundant for the rest (the insufficient parallelism the
+// model counts); any other charge is one part.
+func (e *Engine) partsOf(k Kind, d float64) (parts [2]part, n int) {
+	s := e.stateOf(k)
+	if f := e.rec.repeated; f > 0 && s == events.Computing {
+		own := d * (1 - f)
+		return [2]part{{events.Computing, 0, own}, {events.Redundant, own, d - own}}, 2
+	}
+	return [2]part{{s, 0, d}}, 1
+}
+
 // recordClass reports a charge of kind k on class c, before the charge
 // is applied to the class's clock.
 func (e *Engine) recordClass(k Kind, c int32, d float64) {
@@ -62,19 +93,34 @@ func (e *Engine) recordClass(k Kind, c int32, d float64) {
 		return
 	}
 	e.flushAll()
-	e.rec.r.State(e.stateOf(k), e.classProcs(c), e.classClock(c), d)
+	parts, n := e.partsOf(k, d)
+	for _, p := range parts[:n] {
+		if p.d > 0 {
+			e.rec.r.State(p.s, e.classProcs(c), e.classClock(c)+p.at, p.d)
+		}
+	}
 }
 
 // recordAll reports a charge of kind k on every root processor, before
-// the common clock advances: once when every clock is the common one,
-// else once per class, from the class's own clock.
+// the common clock advances.
 func (e *Engine) recordAll(k Kind, d float64) {
 	if d <= 0 {
 		return
 	}
-	s := e.stateOf(k)
+	parts, n := e.partsOf(k, d)
+	for _, p := range parts[:n] {
+		if p.d > 0 {
+			e.recordAllState(p.s, p.at, p.d)
+		}
+	}
+}
+
+// recordAllState reports d in state s on every root processor from offset
+// at of their clocks: once when every clock is the common one, else once
+// per class, from the class's own clock.
+func (e *Engine) recordAllState(s events.State, at, d float64) {
 	if !e.skewed || e.classes.count() == 1 {
-		start := e.classClock(0)
+		start := e.classClock(0) + at
 		if e.rec.messages {
 			e.rec.r.State(s, events.AllProcs(e.L), start, d)
 			return
@@ -90,11 +136,11 @@ func (e *Engine) recordAll(k Kind, d float64) {
 	}
 	e.flushAll()
 	if !e.rec.messages {
-		e.rec.states.StatesOfClasses(s, e.classes.of, e.classVersion(), e.clkU, e.clk[:e.classes.count()], d)
+		e.rec.states.StatesOfClasses(s, e.classes.of, e.classVersion(), e.clkU+at, e.clk[:e.classes.count()], d)
 		return
 	}
 	for c := range int32(e.classes.count()) {
-		e.rec.r.State(s, e.classProcs(c), e.classClock(c), d)
+		e.rec.r.State(s, e.classProcs(c), e.classClock(c)+at, d)
 	}
 }
 

@@ -20,8 +20,8 @@ import (
 type State uint8
 
 const (
-	// Computing is user or run-time CPU time (CPU_time_usr, CPU_time_sys),
-	// redundant sequential execution included.
+	// Computing is user or run-time CPU time (CPU_time_usr, CPU_time_sys)
+	// that is not Redundant.
 	Computing State = iota + 1
 	// InputOutput is I/O time, charged to processor 0 only.
 	InputOutput
@@ -34,11 +34,17 @@ const (
 	// waits for the latest processor of its VM before a collective
 	// operation starts.
 	Waiting
+	// Redundant is CPU time that several processors spend on the same
+	// work: sequential code every processor of the VM repeats
+	// (RegularTime), a loop's block executed by several processors, a
+	// loop's run-time share. Of n processors repeating it, (n−1)/n is
+	// insufficient parallelism: the lost time the picture must show.
+	Redundant
 	// NumStates bounds the states (1..NumStates−1).
 	NumStates
 )
 
-var stateNames = [NumStates]string{"", "Computing", "I/O", "Communicating", "Collective", "Waiting"}
+var stateNames = [NumStates]string{"", "Computing", "I/O", "Communicating", "Collective", "Waiting", "Redundant"}
 
 func (s State) String() string {
 	if s == 0 || s >= NumStates {

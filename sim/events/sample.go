@@ -14,6 +14,23 @@ type Sample struct {
 	Bucket int64     // nanoseconds per column
 	End    int64     // end of the last charge or message
 	States [][]State // per row and column: the dominant state, 0 for none
+	// Mixes, per row and column, is how the processor shared the column
+	// between the states; nil in samples stored before it was kept.
+	Mixes [][]Mix
+}
+
+// Mix is how a processor spent one column of a Sample: the share of each
+// state (Mix[s], s ≥ 1), in 255ths of the column, rounded; what is left
+// is time in no state (a processor that finished early).
+type Mix [NumStates]uint8
+
+// mix returns the shares of the cell's states in a bucket of width w.
+func (c *cell) mix(w int64) Mix {
+	var m Mix
+	for s := State(1); s < NumStates; s++ {
+		m[s] = uint8(min(255, (c[s]*255+w/2)/w))
+	}
+	return m
 }
 
 // cell is the time (ns) a processor spent in each state in one bucket.
@@ -354,14 +371,17 @@ func (sm *Sampler) Sample() *Sample {
 	n := min(int((sm.s.End+sm.s.Bucket-1)/sm.s.Bucket), sm.cols)
 	s := sm.s
 	s.States = make([][]State, len(sm.group))
+	s.Mixes = make([][]Mix, len(sm.group))
 	for r, g := range sm.group {
 		s.States[r] = make([]State, n)
+		s.Mixes[r] = make([]Mix, n)
 		for c := range n {
 			sum := sm.groups[g][c]
 			for st, v := range sm.every[c] {
 				sum[st] += v
 			}
 			s.States[r][c] = sum.dominant()
+			s.Mixes[r][c] = sum.mix(s.Bucket)
 		}
 	}
 	return &s

@@ -32,6 +32,20 @@ func TestSampler(t *testing.T) {
 			}
 		}
 	}
+	// The shares, in 255ths of a 4 ns column: processor 0 computes 2 ns
+	// of its second column and waits 1; processor 3 computes 2 ns and
+	// communicates 2.
+	wantMix := [][]Mix{
+		{{Computing: 255}, {Computing: 128, Waiting: 64}, {}, {}},
+		{{Computing: 255}, {Computing: 128, Communicating: 128}, {Communicating: 255}, {Communicating: 255}},
+	}
+	for r := range wantMix {
+		for c := range wantMix[r] {
+			if s.Mixes[r][c] != wantMix[r][c] {
+				t.Errorf("row %d column %d: shares %v, want %v", r, c, s.Mixes[r][c], wantMix[r][c])
+			}
+		}
+	}
 }
 
 // TestSamplerMatchesPerProcessor plays random charges on random classes,
