@@ -43,7 +43,7 @@ func (c *searchCmd) Validate() error {
 
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
-		Objective: search.Objective(c.Objective), Constraints: search.Constraints{Deadline: c.Deadline, MinEfficiency: c.MinEffic}, PerProcMax: c.PerProcMax, AllGrids: c.AllGrids,
+		Objective: search.Objective(c.Objective), Constraints: stage.Constraints{Deadline: c.Deadline, MinEfficiency: c.MinEffic}, PerProcMax: c.PerProcMax, AllGrids: c.AllGrids,
 		Workers: c.Workers, Command: commandLine(), IncludeDoubtful: c.Doubtful, Overrides: c.overrideFlags.config()}
 	if c.Procs != "" {
 		lo, hi, err := parseRange(c.Procs)

@@ -33,7 +33,7 @@ type SearchRequest struct {
 	// configuration.
 	Overrides result.Config
 	// Constraints limit the configurations the answers choose from.
-	Constraints search.Constraints
+	Constraints Constraints
 	// First is the grid of the original's first run, the initial best
 	// (default [1], the original's without grid arguments).
 	First []int
@@ -54,7 +54,7 @@ type SearchReport struct {
 	MinSizes [search.MaxRank]int
 	// Answers are the planning questions answered over the evaluated
 	// configurations; Answers.Ranked is best first by the objective.
-	search.Answers
+	Answers
 	// Stored counts the evaluated configurations the store held before
 	// the search (in any sweep or prediction), Simulated those it
 	// predicted now.
@@ -132,7 +132,7 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 		}
 		kept = append(kept, o)
 	}
-	rep.Answers = search.Answer(kept, req.Constraints, req.Objective)
+	rep.Answers = Answer(kept, req.Constraints, req.Objective)
 	return rep, nil
 }
 

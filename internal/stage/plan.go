@@ -1,4 +1,4 @@
-package search
+package stage
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/search"
 )
 
 // Constraints are the limits a planning question puts on a configuration.
@@ -47,7 +48,7 @@ type Answers struct {
 }
 
 // Answer answers the planning questions over outs, ranking by obj.
-func Answer(outs []stored.Outcome, c Constraints, obj Objective) Answers {
+func Answer(outs []stored.Outcome, c Constraints, obj search.Objective) Answers {
 	a := Answers{Evaluated: len(outs)}
 	for _, o := range outs {
 		if c.Meets(o) {
@@ -58,8 +59,8 @@ func Answer(outs []stored.Outcome, c Constraints, obj Objective) Answers {
 	if a.Met == 0 {
 		return a
 	}
-	first := func(obj Objective) *stored.Outcome {
-		o := slices.MinFunc(a.Ranked, func(x, y stored.Outcome) int { return compare(x, y, obj) })
+	first := func(obj search.Objective) *stored.Outcome {
+		o := slices.MinFunc(a.Ranked, func(x, y stored.Outcome) int { return byObjective(x, y, obj) })
 		return &o
 	}
 	best := func(better func(x, y stored.Outcome) bool) *stored.Outcome {
@@ -71,23 +72,23 @@ func Answer(outs []stored.Outcome, c Constraints, obj Objective) Answers {
 		}
 		return &b
 	}
-	faster := func(x, y stored.Outcome) bool { return compare(x, y, Time) < 0 }
-	a.Fastest, a.Cheapest, a.MostEfficient = first(Time), first(Cost), first(Efficiency)
+	faster := func(x, y stored.Outcome) bool { return byObjective(x, y, search.Time) < 0 }
+	a.Fastest, a.Cheapest, a.MostEfficient = first(search.Time), first(search.Cost), first(search.Efficiency)
 	a.FewestProcs = best(func(x, y stored.Outcome) bool { return x.Procs < y.Procs || x.Procs == y.Procs && faster(x, y) })
 	a.MostProcs = best(func(x, y stored.Outcome) bool { return x.Procs > y.Procs || x.Procs == y.Procs && faster(x, y) })
 	a.PerCount = perCount(a.Ranked)
-	slices.SortFunc(a.Ranked, func(x, y stored.Outcome) int { return compare(x, y, obj) })
+	slices.SortFunc(a.Ranked, func(x, y stored.Outcome) int { return byObjective(x, y, obj) })
 	return a
 }
 
-// compare orders two outcomes by the objective, ties by time, then
+// byObjective orders two outcomes by the objective, ties by time, then
 // processors, then position in the sweep, so every answer is reproducible.
-func compare(x, y stored.Outcome, obj Objective) int {
+func byObjective(x, y stored.Outcome, obj search.Objective) int {
 	var c int
 	switch obj {
-	case Efficiency:
+	case search.Efficiency:
 		c = cmp.Compare(y.Efficiency, x.Efficiency)
-	case Cost:
+	case search.Cost:
 		c = cmp.Compare(x.Cost(), y.Cost())
 	}
 	return cmp.Or(c, cmp.Compare(x.Time, y.Time), cmp.Compare(x.Procs, y.Procs), cmp.Compare(x.Index, y.Index))
@@ -96,6 +97,8 @@ func compare(x, y stored.Outcome, obj Objective) int {
 // perCount returns the fastest outcome of each processor count.
 func perCount(outs []stored.Outcome) []stored.Outcome {
 	l := slices.Clone(outs)
-	slices.SortFunc(l, func(x, y stored.Outcome) int { return cmp.Or(cmp.Compare(x.Procs, y.Procs), compare(x, y, Time)) })
+	slices.SortFunc(l, func(x, y stored.Outcome) int {
+		return cmp.Or(cmp.Compare(x.Procs, y.Procs), byObjective(x, y, search.Time))
+	})
 	return slices.CompactFunc(l, func(x, y stored.Outcome) bool { return x.Procs == y.Procs })
 }

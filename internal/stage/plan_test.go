@@ -1,9 +1,10 @@
-package search_test
+package stage_test
 
 import (
 	"math"
 	"testing"
 
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/search"
 )
@@ -29,19 +30,19 @@ func TestAnswer(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name                                       string
-		c                                          search.Constraints
+		c                                          stage.Constraints
 		met                                        int
 		fastest, cheapest, efficient, fewest, most string
 		perCount                                   []string
 	}{
-		{"no limits", search.Constraints{}, 6, "8", "1", "1", "1", "16", []string{"1", "2", "2x2", "8", "16"}},
-		{"deadline", search.Constraints{Deadline: 2.5}, 4, "8", "2x2", "2x2", "2x2", "16", []string{"2x2", "8", "16"}},
-		{"efficiency floor", search.Constraints{MinEfficiency: 0.6}, 5, "8", "1", "1", "1", "8", []string{"1", "2", "2x2", "8"}},
-		{"both", search.Constraints{Deadline: 3, MinEfficiency: 0.7}, 2, "2x2", "2x2", "2x2", "2x2", "2x2", []string{"2x2"}},
-		{"none meets", search.Constraints{Deadline: 1}, 0, "none", "none", "none", "none", "none", nil},
+		{"no limits", stage.Constraints{}, 6, "8", "1", "1", "1", "16", []string{"1", "2", "2x2", "8", "16"}},
+		{"deadline", stage.Constraints{Deadline: 2.5}, 4, "8", "2x2", "2x2", "2x2", "16", []string{"2x2", "8", "16"}},
+		{"efficiency floor", stage.Constraints{MinEfficiency: 0.6}, 5, "8", "1", "1", "1", "8", []string{"1", "2", "2x2", "8"}},
+		{"both", stage.Constraints{Deadline: 3, MinEfficiency: 0.7}, 2, "2x2", "2x2", "2x2", "2x2", "2x2", []string{"2x2"}},
+		{"none meets", stage.Constraints{Deadline: 1}, 0, "none", "none", "none", "none", "none", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := search.Answer(outcomes, tc.c, search.Time)
+			a := stage.Answer(outcomes, tc.c, search.Time)
 			if a.Evaluated != len(outcomes) || a.Met != tc.met || len(a.Ranked) != tc.met {
 				t.Fatalf("evaluated %d, met %d, ranked %d; want %d, %d", a.Evaluated, a.Met, len(a.Ranked), len(outcomes), tc.met)
 			}
@@ -77,7 +78,7 @@ func TestAnswerRanksByObjective(t *testing.T) {
 		{search.Cost, []int64{1, 2, 4, 3, 5, 6}},
 		{search.Efficiency, []int64{1, 2, 4, 3, 5, 6}},
 	} {
-		a := search.Answer(outcomes, search.Constraints{}, tc.obj)
+		a := stage.Answer(outcomes, stage.Constraints{}, tc.obj)
 		for i, o := range a.Ranked {
 			if o.RunID != tc.want[i] {
 				t.Errorf("%s: rank %d is run %d, want %d", tc.obj, i+1, o.RunID, tc.want[i])
