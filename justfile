@@ -27,6 +27,7 @@ fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machinefile
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./sim/ordertrace
+    go test -run '^$' -fuzz FuzzPipeline -fuzztime {{fuzztime}} ./ingest
     go test -run '^$' -fuzz FuzzUnpacker -fuzztime {{fuzztime}} ./sim/ordertrace
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./orders/calibration
     go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./orders/measured

@@ -17,8 +17,10 @@ func TraceName(path string) string { return storedName(path, ".gz", ".ptr") }
 // Trace stores the trace file at path (plain or gzip) unless a file with
 // the same bytes is stored already, in which case it returns that trace
 // with Existing set and writes nothing. The trace is parsed and packed in
-// one pass and one transaction: on any error (a defective trace is a
-// *ptr.Error) nothing is written. progress, if not nil, is called now and
+// one pass and one transaction, and its meaning checked beside (a
+// simulation on one processor, sim.Check): on any error (a defective trace
+// is a *ptr.Error, a trace no configuration can simulate an
+// *engine.Error) nothing is written. progress, if not nil, is called now and
 // then with the bytes of the file read so far and the file's size, and
 // once at the end. The calls table is not written (TraceOptions.Calls).
 func Trace(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
@@ -68,7 +70,9 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 	}
 	defer r.Close()
 	r.TextOnly()
-	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, r)
+	checked := newCheckedReader(r, path)
+	defer checked.Close()
+	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, checked)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}

@@ -39,6 +39,11 @@ type Options struct {
 	// simulated run as it is simulated (events.Recorder); the run's
 	// numbers are the same with or without it.
 	Recorder events.Recorder
+	// MaxState bounds the memory of the simulator's per-processor state,
+	// in bytes (0: engine.DefaultMaxState): a configuration that needs more
+	// fails with an *engine.Error whose Limit is set, naming the grid and
+	// what grew.
+	MaxState int64
 
 	// reference simulates every processor on its own, and sends batches of
 	// messages in order (engine.Options.Reference): what the property
@@ -126,7 +131,7 @@ func start(h *trace.Header, m *machine.Machine, cfg result.Config, opt Options) 
 	cfg.Used.TStart, cfg.Used.TByte = m.TopLevel()
 	cfg.Used.Power = m.MeanPower(cfg.Procs())
 	e, err := engine.New(name, h, m, cfg.Grid, engine.Options{CloseOpenIntervals: opt.CloseOpenIntervals, LoadWeights: opt.LoadWeights, Network: kind,
-		Reference: opt.reference, Recorder: opt.Recorder})
+		Reference: opt.reference, Recorder: opt.Recorder, MaxState: opt.MaxState})
 	if err != nil {
 		return nil, cfg, err
 	}

@@ -70,7 +70,7 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	g.infof("store %s: trace %s (%d calls), machine %s (%d processors)", g.DB, tr.Name, tr.Calls, m.Name, m.Processors)
 	plan, err := stage.PlanSweep(ctx, st, stage.SweepRequest{Trace: tr.Name, Machines: []string{m.Name},
-		Procs: stage.ProcRange{Lo: 1, Hi: c.Procs, MaxRank: 2}, PerProcMax: 64})
+		Procs: stage.ProcRange{Lo: 1, Hi: c.Procs, MaxRank: 2}, PerProcMax: 64, Options: g.simOptions()})
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
@@ -27,6 +28,9 @@ type Globals struct {
 	DB      string           `help:"SQLite store." default:"presage.db" type:"path" env:"PRESAGE_DB"`
 	Quiet   bool             `help:"Print no progress and no informational messages." short:"q"`
 	Version kong.VersionFlag `help:"Print the version and exit."`
+	// MaxMemory bounds one DVM prediction's simulator state
+	// (sim.Options.MaxState).
+	MaxMemory int64 `name:"max-memory" help:"Most memory one prediction's simulator state may take, in MB: a configuration that needs more fails with a message (a sweep goes on with the others)." default:"2048"`
 
 	created bool // openStore created the store: a failed command removes it
 }
@@ -100,6 +104,9 @@ func (g *Globals) readStore() (*store.Store, error) {
 	}
 	return st, nil
 }
+
+// simOptions are the DVM simulator's options the global flags set.
+func (g *Globals) simOptions() sim.Options { return sim.Options{MaxState: g.MaxMemory << 20} }
 
 // infof prints an informational message unless --quiet.
 func (g *Globals) infof(format string, args ...any) {

@@ -90,7 +90,7 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	req := stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg}
+	req := stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg, Options: g.simOptions()}
 	var run *result.Run
 	if !c.Again {
 		if run, err = stage.StoredPrediction(ctx, st, req); err != nil {

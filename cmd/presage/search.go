@@ -44,7 +44,8 @@ func (c *searchCmd) Validate() error {
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
 		Objective: search.Objective(c.Objective), Constraints: stage.Constraints{Deadline: c.Deadline, MinEfficiency: c.MinEffic}, PerProcMax: c.PerProcMax, AllGrids: c.AllGrids,
-		Workers: c.Workers, Command: commandLine(), IncludeDoubtful: c.Doubtful, Overrides: c.overrideFlags.config()}
+		Workers: c.Workers, Command: commandLine(), IncludeDoubtful: c.Doubtful, Overrides: c.overrideFlags.config(),
+		Options: g.simOptions()}
 	if c.Procs != "" {
 		lo, hi, err := parseRange(c.Procs)
 		if err != nil {
@@ -81,6 +82,9 @@ func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 			c.Mode, rep.MinSizes, result.GridString(o.Best), o.BestE, o.Checked, o.Variants, o.NotBad)
 	}
 	fmt.Printf("search sweep %d: %d configurations, %d of them stored before, %d simulated now\n", rep.SweepID, rep.Evaluated+rep.DoubtfulLeftOut, rep.Stored, rep.Simulated)
+	for _, f := range rep.Failed {
+		fmt.Fprintf(os.Stderr, "failed, left out: %s: %v\n", f.Config, f.Err)
+	}
 	if n := rep.DoubtfulLeftOut; n > 0 {
 		g.infof("doubtful configurations left out: %d (an array over more processors than its elements: docs/deviations.md); --include-doubtful answers from them too", n)
 	}

@@ -72,6 +72,7 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	req.Options = g.simOptions()
 	shard, shards, err := parseShard(c.Shard)
 	if err != nil {
 		return err
@@ -114,6 +115,18 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	fmt.Printf("sweep %d: %d configurations (%d already stored, %s%d run), %d call simulations in %.1f s\n",
 		sum.SweepID, sum.Selected, sum.Existing, copiedNote(sum.Reused), sum.Ran, sum.Calls, sum.Elapsed.Seconds())
+	return failures(sum)
+}
+
+// failures reports, one line each, the configurations a sweep went on
+// without, and makes the command fail when there were some.
+func failures(sum stage.SweepSummary) error {
+	for _, f := range sum.Failed {
+		fmt.Fprintf(os.Stderr, "failed: %s: %v\n", f.Config, f.Err)
+	}
+	if n := len(sum.Failed); n > 0 {
+		return fmt.Errorf("sweep %d: %d of %d configurations failed, over a limit of the simulator (the others are stored; --max-memory raises the limit)", sum.SweepID, n, sum.Selected)
+	}
 	return nil
 }
 

@@ -330,6 +330,9 @@ func fillHeader(h *trace.Header, name string) *Error {
 		if err != nil {
 			return errorf(line, "ProcCount: expected an integer, got %q", firstWord(v))
 		}
+		if n < 1 {
+			return errorf(line, "ProcCount=%d: expected the traced run's processor count, at least 1", n)
+		}
 		h.ProcCount = n
 	}
 	v, line, ok := headerValue(h.Lines, "VProcCount")
@@ -339,6 +342,9 @@ func fillHeader(h *trace.Header, name string) *Error {
 	n, err := strconv.Atoi(firstWord(v))
 	if err != nil {
 		return errorf(line, "VProcCount: expected an integer, got %q", firstWord(v))
+	}
+	if n < 0 {
+		return errorf(line, "VProcCount=%d: expected a processor count, at least 0", n)
 	}
 	h.VProcCount = n
 	if n == 0 {
@@ -362,6 +368,26 @@ func fillHeader(h *trace.Header, name string) *Error {
 			return errorf(line, "VPSSize: expected integers up to ';', got %q", w)
 		}
 		h.VPSSize = append(h.VPSSize, d)
+	}
+	return checkVPS(h, line, errorf)
+}
+
+// checkVPS checks that the virtual processor system of the header is a
+// grid of rank 1..4 (the simulator's processor grids) whose sizes multiply
+// to VProcCount.
+func checkVPS(h *trace.Header, line int, errorf func(int, string, ...any) *Error) *Error {
+	if h.VPSRank < 1 || h.VPSRank > 4 || len(h.VPSSize) != h.VPSRank {
+		return errorf(line, "VPSRank=%d, VPSSize=%v: expected a rank from 1 to 4 and as many sizes", h.VPSRank, h.VPSSize)
+	}
+	n := 1
+	for _, d := range h.VPSSize {
+		if d < 1 || n > h.VProcCount/d {
+			return errorf(line, "VPSSize=%v: expected sizes ≥ 1 whose product is VProcCount=%d", h.VPSSize, h.VProcCount)
+		}
+		n *= d
+	}
+	if n != h.VProcCount {
+		return errorf(line, "VPSSize=%v: %d processors, but VProcCount=%d", h.VPSSize, n, h.VProcCount)
 	}
 	return nil
 }

@@ -143,7 +143,8 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	sum.SweepSummary, err = resume(ctx, st, resumable[sweep.At[int], ordersim.Point]{
 		row: stored.Sweep{OrderTrace: info.ID, Kind: KindOrders, Configs: len(req.Nodes)},
 		def: def, hash: def.hash(), simulate: o.simulate, save: o.save,
-		cost: func(c sweep.At[int]) Cost { return ordersCost(info.Orders, c.Value) },
+		cost:     func(c sweep.At[int]) Cost { return ordersCost(info.Orders, c.Value) },
+		describe: func(c sweep.At[int]) string { return fmt.Sprintf("%d nodes", c.Value) },
 	}, selected, opt)
 	if err != nil {
 		return sum, err

@@ -3,7 +3,6 @@ package stage
 import (
 	"context"
 	"path/filepath"
-	"reflect"
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
@@ -35,10 +34,10 @@ func inputs(st *store.Store, req PredictRequest) (store.TraceInfo, *machine.Mach
 }
 
 // StoredPrediction returns the prediction of req stored already outside
-// any sweep, nil when there is none (or when req has simulator options or
-// no grid, which the lookup does not compare).
+// any sweep, nil when there is none (or when req has deviations from the
+// original switched on, or no grid, which the lookup does not compare).
 func StoredPrediction(ctx context.Context, st *store.Store, req PredictRequest) (*result.Run, error) {
-	if len(req.Config.Grid) == 0 || !reflect.ValueOf(req.Options).IsZero() {
+	if len(req.Config.Grid) == 0 || len(req.Options.Names()) > 0 {
 		return nil, nil
 	}
 	info, _, minfo, err := inputs(st, req)

@@ -57,8 +57,10 @@ type SearchReport struct {
 	Answers
 	// Stored counts the evaluated configurations the store held before
 	// the search (in any sweep or prediction), Simulated those it
-	// predicted now.
+	// predicted now; Failed are those over a limit of the simulator, left
+	// out of the answers.
 	Stored, Simulated int
+	Failed            []Failure
 	// DoubtfulLeftOut counts the evaluated configurations left out of
 	// the answers as doubtful.
 	DoubtfulLeftOut int
@@ -141,6 +143,7 @@ func (rep *SearchReport) count(sum SweepSummary) {
 	rep.SweepID = sum.SweepID
 	rep.Stored += sum.Existing + sum.Reused
 	rep.Simulated += sum.Ran
+	rep.Failed = append(rep.Failed, sum.Failed...)
 }
 
 // searchGrids returns the grids a search may evaluate and what
@@ -205,7 +208,11 @@ func evaluator(st *store.Store, plan *SweepPlan, opt SweepOptions, rep *SearchRe
 		}
 		es := make([]float64, len(cfgs))
 		for i, c := range cfgs {
-			es[i] = out[c.Index].Time
+			o, ok := out[c.Index]
+			if !ok && len(sum.Failed) > 0 { // the original's search needs every time it asked for
+				return nil, fmt.Errorf("search: %s: %w", sum.Failed[0].Config, sum.Failed[0].Err)
+			}
+			es[i] = o.Time
 		}
 		return es, nil
 	}

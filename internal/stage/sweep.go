@@ -3,6 +3,7 @@ package stage
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/engine"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
@@ -173,6 +175,16 @@ type SweepSummary struct {
 	Ran      int   // simulated and stored now
 	Calls    int64 // traced calls simulated
 	Elapsed  time.Duration
+	// Failed are the configurations that needed more than a limit of the
+	// simulator (engine.Error.Limit): the sweep went on without them, and
+	// running it again tries them again.
+	Failed []Failure
+}
+
+// Failure is a configuration of a sweep that could not be simulated.
+type Failure struct {
+	Config string // as the plan describes it
+	Err    error
 }
 
 // Sweep predicts the plan's configurations (of the shard opt selects) that
@@ -203,7 +215,8 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 			}
 			return st.CopySweepRun(ctx, from, id, c.Index, save)
 		},
-		cost: func(c sweep.Config) Cost { return dvmCost(int64(p.Program.Calls()), c.Procs()) },
+		cost:     func(c sweep.Config) Cost { return dvmCost(int64(p.Program.Calls()), c.Procs()) },
+		describe: p.Describe,
 		save: func(id int64, c sweep.Config, run *result.Run) (bool, error) {
 			run.SweepID, run.TraceID, run.Program = id, p.Trace.Info.ID, p.Trace.Info.Name
 			saved, err := st.SaveSweepRun(ctx, run, c.Index, save)
@@ -213,6 +226,13 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 			return saved, nil
 		},
 	}, selected, opt)
+}
+
+// overLimit reports whether err is a configuration needing more than a
+// limit of the simulator, which a sweep skips.
+func overLimit(err error) bool {
+	var e *engine.Error
+	return errors.As(err, &e) && e.Limit
 }
 
 // resumable is a sweep as the resume loop sees it, whatever its engine:
@@ -232,6 +252,8 @@ type resumable[C sweep.Positioned, R any] struct {
 	reuse func(ctx context.Context, id int64, c C) (bool, error)
 	// cost is a configuration's expected cost, for Progress.Left.
 	cost func(C) Cost
+	// describe names a configuration in a Failure.
+	describe func(C) string
 	// save stores a finished configuration of sweep id at its position;
 	// saved is false when another process had stored that position first.
 	save func(id int64, c C, r R) (saved bool, err error)
@@ -296,15 +318,24 @@ func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw 
 	// Each simulation is timed by itself: with concurrent workers the
 	// times between finishes say little of a configuration's cost.
 	type timed struct {
-		r    R
-		took time.Duration
+		r      R
+		took   time.Duration
+		failed error // over a limit of the simulator: a Failure, not the sweep's end
 	}
 	simulate := func(ctx context.Context, c C) (timed, error) {
 		t0 := time.Now()
 		r, err := sw.simulate(ctx, c)
-		return timed{r, time.Since(t0)}, err
+		if overLimit(err) {
+			return timed{took: time.Since(t0), failed: err}, nil
+		}
+		return timed{r: r, took: time.Since(t0)}, err
 	}
 	err = sweep.Execute(ctx, todo, opt.Workers, simulate, func(c C, t timed) error {
+		if t.failed != nil {
+			sum.Failed = append(sum.Failed, Failure{Config: sw.describe(c), Err: t.failed})
+			eta.finished(sw.cost(c), t.took)
+			return nil
+		}
 		saved, err := sw.save(sum.SweepID, c, t.r)
 		if err != nil {
 			return err

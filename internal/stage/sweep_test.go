@@ -3,6 +3,7 @@ package stage_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/internal/golden"
@@ -193,4 +194,44 @@ func storeCount(t *testing.T, st *store.Store, table string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestSweepGoesOnWithoutTooBigConfigurations: a configuration over the
+// simulator's memory limit is a Failure with its reason; the sweep stores
+// the others, and running it again tries the failed one again.
+func TestSweepGoesOnWithoutTooBigConfigurations(t *testing.T) {
+	db := jacStore(t)
+	req := stage.SweepRequest{Trace: "jac", Machines: []string{"Predictor"}, Grids: [][]int{{1}, {3, 3}}, TStart: []float64{0, 20e-6}}
+	// The least memory limit grid 1 needs: grid 3x3, whose uneven blocks
+	// make more classes of processors, needs more (sim.TestMaxState).
+	lo, hi := int64(1), int64(1<<30)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		one := req
+		one.Grids, one.Options.MaxState = [][]int{{1}}, mid
+		p := plan(t, db, one)
+		if _, err := p.Simulate(context.Background(), p.Configs[0]); err == nil {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	req.Options.MaxState = lo
+	sum, err := stage.Sweep(context.Background(), db, plan(t, db, req), stage.SweepOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 2 || len(sum.Failed) != 2 {
+		t.Fatalf("ran %d, failed %+v; want grid 1 stored and grid 3x3 failed, twice", sum.Ran, sum.Failed)
+	}
+	for _, f := range sum.Failed {
+		if !strings.Contains(f.Config, "3x3") || !strings.Contains(f.Err.Error(), "grid 3x3 needs more than") {
+			t.Errorf("failure %+v: want grid 3x3 over the limit", f)
+		}
+	}
+	req.Options.MaxState = 0
+	again, err := stage.Sweep(context.Background(), db, plan(t, db, req), stage.SweepOptions{Workers: 1})
+	if err != nil || again.Existing != 2 || again.Ran != 2 || len(again.Failed) != 0 {
+		t.Errorf("again with the default limit: %+v, %v; want the 2 stored and 3x3 run", again, err)
+	}
 }

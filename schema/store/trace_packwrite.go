@@ -144,8 +144,16 @@ func packCalls(ctx context.Context, tx *sqlx.Tx, id int64, src trace.Source) (in
 		return 0, err
 	}
 	defer w.close()
-	if err := eachCall(ctx, src, w.add); err != nil {
-		return 0, fmt.Errorf("pack trace %d: %w", id, err)
+	// An error of src names its file and line already: it is returned as
+	// is; the writer's are the store's.
+	add := func(c *trace.Call) error {
+		if err := w.add(c); err != nil {
+			return fmt.Errorf("pack trace %d: %w", id, err)
+		}
+		return nil
+	}
+	if err := eachCall(ctx, src, add); err != nil {
+		return 0, err
 	}
 	if err := w.finish(); err != nil {
 		return 0, fmt.Errorf("pack trace %d: %w", id, err)

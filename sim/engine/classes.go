@@ -51,6 +51,7 @@ func (e *Engine) newClassFrom(c int32) int32 {
 	e.classes.size = append(e.classes.size, 0)
 	e.classes.version++
 	e.clk = append(e.clk, e.clk[c])
+	e.grow(int64(len(e.perClass)))
 	for _, iv := range e.perClass {
 		if iv.own != nil {
 			iv.own = append(iv.own, iv.own[c])

@@ -17,9 +17,12 @@ func crtda(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	sizes, err := e.sizeArray()
+	sizes, err := e.sizeArray("array")
 	if err != nil {
 		return err
+	}
+	if ts < -MaxTypeSize || ts > MaxTypeSize {
+		return e.errorf("array: TypeSize=%d: expected at most %d bytes an element", ts, MaxTypeSize)
 	}
 	low, err := e.optDecArray(in, kLowShdWidthArray)
 	if err != nil {

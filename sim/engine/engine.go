@@ -42,6 +42,9 @@ type Options struct {
 	// Recorder, when not nil, is told of every clock-advancing charge and
 	// every timed message (record.go); the results do not change.
 	Recorder events.Recorder
+	// MaxState bounds the bytes of per-class counters the simulation may
+	// hold (limits.go); 0 is DefaultMaxState.
+	MaxState int64
 }
 
 // Engine simulates one trace on one machine configuration.
@@ -63,9 +66,14 @@ type Engine struct {
 	// perClass are the intervals holding per-class counters or idle
 	// times, which a class split extends.
 	perClass []*interval
-	covering map[*layout.VM]coverage
-	classIDs []int32   // 0, 1, 2, ... (allClasses)
-	rec      *recorder // nil unless Options.Recorder is set
+	// state counts the per-class counter rows held (over perClass), and
+	// overState is the error of a simulation that needs more than
+	// Options.MaxState of them, which Exec returns.
+	state     int64
+	overState error
+	covering  map[*layout.VM]coverage
+	classIDs  []int32   // 0, 1, 2, ... (allClasses)
+	rec       *recorder // nil unless Options.Recorder is set
 	// inOrder: batches are sent message by message (Options.Reference).
 	inOrder bool
 

@@ -30,6 +30,7 @@ func (e *Engine) classRows(iv *interval) []counters {
 	if iv.own == nil {
 		iv.own = make([]counters, e.classes.count())
 		e.listPerClass(iv)
+		e.grow(int64(e.classes.count()))
 	}
 	return iv.own
 }
@@ -58,19 +59,23 @@ func (iv *interval) classValue(c cnt, k int32) float64 {
 
 // enter makes the child of cur with the given identity current, creating it
 // on first entry (docs/model.md §7.1).
-func (e *Engine) enter(typ result.IntervalType, line int, file string, expr *int64) {
+func (e *Engine) enter(typ result.IntervalType, line int, file string, expr *int64) error {
+	if e.level >= MaxDepth {
+		return e.errorf("interval nested %d deep: at most %d (intervals opened and never closed?)", e.level+1, MaxDepth)
+	}
 	e.level++
 	for _, c := range e.cur.children {
 		if c.typ == typ && c.line == line && c.file == file && sameExpr(c.expr, expr) {
 			c.count++
 			e.cur = c
-			return
+			return nil
 		}
 	}
 	iv := &interval{id: len(e.ivs) + 1, level: e.level, typ: typ, count: 1, line: line, file: file, expr: expr, parent: e.cur}
 	e.cur.children = append(e.cur.children, iv)
 	e.ivs = append(e.ivs, iv)
 	e.cur = iv
+	return nil
 }
 
 func sameExpr(a, b *int64) bool {

@@ -16,13 +16,11 @@ func enterInterval(e *Engine) error {
 		if ok {
 			expr = &x
 		}
-		e.enter(result.User, e.op.p.site.line, e.op.p.site.file, expr)
+		return e.enter(result.User, e.op.p.site.line, e.op.p.site.file, expr)
 	case fnEnterSeq:
-		e.enter(result.Seq, e.op.p.site.line, e.op.p.site.file, nil)
-	default:
-		e.enter(result.Par, e.op.p.site.line, e.op.p.site.file, nil)
+		return e.enter(result.Seq, e.op.p.site.line, e.op.p.site.file, nil)
 	}
-	return nil
+	return e.enter(result.Par, e.op.p.site.line, e.op.p.site.file, nil)
 }
 
 func leaveInterval(e *Engine) error {

@@ -52,6 +52,9 @@ func crtpl(e *Engine) error {
 	if err != nil {
 		return err
 	}
+	if err := e.checkRank("parallel loop", rank); err != nil {
+		return err
+	}
 	lp := &loop{rank: int(rank)}
 	e.loops[ref] = lp
 	e.curLoop = lp

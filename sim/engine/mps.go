@@ -195,7 +195,7 @@ func crtamv(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	sizes, err := e.sizeArray()
+	sizes, err := e.sizeArray("template")
 	if err != nil {
 		return err
 	}
@@ -320,16 +320,22 @@ func setelw(e *Engine) error {
 }
 
 // sizeArray reads SizeArray of the call, cut to Rank when the call gives a
-// smaller rank (crtamv_, crtda_).
-func (e *Engine) sizeArray() ([]int64, error) {
+// smaller rank (crtamv_, crtda_), and checks it (checkSizes); what names
+// the template or array.
+func (e *Engine) sizeArray(what string) ([]int64, error) {
 	sizes, err := e.decArray(in, kSizeArray)
 	if err != nil {
 		return nil, err
 	}
 	if rank, ok, err := e.optDec(in, kRank); err != nil {
 		return nil, err
-	} else if ok && int(rank) < len(sizes) {
-		sizes = sizes[:rank]
+	} else if ok {
+		if err := e.checkRank(what, rank); err != nil {
+			return nil, err
+		}
+		if int(rank) < len(sizes) {
+			sizes = sizes[:rank]
+		}
 	}
-	return sizes, nil
+	return sizes, e.checkSizes(what, sizes)
 }

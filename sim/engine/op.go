@@ -123,5 +123,5 @@ func (e *Engine) Exec(op *Op) error {
 	if h.rt {
 		e.regular()
 	}
-	return nil
+	return e.overState
 }

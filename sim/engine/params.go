@@ -9,6 +9,10 @@ type Error struct {
 	Line int
 	Func string
 	Msg  string
+	// Limit marks a configuration that needs more than a limit of the
+	// simulator (DefaultMaxState): the trace is sound, the configuration
+	// too big; other configurations may still be simulated.
+	Limit bool
 }
 
 func (e *Error) Error() string {

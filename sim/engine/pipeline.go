@@ -31,9 +31,13 @@ type pipe struct {
 // the waits of the wavefront over the processors.
 func (e *Engine) pipeline(lp *loop, tc float64) {
 	// The probe messages 0→1 are undone by the channel restore, which
-	// permutes the channel state as the original does.
-	e.net.Restore(e.net.Snapshot())
-	ts, tb := e.net.Link(0, 1)
+	// permutes the channel state as the original does. A machine of one
+	// processor has no link to probe (nor a wavefront to wait for).
+	var ts, tb float64
+	if e.net.Processors() > 1 {
+		e.net.Restore(e.net.Snapshot())
+		ts, tb = e.net.Link(0, 1)
+	}
 	m := lp.m
 	vm := m.Tmpl.VM
 	if e.acr != nil && e.acr.newG != nil && e.acr.newG.tmpl != nil && e.acr.newG.tmpl.VM != nil {

@@ -168,6 +168,9 @@ func (n *Net) sendVia(r int32, bytes int64, ts float64) (t0, begin, end float64)
 	return t0, begin, end
 }
 
+// Processors returns the number of processors (leaves).
+func (n *Net) Processors() int { return len(n.leafParent) }
+
 // Link returns the TStart and TByte (seconds) of the lowest common cluster
 // of processors a and b (of the root cluster for a bus or mesh), or zeros
 // when a == b.

@@ -273,9 +273,6 @@ func TestClone(t *testing.T) {
 	}
 }
 
-// Processors returns the number of processors (leaves).
-func (n *Net) Processors() int { return len(n.leafParent) }
-
 // Clone returns an independent channel state of the same machine with the
 // same busy times; the machine's structure is shared (it never changes), so
 // concurrent simulations each take a Clone cheaply.
