@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"io"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -67,6 +68,9 @@ func (c *checkedReader) send() error {
 		c.batch = make([]trace.Call, 0, checkBatch)
 		return nil
 	case err := <-c.checked:
+		if err == nil { // it reads to the end: never, but a short trace stored would be worse
+			err = errors.New("trace check: ended before the trace")
+		}
 		close(c.calls)
 		c.ended, c.err = true, err
 		return err

@@ -93,12 +93,23 @@ func crtps(e *Engine) error {
 	if err != nil {
 		return err
 	}
+	if len(init) > 4 {
+		return e.errorf("processor subsystem of rank %d: at most 4", len(init))
+	}
 	sizes := make([]int, len(init))
+	n := 1
 	for i := range init {
-		sizes[i] = int(at(last, i) - init[i] + 1)
-		if sizes[i] < 1 {
+		size := at(last, i) - init[i] + 1
+		if size < 1 {
 			return e.errorf("processor subsystem dimension %d is empty (%d..%d)", i, init[i], at(last, i))
 		}
+		// A subsystem is part of its parent: more processors than the
+		// parent has would only size the simulator's tables from the trace.
+		if size > int64(parent.P()/n) {
+			return e.errorf("processor subsystem %v..%v: more processors than its system's %d", init, last, parent.P())
+		}
+		sizes[i] = int(size)
+		n *= sizes[i]
 	}
 	e.vms[ref] = parent.Child(ints(init), sizes, e.pow)
 	return nil

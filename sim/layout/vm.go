@@ -117,11 +117,13 @@ func (vm *VM) Child(origin, sizes []int, rootPower []float64) *VM {
 func (vm *VM) Reshape(sizes []int) {
 	n := 1
 	for _, d := range sizes {
+		if d > 0 && n > len(vm.Map)/d { // more than the VM has, however large
+			n = len(vm.Map)
+			break
+		}
 		n *= d
 	}
-	if n > len(vm.Map) {
-		n = len(vm.Map)
-	}
+	n = min(n, len(vm.Map))
 	vm.Uniform = vm.Uniform && n == len(vm.Map)
 	vm.Sizes = append([]int(nil), sizes...)
 	vm.Map = vm.Map[:n]
