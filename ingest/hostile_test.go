@@ -110,7 +110,7 @@ var hostile = []struct {
 	{"an array of rank 9", mutation{line: 78, field: "Rank", value: "9"},
 		":77: crtda_: array of rank 9: expected a rank from 1 to 7"},
 	{"an element of a terabyte", mutation{line: 78, field: "TypeSize", value: "1099511627776"},
-		":77: crtda_: array: TypeSize=1099511627776: expected at most 1024 bytes an element"},
+		":77: crtda_: array: TypeSize=1099511627776: expected at most 512 bytes an element"},
 	{"a loop that was never created", mutation{line: 121, field: "LoopRef", value: "deadbeef"},
 		":120: mappl_: parallel loop LoopRef=deadbeef was never created (crtpl_)"},
 	{"a processor subsystem of a billion processors", mutation{base: 2, line: 116, value: "LastIndexArray[0]=1000000000;"},

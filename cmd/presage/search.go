@@ -42,23 +42,9 @@ func (c *searchCmd) Validate() error {
 }
 
 func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
-	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode,
-		Objective: search.Objective(c.Objective), Constraints: stage.Constraints{Deadline: c.Deadline, MinEfficiency: c.MinEffic}, PerProcMax: c.PerProcMax, AllGrids: c.AllGrids,
-		Workers: c.Workers, Command: commandLine(), IncludeDoubtful: c.Doubtful, Overrides: c.overrideFlags.config(),
-		Options: g.simOptions()}
-	if c.Procs != "" {
-		lo, hi, err := parseRange(c.Procs)
-		if err != nil {
-			return fmt.Errorf("--procs: %w", err)
-		}
-		req.Lo, req.Hi = lo, hi
-	}
-	if c.First != "" {
-		first, err := result.ParseGrid(c.First)
-		if err != nil {
-			return fmt.Errorf("--first: %w", err)
-		}
-		req.First = first
+	req, err := c.request(g)
+	if err != nil {
+		return err
 	}
 	st, err := g.existingStore()
 	if err != nil {
@@ -94,6 +80,36 @@ func (c *searchCmd) Run(ctx context.Context, g *Globals) error {
 	if rep.Met == 0 {
 		return nil
 	}
+	return c.printAnswers(rep)
+}
+
+// request is the search the flags ask for.
+func (c *searchCmd) request(g *Globals) (stage.SearchRequest, error) {
+	req := stage.SearchRequest{Trace: c.Trace, Machine: c.Machine, MaxRank: c.MaxRank, Mode: c.Mode, AllGrids: c.AllGrids,
+		Objective:   search.Objective(c.Objective),
+		Constraints: stage.Constraints{Deadline: c.Deadline, MinEfficiency: c.MinEffic},
+		Overrides:   c.overrideFlags.config(), IncludeDoubtful: c.Doubtful,
+		PerProcMax: c.PerProcMax, Workers: c.Workers, Command: commandLine(), Options: g.simOptions()}
+	if c.Procs != "" {
+		lo, hi, err := parseRange(c.Procs)
+		if err != nil {
+			return req, fmt.Errorf("--procs: %w", err)
+		}
+		req.Lo, req.Hi = lo, hi
+	}
+	if c.First != "" {
+		first, err := result.ParseGrid(c.First)
+		if err != nil {
+			return req, fmt.Errorf("--first: %w", err)
+		}
+		req.First = first
+	}
+	return req, nil
+}
+
+// printAnswers prints the answers, the fastest grid of each count when
+// asked, and the ranking, as aligned tables.
+func (c *searchCmd) printAnswers(rep *stage.SearchReport) error {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	header := func(first string) { fmt.Fprintf(w, "%s\tgrid\tprocs\ttime (s)\tefficiency\tcost (s)\trun\t\n", first) }
 	row := func(first string, o *stored.Outcome) {

@@ -28,9 +28,13 @@ const (
 	// innermost, as the original's does), a runaway of them is not.
 	MaxDepth = 1000
 	// MaxTypeSize bounds the bytes of an array element (the real traces
-	// have 4 and 8): with MaxElements, an array's bytes stay within int64.
-	MaxTypeSize = 1 << 10
+	// have 4 and 8): with MaxElements, an array's bytes stay below 2^62.
+	MaxTypeSize = 1 << 9
 )
+
+// maxCachedBlocks bounds the processors' blocks of the loop mappings
+// kept for reuse (loopMappingOf): about 300 MB.
+const maxCachedBlocks = 1 << 22
 
 // DefaultMaxState is Options.MaxState's default: 2 GiB of per-class
 // counters. The counters of a simulation grow with the intervals that hold

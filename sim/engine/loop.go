@@ -137,7 +137,11 @@ func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loo
 			return nil, err
 		}
 	}
-	if len(e.loopCache) > 4096 {
+	// The cache holds a block per processor of every mapping: it is
+	// emptied at 4,096 entries, or earlier on grids of more than 1,024
+	// processors, when its blocks would pass maxCachedBlocks, so its memory
+	// does not grow with the trace's loops times the grid.
+	if len(e.loopCache) > 4096 || (len(e.loopCache)+2)*e.L > maxCachedBlocks {
 		clear(e.loopCache)
 	}
 	e.loopCache[key], e.loopCache[byIndex] = m, m
