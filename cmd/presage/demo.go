@@ -77,6 +77,9 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	update, finish := g.sweepProgress()
 	sum, err := stage.Sweep(ctx, st, plan, stage.SweepOptions{Progress: update, Command: commandLine()})
 	finish()
+	if err == nil {
+		err = failures(sum)
+	}
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,8 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/presage-dvm/presage/ingest/tracegen"
-	"github.com/presage-dvm/presage/internal/golden"
 )
 
 // TestPlanAnswersFromStoredRuns: after a sweep, `plan` (search) of the
@@ -15,15 +11,9 @@ import (
 // without simulating, and its answers are those a query over the views
 // finds.
 func TestPlanAnswersFromStoredRuns(t *testing.T) {
-	dir := t.TempDir()
-	trace := filepath.Join(dir, "gen.ptr")
-	// Slow processors make the computation dominate: the time falls with
-	// processors while the efficiency does too.
-	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 512, Calls: 100_000, Intervals: true}); err != nil {
-		t.Fatal(err)
-	}
-	mustSucceed(t, presage(t, dir, "ingest", "trace", trace))
-	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))
+	// Large arrays on slow processors make the computation dominate: the
+	// time falls with processors while the efficiency does too.
+	dir := genDir(t, 512)
 	mustSucceed(t, presage(t, dir, "sweep", "--trace", "gen", "--machine", "Predictor", "--procs", "1..16", "--power", "0.01"))
 	sql := func(q string) string {
 		out := mustSucceed(t, presage(t, dir, "query", "--format", "csv", q)).stdout

@@ -24,11 +24,15 @@ var sweepArgs = []string{"sweep", "--trace", "gen", "--grids", "1,2,4,2x2,8,4x4,
 
 // sweepDir makes a directory with a store holding a generated trace of
 // 100,000 calls and the Predictor machine.
-func sweepDir(t *testing.T) string {
+func sweepDir(t *testing.T) string { return genDir(t, 128) }
+
+// genDir makes a directory with a store holding "gen", a generated Jacobi
+// trace of 100,000 calls on n x n arrays, and the Predictor machine.
+func genDir(t *testing.T, n int) string {
 	t.Helper()
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "gen.ptr")
-	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 128, Calls: 100_000, Intervals: true}); err != nil {
+	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: n, Calls: 100_000, Intervals: true}); err != nil {
 		t.Fatal(err)
 	}
 	mustSucceed(t, presage(t, dir, "ingest", "trace", trace))
