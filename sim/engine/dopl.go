@@ -152,11 +152,10 @@ func (e *Engine) chargeIterationRow(r *counters, cl int32, t float64, sharers in
 		e.chargeUser(r, cl, t)
 		return
 	}
-	f := float64(sharers-1) / float64(sharers)
-	e.markRepeated(f)
+	e.markRepeated(float64(sharers-1) / float64(sharers))
 	e.chargeUser(r, cl, t)
 	e.markRepeated(0)
-	chargeInsufficient(r, t*f)
+	chargeInsufficient(r, t*float64(sharers-1)/float64(sharers)) // in this order: the values stay bit for bit
 }
 
 // chargeUser charges t of user time to class cl (row r) and advances its
