@@ -29,7 +29,7 @@ const checkBatch = 1024
 
 func newCheckedReader(r store.TraceReader, name string) *checkedReader {
 	c := &checkedReader{TraceReader: r, calls: make(chan []trace.Call, 4), checked: make(chan error, 1)}
-	src := &paramSource{calls: c.calls, params: map[string]trace.Params{}}
+	src := &callSource{calls: c.calls}
 	go func() { c.checked <- sim.Check(r.Header(), src, name) }()
 	return c
 }
@@ -98,15 +98,14 @@ func (c *checkedReader) end() error {
 // ingest), so that its goroutine ends too.
 func (c *checkedReader) Close() { c.end() }
 
-// paramSource is the check's trace.Source: the calls sent to it, their
-// parameters parsed (once per distinct text: texts repeat).
-type paramSource struct {
-	calls  chan []trace.Call
-	cur    []trace.Call
-	params map[string]trace.Params
+// callSource is the check's trace.Source: the calls sent to it (their
+// parameters parsed by the simulator's compiler, once per distinct text).
+type callSource struct {
+	calls chan []trace.Call
+	cur   []trace.Call
 }
 
-func (s *paramSource) Next() (*trace.Call, error) {
+func (s *callSource) Next() (*trace.Call, error) {
 	for len(s.cur) == 0 {
 		b, ok := <-s.calls
 		if !ok {
@@ -116,21 +115,5 @@ func (s *paramSource) Next() (*trace.Call, error) {
 	}
 	c := &s.cur[0]
 	s.cur = s.cur[1:]
-	c.In, c.Out = s.parse(c.InText), s.parse(c.OutText)
 	return c, nil
-}
-
-// maxParams bounds the texts whose parsed parameters are kept.
-const maxParams = 1 << 16
-
-func (s *paramSource) parse(text string) trace.Params {
-	if ps, ok := s.params[text]; ok {
-		return ps
-	}
-	if len(s.params) == maxParams {
-		clear(s.params)
-	}
-	ps, _ := trace.ParseParams(text)
-	s.params[text] = ps
-	return ps
 }

@@ -91,25 +91,7 @@ func sweepETA(p stage.Progress) string {
 func (g *Globals) progress(description string) (update func(done, total int64), finish func()) {
 	switch g.progressMode() {
 	case barProgress:
-		var bar *progressbar.ProgressBar
-		update = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.NewOptions64(total,
-					progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription(description),
-					progressbar.OptionShowBytes(true),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish(),
-				)
-			}
-			bar.Set64(done)
-		}
-		return update, func() {
-			if bar != nil {
-				bar.Finish()
-			}
-		}
+		return lazyBar(description, progressbar.OptionShowBytes(true))
 	case lineProgress:
 		l := newLines()
 		return func(done, total int64) {
@@ -122,35 +104,40 @@ func (g *Globals) progress(description string) (update func(done, total int64), 
 	return func(int64, int64) {}, func() {}
 }
 
+// lazyBar returns the update and finish functions of a bar on stderr made
+// at the first update, when the total is known (a total ≤ 0: a spinner
+// that counts), with the options of what it counts.
+func lazyBar(description string, counting ...progressbar.Option) (update func(done, total int64), finish func()) {
+	var bar *progressbar.ProgressBar
+	update = func(done, total int64) {
+		if bar == nil {
+			if total <= 0 {
+				total = -1
+			}
+			opts := append([]progressbar.Option{
+				progressbar.OptionSetWriter(os.Stderr),
+				progressbar.OptionSetDescription(description),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100 * time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			}, counting...)
+			bar = progressbar.NewOptions64(total, opts...)
+		}
+		bar.Set64(done)
+	}
+	return update, func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
+}
+
 // rowsProgress returns a callback showing the rows an export has written
 // of about total (0: unknown), and a finish function.
 func (g *Globals) rowsProgress(description string) (update func(rows, total int64), finish func()) {
 	switch g.progressMode() {
 	case barProgress:
-		var bar *progressbar.ProgressBar
-		update = func(rows, total int64) {
-			if bar == nil {
-				if total <= 0 {
-					total = -1 // a spinner that counts
-				}
-				bar = progressbar.NewOptions64(total,
-					progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription(description),
-					progressbar.OptionShowCount(),
-					progressbar.OptionSetItsString("rows"),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish(),
-				)
-			}
-			bar.Set64(rows)
-		}
-		return update, func() {
-			if bar != nil {
-				bar.Finish()
-			}
-		}
+		return lazyBar(description, progressbar.OptionShowCount(), progressbar.OptionSetItsString("rows"), progressbar.OptionShowIts())
 	case lineProgress:
 		l := newLines()
 		return func(rows, total int64) {

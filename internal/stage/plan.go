@@ -63,20 +63,11 @@ func Answer(outs []stored.Outcome, c Constraints, obj search.Objective) Answers 
 		o := slices.MinFunc(a.Ranked, func(x, y stored.Outcome) int { return byObjective(x, y, obj) })
 		return &o
 	}
-	best := func(better func(x, y stored.Outcome) bool) *stored.Outcome {
-		b := a.Ranked[0]
-		for _, o := range a.Ranked[1:] {
-			if better(o, b) {
-				b = o
-			}
-		}
-		return &b
-	}
-	faster := func(x, y stored.Outcome) bool { return byObjective(x, y, search.Time) < 0 }
 	a.Fastest, a.Cheapest, a.MostEfficient = first(search.Time), first(search.Cost), first(search.Efficiency)
-	a.FewestProcs = best(func(x, y stored.Outcome) bool { return x.Procs < y.Procs || x.Procs == y.Procs && faster(x, y) })
-	a.MostProcs = best(func(x, y stored.Outcome) bool { return x.Procs > y.Procs || x.Procs == y.Procs && faster(x, y) })
+	// The fastest of the fewest and of the most processors head and end
+	// the counts.
 	a.PerCount = perCount(a.Ranked)
+	a.FewestProcs, a.MostProcs = &a.PerCount[0], &a.PerCount[len(a.PerCount)-1]
 	slices.SortFunc(a.Ranked, func(x, y stored.Outcome) int { return byObjective(x, y, obj) })
 	return a
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -97,3 +98,18 @@ func TestSyncWhenEqual(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestCompileParsesText: a call that carries only its parameter text (the
+// reader's TextOnly calls) compiles to the arguments of the same call
+// with its parameters parsed.
+func TestCompileParsesText(t *testing.T) {
+	const in, out = "AMRefPtr=NULL; AMRef=0; Rank=2; StaticSign=0;\nSizeArray[0]=8; SizeArray[1]=8;", "AMViewRef=558c50176330;"
+	ps, _ := trace.ParseParams(in)
+	rs, _ := trace.ParseParams(out)
+	parsedCall := &trace.Call{Func: "crtamv_", InText: in, OutText: out, In: ps, Out: rs}
+	textCall := &trace.Call{Func: "crtamv_", InText: in, OutText: out}
+	a, b := NewCompiler().Compile(parsedCall), NewCompiler().Compile(textCall)
+	if !reflect.DeepEqual(a.p.in, b.p.in) || !reflect.DeepEqual(a.p.out, b.p.out) || b.p.in.scalar(kRank) == nil {
+		t.Errorf("from the text: %+v, %+v; parsed: %+v, %+v", b.p.in, b.p.out, a.p.in, a.p.out)
+	}
+}

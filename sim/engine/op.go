@@ -58,7 +58,9 @@ func NewCompiler() *Compiler {
 
 // Compile compiles one call. Calls read by ptr.Reader or loaded from the
 // store carry their parameter text, by which prototypes are shared; a call
-// with parameters but no text gets a prototype of its own.
+// with parameters but no text gets a prototype of its own. A call whose
+// text is not parsed yet (a text, no Params: the reader's TextOnly calls)
+// has it parsed when its prototype is made, once per distinct text.
 func (c *Compiler) Compile(call *trace.Call) Op {
 	op := Op{callT: call.CallTime, retT: call.RetTime, traceLine: int32(call.TraceLine)}
 	k := protoKey{fn: call.Func, file: call.File, line: call.Line, pattern: call.Pattern, in: call.InText, out: call.OutText}
@@ -76,12 +78,20 @@ func (c *Compiler) Compile(call *trace.Call) Op {
 	}
 	p, ok := c.protos[k]
 	if !ok {
-		p = &proto{site: st, in: compileArgs(call.In), out: compileArgs(call.Out)}
+		p = &proto{site: st, in: compileArgs(parsed(call.In, call.InText)), out: compileArgs(parsed(call.Out, call.OutText))}
 		c.protos[k] = p
 	}
 	st.last, st.lastIn, st.lastOut = p, call.InText, call.OutText
 	op.p = p
 	return op
+}
+
+// parsed returns ps, or the parameters of text when they were not parsed.
+func parsed(ps trace.Params, text string) trace.Params {
+	if ps == nil && text != "" {
+		ps, _ = trace.ParseParams(text)
+	}
+	return ps
 }
 
 // site returns the site of k. A trace repeats its sequence of call sites,
