@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"golang.org/x/sync/errgroup"
@@ -65,7 +65,8 @@ type ExportOptions struct {
 	Tables    []Table // nil = Exported()
 	BatchRows int     // rows per record batch; 0 = DefaultBatchRows
 	// Progress, when set, is called after every batch written with the
-	// rows written so far, for a progress bar.
+	// rows written so far, for a progress bar; one call at a time, though
+	// two files are written at once.
 	Progress func(rows int64)
 }
 
@@ -100,10 +101,15 @@ func Export(ctx context.Context, src Source, dir string, opt ExportOptions, f Fo
 			parts = append(parts, part{t, s})
 		}
 	}
-	var written atomic.Int64 // rows, over all files
+	// The files' writers report their batches; opt.Progress hears them
+	// one at a time, as it would from one writer.
+	var mu sync.Mutex
+	var written int64 // rows, over all files
 	progress := func(rows int64) {
-		if n := written.Add(rows); opt.Progress != nil {
-			opt.Progress(n)
+		mu.Lock()
+		defer mu.Unlock()
+		if written += rows; opt.Progress != nil {
+			opt.Progress(written)
 		}
 	}
 	files := make([]File, len(parts))

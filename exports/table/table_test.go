@@ -3,10 +3,13 @@ package table_test
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -184,5 +187,38 @@ func TestDense(t *testing.T) {
 		if len(dense) <= len(sparse) && len(sparse) > 0 {
 			t.Errorf("sweep %d: %d dense values, %d sparse: no zero made explicit", sweep, len(dense), len(sparse))
 		}
+	}
+}
+
+// discard is a format that writes nothing.
+var discard = table.Format{Ext: "bin", New: func(io.Writer, table.Table, int64) (table.BatchWriter, error) { return nop{}, nil }}
+
+type nop struct{}
+
+func (nop) Write(arrow.RecordBatch) error { return nil }
+func (nop) Close() error                  { return nil }
+
+// TestExportProgress: the progress callback hears the rows written, one
+// call at a time although two files are written at once, up to every row
+// of the export.
+func TestExportProgress(t *testing.T) {
+	db, _, _ := fixture.NewStore(t, fixture.Small)
+	var seen []int64
+	var inside, overlaps atomic.Int32
+	progress := func(rows int64) {
+		if inside.Add(1) > 1 {
+			overlaps.Add(1)
+		}
+		time.Sleep(100 * time.Microsecond) // a bar drawing: long enough for the other writer to come
+		seen = append(seen, rows)
+		inside.Add(-1)
+	}
+	sum, err := table.Export(context.Background(), db, t.TempDir(), table.ExportOptions{BatchRows: 10, Progress: progress}, discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if overlaps.Load() > 0 || len(seen) < 2 || seen[len(seen)-1] != sum.Rows || !slices.IsSorted(seen) {
+		t.Errorf("progress %v (%d calls during another); want one call at a time, counts increasing up to the %d rows written",
+			seen, overlaps.Load(), sum.Rows)
 	}
 }
