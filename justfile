@@ -16,6 +16,10 @@ demo:
 bench:
     go test -run '^$' -bench . -benchmem ./ingest/... ./sim/... ./internal/stage ./schema/store ./orders/...
 
+# The orders reality check: every example at two sizes, every placement, on 1, 2 and every power of two up to the cores (or WORKERS, e.g. "1,2,4"), real runs against predictions, as one table. Run it alone on the machine.
+reality workers="":
+    w="{{workers}}"; go run ./orders/examples/realitycheck ${w:+-workers "$w"}
+
 # Fuzz each parser for FUZZTIME (default 5m) each.
 fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr

@@ -66,6 +66,7 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 		}
 		h := r.Header()
 		info.Program, info.Unit, info.Machine = h.Program, h.Unit, h.Machine
+		info.OrderCost, info.WaitCost, info.Slowdown = h.OrderCost, h.WaitCost, h.Slowdown
 		info.Orders, info.Work, info.Span = sum.Orders, sum.Work, sum.Span
 		return info, nil
 	})

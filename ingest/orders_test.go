@@ -128,7 +128,8 @@ func TestCalibrationStored(t *testing.T) {
 	var rows []calibration.Row
 	for _, n := range []float64{64, 128, 256} {
 		for rep := range 3 {
-			r := calibration.Row{Block: "mul", Alpha: []float64{n}, F: n * n * n, Seconds: 2e-9 * n * n * n, Machine: "m", Rep: rep}
+			r := calibration.Row{Block: "mul", Alpha: []float64{n}, F: n * n * n, Seconds: 2e-9 * n * n * n, Machine: "m", Rep: rep,
+				Copies: 1 + rep%2, Wall: 2.5e-9 * n * n * n}
 			rows = append(rows, r)
 			if err := w.Write(r); err != nil {
 				t.Fatal(err)
@@ -151,7 +152,8 @@ func TestCalibrationStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range rows {
-		if got[i].F != rows[i].F || got[i].Seconds != rows[i].Seconds || got[i].Alpha[0] != rows[i].Alpha[0] || got[i].Rep != rows[i].Rep {
+		if got[i].F != rows[i].F || got[i].Seconds != rows[i].Seconds || got[i].Alpha[0] != rows[i].Alpha[0] || got[i].Rep != rows[i].Rep ||
+			got[i].Copies != rows[i].Copies || got[i].Wall != rows[i].Wall {
 			t.Errorf("row %d: %+v, want %+v", i, got[i], rows[i])
 		}
 	}

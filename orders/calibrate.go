@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	goruntime "runtime"
+	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/presage-dvm/presage/orders/calibration"
 )
@@ -40,12 +43,96 @@ func (m *calibrateMode) get(*Ctx, *order) error { return nil }
 // runs of its block and α, so that a test running a block several times
 // gives several rows.
 func (m *calibrateMode) block(_ *Ctx, name string, cost Cost, real, _ func()) {
-	seconds := timeBlock(real)
+	seconds, wall := timeBlock(real)
 	key := name + "\x00" + alphaKey(cost.Alpha)
 	rep := m.reps[key]
 	m.reps[key]++
 	m.rows = append(m.rows, calibration.Row{Block: name, Alpha: cost.Alpha, F: cost.F,
-		Seconds: seconds, Machine: m.machine, Rep: rep})
+		Seconds: seconds, Machine: m.machine, Rep: rep, Copies: 1, Wall: wall})
+}
+
+// warmUp runs every test once, untimed: the first run of a process grows
+// its heap, faults its pages in and fills its caches, and times its
+// blocks up to several times slower than the next ones (a merge of
+// 5,000 numbers took 5 times its usual time here), as a benchmark's
+// first run does.
+func warmUp(ctx context.Context, cfg Config) error {
+	w := &calibrateMode{machine: cfg.machine(), reps: map[string]int{}}
+	w.start(ctx, cfg.Check)
+	defer w.cancel()
+	return w.runTests(ctx, cfg.Tests)
+}
+
+// runTests runs every test once, collecting garbage before each.
+func (m *calibrateMode) runTests(ctx context.Context, tests []TestCase) error {
+	for _, t := range tests {
+		goruntime.GC()
+		m.make(nil, t.Name, 0, func(c *Ctx) (int64, error) { return 0, t.Run(c) })
+		if err := m.err(ctx); err != nil {
+			return fmt.Errorf("test %s: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// timeCopies runs k copies of the tests at once, each on its own thread,
+// reps times, and returns their rows (Copies k, numbered by block and α
+// over every copy): the blocks' times when k cores share the memory.
+func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row, error) {
+	var rows []calibration.Row
+	for range reps {
+		goruntime.GC()
+		copies := make([]*calibrateMode, k)
+		var g errgroup.Group
+		for i := range copies {
+			c := &calibrateMode{machine: cfg.machine(), reps: map[string]int{}}
+			c.start(ctx, cfg.Check)
+			copies[i] = c
+			g.Go(func() error {
+				defer c.cancel()
+				return c.runTests(ctx, cfg.Tests)
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, fmt.Errorf("%d copies at once: %w", k, err)
+		}
+		for _, c := range copies {
+			rows = append(rows, c.rows...)
+		}
+	}
+	seen := map[string]int{}
+	for i := range rows {
+		key := rows[i].Block + "\x00" + alphaKey(rows[i].Alpha)
+		rows[i].Copies, rows[i].Rep = k, seen[key]
+		seen[key]++
+	}
+	return rows, nil
+}
+
+// stable reports whether every block and α timed in rows has a median
+// known within precision: the order statistics around the median that
+// bound its 95% confidence interval (n/2 ± 0.98√n, distribution-free)
+// lie within precision of it, on either side on average.
+func stable(rows []calibration.Row, precision float64) bool {
+	byKey := map[string][]float64{}
+	for _, r := range rows {
+		key := r.Block + "\x00" + alphaKey(r.Alpha)
+		byKey[key] = append(byKey[key], r.Seconds)
+	}
+	for _, ts := range byKey {
+		n := len(ts)
+		half := int(math.Ceil(0.98 * math.Sqrt(float64(n))))
+		lo, hi := n/2-half, (n-1)/2+half
+		if lo < 0 || hi >= n {
+			return false // too few runs to bound the median
+		}
+		slices.Sort(ts)
+		med := (ts[n/2] + ts[(n-1)/2]) / 2
+		if (ts[hi]-ts[lo])/2 > precision*med {
+			return false
+		}
+	}
+	return true
 }
 
 func alphaKey(alpha []float64) string {
@@ -75,24 +162,44 @@ func reference() {
 //lint:ignore U1000 written only: the reference loop's result must go somewhere, or the compiler drops the loop
 var referenceSink float64
 
-// calibrate runs every test reps times, collecting garbage before each
-// run so that a collection seldom lands inside a timed block, and times
-// the reference algorithm once per repetition.
+// calibrate runs every test reps times, and more until every block's
+// median is stable (or MaxReps), collecting garbage before each run so
+// that a collection seldom lands inside a timed block, and times the
+// reference algorithm once per repetition; with Contention, it times
+// copies of the tests at once; then it times the runtime's own costs
+// (OrderBlock, WaitBlock).
 func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
 	tests, reps, machine := cfg.Tests, cfg.reps(), cfg.machine()
+	if err := warmUp(ctx, cfg); err != nil {
+		return nil, err
+	}
 	m := &calibrateMode{machine: machine, reps: map[string]int{}}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
-	for range reps {
+	for rep := 0; rep < reps || rep < cfg.maxReps() && !stable(m.rows, cfg.precision()); rep++ {
 		goruntime.GC()
 		m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
-		for _, t := range tests {
-			goruntime.GC()
-			m.make(nil, t.Name, 0, func(c *Ctx) (int64, error) { return 0, t.Run(c) })
-			if err := m.err(ctx); err != nil {
-				return nil, fmt.Errorf("test %s: %w", t.Name, err)
-			}
+		if err := m.runTests(ctx, tests); err != nil {
+			return nil, err
 		}
+	}
+	if cfg.Contention {
+		for k := 2; k <= goruntime.GOMAXPROCS(0); k *= 2 {
+			rows, err := timeCopies(ctx, cfg, k, reps)
+			if err != nil {
+				return nil, err
+			}
+			m.rows = append(m.rows, rows...)
+		}
+	}
+	order, wait, err := timeRuntime(ctx, reps)
+	if err != nil {
+		return nil, fmt.Errorf("timing the runtime: %w", err)
+	}
+	for i := range order {
+		m.rows = append(m.rows,
+			calibration.Row{Block: OrderBlock, F: 1, Seconds: order[i], Machine: machine, Rep: i, Copies: 1, Wall: order[i]},
+			calibration.Row{Block: WaitBlock, F: 1, Seconds: wait[i], Machine: machine, Rep: i, Copies: 1, Wall: wait[i]})
 	}
 	return m.rows, nil
 }

@@ -43,7 +43,19 @@ type Config struct {
 	// with a *MisuseError (see fingerprint). It costs a pass over every
 	// argument and result; tests of programs should set it.
 	Check bool
-	Reps  int // Calibrate: repetitions of every test; 0 means 5
+	Reps  int // Calibrate: repetitions of every test at least; 0 means 5
+	// MaxReps is the most repetitions Calibrate runs while a block's
+	// median is not known within Precision; 0 means 4×Reps.
+	MaxReps int
+	// Precision is the relative half-width of the 95% confidence
+	// interval of every block's median that ends Calibrate's
+	// repetitions; 0 means 0.02.
+	Precision float64
+	// Contention makes Calibrate also time copies of the tests running
+	// at once on 2, 4, … up to GOMAXPROCS cores, for the blocks'
+	// slowdown when they share a machine (calibration.Stat.Slowdown).
+	// The tests' functions must then be safe to run at once.
+	Contention bool
 	// Machine names the machine in calibration rows, and in Record the
 	// machine whose constants price the blocks; "" means hostname/GOARCH
 	// in Calibrate and, in Record, the only machine of the file.
@@ -97,7 +109,10 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
 	fs.BoolVar(&c.Pin, "orders.pin", c.Pin, "run: resume a waiting order only on the worker it started on (by default on any free worker when its own is busy)")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
-	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test (0: 5)")
+	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least (0: 5)")
+	fs.IntVar(&c.MaxReps, "orders.max-reps", c.MaxReps, "calibrate: most repetitions while a block's median is not stable (0: 4×reps)")
+	fs.Float64Var(&c.Precision, "orders.precision", c.Precision, "calibrate: relative half-width of the 95% interval of each block's median that is stable (0: 0.02)")
+	fs.BoolVar(&c.Contention, "orders.contention", c.Contention, "calibrate: also time copies of the tests at once on 2, 4, … cores (the tests must be safe to run at once)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
@@ -132,6 +147,20 @@ func (c Config) reps() int {
 	return c.Reps
 }
 
+func (c Config) maxReps() int {
+	if c.MaxReps <= 0 {
+		return 4 * c.reps()
+	}
+	return max(c.MaxReps, c.reps())
+}
+
+func (c Config) precision() float64 {
+	if c.Precision <= 0 {
+		return 0.02
+	}
+	return c.Precision
+}
+
 // machine is the calibration's machine name.
 func (c Config) machine() string {
 	if c.Machine != "" {
@@ -150,7 +179,7 @@ func (c Config) unit(prices calibration.Constants) (string, float64, error) {
 	case "", "s":
 		return "s", 1, nil
 	case "ref":
-		ref, ok := prices[RefBlock]
+		ref, ok := prices.Price(RefBlock, 1)
 		if !ok || !(ref > 0) {
 			return "", 0, fmt.Errorf("orders: unit ref needs the reference's time (rows of block %q in the calibration)", RefBlock)
 		}

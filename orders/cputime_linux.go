@@ -11,20 +11,23 @@ import (
 const clockThreadCPUTime = 3
 
 // timeBlock returns the CPU time real takes on its thread, locked to it
-// meanwhile: a calibration measures the machine, not the other programs
-// that share it at that moment (docs/orders-sim.md, "Reality check").
-// It falls back to the wall time if the clock cannot be read.
-func timeBlock(real func()) float64 {
+// meanwhile, and its wall time: a calibration measures the machine, not
+// the other programs that share it at that moment (docs/orders-sim.md,
+// "Reality check"), and a wall time well above the CPU time says they
+// took the core meanwhile. It falls back to the wall time if the clock
+// cannot be read.
+func timeBlock(real func()) (cpu, wall float64) {
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
 	start, ok := threadCPU()
-	wall := time.Now()
+	since := time.Now()
 	real()
 	end, ok2 := threadCPU()
+	wall = time.Since(since).Seconds()
 	if !ok || !ok2 {
-		return time.Since(wall).Seconds()
+		return wall, wall
 	}
-	return (end - start).Seconds()
+	return (end - start).Seconds(), wall
 }
 
 func threadCPU() (time.Duration, bool) {

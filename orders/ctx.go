@@ -78,6 +78,24 @@ type order struct {
 	resultPrint uint64
 }
 
+// pauseOwn stops, in record mode, the clock of the own time of the order
+// c runs until resumeOwn: what runs meanwhile is the runtime's work
+// (sizing arguments and results, fingerprints, making an order), which
+// the trace must not count as the program's, for the simulator charges
+// the runtime's costs apart (OrderBlock, WaitBlock).
+func (c *Ctx) pauseOwn() {
+	if r := c.ord.rec; r != nil {
+		r.clock.stop()
+	}
+}
+
+// resumeOwn starts the clock pauseOwn stopped.
+func (c *Ctx) resumeOwn() {
+	if r := c.ord.rec; r != nil {
+		r.clock.start()
+	}
+}
+
 // stopwatch measures the own time of an order's unmarked code, in the
 // trace's unit: seconds times unit (1, or 1/the reference's time).
 type stopwatch struct {

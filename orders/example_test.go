@@ -50,7 +50,7 @@ func ExampleMain() {
 func ExampleMain_record() {
 	var trace bytes.Buffer
 	cfg := orders.Config{Mode: orders.ModeRecord, Machine: "m", Output: &trace,
-		Constants: calibration.Constants{"fib": 1e-9}}
+		Constants: calibration.Constants{"fib": calibration.Flat(1e-9)}}
 	_, rep, err := orders.Main(cfg, fib, 12)
 	if err != nil {
 		panic(err)

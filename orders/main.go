@@ -144,7 +144,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	}
 	sp := &spill{}
 	defer sp.close()
-	m := &recordMode{prices: prices, unit: perSecond, spill: sp}
+	m := &recordMode{prices: prices, unit: perSecond, spill: sp, blocks: map[string]float64{}}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
 	start := time.Now()
@@ -155,8 +155,20 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	}
 	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: sp.count(), Machine: machine, Work: m.work}
 	program := cmp.Or(cfg.Program, name)
-	return rep, writeTrace(cfg, ordertrace.Header{Program: program, Unit: unit, Machine: machine,
-		Orders: sp.count(), Created: time.Now().UTC().Format(time.RFC3339)}, sp)
+	h := ordertrace.Header{Program: program, Unit: unit, Machine: machine,
+		Orders: sp.count(), Created: time.Now().UTC().Format(time.RFC3339)}
+	h.OrderCost, h.WaitCost = runtimeCosts(prices, perSecond)
+	h.Slowdown = m.slowdown()
+	return rep, writeTrace(cfg, h, sp)
+}
+
+// runtimeCosts returns the runtime's costs per order and per wait in the
+// trace's unit, 0 for those the calibration did not time (a file made
+// before they were).
+func runtimeCosts(prices calibration.Constants, perSecond float64) (order, wait float64) {
+	order, _ = prices.Price(OrderBlock, 1)
+	wait, _ = prices.Price(WaitBlock, 1)
+	return order * perSecond, wait * perSecond
 }
 
 func writeTrace(cfg Config, h ordertrace.Header, orders *spill) error {

@@ -77,7 +77,7 @@ func TestRequestersChain(t *testing.T) {
 // procedure and what it did, in every mode that runs blocks.
 func TestMisuse(t *testing.T) {
 	leaf := Proc("leaf", func(c *Ctx, x int) (int, error) { return x, nil })
-	prices := calibration.Constants{"outer": 1, "inner": 1}
+	prices := calibration.Constants{"outer": calibration.Flat(1), "inner": calibration.Flat(1)}
 	tests := []struct {
 		name string
 		body func(c *Ctx, x int) (int, error)
@@ -164,7 +164,7 @@ func TestReadyAndCompute(t *testing.T) {
 	if err != nil || got != 50 {
 		t.Fatalf("run mode: %d, %v; want 50", got, err)
 	}
-	rep, trace, _ := recordTrace(t, main, 7, calibration.Constants{"mul": 1})
+	rep, trace, _ := recordTrace(t, main, 7, calibration.Constants{"mul": calibration.Flat(1)})
 	if rep.Orders != 2 {
 		t.Fatalf("record mode: %d orders, want 2", rep.Orders)
 	}

@@ -165,7 +165,7 @@ func TestPanicsReachMain(t *testing.T) {
 }
 
 // prices make every "add" block cost 1 s per number.
-var prices = calibration.Constants{"add": 1}
+var prices = calibration.Constants{"add": calibration.Flat(1)}
 
 func record(t *testing.T, p *Procedure1[[]float64, float64], xs []float64) (*Summary, []*ordertrace.Order, []byte) {
 	t.Helper()
@@ -311,7 +311,7 @@ func (s *slice) Next() (*ordertrace.Order, error) {
 // units: the blocks of 16 numbers cost 32.
 func TestRecordInRefUnits(t *testing.T) {
 	var buf bytes.Buffer
-	cfg := Config{Mode: ModeRecord, Unit: "ref", Constants: calibration.Constants{"add": 1, RefBlock: 0.5}, Output: &buf}
+	cfg := Config{Mode: ModeRecord, Unit: "ref", Constants: calibration.Constants{"add": calibration.Flat(1), RefBlock: calibration.Flat(0.5)}, Output: &buf}
 	_, rep, err := Main(cfg, sum, numbers(16))
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestRecordInRefUnits(t *testing.T) {
 	if rep.Work < 32 || rep.Work > 32.01 || !strings.Contains(buf.String(), `"unit":"ref"`) {
 		t.Errorf("work %v in %.80s; want 32 units of ref", rep.Work, buf.String())
 	}
-	cfg.Constants = calibration.Constants{"add": 1}
+	cfg.Constants = calibration.Constants{"add": calibration.Flat(1)}
 	if _, _, err := Main(cfg, sum, numbers(16)); err == nil || !strings.Contains(err.Error(), "unit ref needs the reference's time") {
 		t.Errorf("no reference: error %v", err)
 	}
@@ -330,7 +330,7 @@ func TestRecordInRefUnits(t *testing.T) {
 }
 
 func TestRecordNeedsEveryBlock(t *testing.T) {
-	_, _, err := Main(Config{Mode: ModeRecord, Constants: calibration.Constants{"other": 1}, Output: io.Discard}, sum, numbers(8))
+	_, _, err := Main(Config{Mode: ModeRecord, Constants: calibration.Constants{"other": calibration.Flat(1)}, Output: io.Discard}, sum, numbers(8))
 	if err == nil || !strings.Contains(err.Error(), `block "add" is not in the calibration`) {
 		t.Errorf("error %v, want the missing block", err)
 	}
@@ -338,7 +338,7 @@ func TestRecordNeedsEveryBlock(t *testing.T) {
 
 func TestCalibrate(t *testing.T) {
 	var buf bytes.Buffer
-	cfg := Config{Mode: ModeCalibrate, Reps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
+	cfg := Config{Mode: ModeCalibrate, Reps: 3, MaxReps: 3, Machine: "m", Output: &buf, Tests: []TestCase{
 		Test("eight", func(c *Ctx) error { _, err := Make(c, sum, numbers(8)).Get(c); return err }),
 		Test("three", func(c *Ctx) error { _, err := Make(c, sum, numbers(3)).Get(c); return err }),
 	}}
@@ -350,9 +350,10 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each repetition: the reference, two blocks of 4 numbers, one of 3.
-	if len(rows) != 12 || rep.Rows != 12 {
-		t.Fatalf("%d rows, report %+v; want 12", len(rows), rep)
+	// Each repetition: the reference, two blocks of 4 numbers, one of 3,
+	// and the runtime's two costs.
+	if len(rows) != 18 || rep.Rows != 18 {
+		t.Fatalf("%d rows, report %+v; want 18", len(rows), rep)
 	}
 	reps := map[string][]int{}
 	for _, r := range rows {
@@ -362,7 +363,7 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	want := map[string][]int{"ref1": {0, 1, 2}, "add4": {0, 1, 2, 3, 4, 5}, "add3": {0, 1, 2}}
+	want := map[string][]int{"ref1": {0, 1, 2}, "add4": {0, 1, 2, 3, 4, 5}, "add3": {0, 1, 2}, OrderBlock + "1": {0, 1, 2}, WaitBlock + "1": {0, 1, 2}}
 	if fmt.Sprint(reps) != fmt.Sprint(want) {
 		t.Errorf("repetitions by block and f: %v, want %v", reps, want)
 	}

@@ -110,6 +110,8 @@ func (*Handle[R]) isHandle() {}
 // Make makes an order of p on a, from the order c runs, and returns its
 // handle at once.
 func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
+	c.pauseOwn() // sizing and checking the arguments is the runtime's work
+	defer c.resumeOwn()
 	var args func() []any // only in checking mode: allocates
 	if c.run.checkValues {
 		args = func() []any { return []any{a} }
@@ -119,6 +121,8 @@ func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
 
 // Make2 makes an order of a procedure of two arguments.
 func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
+	c.pauseOwn() // sizing and checking the arguments is the runtime's work
+	defer c.resumeOwn()
 	var args func() []any
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b} }
@@ -128,6 +132,8 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 
 // Make3 makes an order of a procedure of three arguments.
 func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Handle[R] {
+	c.pauseOwn() // sizing and checking the arguments is the runtime's work
+	defer c.resumeOwn()
 	var args func() []any
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b, d} }
@@ -149,6 +155,7 @@ func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, bo
 	h := &Handle[R]{}
 	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) (int64, error) {
 		r, err := body(c)
+		c.pauseOwn() // the order's work ends here: what follows is the runtime's
 		if args != nil {
 			if fingerprint(args()...) != argPrint {
 				misuse("its arguments changed between its Make and its end: an order wrote memory another shares (arguments go by value: pass copies)")

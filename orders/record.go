@@ -16,8 +16,33 @@ type recordMode struct {
 	prices calibration.Constants
 	unit   float64 // trace units per second: 1, or 1/the reference's time
 	spill  *spill
-	work   float64 // the ended orders' durations
+	work   float64            // the ended orders' durations
+	blocks map[string]float64 // the priced time of each block, summed
 	runState
+}
+
+// slowdown returns the program's slowdown with k orders at once, for k
+// from 1 to the most copies the calibration timed: each block's,
+// weighed by its share of the work (ordertrace.Header.Slowdown). nil
+// when the calibration timed no copies.
+func (m *recordMode) slowdown() []float64 {
+	most := 1
+	for b := range m.blocks {
+		for _, q := range m.prices[b].Slowdown {
+			most = max(most, q.Copies)
+		}
+	}
+	if most == 1 || !(m.work > 0) {
+		return nil
+	}
+	s := make([]float64, most)
+	for k := range s {
+		s[k] = 1
+		for b, t := range m.blocks {
+			s[k] += t / m.work * (m.prices[b].SlowdownAt(k+1) - 1)
+		}
+	}
+	return s
 }
 
 // recorded is an order of the trace being recorded, while it runs.
@@ -104,6 +129,7 @@ func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
 	}
 	r.closeSegment()
 	d := seconds * m.unit
+	m.blocks[name] += d
 	r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.clock.own, Dur: d, Block: name})
 	r.clock.own += d
 	r.segStart = r.clock.own

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/presage-dvm/presage/exports/chart"
 	"github.com/presage-dvm/presage/exports/htmlstyle"
@@ -30,30 +31,55 @@ type blockView struct {
 	calibration.Stat
 	Slope      string // "–" when f varies too little
 	Flags      string
+	SpreadPct  float64 // the largest interquartile spread of an α, in %
+	LoadedPct  float64 // Loaded, in %
+	Slowdown   string  // "×1.19 with 2 copies at once, …", "" when not timed
 	Time, Cost template.HTML
 }
 
+// loadedShare is the share of a block's runs alone during which the
+// machine was loaded beyond which the report warns.
+const loadedShare = 0.2
+
 // WriteCalibration writes the calibration report: per block, the measured
 // time T(α) and the constant c(α) = T(α)/f(α) against f(α) (the seed's
-// figures 5 and 6), every run a point, with c̄ and the flags that say the
-// estimate f has the wrong shape (DRIFT) or the runs disagree (NOISY).
+// figures 5 and 6), every run a point, with the median c of each α that
+// record mode prices with, the seed's c̄, the flags that say the
+// estimate f has the wrong shape (DRIFT) or the runs disagree (NOISY),
+// the spread of the runs, the slowdown with copies at once, and a
+// warning when the machine was loaded during the runs.
 func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 	var blocks []blockView
+	loaded := 0
 	for _, st := range in.Stats {
 		b := blockView{Stat: st, Slope: "–", Flags: st.Flags.String(),
-			Time: runsChart(in.Rows, st, func(r calibration.Row) float64 { return r.Seconds }, "T (s)", math.NaN()),
-			Cost: runsChart(in.Rows, st, calibration.Row.C, "c = T / f", st.Mean)}
+			Time: runsChart(in.Rows, st, func(r calibration.Row) float64 { return r.Seconds }, "T (s)", nil, math.NaN()),
+			Cost: runsChart(in.Rows, st, calibration.Row.C, "c = T / f", st.Curve(), st.Mean)}
 		if !math.IsNaN(st.Slope) {
 			b.Slope = fmt.Sprintf("%.3f", st.Slope)
+		}
+		for _, p := range st.Points {
+			b.SpreadPct = max(b.SpreadPct, 100*p.Spread)
+		}
+		b.LoadedPct = 100 * st.Loaded
+		var sl []string
+		for _, q := range st.Slowdown {
+			sl = append(sl, fmt.Sprintf("×%.3g with %d copies", q.S, q.Copies))
+		}
+		b.Slowdown = strings.Join(sl, ", ")
+		if st.Loaded > loadedShare {
+			loaded++
 		}
 		blocks = append(blocks, b)
 	}
 	var b bytes.Buffer
 	err := calibrationPage.Execute(&b, struct {
-		Name   string
-		Rows   int
-		Blocks []blockView
-	}{in.Name, len(in.Rows), blocks})
+		Name          string
+		Rows          int
+		Blocks        []blockView
+		Loaded        int
+		LoadedPercent float64
+	}{in.Name, len(in.Rows), blocks, loaded, 100 * loadedShare})
 	if err != nil {
 		return fmt.Errorf("calibration %s: report: %w", in.Name, err)
 	}
@@ -62,25 +88,45 @@ func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 }
 
 // runsChart plots y(row) against f(α), both log-scaled, for the rows of
-// st's block and machine; mean, when positive, is drawn as a dashed line.
-func runsChart(rows []calibration.Row, st calibration.Stat, y func(calibration.Row) float64, yName string, mean float64) template.HTML {
-	runs := chart.Line{Name: "a timed run", Color: chart.Blue, Marker: chart.Circle, Scatter: true}
+// st's block and machine, the runs alone and those with copies apart;
+// curve, when given, is drawn as a line (the constants record mode
+// prices with), and mean, when positive, as a dashed one.
+func runsChart(rows []calibration.Row, st calibration.Stat, y func(calibration.Row) float64, yName string, curve calibration.Curve, mean float64) template.HTML {
+	runs := chart.Line{Name: "a timed run, alone", Color: chart.Blue, Marker: chart.Circle, Scatter: true}
+	copies := chart.Line{Name: "a run with copies at once", Color: chart.Orange, Marker: chart.Square, Scatter: true}
 	var xs, ys []float64
 	for _, r := range rows {
 		if r.Block == st.Block && r.Machine == st.Machine {
 			xs, ys = append(xs, r.F), append(ys, y(r))
-			runs.Marks = append(runs.Marks, chart.Point{X: r.F, Y: y(r), Tip: fmt.Sprintf("f = %.4g: %.4g", r.F, y(r))})
+			if r.Copies <= 1 {
+				runs.Marks = append(runs.Marks, chart.Point{X: r.F, Y: y(r), Tip: fmt.Sprintf("f = %.4g: %.4g", r.F, y(r))})
+			} else {
+				copies.Marks = append(copies.Marks, chart.Point{X: r.F, Y: y(r), Tip: fmt.Sprintf("f = %.4g, %d copies: %.4g", r.F, r.Copies, y(r))})
+			}
 		}
 	}
 	if len(xs) == 0 {
 		return ""
+	}
+	var lines []chart.Line
+	if len(copies.Marks) > 0 {
+		lines = append(lines, copies) // under the runs alone, which it may cover
+	}
+	lines = append(lines, runs)
+	if len(curve) > 0 {
+		med := chart.Line{Name: "the median of each α, as priced", Color: chart.Green}
+		for _, p := range curve {
+			med.Pts = append(med.Pts, chart.Point{X: p.F, Y: p.C})
+			ys = append(ys, p.C)
+		}
+		lines = append(lines, med)
 	}
 	c := chart.LineChart{
 		Frame: chart.Frame{Title: yName + " against f"},
 		Width: chart.Wide, PlotH: 170,
 		X:     chart.Axis{Scale: chart.LogScale(10, xs...), Label: "f(α), the block's cost estimate (log scale)"},
 		Y:     chart.Axis{Scale: chart.LogScale(10, append(ys, mean)...), Label: yName + " (log scale)"},
-		Lines: []chart.Line{runs},
+		Lines: lines,
 	}
 	if mean > 0 {
 		c.Refs = []chart.Ref{{X0: c.X.Lo, Y0: mean, X1: c.X.Hi, Y1: mean, Name: "c̄", Tip: fmt.Sprintf("c̄ = %.4g", mean)}}

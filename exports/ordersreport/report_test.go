@@ -279,6 +279,28 @@ func TestCalibrationReport(t *testing.T) {
 	if len(flags) != 1 || flags[0].Text() != "DRIFT" {
 		t.Errorf("flags shown: %d, want DRIFT on the drifting block only", len(flags))
 	}
+	if len(page.All(htmltest.WithClass("warnings"))) != 0 || strings.Contains(page.Text(), "copies at once:") {
+		t.Error("a warning or a slowdown without runs on a loaded machine or with copies")
+	}
+	// Runs that waited for a core, and runs with two copies at once.
+	for i := range rows {
+		rows[i].Wall = 2 * rows[i].Seconds
+	}
+	for _, n := range []float64{10, 100, 1000} {
+		rows = append(rows, calibration.Row{Block: "good", Alpha: []float64{n}, F: n, Seconds: 1.5e-6 * n, Machine: "m", Copies: 2})
+	}
+	in = &CalibrationInput{Name: "cal", Rows: rows, Stats: calibration.Analyze(rows, calibration.DefaultThresholds)}
+	b.Reset()
+	if err := WriteCalibration(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	page = htmltest.Parse(t, b.Bytes())
+	if w := page.All(htmltest.WithClass("warnings")); len(w) != 1 || !strings.Contains(w[0].Text(), "loaded") {
+		t.Errorf("%d warnings, want one that the machine was loaded", len(w))
+	}
+	if !strings.Contains(page.Text(), "×1.5 with 2 copies") {
+		t.Error("the slowdown with 2 copies is not shown")
+	}
 }
 
 // TestMeasuredRunReport: a real run's page says so, names workers rather

@@ -404,3 +404,41 @@ func TestOrdersSimulationsMergeOnce(t *testing.T) {
 		t.Errorf("%d order_runs rows (%v), want 2", n, err)
 	}
 }
+
+// TestRuntimeCostsStored: the runtime's costs and the slowdown of a
+// trace's header are stored with it, and a simulation of the stored trace
+// on one node charges the cost of every order: its makespan is the work
+// plus that (one core: nothing runs at once to slow it).
+func TestRuntimeCostsStored(t *testing.T) {
+	var text bytes.Buffer
+	if err := ordergen.Generate(&text, dacOptions); err != nil {
+		t.Fatal(err)
+	}
+	const orderCost = 2e-5
+	withCosts := bytes.Replace(text.Bytes(), []byte(`"unit":"s"`), []byte(`"unit":"s","order_cost":2e-5,"wait_cost":1e-5,"slowdown":[1,1.5]`), 1)
+	path := filepath.Join(t.TempDir(), "costly.jsonl")
+	if err := os.WriteFile(path, withCosts, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := sweeptest.Store(t, "orders.db", nil, nil)
+	ctx := context.Background()
+	info, err := ingest.OrderTrace(ctx, st, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.OrderCost != orderCost || info.WaitCost != 1e-5 || !slices.Equal(info.Slowdown, []float64{1, 1.5}) {
+		t.Fatalf("stored costs %v per order, %v per wait, slowdown %v; want the header's", info.OrderCost, info.WaitCost, info.Slowdown)
+	}
+	if back, err := st.OrderTrace("costly"); err != nil || !slices.Equal(back.Slowdown, info.Slowdown) {
+		t.Fatalf("read back: slowdown %v, %v", back.Slowdown, err)
+	}
+	one, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: "costly", Cluster: ordersim.Cluster{Nodes: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := one.Detail
+	least := d.Work + float64(dacOptions.Count())*orderCost
+	if d.Makespan < least*(1-1e-9) {
+		t.Errorf("1 node: makespan %g, want at least the work %g plus %d orders' cost: %g", d.Makespan, d.Work, dacOptions.Count(), least)
+	}
+}

@@ -56,8 +56,16 @@ type Stat struct {
 	CV             float64 // StdDev / Mean
 	Noise          float64 // pooled coefficient of variation within each α
 	Slope          float64 // of log T against log f over the α means; NaN when f varies too little
-	Points         []Point // per α, in increasing f
+	Points         []Point // per α, in increasing f, of the runs alone
 	Flags          Flag
+	// Slowdown is how much slower the block runs with copies of it at
+	// once on the machine's cores (rows of Copies > 1), by copies; empty
+	// when only runs alone were timed.
+	Slowdown []SlowdownPoint
+	// Loaded is the share of its runs alone during which the machine
+	// was loaded (Row.Wall above LoadedWall times Row.Seconds): its
+	// constants may be too high.
+	Loaded float64
 }
 
 // Point is the runs of one α.
@@ -67,10 +75,18 @@ type Point struct {
 	Runs  int
 	Mean  float64 // mean c(α)
 	CV    float64 // of c(α) between its runs; 0 for one run
+	// Median is the median c(α), which record mode prices with: a run
+	// that the machine slowed (another program, a page fault, a
+	// collection) moves the mean but not the median.
+	Median float64
+	// Q1 and Q3 are the quartiles of c(α), Spread their distance over
+	// the median: how far the machine repeats itself on this α.
+	Q1, Q3, Spread float64
 }
 
 // Analyze groups rows by block and machine (sorted by both) and computes
-// their constants and flags.
+// their constants and flags from the runs alone, and their slowdowns
+// from the runs with copies.
 func Analyze(rows []Row, th Thresholds) []Stat {
 	groups := make(map[[2]string][]Row)
 	for _, r := range rows {
@@ -79,7 +95,9 @@ func Analyze(rows []Row, th Thresholds) []Stat {
 	}
 	stats := make([]Stat, 0, len(groups))
 	for k, rs := range groups {
-		stats = append(stats, analyzeGroup(k[0], k[1], rs, th))
+		if st, ok := analyzeGroup(k[0], k[1], rs, th); ok {
+			stats = append(stats, st)
+		}
 	}
 	slices.SortFunc(stats, func(a, b Stat) int {
 		return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Machine, b.Machine))
@@ -87,13 +105,27 @@ func Analyze(rows []Row, th Thresholds) []Stat {
 	return stats
 }
 
-func analyzeGroup(block, machine string, rows []Row, th Thresholds) Stat {
+// analyzeGroup analyzes the rows of a block on a machine; ok is false
+// when none ran alone, which gives no constant.
+func analyzeGroup(block, machine string, all []Row, th Thresholds) (st Stat, ok bool) {
+	var rows []Row
+	together := map[int][]Row{} // by copies
+	for _, r := range all {
+		if r.alone() {
+			rows = append(rows, r)
+		} else {
+			together[r.Copies] = append(together[r.Copies], r)
+		}
+	}
+	if len(rows) == 0 {
+		return Stat{}, false
+	}
 	cs := make([]float64, len(rows))
 	for i, r := range rows {
 		cs[i] = r.C()
 	}
 	mean, sd := meanStdDev(cs)
-	st := Stat{Block: block, Machine: machine, Runs: len(rows), Mean: mean, StdDev: sd, CV: sd / mean}
+	st = Stat{Block: block, Machine: machine, Runs: len(rows), Mean: mean, StdDev: sd, CV: sd / mean}
 	st.Points = points(rows)
 	st.Noise = pooledCV(st.Points)
 	st.Slope = slope(st.Points, th.MinRange)
@@ -103,7 +135,70 @@ func analyzeGroup(block, machine string, rows []Row, th Thresholds) Stat {
 	if st.Noise > th.CV {
 		st.Flags |= Noisy
 	}
-	return st
+	st.Slowdown = slowdowns(st.Points, together)
+	st.Loaded = loaded(rows)
+	return st, true
+}
+
+// SlowdownPoint is how much slower a block runs with Copies copies of
+// it running at once on as many cores of the machine than alone.
+type SlowdownPoint struct {
+	Copies int
+	S      float64
+}
+
+// slowdowns returns the block's slowdown for each number of copies: the
+// median over its α of the ratio of the median c with that many copies
+// to the median c alone, in increasing copies. An α whose runs with
+// copies and alone overlap (the quartiles of either inside the other's)
+// counts as not slowed: a block of tens of microseconds varies by half
+// from one run to the next on a shared machine, and two copies seemed
+// to slow it by 1.4–1.8 when its real runs on two workers were not.
+func slowdowns(alone []Point, together map[int][]Row) []SlowdownPoint {
+	var out []SlowdownPoint
+	for k, rows := range together {
+		var ratios []float64
+		for _, p := range points(rows) {
+			for _, a := range alone {
+				if formatAlpha(a.Alpha) != formatAlpha(p.Alpha) {
+					continue
+				}
+				r := 1.0
+				if p.Q1 > a.Q3 || p.Q3 < a.Q1 {
+					r = p.Median / a.Median
+				}
+				ratios = append(ratios, r)
+			}
+		}
+		if len(ratios) > 0 {
+			slices.Sort(ratios)
+			out = append(out, SlowdownPoint{Copies: k, S: quantile(ratios, 0.5)})
+		}
+	}
+	slices.SortFunc(out, func(a, b SlowdownPoint) int { return cmp.Compare(a.Copies, b.Copies) })
+	return out
+}
+
+// LoadedWall is how much longer than its CPU time a run's wall time may
+// be before the run counts as loaded: its thread waited for a core.
+const LoadedWall = 1.1
+
+// loaded returns the share of the runs whose wall time exceeds their CPU
+// time by more than LoadedWall, among those whose wall time is known.
+func loaded(rows []Row) float64 {
+	known, slow := 0, 0
+	for _, r := range rows {
+		if r.Wall > 0 {
+			known++
+			if r.Wall > LoadedWall*r.Seconds {
+				slow++
+			}
+		}
+	}
+	if known == 0 {
+		return 0
+	}
+	return float64(slow) / float64(known)
 }
 
 // points groups rows by α.
@@ -120,7 +215,10 @@ func points(rows []Row) []Point {
 			cs[i] = r.C()
 		}
 		m, sd := meanStdDev(cs)
-		ps = append(ps, Point{Alpha: rs[0].Alpha, F: rs[0].F, Runs: len(rs), Mean: m, CV: sd / m})
+		slices.Sort(cs)
+		med, q1, q3 := quantile(cs, 0.5), quantile(cs, 0.25), quantile(cs, 0.75)
+		ps = append(ps, Point{Alpha: rs[0].Alpha, F: rs[0].F, Runs: len(rs), Mean: m, CV: sd / m,
+			Median: med, Q1: q1, Q3: q3, Spread: (q3 - q1) / med})
 	}
 	slices.SortFunc(ps, func(a, b Point) int {
 		return cmp.Or(cmp.Compare(a.F, b.F), cmp.Compare(formatAlpha(a.Alpha), formatAlpha(b.Alpha)))
@@ -158,6 +256,17 @@ func slope(ps []Point, minRange float64) float64 {
 	}
 	n := float64(len(ps))
 	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
+}
+
+// quantile returns the q-quantile of sorted xs, interpolated between
+// neighbours.
+func quantile(sorted []float64, q float64) float64 {
+	x := q * float64(len(sorted)-1)
+	i := int(x)
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (x-float64(i))*(sorted[i+1]-sorted[i])
 }
 
 // meanStdDev returns the mean and the sample standard deviation (0 for

@@ -3,6 +3,7 @@ package calibration
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -81,5 +82,80 @@ func TestConstants(t *testing.T) {
 func TestFlagString(t *testing.T) {
 	if s := (Drift | Noisy).String(); s != "DRIFT,NOISY" {
 		t.Errorf("got %q", s)
+	}
+}
+
+// TestCurve: a block's price reads c at its f: each α's median, linear in
+// log f between two calibrated α, the nearest one's outside them.
+func TestCurve(t *testing.T) {
+	// c = 4 at f = 100 (runs 4, 4, 40: a slow run moves the mean, not
+	// the median), c = 1 at f = 10,000.
+	rows := []Row{
+		{Block: "b", Alpha: []float64{1}, F: 100, Seconds: 400, Machine: "m", Rep: 0},
+		{Block: "b", Alpha: []float64{1}, F: 100, Seconds: 400, Machine: "m", Rep: 1},
+		{Block: "b", Alpha: []float64{1}, F: 100, Seconds: 4000, Machine: "m", Rep: 2},
+		{Block: "b", Alpha: []float64{2}, F: 10000, Seconds: 10000, Machine: "m", Rep: 0},
+	}
+	c := ConstantsOf(Analyze(rows, DefaultThresholds), "m")
+	for _, tc := range []struct{ f, c float64 }{
+		{10, 4}, {100, 4}, {1000, 2.5}, {10000, 1}, {1e6, 1},
+	} {
+		if s, _ := c.Price("b", tc.f); math.Abs(s-tc.c*tc.f) > 1e-9*s {
+			t.Errorf("Price(b, %v) = %v, want c %v: %v", tc.f, s, tc.c, tc.c*tc.f)
+		}
+	}
+	if got := Flat(3).Curve.At(12345); got != 3 {
+		t.Errorf("a flat curve at 12345: %v", got)
+	}
+}
+
+// TestSlowdownAndLoad: runs with copies give the slowdown, by copies,
+// and leave the constants to the runs alone; runs whose wall time
+// exceeds their CPU time count as loaded.
+func TestSlowdownAndLoad(t *testing.T) {
+	var rows []Row
+	for rep := range 4 {
+		for _, n := range []float64{10, 20} {
+			f := n * n * n
+			wall := 1.0 * f
+			if rep == 0 {
+				wall = 2 * f // waited for a core
+			}
+			rows = append(rows,
+				Row{Block: "mm", Alpha: []float64{n}, F: f, Seconds: f, Machine: "m", Rep: rep, Copies: 1, Wall: wall},
+				Row{Block: "mm", Alpha: []float64{n}, F: f, Seconds: 1.25 * f, Machine: "m", Rep: rep, Copies: 2},
+				Row{Block: "mm", Alpha: []float64{n}, F: f, Seconds: 2 * f, Machine: "m", Rep: rep, Copies: 4})
+		}
+	}
+	st := Analyze(rows, DefaultThresholds)
+	if len(st) != 1 {
+		t.Fatalf("%d stats, want 1", len(st))
+	}
+	s := st[0]
+	if s.Runs != 8 || s.Mean != 1 {
+		t.Errorf("%d runs of mean c %v; want the 8 alone, c 1", s.Runs, s.Mean)
+	}
+	want := []SlowdownPoint{{2, 1.25}, {4, 2}}
+	if !reflect.DeepEqual(s.Slowdown, want) {
+		t.Errorf("slowdown %v, want %v", s.Slowdown, want)
+	}
+	if s.Loaded != 0.25 {
+		t.Errorf("loaded %v, want 0.25 (2 runs of 8)", s.Loaded)
+	}
+	p := ConstantsOf(st, "m")["mm"]
+	for _, tc := range []struct {
+		k int
+		s float64
+	}{{0, 1}, {1, 1}, {2, 1.25}, {3, 1.625}, {4, 2}, {16, 2}} {
+		if got := p.SlowdownAt(tc.k); got != tc.s {
+			t.Errorf("slowdown at %d copies: %v, want %v", tc.k, got, tc.s)
+		}
+	}
+	if got := Flat(1).SlowdownAt(8); got != 1 {
+		t.Errorf("no copies timed: slowdown %v at 8, want 1", got)
+	}
+	copiesOnly := []Row{{Block: "x", F: 1, Seconds: 1, Machine: "m", Copies: 2}}
+	if st := Analyze(copiesOnly, DefaultThresholds); len(st) != 0 {
+		t.Errorf("a block never timed alone: %+v, want no constant", st)
 	}
 }

@@ -10,8 +10,13 @@ import (
 	"strings"
 )
 
-// columns is the header row of a calibration file.
-var columns = []string{"block", "alpha", "f", "seconds", "machine", "rep"}
+// columns is the header row of a calibration file; files written before
+// copies and wall were timed have only the first six (columnsV1), and
+// read as runs alone with their wall time unknown.
+var (
+	columns   = []string{"block", "alpha", "f", "seconds", "machine", "rep", "copies", "wall"}
+	columnsV1 = columns[:6]
+)
 
 // Error is a defect of a calibration file: its name, the 1-based line
 // (0 for the file as a whole) and what was expected.
@@ -30,10 +35,11 @@ func (e *Error) Error() string {
 
 // Reader reads calibration rows, validating each (docs/orders.md).
 type Reader struct {
-	name string
-	cr   *csv.Reader
-	chk  *checker
-	err  error
+	name   string
+	cr     *csv.Reader
+	chk    *checker
+	fields int // of the file's header
+	err    error
 }
 
 // NewReader reads the header row of the calibration file in r; name is
@@ -42,7 +48,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	cr := csv.NewReader(bufio.NewReader(r))
 	cr.FieldsPerRecord = -1 // checked here, with a clearer message
 	cr.ReuseRecord = true
-	rd := &Reader{name: name, cr: cr, chk: newChecker()}
+	rd := &Reader{name: name, cr: cr, chk: newChecker(), fields: len(columns)}
 	head, err := cr.Read()
 	if err == io.EOF {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("empty file (expected the header %s)", strings.Join(columns, ","))}
@@ -50,7 +56,11 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	if err != nil {
 		return nil, rd.csvError(err)
 	}
-	if strings.Join(head, ",") != strings.Join(columns, ",") {
+	switch strings.Join(head, ",") {
+	case strings.Join(columns, ","):
+	case strings.Join(columnsV1, ","):
+		rd.fields = len(columnsV1)
+	default:
 		return nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("header %q (expected %s)", strings.Join(head, ","), strings.Join(columns, ","))}
 	}
 	return rd, nil
@@ -80,8 +90,8 @@ func (r *Reader) next() (Row, error) {
 	fail := func(format string, args ...any) (Row, error) {
 		return Row{}, &Error{File: r.name, Line: int64(line), Msg: fmt.Sprintf(format, args...)}
 	}
-	if len(rec) != len(columns) {
-		return fail("%d fields (expected %d: %s)", len(rec), len(columns), strings.Join(columns, ","))
+	if len(rec) != r.fields {
+		return fail("%d fields (expected %d: %s)", len(rec), r.fields, strings.Join(columns[:r.fields], ","))
 	}
 	row, msg := parseRow(rec)
 	if msg == "" {
@@ -108,6 +118,16 @@ func parseRow(rec []string) (Row, string) {
 	}
 	if row.Rep, err = strconv.Atoi(rec[5]); err != nil {
 		return row, fmt.Sprintf("rep %q (expected an integer)", rec[5])
+	}
+	if len(rec) == len(columnsV1) {
+		row.Copies = 1
+		return row, ""
+	}
+	if row.Copies, err = strconv.Atoi(rec[6]); err != nil {
+		return row, fmt.Sprintf("copies %q (expected an integer)", rec[6])
+	}
+	if row.Wall, err = parseNumber(rec[7]); err != nil {
+		return row, fmt.Sprintf("wall %q (expected a number)", rec[7])
 	}
 	return row, ""
 }
@@ -199,7 +219,7 @@ func (w *Writer) Write(r Row) error {
 	}
 	return w.cw.Write([]string{r.Block, formatAlpha(r.Alpha),
 		strconv.FormatFloat(r.F, 'g', -1, 64), strconv.FormatFloat(r.Seconds, 'g', -1, 64),
-		r.Machine, strconv.Itoa(r.Rep)})
+		r.Machine, strconv.Itoa(r.Rep), strconv.Itoa(max(r.Copies, 1)), strconv.FormatFloat(r.Wall, 'g', -1, 64)})
 }
 
 // Close flushes the rows; it does not close the underlying writer.

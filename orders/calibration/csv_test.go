@@ -7,14 +7,20 @@ import (
 	"testing"
 )
 
-const head = "block,alpha,f,seconds,machine,rep\n"
+// head is the header of files written before copies and wall were
+// timed, headV2 today's.
+const (
+	head   = "block,alpha,f,seconds,machine,rep\n"
+	headV2 = "block,alpha,f,seconds,machine,rep,copies,wall\n"
+)
 
 func TestRoundTrip(t *testing.T) {
 	rows := []Row{
-		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.002, Machine: "node1", Rep: 0},
-		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.0021, Machine: "node1", Rep: 1},
-		{Block: `odd, "name"`, Alpha: []float64{3, 0.5}, F: 1.5, Seconds: 1e-7, Machine: "node1", Rep: 0},
-		{Block: "noparams", F: 1, Seconds: 1, Machine: "node1"},
+		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.002, Machine: "node1", Rep: 0, Copies: 1, Wall: 0.0025},
+		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.0021, Machine: "node1", Rep: 1, Copies: 1},
+		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.0031, Machine: "node1", Rep: 1, Copies: 2, Wall: 0.0032},
+		{Block: `odd, "name"`, Alpha: []float64{3, 0.5}, F: 1.5, Seconds: 1e-7, Machine: "node1", Rep: 0, Copies: 1},
+		{Block: "noparams", F: 1, Seconds: 1, Machine: "node1", Copies: 1},
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
@@ -38,8 +44,13 @@ func TestRoundTrip(t *testing.T) {
 func TestReaderErrors(t *testing.T) {
 	good := "mm,100,1e6,0.002,node1,0\n"
 	tests := []struct{ name, text, want string }{
-		{"empty", "", "c.csv: empty file (expected the header block,alpha,f,seconds,machine,rep)"},
-		{"header", "block,f,seconds\n", `c.csv:1: header "block,f,seconds" (expected block,alpha,f,seconds,machine,rep)`},
+		{"empty", "", "c.csv: empty file (expected the header block,alpha,f,seconds,machine,rep,copies,wall)"},
+		{"header", "block,f,seconds\n", `c.csv:1: header "block,f,seconds" (expected block,alpha,f,seconds,machine,rep,copies,wall)`},
+		{"fields v2", headV2 + good, "c.csv:2: 6 fields (expected 8: block,alpha,f,seconds,machine,rep,copies,wall)"},
+		{"copies", headV2 + "mm,100,1e6,0.002,node1,0,two,0\n", `c.csv:2: copies "two" (expected an integer)`},
+		{"copies negative", headV2 + "mm,100,1e6,0.002,node1,0,-2,0\n", "c.csv:2: copies -2 negative"},
+		{"wall", headV2 + "mm,100,1e6,0.002,node1,0,1,x\n", `c.csv:2: wall "x" (expected a number)`},
+		{"wall negative", headV2 + "mm,100,1e6,0.002,node1,0,1,-1\n", "c.csv:2: wall -1 (expected a finite number ≥ 0)"},
 		{"fields", head + "mm,100,1e6\n", "c.csv:2: 3 fields (expected 6: block,alpha,f,seconds,machine,rep)"},
 		{"quote", head + good + "\"mm,100,1e6,0.002,node1,0\n", "c.csv:3: column 27: extraneous or missing \" in quoted-field"},
 		{"alpha", head + "mm,100;x,1e6,0.002,node1,0\n", `c.csv:2: alpha "100;x": part 1 "x" (expected numbers separated by ';')`},
@@ -54,7 +65,7 @@ func TestReaderErrors(t *testing.T) {
 		{"no block", head + ",100,1e6,0.002,node1,0\n", "c.csv:2: block is empty (expected the marked block's name)"},
 		{"no machine", head + "mm,100,1e6,0.002,,0\n", "c.csv:2: machine is empty (expected the machine's name)"},
 		{"control character", head + "\"m\r\nm\",100,1e6,0.002,node1,0\n", `c.csv:2: block "m\nm" has a control character (expected a printable name)`},
-		{"repeated run", head + good + good, "c.csv:3: repeats the run on line 2 (expected one row per block, machine, alpha and rep)"},
+		{"repeated run", head + good + good, "c.csv:3: repeats the run on line 2 (expected one row per block, machine, alpha, rep and copies)"},
 		{"f not a function", head + good + "mm,100,2e6,0.002,node1,1\n", "c.csv:3: f 2e+06 differs from 1e+06 on line 2 for the same block and alpha (expected f to be a function of alpha)"},
 	}
 	for _, tt := range tests {
@@ -79,6 +90,7 @@ func FuzzReader(f *testing.F) {
 	f.Add(head + "mm,100,1e6,0.002,node1,0\nmm,200,8e6,0.017,node1,0\n")
 	f.Add(head + "\"a,b\",1;2;3,6,1e-3,m,2\n")
 	f.Add(head + "mm,,1,1,m,0\n")
+	f.Add(headV2 + "mm,100,1e6,0.002,node1,0,1,0.0021\nmm,100,1e6,0.003,node1,0,2,0.004\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		rows, err := ReadAll(strings.NewReader(text), "fuzz.csv")
 		if err != nil {

@@ -14,10 +14,21 @@ type Row struct {
 	Block   string
 	Alpha   []float64
 	F       float64
-	Seconds float64
+	Seconds float64 // the CPU time of the thread that ran it
 	Machine string
 	Rep     int
+	// Copies is how many copies of the block's test ran at once, on as
+	// many cores, in this run: 1 (or 0) alone; more time the contention
+	// of blocks sharing a machine's memory (Stat.Slowdown).
+	Copies int
+	// Wall is the run's wall-clock time, 0 when unknown: well above
+	// Seconds, the thread waited for a core, and the machine was loaded
+	// (Stat.Loaded).
+	Wall float64
 }
+
+// alone reports whether r ran alone, no other copy at once.
+func (r Row) alone() bool { return r.Copies <= 1 }
 
 // C returns the row's constant T/f.
 func (r Row) C() float64 { return r.Seconds / r.F }
@@ -39,6 +50,10 @@ func (r Row) check() string {
 		return fmt.Sprintf("seconds %v (expected a finite number > 0)", r.Seconds)
 	case r.Rep < 0:
 		return fmt.Sprintf("rep %d negative", r.Rep)
+	case r.Copies < 0:
+		return fmt.Sprintf("copies %d negative", r.Copies)
+	case r.Wall < 0 || math.IsInf(r.Wall, 1) || math.IsNaN(r.Wall):
+		return fmt.Sprintf("wall %v (expected a finite number ≥ 0)", r.Wall)
 	}
 	for i, a := range r.Alpha {
 		if math.IsNaN(a) || math.IsInf(a, 0) {
@@ -70,7 +85,7 @@ type checker struct {
 
 type runKey struct {
 	key
-	rep int
+	rep, copies int
 }
 
 type fLine struct {
@@ -88,9 +103,9 @@ func (c *checker) add(r Row, line int64) string {
 		return msg
 	}
 	k := key{r.Block, r.Machine, formatAlpha(r.Alpha)}
-	rk := runKey{k, r.Rep}
+	rk := runKey{k, r.Rep, max(r.Copies, 1)}
 	if prev, ok := c.runs[rk]; ok {
-		return fmt.Sprintf("repeats the run on line %d (expected one row per block, machine, alpha and rep)", prev)
+		return fmt.Sprintf("repeats the run on line %d (expected one row per block, machine, alpha, rep and copies)", prev)
 	}
 	c.runs[rk] = line
 	if prev, ok := c.fs[k]; ok && prev.f != r.F {

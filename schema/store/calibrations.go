@@ -45,10 +45,10 @@ func (s *Store) SaveCalibration(ctx context.Context, info CalibrationInfo, rows 
 		if info.ID, err = res.LastInsertId(); err != nil {
 			return info, err
 		}
-		rowBatch := newBatch(tx, `calibration_rows(calibration_id, row, block, alpha, f, seconds, machine, rep)`, 8)
+		rowBatch := newBatch(tx, `calibration_rows(calibration_id, row, block, alpha, f, seconds, machine, rep, copies, wall)`, 10)
 		defer rowBatch.close()
 		for i, r := range rows {
-			if err := rowBatch.add(info.ID, i+1, r.Block, formatAlpha(r.Alpha), r.F, r.Seconds, r.Machine, r.Rep); err != nil {
+			if err := rowBatch.add(info.ID, i+1, r.Block, formatAlpha(r.Alpha), r.F, r.Seconds, r.Machine, r.Rep, max(r.Copies, 1), r.Wall); err != nil {
 				return info, err
 			}
 		}
@@ -61,8 +61,9 @@ func (s *Store) SaveCalibration(ctx context.Context, info CalibrationInfo, rows 
 				slope = st.Slope
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO calibration_blocks(calibration_id, block, machine, runs,
-				c_mean, c_sd, c_cv, noise, slope, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				info.ID, st.Block, st.Machine, st.Runs, st.Mean, st.StdDev, st.CV, st.Noise, slope, st.Flags.String()); err != nil {
+				c_mean, c_sd, c_cv, noise, slope, flags, loaded, slowdown) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				info.ID, st.Block, st.Machine, st.Runs, st.Mean, st.StdDev, st.CV, st.Noise, slope, st.Flags.String(),
+				st.Loaded, formatSlowdown(st.Slowdown)); err != nil {
 				return info, fmt.Errorf("store calibration %s: block %s: %w", info.Path, st.Block, err)
 			}
 		}
@@ -80,6 +81,16 @@ func formatAlpha(alpha []float64) string {
 		parts[i] = strconv.FormatFloat(a, 'g', -1, 64)
 	}
 	return strings.Join(parts, ";")
+}
+
+// formatSlowdown writes a block's slowdown as "copies:s" pairs separated
+// by spaces, "" for none.
+func formatSlowdown(sl []calibration.SlowdownPoint) string {
+	parts := make([]string, len(sl))
+	for i, p := range sl {
+		parts[i] = fmt.Sprintf("%d:%.4g", p.Copies, p.S)
+	}
+	return strings.Join(parts, " ")
 }
 
 // CalibrationBySHA returns the stored calibration whose file had the given
@@ -109,14 +120,16 @@ func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, er
 		Seconds float64 `db:"seconds"`
 		Machine string  `db:"machine"`
 		Rep     int     `db:"rep"`
+		Copies  int     `db:"copies"`
+		Wall    float64 `db:"wall"`
 	}
-	if err := s.db.Select(&saved, `SELECT block, alpha, f, seconds, machine, rep FROM calibration_rows
+	if err := s.db.Select(&saved, `SELECT block, alpha, f, seconds, machine, rep, copies, wall FROM calibration_rows
 		WHERE calibration_id = ? ORDER BY row`, info.ID); err != nil {
 		return info, nil, err
 	}
 	rows := make([]calibration.Row, len(saved))
 	for i, r := range saved {
-		rows[i] = calibration.Row{Block: r.Block, F: r.F, Seconds: r.Seconds, Machine: r.Machine, Rep: r.Rep}
+		rows[i] = calibration.Row{Block: r.Block, F: r.F, Seconds: r.Seconds, Machine: r.Machine, Rep: r.Rep, Copies: r.Copies, Wall: r.Wall}
 		for _, a := range strings.Split(r.Alpha, ";") {
 			if a == "" {
 				continue

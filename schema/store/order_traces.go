@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,12 +56,19 @@ type OrderTraceInfo struct {
 	Span       float64 `db:"span"`
 	IngestedAt string  `db:"ingested_at"`
 	Packing    int     `db:"packing"` // 1: packed; 0: JSON lines, without counts (stored before schema 14)
+	// OrderCost and WaitCost are the runtime's costs of the header
+	// (ordertrace.Header), 0 for a trace stored before schema 20.
+	OrderCost float64 `db:"order_cost"`
+	WaitCost  float64 `db:"wait_cost"`
+	// Slowdown is the header's slowdown by orders running at once,
+	// empty for a trace without one or stored before schema 20.
+	Slowdown floats `db:"slowdown"`
 	// Existing is set when the file's content was stored already and
 	// nothing was written.
 	Existing bool `db:"-"`
 }
 
-const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at, packing`
+const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at, packing, order_cost, wait_cost, slowdown`
 
 // packed is the packing of the traces this build stores.
 const packed = 1
@@ -165,7 +173,8 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		done.Packing = packed
 		done.ID = id
 		_, err = tx.ExecContext(ctx, `UPDATE order_traces SET bytes = ?, program = ?, unit = ?, machine = ?, orders = ?,
-			work = ?, span = ? WHERE id = ?`, done.Bytes, done.Program, done.Unit, done.Machine, done.Orders, done.Work, done.Span, id)
+			work = ?, span = ?, order_cost = ?, wait_cost = ?, slowdown = ? WHERE id = ?`,
+			done.Bytes, done.Program, done.Unit, done.Machine, done.Orders, done.Work, done.Span, done.OrderCost, done.WaitCost, done.Slowdown, id)
 		return done, err
 	}
 	lookup := func() (OrderTraceInfo, bool, error) { return s.OrderTraceBySHA(ctx, info.SHA256) }
@@ -258,11 +267,44 @@ type packedSource struct {
 
 var _ ordertrace.Scanner = (*packedSource)(nil)
 
-// Header returns the trace's header, for readers that size themselves
-// by the number of orders.
-func (p *packedSource) Header() ordertrace.Header {
-	return ordertrace.Header{Format: ordertrace.Format, Version: ordertrace.Version, Program: p.info.Program,
-		Unit: p.info.Unit, Machine: p.info.Machine, Orders: p.info.Orders}
+// Header returns the trace's header: for readers that size themselves by
+// the number of orders, and for the simulator, which charges the
+// runtime's costs.
+func (p *packedSource) Header() ordertrace.Header { return p.info.header() }
+
+// header returns the header of the stored trace.
+func (info OrderTraceInfo) header() ordertrace.Header {
+	return ordertrace.Header{Format: ordertrace.Format, Version: ordertrace.Version, Program: info.Program,
+		Unit: info.Unit, Machine: info.Machine, Orders: info.Orders, OrderCost: info.OrderCost, WaitCost: info.WaitCost, Slowdown: info.Slowdown}
+}
+
+// floats is a list of numbers stored as a JSON array, ” when empty.
+type floats []float64
+
+func (f floats) Value() (driver.Value, error) {
+	if len(f) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal([]float64(f))
+	return string(b), err
+}
+
+func (f *floats) Scan(v any) error {
+	var text string
+	switch v := v.(type) {
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	case nil:
+	default:
+		return fmt.Errorf("a list of numbers stored as %T", v)
+	}
+	*f = nil
+	if text == "" {
+		return nil
+	}
+	return json.Unmarshal([]byte(text), (*[]float64)(f))
 }
 
 func (p *packedSource) Next() (*ordertrace.Order, error) {
@@ -329,8 +371,7 @@ func (p *packedSource) nextChunk() error {
 
 // openOrderLines opens a trace stored as chunks of JSON lines.
 func (s *Store) openOrderLines(ctx context.Context, info OrderTraceInfo) (*ordertrace.Reader, error) {
-	header, err := ordertrace.AppendHeader(nil, ordertrace.Header{Format: ordertrace.Format, Version: ordertrace.Version,
-		Program: info.Program, Unit: info.Unit, Machine: info.Machine, Orders: info.Orders})
+	header, err := ordertrace.AppendHeader(nil, info.header())
 	if err != nil {
 		return nil, err
 	}

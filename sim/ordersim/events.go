@@ -32,7 +32,8 @@ func (q *events) len() int { return len(q.h) }
 
 func (a *event) before(b *event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
 
-func (q *events) push(t float64, k kind, idx int32) {
+// push schedules an event and returns its sequence number.
+func (q *events) push(t float64, k kind, idx int32) uint64 {
 	q.seq++
 	ev := event{t: t, seq: q.seq, idx: idx, kind: k}
 	i := len(q.h)
@@ -46,6 +47,7 @@ func (q *events) push(t float64, k kind, idx int32) {
 		i = p
 	}
 	q.h[i] = ev
+	return ev.seq
 }
 
 func (q *events) pop() event {

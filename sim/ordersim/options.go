@@ -37,6 +37,11 @@ type Options struct {
 	// master waiting for ten million tasks has a path of ten million
 	// steps, of which the longest say where the time goes.
 	PathSteps int
+	// SharedMemory makes the nodes the cores of one machine, as the
+	// runtime's local workers are: the trace's slowdown
+	// (ordertrace.Header.Slowdown) counts the orders running on every
+	// node, not only on the order's own.
+	SharedMemory bool
 }
 
 func (o Options) validate() error {

@@ -19,9 +19,16 @@ type engine struct {
 	cl    Cluster
 	opt   Options
 	sched Scheduler
-	path  bool
-	track bool // keep the schedules (times) for OnOrder
-	named bool // number the orders' procedures: for the path, the schedules or the sums
+	// runtime is the trace's runtime costs, charged on the cores, and
+	// slow its slowdown by the orders running at once, nil for none.
+	runtime RuntimeCosts
+	slow    []float64
+	running int                     // orders running on every node
+	cores   [][]int32               // with slow: the orders running on each node
+	steps   []*[1 << chunkBits]step // with slow: beside lives, each running order's step
+	path    bool
+	track   bool // keep the schedules (times) for OnOrder
+	named   bool // number the orders' procedures: for the path, the schedules or the sums
 
 	power  []float64
 	nodes  []node
@@ -125,6 +132,13 @@ func (e *engine) handle(ev event) {
 	l := e.lives.at(ev.idx)
 	switch ev.kind {
 	case evStep:
+		if e.slow != nil {
+			s := e.stepOf(ev.idx)
+			if s.seq != ev.seq {
+				return // re-timed since
+			}
+			s.rate = 0
+		}
 		e.advance(l)
 	case evStart:
 		n := &e.nodes[l.node]

@@ -12,6 +12,7 @@ func (e *engine) begin(l *live) {
 	n := &e.nodes[l.node]
 	n.account(e.now)
 	n.running++
+	e.running++
 	n.stats.Orders++
 	e.syncFree(l.node)
 	l.state, l.runStart, l.own = running, e.now, 0
@@ -23,7 +24,23 @@ func (e *engine) begin(l *live) {
 		*e.waitOf(l) = 0
 	}
 	e.nodesUsed = max(e.nodesUsed, int(l.node)+1)
-	e.advance(l)
+	if e.slow != nil {
+		e.onCore(l, true)
+	}
+	e.goOn(l, e.runtime.Order)
+}
+
+// goOn lets l, just given a core, play its events, after the runtime's
+// own cost on that core when it has one.
+func (e *engine) goOn(l *live, cost float64) {
+	if cost == 0 {
+		e.advance(l)
+		return
+	}
+	seq := e.ev.push(e.now+cost/e.power[l.node], evStep, l.idx)
+	if e.slow != nil {
+		e.stepOf(l.idx).seq = seq
+	}
 }
 
 // advance plays l's events at its own moment l.own, in the order the
@@ -60,6 +77,10 @@ func (e *engine) advance(l *live) {
 	}
 	if l.ri < l.nres {
 		next = math.Min(next, e.res(l, l.ri).At)
+	}
+	if e.slow != nil {
+		e.stepTo(l, next)
+		return
 	}
 	d := (next - l.own) / e.power[l.node]
 	l.own = next
@@ -117,6 +138,10 @@ func (e *engine) suspend(l *live) {
 	n := &e.nodes[l.node]
 	n.account(e.now)
 	n.running--
+	e.running--
+	if e.slow != nil {
+		e.onCore(l, false)
+	}
 	n.suspended++
 	l.state = suspended
 	if t := e.timesOf(l); t != nil {
@@ -137,6 +162,7 @@ func (e *engine) resume(l *live) {
 	n := &e.nodes[l.node]
 	n.account(e.now)
 	n.running++
+	e.running++
 	n.suspended--
 	e.syncFree(l.node)
 	l.state = running
@@ -147,8 +173,11 @@ func (e *engine) resume(l *live) {
 		*e.waitOf(l) += e.now - l.runStart
 	}
 	l.runStart = e.now // after l.xferIn, since the chain its request set
+	if e.slow != nil {
+		e.onCore(l, true)
+	}
 	l.nextRequest()
-	e.advance(l)
+	e.goOn(l, e.runtime.Wait)
 }
 
 // provide makes l's result i available, sending it to every order
@@ -189,6 +218,10 @@ func (e *engine) finish(l *live) {
 	n := &e.nodes[l.node]
 	n.account(e.now)
 	n.running--
+	e.running--
+	if e.slow != nil {
+		e.onCore(l, false)
+	}
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 	if e.loads != nil {

@@ -57,6 +57,16 @@ func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (
 	return t.Simulate(cl, opt)
 }
 
+// RuntimeCosts are the own time on a core of the runtime that runs the
+// orders, in the trace's unit (a node's power divides them as it divides
+// the orders' own time): Order before an order's own work starts (making
+// it, starting it, ending it and handing over its result), Wait each
+// time an order resumes after a suspension (the suspension, the wake-up,
+// the resume). A trace carries them in its header
+// (ordertrace.Header.OrderCost, WaitCost), as its calibration timed
+// them; a trace without them costs nothing more than its orders.
+type RuntimeCosts struct{ Order, Wait float64 }
+
 // Simulate plays the trace on cl and returns the prediction. The trace is
 // read lazily: an order when its parent is about to make it, or when an
 // order's next child is needed. The simulation copies what it needs of
@@ -74,6 +84,13 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 		return nil, err
 	}
 	e := newEngine(t, src, cl, opt)
+	if h, ok := src.(interface{ Header() ordertrace.Header }); ok {
+		hd := h.Header()
+		e.runtime = RuntimeCosts{Order: hd.OrderCost, Wait: hd.WaitCost}
+		if len(hd.Slowdown) > 1 {
+			e.slow, e.cores = hd.Slowdown, make([][]int32, cl.Nodes)
+		}
+	}
 	if err := e.run(); err != nil {
 		return nil, err
 	}

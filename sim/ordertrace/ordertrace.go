@@ -29,6 +29,18 @@ type Header struct {
 	Machine string `json:"machine,omitempty"` // where the calibration was made
 	Orders  int64  `json:"orders,omitempty"`  // number of order lines, when known
 	Created string `json:"created,omitempty"` // RFC 3339
+	// OrderCost and WaitCost are the runtime's own time per order and
+	// per wait that suspends, in Unit, as the calibration timed them
+	// (orders.OrderBlock, orders.WaitBlock); the simulator charges them
+	// (ordersim.RuntimeCosts). 0 when not timed.
+	OrderCost float64 `json:"order_cost,omitempty"`
+	WaitCost  float64 `json:"wait_cost,omitempty"`
+	// Slowdown[k-1] is how much slower the program's orders run when k
+	// run at once on the cores of one machine (memory, caches): its
+	// blocks' slowdowns as the calibration timed them, weighed by their
+	// share of the work (unmarked code counts as not slowed). Empty
+	// when not timed; the simulator keeps the last value beyond it.
+	Slowdown []float64 `json:"slowdown,omitempty"`
 }
 
 // Order is one line after the header: one order, the smallest unit of

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"compress/gzip"
@@ -214,6 +215,14 @@ func parseHeader(line []byte) (Header, error) {
 	}
 	if h.Orders < 0 {
 		return Header{}, fmt.Errorf("header: orders %d negative", h.Orders)
+	}
+	if !(h.OrderCost >= 0 && h.WaitCost >= 0) || math.IsInf(h.OrderCost+h.WaitCost, 0) {
+		return Header{}, fmt.Errorf("header: order_cost %v, wait_cost %v (expected finite numbers ≥ 0)", h.OrderCost, h.WaitCost)
+	}
+	for i, s := range h.Slowdown {
+		if !(s > 0) || math.IsInf(s, 1) {
+			return Header{}, fmt.Errorf("header: slowdown %d is %v (expected a finite number > 0)", i+1, s)
+		}
 	}
 	return h, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -126,5 +127,28 @@ func TestErrorIsTyped(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.File != "t.jsonl" || e.Line != 2 || e.Order != 1 {
 		t.Fatalf("got %#v, want an *Error at t.jsonl:2 about order 1", err)
+	}
+}
+
+func TestHeaderRuntimeCosts(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		ok     bool
+	}{
+		{`"order_cost":2e-5,"wait_cost":1e-5`, true},
+		{`"order_cost":-1`, false},
+		{`"wait_cost":-1e-6`, false},
+		{`"order_cost":1e999`, false},
+		{`"order_cost":2e-5,"wait_cost":1e-5,"slowdown":[1,1.2]`, true},
+		{`"slowdown":[1,0]`, false},
+	} {
+		line := fmt.Sprintf(`{"format":"presage-orders","version":2,"program":"p","unit":"s",%s}`, c.fields)
+		h, err := parseHeader([]byte(line))
+		if (err == nil) != c.ok {
+			t.Errorf("%s: error %v, want ok %v", c.fields, err, c.ok)
+		}
+		if c.ok && (h.OrderCost != 2e-5 || h.WaitCost != 1e-5) {
+			t.Errorf("%s: costs %v, %v", c.fields, h.OrderCost, h.WaitCost)
+		}
 	}
 }

@@ -3,12 +3,10 @@ package programs
 import (
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/presage-dvm/presage/orders"
 )
-
-// choleskyTile is the side of the tiles of the factorization.
-const choleskyTile = 64
 
 // Cholesky factors a symmetric positive definite n×n matrix A = L·Lᵀ by
 // tiles of side b (nt = n/b per side), right-looking, as a dependency DAG:
@@ -24,7 +22,25 @@ const choleskyTile = 64
 // a marked block of cost f·b³: 1/3 for potrf, 1 for trsm and syrk (the
 // lower triangle), 2 for gemm. n is rounded up to a multiple of the tile
 // side.
-var Cholesky = Program{Name: "cholesky", Size: 1024, Small: 256, Tests: choleskyTests, Run: runCholesky}
+var Cholesky = choleskyOfTile("cholesky", 64, 1024, 512, 256)
+
+// CholeskyFine is Cholesky by tiles of side 32: a fine-grained program of
+// thousands of orders of 5–15 µs each (5,984 for n = 1024), where the
+// runtime's own cost per order is a good part of the run.
+var CholeskyFine = choleskyOfTile("cholesky-fine", 32, 1024, 512, 512)
+
+// choleskyOfTile returns the factorization by tiles of side tile.
+func choleskyOfTile(name string, tile, size, medium, small int) Program {
+	return Program{Name: name, Size: size, Medium: medium, Small: small,
+		Tests: func(n int) []orders.TestCase { return choleskyTests(n, tile) },
+		Run:   func(cfg orders.Config, n int) (*orders.Summary, error) { return runCholesky(cfg, n, tile) }}
+}
+
+// choleskyInput is the matrix to factor and the side of its tiles.
+type choleskyInput struct {
+	A    Matrix
+	Tile int
+}
 
 // update gets the tile a and the tiles ls it is updated with, and returns
 // a copy of a that kernel updated in the block name, of cost flops·b³.
@@ -67,9 +83,10 @@ var (
 
 // choleskyMain makes the orders of the factorization of a, then gathers
 // the tiles of L.
-var choleskyMain = orders.Proc("cholesky", func(c *orders.Ctx, a Matrix) (Matrix, error) {
+var choleskyMain = orders.Proc("cholesky", func(c *orders.Ctx, in choleskyInput) (Matrix, error) {
+	a := in.A
 	n := a.Rows
-	b := min(choleskyTile, n)
+	b := min(in.Tile, n)
 	nt := n / b
 	// tile[i*nt+j] is the latest version of tile (i, j), i ≥ j: the
 	// handle the next order that reads it takes.
@@ -189,16 +206,16 @@ func randomSPD(rng *rand.Rand, n int) Matrix {
 	return m
 }
 
-func choleskySize(n int) int {
-	b := min(choleskyTile, n)
+func choleskySize(n, tile int) int {
+	b := min(tile, n)
 	return (n + b - 1) / b * b
 }
 
-func runCholesky(cfg orders.Config, n int) (*orders.Summary, error) {
-	n = choleskySize(n)
+func runCholesky(cfg orders.Config, n, tile int) (*orders.Summary, error) {
+	n = choleskySize(n, tile)
 	rng := rand.New(rand.NewPCG(5, uint64(n)))
 	a := randomSPD(rng, n)
-	l, rep, err := orders.Main(cfg, choleskyMain, a)
+	l, rep, err := orders.Main(cfg, choleskyMain, choleskyInput{a, tile})
 	if err != nil || rep.Mode != orders.ModeRun {
 		return rep, err
 	}
@@ -234,9 +251,9 @@ func newCholeskyTiles(rng *rand.Rand, b int) choleskyTiles {
 // in the caches, so, as matmul's tests do, every argument is a distinct
 // tile and the tests cycle through copies of them that together exceed
 // the per-core caches many times over.
-func choleskyTests(n int) []orders.TestCase {
+func choleskyTests(n, tile int) []orders.TestCase {
 	const copies, rounds = 16, 4
-	b := min(choleskyTile, choleskySize(n))
+	b := min(tile, choleskySize(n, tile))
 	var tests []orders.TestCase
 	for _, side := range []int{b / 2, 3 * b / 4, b, 5 * b / 4} {
 		side = max(side, 1)
@@ -245,11 +262,10 @@ func choleskyTests(n int) []orders.TestCase {
 		for i := range cold {
 			cold[i] = newCholeskyTiles(rng, side)
 		}
-		next := 0
+		var next atomic.Int64 // calibrate mode may run copies of the test at once
 		tests = append(tests, orders.Test("tiles", func(c *orders.Ctx) error {
 			for range rounds {
-				t := cold[next%copies]
-				next++
+				t := cold[(next.Add(1)-1)%copies]
 				hs := []*orders.Handle[Matrix]{
 					orders.Make(c, potrf, orders.Ready(t.S)),
 					orders.Make2(c, trsm, orders.Ready(t.A), orders.Ready(t.L)),

@@ -31,3 +31,15 @@ func TestCholeskyOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestCholeskyFine: by tiles of 32, n = 512 is 16 tiles a side, 816
+// tasks, and the answer still checks.
+func TestCholeskyFine(t *testing.T) {
+	rep, err := CholeskyFine.Run(orders.Config{Workers: 2, Check: true}, 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Orders != 816+1 {
+		t.Errorf("%d orders, want 817", rep.Orders)
+	}
+}

@@ -3,6 +3,7 @@ package programs
 import (
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/presage-dvm/presage/orders"
 )
@@ -15,7 +16,7 @@ const matmulBlock = 128
 // blocks of A and a column of blocks of B and adds up their products,
 // each a marked block of cost b³ (b the block side). n is rounded up to a
 // multiple of the block side.
-var Matmul = Program{Name: "matmul", Size: 640, Small: 128, Tests: matmulTests, Run: runMatmul}
+var Matmul = Program{Name: "matmul", Size: 640, Small: 128, Medium: 320, Tests: matmulTests, Run: runMatmul}
 
 // strips is a row of blocks of A and a column of blocks of B.
 type strips struct{ Row, Col Matrix }
@@ -107,10 +108,9 @@ func matmulTests(n int) []orders.TestCase {
 		for i := range cold {
 			cold[i] = strips{Row: randomMatrix(rng, b, long), Col: randomMatrix(rng, long, b)}
 		}
-		next := 0
+		var next atomic.Int64 // calibrate mode may run copies of the test at once
 		tests = append(tests, orders.Test("mul", func(c *orders.Ctx) error {
-			s := cold[next%copies]
-			next++
+			s := cold[(next.Add(1)-1)%copies]
 			_, err := orders.Make(c, blockProduct, s).Get(c)
 			return err
 		}))

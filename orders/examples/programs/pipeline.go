@@ -13,7 +13,7 @@ import (
 // stage's previous item. Stages thus exchange results, and the stages of
 // different items overlap. A stage's transform is a marked block of cost
 // length × rounds.
-var Pipeline = Program{Name: "pipeline", Size: 16, Small: 4, Tests: pipelineTests, Run: runPipeline}
+var Pipeline = Program{Name: "pipeline", Size: 16, Small: 4, Medium: 4, Tests: pipelineTests, Run: runPipeline}
 
 const (
 	pipelineStages = 4

@@ -1,6 +1,6 @@
 // Package programs holds the example programs of package orders — a
 // blocked matrix product, a merge sort, a pipeline and a tiled Cholesky
-// factorization — as values that the commands in orders/examples/* and
+// factorization, by large tiles and by small ones — as values that the commands in orders/examples/* and
 // the reality check (orders/examples/reality) run in any mode. Each
 // verifies its answer in run mode and has calibration tests that run
 // every block it marks.
@@ -19,8 +19,11 @@ import (
 // Program is an example program.
 type Program struct {
 	Name string
-	// Size is the default problem size, Small one for quick tests.
-	Size, Small int
+	// Size is the default problem size, Small one for quick tests, and
+	// Medium one whose run lasts tens of milliseconds: the reality
+	// check's smaller size (a run of a millisecond or two, as Small's,
+	// is within the noise of a shared machine).
+	Size, Small, Medium int
 	// Tests are its calibration tests for a problem of the given size.
 	Tests func(size int) []orders.TestCase
 	// Run runs it in cfg's mode on a problem of the given size; in run
@@ -32,7 +35,7 @@ type Program struct {
 var ErrWrong = errors.New("wrong answer")
 
 // All lists the programs.
-func All() []Program { return []Program{Matmul, Sort, Pipeline, Cholesky} }
+func All() []Program { return []Program{Matmul, Sort, Pipeline, Cholesky, CholeskyFine} }
 
 // Command is the main function of p's command: it parses the -orders.*
 // flags and -n (the size), runs p and prints what it did, "OK" when it

@@ -15,7 +15,7 @@ const sortLeaves = 16
 // halves, makes an order for each down to a cut-off of n/16 numbers,
 // and merges their results. The leaf's sort (cost n·log₂n) and the merge
 // (cost n) are marked blocks.
-var Sort = Program{Name: "sort", Size: 2_000_000, Small: 20_000, Tests: sortTests, Run: runSort}
+var Sort = Program{Name: "sort", Size: 2_000_000, Small: 20_000, Medium: 250_000, Tests: sortTests, Run: runSort}
 
 // piece is a slice to sort and the cut-off.
 type piece struct {

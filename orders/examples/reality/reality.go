@@ -17,6 +17,7 @@ import (
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/examples/programs"
+	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -24,33 +25,55 @@ import (
 // Figure is the measured and the predicted makespan of a program on a
 // number of workers, in seconds.
 type Figure struct {
-	Program  string
-	Size     int
-	Workers  int
-	Migrate  bool
+	Program string
+	Size    int
+	Workers int
+	Placement
 	Measured float64 // the best of Options.Runs runs
 	// Spread is how far the slowest of those runs is from the best, in
 	// proportion: how well the machine repeats itself.
-	Spread    float64
-	Predicted float64 // blocks priced by BestConstants
-	// PredictedMean prices blocks by the seed's c̄, the mean of every
-	// calibration run, which a loaded machine's slow runs inflate.
-	PredictedMean float64
+	Spread float64
+	// Predicted prices blocks as record mode does from the calibration
+	// (calibration.ConstantsOf: the median c of each α, read at the
+	// block's f).
+	Predicted float64
+	// PredictedBest prices them by the fastest run of each α.
+	PredictedBest float64
+	// PredictedSeed prices them as the seed does: by c̄, the mean of
+	// every calibration run of the block, whatever its α.
+	PredictedSeed float64
 	// Capacity is the smaller of Capacity(Workers) just before and just
 	// after the runs: how many cores the machine gave meanwhile.
 	Capacity float64
+	// Calibrated is what the calibration measured beyond the blocks'
+	// constants, as the recorded trace's header carries it.
+	Calibrated Calibrated
+}
+
+// Calibrated is the runtime's costs per order and per wait and the
+// program's slowdown by orders at once, in seconds, as a trace records
+// them (ordertrace.Header), and how far the calibration repeated itself.
+type Calibrated struct {
+	OrderCost, WaitCost float64
+	Slowdown            []float64
+	// Spread is the median interquartile spread of c(α) over the
+	// program's blocks and α (calibration.Point.Spread): the constants
+	// are known no closer than that.
+	Spread float64
+}
+
+func (c Calibrated) String() string {
+	return fmt.Sprintf("runtime %.2g µs per order, %.2g µs per wait; slowdown %.3g; calibration spread %.0f%%",
+		1e6*c.OrderCost, 1e6*c.WaitCost, c.Slowdown, 100*c.Spread)
 }
 
 // Error is the prediction's relative error: (predicted − measured) / measured.
 func (f Figure) Error() float64 { return (f.Predicted - f.Measured) / f.Measured }
 
 func (f Figure) String() string {
-	how := ""
-	if f.Migrate {
-		how = ", migrating"
-	}
-	return fmt.Sprintf("%s n=%d, %d workers%s: measured %.1f ms, predicted %.1f ms (%+.1f%%; by the mean c̄ %.1f ms; runs spread %.0f%%; capacity %.2f cores)",
-		f.Program, f.Size, f.Workers, how, 1e3*f.Measured, 1e3*f.Predicted, 100*f.Error(), 1e3*f.PredictedMean, 100*f.Spread, f.Capacity)
+	return fmt.Sprintf("%s n=%d, %d workers, %s: measured %.1f ms, predicted %.1f ms (%+.1f%%; by the best runs %+.1f%%, by the seed's c̄ %+.1f%%; runs spread %.0f%%; capacity %.2f cores; %v)",
+		f.Program, f.Size, f.Workers, f.Placement, 1e3*f.Measured, 1e3*f.Predicted, 100*f.Error(),
+		100*(f.PredictedBest/f.Measured-1), 100*(f.PredictedSeed/f.Measured-1), 100*f.Spread, f.Capacity, f.Calibrated)
 }
 
 // Median returns the figure of median error among figs (the lower of the
@@ -60,13 +83,34 @@ func Median(figs []Figure) Figure {
 	return sorted[(len(sorted)-1)/2]
 }
 
+// Placement is how the runtime places orders on its workers, and the
+// simulation on its nodes: the scheduler, and whether an order that
+// waited resumes on any free worker (Migrate) or only on its own.
+type Placement struct {
+	Scheduler ordersched.Name
+	Migrate   bool
+}
+
+func (p Placement) String() string {
+	if p.Migrate {
+		return string(p.Scheduler) + ", migrating"
+	}
+	return string(p.Scheduler) + ", pinned"
+}
+
+// Placements returns every placement: each scheduler, pinned and migrating.
+func Placements() []Placement {
+	var all []Placement
+	for _, s := range ordersched.All {
+		all = append(all, Placement{s, false}, Placement{s, true})
+	}
+	return all
+}
+
 // Options tune the check.
 type Options struct {
 	Runs      int // runs measured per number of workers, the best kept; 0 means 3
 	CalibReps int // repetitions of the calibration tests; 0 means 3
-	// Migrate runs and simulates with orders resuming on any free
-	// worker (orders.Config.Migrate, ordersim.Options.Migrate).
-	Migrate bool
 }
 
 func (o Options) runs() int {
@@ -85,44 +129,51 @@ func (o Options) calibReps() int {
 
 const machine = "this"
 
+// seed is work stealing's seed, the same in the runs and the simulations.
+const seed = 1
+
 // Check calibrates p on this machine, records its trace at size, and for
-// every number of workers measures the best makespan of real runs and
-// predicts it by simulating the trace on as many nodes of one core, FIFO,
-// free transfers (the local workers share memory). It records twice:
-// with BestConstants, which match the best-of measurement, and with the
-// mean constants c̄.
-func Check(p programs.Program, size int, workers []int, opt Options) ([]Figure, error) {
+// every placement and number of workers measures the best makespan of
+// real runs and predicts it by simulating the trace on as many nodes of
+// one core placed the same way, free transfers (the local workers share
+// memory). It records with the calibration's constants as record mode
+// reads them, and for comparison with BestConstants and SeedConstants.
+func Check(p programs.Program, size int, workers []int, placements []Placement, opt Options) ([]Figure, error) {
 	rows, err := calibrate(p, size, opt)
 	if err != nil {
 		return nil, err
 	}
-	mean, _, err := orders.ConstantsFor(rows, machine, p.Name+".csv")
+	consts, _, err := orders.ConstantsFor(rows, machine, p.Name+".csv")
 	if err != nil {
 		return nil, err
 	}
-	best, err := quickestRecord(p, size, BestConstants(rows), opt)
-	if err != nil {
-		return nil, err
-	}
-	byMean, err := quickestRecord(p, size, mean, opt)
-	if err != nil {
-		return nil, err
+	var traces [3]*ordersim.Prepared
+	var cal Calibrated
+	for i, c := range []calibration.Constants{consts, BestConstants(rows), SeedConstants(rows)} {
+		var h ordertrace.Header
+		if traces[i], h, err = quickestRecord(p, size, c, opt); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			cal = Calibrated{h.OrderCost, h.WaitCost, h.Slowdown, blockSpread(rows)}
+		}
 	}
 	var figs []Figure
-	for _, w := range workers {
-		f := Figure{Program: p.Name, Size: size, Workers: w, Migrate: opt.Migrate}
-		before := Capacity(w)
-		if f.Measured, f.Spread, err = measure(p, size, w, opt); err != nil {
-			return nil, err
+	for _, pl := range placements {
+		for _, w := range workers {
+			f := Figure{Program: p.Name, Size: size, Workers: w, Placement: pl, Calibrated: cal}
+			before := Capacity(w)
+			if f.Measured, f.Spread, err = measure(p, size, w, pl, opt); err != nil {
+				return nil, err
+			}
+			f.Capacity = min(before, Capacity(w))
+			for i, to := range []*float64{&f.Predicted, &f.PredictedBest, &f.PredictedSeed} {
+				if *to, err = predict(traces[i], w, pl); err != nil {
+					return nil, err
+				}
+			}
+			figs = append(figs, f)
 		}
-		f.Capacity = min(before, Capacity(w))
-		if f.Predicted, err = predict(best, w, opt); err != nil {
-			return nil, err
-		}
-		if f.PredictedMean, err = predict(byMean, w, opt); err != nil {
-			return nil, err
-		}
-		figs = append(figs, f)
 	}
 	return figs, nil
 }
@@ -130,33 +181,65 @@ func Check(p programs.Program, size int, workers []int, opt Options) ([]Figure, 
 // calibrate runs p's tests and returns the rows.
 func calibrate(p programs.Program, size int, opt Options) ([]calibration.Row, error) {
 	var buf bytes.Buffer
-	cfg := orders.Config{Mode: orders.ModeCalibrate, Reps: opt.calibReps(), Machine: machine, Output: &buf, Tests: p.Tests(size)}
+	cfg := orders.Config{Mode: orders.ModeCalibrate, Reps: opt.calibReps(), Contention: true, Machine: machine, Output: &buf, Tests: p.Tests(size)}
 	if _, err := p.Run(cfg, size); err != nil {
 		return nil, fmt.Errorf("%s: calibrate: %w", p.Name, err)
 	}
 	return calibration.ReadAll(&buf, p.Name+".csv")
 }
 
-// BestConstants returns, for every block, the mean over its α of the
-// fastest run of each α: the constants of the machine when nothing else
-// slows it down, as the best of several real runs measures it.
+// blockSpread returns the median interquartile spread of c(α) over the
+// points of the program's blocks (not the reference's nor the runtime's).
+func blockSpread(rows []calibration.Row) float64 {
+	var spreads []float64
+	for _, st := range calibration.Analyze(rows, calibration.DefaultThresholds) {
+		if st.Block == orders.RefBlock || st.Block == orders.OrderBlock || st.Block == orders.WaitBlock {
+			continue
+		}
+		for _, p := range st.Points {
+			spreads = append(spreads, p.Spread)
+		}
+	}
+	if len(spreads) == 0 {
+		return 0
+	}
+	slices.Sort(spreads)
+	return spreads[(len(spreads)-1)/2]
+}
+
+// BestConstants returns, for every block, the curve of the fastest run
+// of each α: the constants of the machine when nothing else slows it
+// down, as the best of several real runs measures it.
 func BestConstants(rows []calibration.Row) calibration.Constants {
-	type key struct{ block, alpha string }
+	type key struct {
+		block string
+		f     float64
+	}
 	best := map[key]float64{}
 	for _, r := range rows {
-		k := key{r.Block, fmt.Sprint(r.Alpha)}
+		k := key{r.Block, r.F}
 		if c, ok := best[k]; !ok || r.C() < c {
 			best[k] = r.C()
 		}
 	}
-	sum, n := map[string]float64{}, map[string]int{}
-	for k, c := range best {
-		sum[k.block] += c
-		n[k.block]++
-	}
 	out := calibration.Constants{}
-	for b, s := range sum {
-		out[b] = s / float64(n[b])
+	for k, c := range best {
+		p := out[k.block]
+		p.Curve = append(p.Curve, calibration.CurvePoint{F: k.f, C: c})
+		out[k.block] = p
+	}
+	for _, p := range out {
+		slices.SortFunc(p.Curve, func(a, b calibration.CurvePoint) int { return cmp.Compare(a.F, b.F) })
+	}
+	return out
+}
+
+// SeedConstants returns the seed's constants: for every block, c̄, the
+// mean of its every run, for every α.
+func SeedConstants(rows []calibration.Row) calibration.Constants {
+	out := calibration.Constants{}
+	for _, s := range calibration.Analyze(rows, calibration.DefaultThresholds) {
+		out[s.Block] = calibration.Flat(s.Mean)
 	}
 	return out
 }
@@ -167,42 +250,50 @@ func BestConstants(rows []calibration.Row) calibration.Constants {
 // growth and page faults (a third more for matmul here); the measurement
 // it is compared with is the best of opt.Runs runs, so the prediction is
 // made from the best of as many recordings.
-func quickestRecord(p programs.Program, size int, consts calibration.Constants, opt Options) (*ordersim.Prepared, error) {
+func quickestRecord(p programs.Program, size int, consts calibration.Constants, opt Options) (*ordersim.Prepared, ordertrace.Header, error) {
 	var best *ordersim.Prepared
+	var header ordertrace.Header
 	bestTime := math.Inf(1)
 	for range opt.runs() {
 		runtime.GC()
-		tr, err := record(p, size, consts)
+		tr, h, err := record(p, size, consts)
 		if err != nil {
-			return nil, err
+			return nil, h, err
 		}
-		t, err := predict(tr, 1, opt)
+		t, err := predict(tr, 1, Placement{Scheduler: ordersched.FIFO})
 		if err != nil {
-			return nil, err
+			return nil, h, err
 		}
 		if t < bestTime {
-			best, bestTime = tr, t
+			best, header, bestTime = tr, h, t
 		}
 	}
-	return best, nil
+	return best, header, nil
 }
 
 // record records p's trace at size with the constants and prepares it for
-// simulation.
-func record(p programs.Program, size int, consts calibration.Constants) (*ordersim.Prepared, error) {
+// simulation; it returns the trace's header too.
+func record(p programs.Program, size int, consts calibration.Constants) (*ordersim.Prepared, ordertrace.Header, error) {
 	var trace bytes.Buffer
+	var h ordertrace.Header
 	cfg := orders.Config{Mode: orders.ModeRecord, Program: p.Name, Constants: consts, Machine: machine, Output: &trace}
 	if _, err := p.Run(cfg, size); err != nil {
-		return nil, fmt.Errorf("%s: record: %w", p.Name, err)
+		return nil, h, fmt.Errorf("%s: record: %w", p.Name, err)
 	}
-	return ordersim.Prepare(func() (ordertrace.Source, error) {
-		return ordertrace.NewReader(bytes.NewReader(trace.Bytes()), p.Name+".jsonl")
+	tr, err := ordersim.Prepare(func() (ordertrace.Source, error) {
+		r, err := ordertrace.NewReader(bytes.NewReader(trace.Bytes()), p.Name+".jsonl")
+		if r != nil {
+			h = r.Header()
+		}
+		return r, err
 	})
+	return tr, h, err
 }
 
-// predict simulates the trace on workers nodes of one core.
-func predict(tr *ordersim.Prepared, workers int, opt Options) (float64, error) {
-	r, err := tr.Simulate(ordersim.Cluster{Nodes: workers}, ordersim.Options{Scheduler: ordersim.FIFO, Pin: !opt.Migrate, NoCriticalPath: true})
+// predict simulates the trace on workers nodes of one core placed by pl.
+func predict(tr *ordersim.Prepared, workers int, pl Placement) (float64, error) {
+	r, err := tr.Simulate(ordersim.Cluster{Nodes: workers}, ordersim.Options{Scheduler: pl.Scheduler, Pin: !pl.Migrate, Seed: seed,
+		NoCriticalPath: true, SharedMemory: true})
 	if err != nil {
 		return 0, err
 	}
@@ -215,11 +306,11 @@ func predict(tr *ordersim.Prepared, workers int, opt Options) (float64, error) {
 // its page faults cost as much as the blocks (matmul took 0.26 s on one
 // worker after a calibration, 0.14 s once warm), a cost the calibration,
 // which reuses its arguments, never sees.
-func measure(p programs.Program, size, workers int, opt Options) (best, spread float64, err error) {
+func measure(p programs.Program, size, workers int, pl Placement, opt Options) (best, spread float64, err error) {
 	best, slowest := math.Inf(1), 0.0
 	for i := range 1 + opt.runs() {
 		runtime.GC() // as testing does before a benchmark: no run pays for its predecessor's garbage
-		rep, err := p.Run(orders.Config{Workers: workers, Pin: !opt.Migrate}, size)
+		rep, err := p.Run(orders.Config{Workers: workers, Scheduler: pl.Scheduler, Pin: !pl.Migrate, Seed: seed}, size)
 		if err != nil {
 			return 0, 0, fmt.Errorf("%s: run on %d workers: %w", p.Name, workers, err)
 		}
@@ -228,17 +319,4 @@ func measure(p programs.Program, size, workers int, opt Options) (best, spread f
 		}
 	}
 	return best, slowest/best - 1, nil
-}
-
-// CheckAll runs Check on every example program at its default size.
-func CheckAll(workers []int, opt Options) ([]Figure, error) {
-	var all []Figure
-	for _, p := range programs.All() {
-		figs, err := Check(p, p.Size, workers, opt)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, figs...)
-	}
-	return all, nil
 }

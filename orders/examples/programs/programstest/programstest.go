@@ -89,21 +89,29 @@ func calibrate(t *testing.T, cmd Command, size, dir string) string {
 	return cal
 }
 
-// record writes the trace in unit and checks it: its header's unit, and
-// one node playing it in its work.
+// record writes the trace in unit and checks it: its header's unit and
+// runtime costs, and one node playing it in its work plus the runtime's
+// cost of every order, and of at most every request.
 func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
 	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.unit", unit, "-orders.calibration", cal, "-orders.out", trace, "-orders.check")
-	orders, work := traceWork(t, trace, unit)
-	if orders < 2 {
-		t.Errorf("the trace has %d orders, want several", orders)
+	h, sum := traceWork(t, trace, unit)
+	requests := countRequests(t, trace)
+	if sum.Orders < 2 {
+		t.Errorf("the trace has %d orders, want several", sum.Orders)
+	}
+	if !(h.OrderCost > 0 && h.WaitCost > 0) {
+		t.Errorf("runtime costs %v per order, %v per wait; want the calibration's, > 0", h.OrderCost, h.WaitCost)
 	}
 	open := func() (ordertrace.Source, error) { return ordertrace.OpenFile(trace) }
 	r, err := ordersim.Simulate(open, ordersim.Cluster{Nodes: 1}, ordersim.Options{Pin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := r.Makespan - work; d > 1e-9*work || d < -1e-9*work {
-		t.Errorf("one node plays the %s trace in %v, its work is %v", unit, r.Makespan, work)
+	least := sum.Work + float64(sum.Orders)*h.OrderCost
+	most := least + float64(requests)*h.WaitCost
+	if r.Makespan < least*(1-1e-9) || r.Makespan > most*(1+1e-9) {
+		t.Errorf("one node plays the %s trace in %v, want from %v (work %v, %d orders) to %v (%d requests)",
+			unit, r.Makespan, least, sum.Work, sum.Orders, most, requests)
 	}
 }
 
@@ -141,7 +149,7 @@ func readRows(t *testing.T, path string) []calibration.Row {
 
 // traceWork reads the trace, checks its unit and that it cannot deadlock,
 // and returns its number of orders and work.
-func traceWork(t *testing.T, path, unit string) (int64, float64) {
+func traceWork(t *testing.T, path, unit string) (ordertrace.Header, workspan.Summary) {
 	r, err := ordertrace.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -154,5 +162,25 @@ func traceWork(t *testing.T, path, unit string) (int64, float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Orders, s.Work
+	return r.Header(), s
+}
+
+// countRequests returns the number of requests of the trace.
+func countRequests(t *testing.T, path string) int {
+	r, err := ordertrace.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for {
+		o, err := r.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(o.Requests)
+	}
 }
