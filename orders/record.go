@@ -1,6 +1,9 @@
 package orders
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -35,11 +38,12 @@ func (m *recordMode) slowdown() []float64 {
 	if most == 1 || !(m.work > 0) {
 		return nil
 	}
+	names := slices.Sorted(maps.Keys(m.blocks)) // the same sums in the same order every time
 	s := make([]float64, most)
 	for k := range s {
 		s[k] = 1
-		for b, t := range m.blocks {
-			s[k] += t / m.work * (m.prices[b].SlowdownAt(k+1) - 1)
+		for _, b := range names {
+			s[k] += m.blocks[b] / m.work * (m.prices[b].SlowdownAt(k+1) - 1)
 		}
 	}
 	return s

@@ -24,8 +24,8 @@ type Pricing struct {
 // misses: potrf's c halves from 32×32 to 80×80 tiles here), so the mean
 // over α misprices the α the program runs. Price reads c at the program's
 // f instead: between two calibrated α it interpolates linearly in log f,
-// outside them it keeps the nearest α's c (docs/orders-sim.md,
-// "Calibration").
+// outside them it keeps the nearest α's c (docs/orders-sim.md, "What the
+// calibration measures beyond the blocks").
 type Curve []CurvePoint
 
 // CurvePoint is c at one calibrated f.
