@@ -52,6 +52,9 @@ func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 		if s.Flags != 0 {
 			g.infof("block %s on %s: %s", s.Block, s.Machine, s.Flags)
 		}
+		if s.Loaded > calibration.WarnLoaded {
+			g.infof("block %s on %s: the machine was loaded during %.0f%% of its runs (calibrate again on a quiet machine)", s.Block, s.Machine, 100*s.Loaded)
+		}
 	}
 	g.infof("report of calibration %s written to %s", info.Name, out)
 	return nil

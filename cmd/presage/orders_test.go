@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,4 +76,32 @@ func TestOrdersWorkflow(t *testing.T) {
 	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "mm", "--nodes", "1..8", "--deadline", "1e9"))
 	mustSucceed(t, presage(t, dir, "orders", "report", "--run", "latest", "--out", filepath.Join(dir, "report.html")))
 	mustSucceed(t, presage(t, dir, "orders", "calibration", "--calibration", "cal", "--out", filepath.Join(dir, "cal.html")))
+}
+
+// TestCalibrationLoadedWarning: a calibration whose runs waited for a
+// core (wall time well above CPU time) is reported as taken on a loaded
+// machine, by the command and in its HTML report.
+func TestCalibrationLoadedWarning(t *testing.T) {
+	dir := t.TempDir()
+	text := "block,alpha,f,seconds,machine,rep,copies,wall\n"
+	for rep := range 4 {
+		wall := 0.001
+		if rep > 0 {
+			wall = 0.003 // waited for a core
+		}
+		text += fmt.Sprintf("mul,64,1000,0.001,m,%d,1,%g\n", rep, wall)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "busy.csv"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, presage(t, dir, "ingest", "calibration", "busy.csv"))
+	html := filepath.Join(dir, "busy.html")
+	r := mustSucceed(t, presage(t, dir, "orders", "calibration", "--calibration", "busy", "--out", html))
+	if !strings.Contains(r.stderr+r.stdout, "block mul on m: the machine was loaded during 75% of its runs") {
+		t.Errorf("no warning of the loaded machine:\n%s%s", r.stdout, r.stderr)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil || !strings.Contains(string(page), `class="warnings"`) {
+		t.Errorf("the report has no warning (%v)", err)
+	}
 }

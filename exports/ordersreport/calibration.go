@@ -37,9 +37,6 @@ type blockView struct {
 	Time, Cost template.HTML
 }
 
-// loadedShare is the share of a block's runs alone during which the
-// machine was loaded beyond which the report warns.
-const loadedShare = 0.2
 
 // WriteCalibration writes the calibration report: per block, the measured
 // time T(α) and the constant c(α) = T(α)/f(α) against f(α) (the seed's
@@ -67,7 +64,7 @@ func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 			sl = append(sl, fmt.Sprintf("×%.3g with %d copies", q.S, q.Copies))
 		}
 		b.Slowdown = strings.Join(sl, ", ")
-		if st.Loaded > loadedShare {
+		if st.Loaded > calibration.WarnLoaded {
 			loaded++
 		}
 		blocks = append(blocks, b)
@@ -79,7 +76,7 @@ func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 		Blocks        []blockView
 		Loaded        int
 		LoadedPercent float64
-	}{in.Name, len(in.Rows), blocks, loaded, 100 * loadedShare})
+	}{in.Name, len(in.Rows), blocks, loaded, 100 * calibration.WarnLoaded})
 	if err != nil {
 		return fmt.Errorf("calibration %s: report: %w", in.Name, err)
 	}

@@ -181,7 +181,12 @@ func slowdowns(alone []Point, together map[int][]Row) []SlowdownPoint {
 
 // LoadedWall is how much longer than its CPU time a run's wall time may
 // be before the run counts as loaded: its thread waited for a core.
-const LoadedWall = 1.1
+// WarnLoaded is the share of a block's runs that may be loaded before
+// the reports warn that its constants may be too high.
+const (
+	LoadedWall = 1.1
+	WarnLoaded = 0.2
+)
 
 // loaded returns the share of the runs whose wall time exceeds their CPU
 // time by more than LoadedWall, among those whose wall time is known.
