@@ -37,7 +37,6 @@ type blockView struct {
 	Time, Cost template.HTML
 }
 
-
 // WriteCalibration writes the calibration report: per block, the measured
 // time T(α) and the constant c(α) = T(α)/f(α) against f(α) (the seed's
 // figures 5 and 6), every run a point, with the median c of each α that
