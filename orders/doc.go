@@ -17,14 +17,19 @@
 //     standing for a computer of one core: an order waiting in Get frees
 //     its worker and later resumes on the same one, ahead of orders that
 //     never started. It measures the makespan.
-//   - Calibrate (stage 2) runs the program's tests Reps times and times
-//     every block with its real implementation: one calibration row
-//     (orders/calibration) per timed block.
+//   - Calibrate (stage 2) runs the program's tests once untimed, then at
+//     least Reps times and until every block's median is stable, and
+//     times every block with its real implementation: one calibration row
+//     (orders/calibration) per timed block; with Contention, also copies
+//     of the tests at once; and it times the runtime's own cost per order
+//     and per wait (OrderBlock, WaitBlock).
 //   - Record (stage 3) runs the program once, sequentially, with the quick
-//     alternatives, prices every block at c̄·f(α) from a calibration file
-//     and measures the rest of each order's own time; it writes the order
-//     trace (sim/ordertrace) that sim/ordersim plays on a cluster, in
-//     seconds or in units of a reference algorithm's time (Config.Unit).
+//     alternatives, prices every block at c(f)·f(α) from a calibration
+//     file and measures the rest of each order's own time, its own work
+//     excluded; it writes the order trace (sim/ordertrace) that
+//     sim/ordersim plays on a cluster, in seconds or in units of a
+//     reference algorithm's time (Config.Unit), with the runtime's costs
+//     and the program's slowdown by orders at once in its header.
 //
 // Main runs a program in the mode of its Config, which AddFlags fills from
 // -orders.* flags (MainContext under a context; Run for a main procedure
