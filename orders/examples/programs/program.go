@@ -31,6 +31,16 @@ type Program struct {
 	Run func(cfg orders.Config, size int) (*orders.Summary, error)
 }
 
+// Named returns the program called name, and whether there is one.
+func Named(name string) (Program, bool) {
+	for _, p := range All() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Program{}, false
+}
+
 // ErrWrong is returned when a program's answer is wrong.
 var ErrWrong = errors.New("wrong answer")
 

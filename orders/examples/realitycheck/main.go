@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -79,11 +78,11 @@ func choosePrograms(list string) ([]programs.Program, error) {
 	}
 	var out []programs.Program
 	for _, name := range strings.Split(list, ",") {
-		i := slices.IndexFunc(programs.All(), func(p programs.Program) bool { return p.Name == name })
-		if i < 0 {
+		p, ok := programs.Named(name)
+		if !ok {
 			return nil, fmt.Errorf("-programs: no example %q", name)
 		}
-		out = append(out, programs.All()[i])
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -94,8 +94,7 @@ func calibrate(t *testing.T, cmd Command, size, dir string) string {
 // cost of every order, and of at most every request.
 func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
 	mustRun(t, cmd, "-n", size, "-orders.mode", "record", "-orders.unit", unit, "-orders.calibration", cal, "-orders.out", trace, "-orders.check")
-	h, sum := traceWork(t, trace, unit)
-	requests := countRequests(t, trace)
+	h, sum, requests := traceWork(t, trace, unit)
 	if sum.Orders < 2 {
 		t.Errorf("the trace has %d orders, want several", sum.Orders)
 	}
@@ -116,13 +115,11 @@ func record(t *testing.T, cmd Command, size, cal, unit, trace string) {
 }
 
 func find(t *testing.T, name string) programs.Program {
-	for _, p := range programs.All() {
-		if p.Name == name {
-			return p
-		}
+	p, ok := programs.Named(name)
+	if !ok {
+		t.Fatalf("no program %q", name)
 	}
-	t.Fatalf("no program %q", name)
-	return programs.Program{}
+	return p
 }
 
 func mustRun(t *testing.T, cmd Command, args ...string) string {
@@ -148,8 +145,8 @@ func readRows(t *testing.T, path string) []calibration.Row {
 }
 
 // traceWork reads the trace, checks its unit and that it cannot deadlock,
-// and returns its number of orders and work.
-func traceWork(t *testing.T, path, unit string) (ordertrace.Header, workspan.Summary) {
+// and returns its header, its work and span and its number of requests.
+func traceWork(t *testing.T, path, unit string) (ordertrace.Header, workspan.Summary, int) {
 	r, err := ordertrace.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -158,29 +155,24 @@ func traceWork(t *testing.T, path, unit string) (ordertrace.Header, workspan.Sum
 	if u := r.Header().Unit; u != unit {
 		t.Errorf("recorded in %s, the trace's unit is %q", unit, u)
 	}
-	s, err := workspan.Analyze(r, workspan.Network{})
+	src := &requestCounter{Source: r}
+	s, err := workspan.Analyze(src, workspan.Network{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Header(), s
+	return r.Header(), s, src.requests
 }
 
-// countRequests returns the number of requests of the trace.
-func countRequests(t *testing.T, path string) int {
-	r, err := ordertrace.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
+// requestCounter counts the requests of the orders read through it.
+type requestCounter struct {
+	ordertrace.Source
+	requests int
+}
+
+func (c *requestCounter) Next() (*ordertrace.Order, error) {
+	o, err := c.Source.Next()
+	if o != nil {
+		c.requests += len(o.Requests)
 	}
-	defer r.Close()
-	n := 0
-	for {
-		o, err := r.Next()
-		if err == io.EOF {
-			return n
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += len(o.Requests)
-	}
+	return o, err
 }
