@@ -55,7 +55,7 @@ func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 			b.Slope = fmt.Sprintf("%.3f", st.Slope)
 		}
 		for _, p := range st.Points {
-			b.SpreadPct = max(b.SpreadPct, 100*p.Spread)
+			b.SpreadPct = max(b.SpreadPct, 100*p.Spread())
 		}
 		b.LoadedPct = 100 * st.Loaded
 		var sl []string

@@ -79,10 +79,13 @@ type Point struct {
 	// that the machine slowed (another program, a page fault, a
 	// collection) moves the mean but not the median.
 	Median float64
-	// Q1 and Q3 are the quartiles of c(α), Spread their distance over
-	// the median: how far the machine repeats itself on this α.
-	Q1, Q3, Spread float64
+	// Q1 and Q3 are the quartiles of c(α), Min its fastest run.
+	Q1, Q3, Min float64
 }
+
+// Spread is the distance between the quartiles of c(α) over its median:
+// how far the machine repeats itself on this α.
+func (p Point) Spread() float64 { return (p.Q3 - p.Q1) / p.Median }
 
 // Analyze groups rows by block and machine (sorted by both) and computes
 // their constants and flags from the runs alone, and their slowdowns
@@ -221,9 +224,8 @@ func points(rows []Row) []Point {
 		}
 		m, sd := meanStdDev(cs)
 		slices.Sort(cs)
-		med, q1, q3 := quantile(cs, 0.5), quantile(cs, 0.25), quantile(cs, 0.75)
 		ps = append(ps, Point{Alpha: rs[0].Alpha, F: rs[0].F, Runs: len(rs), Mean: m, CV: sd / m,
-			Median: med, Q1: q1, Q3: q3, Spread: (q3 - q1) / med})
+			Median: quantile(cs, 0.5), Q1: quantile(cs, 0.25), Q3: quantile(cs, 0.75), Min: cs[0]})
 	}
 	slices.SortFunc(ps, func(a, b Point) int {
 		return cmp.Or(cmp.Compare(a.F, b.F), cmp.Compare(formatAlpha(a.Alpha), formatAlpha(b.Alpha)))

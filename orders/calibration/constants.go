@@ -73,14 +73,17 @@ func ConstantsOf(stats []Stat, machine string) Constants {
 	return c
 }
 
-// Curve returns the block's curve: the median c of each point, one point
-// per f (the mean of the medians of several α of the same f).
-func (s Stat) Curve() Curve {
+// Curve returns the block's curve: the median c of each point.
+func (s Stat) Curve() Curve { return s.CurveOf(func(p Point) float64 { return p.Median }) }
+
+// CurveOf returns the curve of c(p) over the block's points, one per f
+// (the mean of c over several α of the same f).
+func (s Stat) CurveOf(c func(Point) float64) Curve {
 	var cv Curve
 	for i := 0; i < len(s.Points); {
 		j, sum := i, 0.0
 		for ; j < len(s.Points) && s.Points[j].F == s.Points[i].F; j++ {
-			sum += s.Points[j].Median
+			sum += c(s.Points[j])
 		}
 		cv = append(cv, CurvePoint{F: s.Points[i].F, C: sum / float64(j-i)})
 		i = j

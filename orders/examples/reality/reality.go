@@ -143,19 +143,16 @@ func Check(p programs.Program, size int, workers []int, placements []Placement, 
 	if err != nil {
 		return nil, err
 	}
-	consts, _, err := orders.ConstantsFor(rows, machine, p.Name+".csv")
-	if err != nil {
-		return nil, err
-	}
+	stats := calibration.Analyze(rows, calibration.DefaultThresholds)
 	var traces [3]*ordersim.Prepared
 	var cal Calibrated
-	for i, c := range []calibration.Constants{consts, BestConstants(rows), SeedConstants(rows)} {
+	for i, c := range []calibration.Constants{calibration.ConstantsOf(stats, machine), BestConstants(stats), SeedConstants(stats)} {
 		var h ordertrace.Header
 		if traces[i], h, err = quickestRecord(p, size, c, opt); err != nil {
 			return nil, err
 		}
 		if i == 0 {
-			cal = Calibrated{h.OrderCost, h.WaitCost, h.Slowdown, blockSpread(rows)}
+			cal = Calibrated{h.OrderCost, h.WaitCost, h.Slowdown, blockSpread(stats)}
 		}
 	}
 	var figs []Figure
@@ -190,14 +187,14 @@ func calibrate(p programs.Program, size int, opt Options) ([]calibration.Row, er
 
 // blockSpread returns the median interquartile spread of c(α) over the
 // points of the program's blocks (not the reference's nor the runtime's).
-func blockSpread(rows []calibration.Row) float64 {
+func blockSpread(stats []calibration.Stat) float64 {
 	var spreads []float64
-	for _, st := range calibration.Analyze(rows, calibration.DefaultThresholds) {
+	for _, st := range stats {
 		if st.Block == orders.RefBlock || st.Block == orders.OrderBlock || st.Block == orders.WaitBlock {
 			continue
 		}
 		for _, p := range st.Points {
-			spreads = append(spreads, p.Spread)
+			spreads = append(spreads, p.Spread())
 		}
 	}
 	if len(spreads) == 0 {
@@ -210,36 +207,20 @@ func blockSpread(rows []calibration.Row) float64 {
 // BestConstants returns, for every block, the curve of the fastest run
 // of each α: the constants of the machine when nothing else slows it
 // down, as the best of several real runs measures it.
-func BestConstants(rows []calibration.Row) calibration.Constants {
-	type key struct {
-		block string
-		f     float64
-	}
-	best := map[key]float64{}
-	for _, r := range rows {
-		k := key{r.Block, r.F}
-		if c, ok := best[k]; !ok || r.C() < c {
-			best[k] = r.C()
-		}
-	}
+func BestConstants(stats []calibration.Stat) calibration.Constants {
 	out := calibration.Constants{}
-	for k, c := range best {
-		p := out[k.block]
-		p.Curve = append(p.Curve, calibration.CurvePoint{F: k.f, C: c})
-		out[k.block] = p
-	}
-	for _, p := range out {
-		slices.SortFunc(p.Curve, func(a, b calibration.CurvePoint) int { return cmp.Compare(a.F, b.F) })
+	for _, st := range stats {
+		out[st.Block] = calibration.Pricing{Curve: st.CurveOf(func(p calibration.Point) float64 { return p.Min })}
 	}
 	return out
 }
 
 // SeedConstants returns the seed's constants: for every block, c̄, the
 // mean of its every run, for every α.
-func SeedConstants(rows []calibration.Row) calibration.Constants {
+func SeedConstants(stats []calibration.Stat) calibration.Constants {
 	out := calibration.Constants{}
-	for _, s := range calibration.Analyze(rows, calibration.DefaultThresholds) {
-		out[s.Block] = calibration.Flat(s.Mean)
+	for _, st := range stats {
+		out[st.Block] = calibration.Flat(st.Mean)
 	}
 	return out
 }

@@ -149,7 +149,7 @@ func TestBestConstants(t *testing.T) {
 		{Block: "mul", Alpha: []float64{128}, F: 1000, Seconds: 50, Rep: 1}, // best c = 0.03
 		{Block: "add", Alpha: []float64{8}, F: 8, Seconds: 4, Rep: 0},
 	}
-	got := BestConstants(rows)
+	got := BestConstants(calibration.Analyze(rows, calibration.DefaultThresholds))
 	want := calibration.Constants{"mul": {Curve: calibration.Curve{{F: 100, C: 0.01}, {F: 1000, C: 0.03}}}, "add": {Curve: calibration.Curve{{F: 8, C: 0.5}}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("constants %v, want %v", got, want)
