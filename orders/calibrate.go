@@ -44,7 +44,7 @@ func (m *calibrateMode) get(*Ctx, *order) error { return nil }
 // gives several rows.
 func (m *calibrateMode) block(_ *Ctx, name string, cost Cost, real, _ func()) {
 	seconds, wall := timeBlock(real)
-	key := name + "\x00" + alphaKey(cost.Alpha)
+	key := runKey(name, cost.Alpha)
 	rep := m.reps[key]
 	m.reps[key]++
 	m.rows = append(m.rows, calibration.Row{Block: name, Alpha: cost.Alpha, F: cost.F,
@@ -102,7 +102,7 @@ func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row
 	}
 	seen := map[string]int{}
 	for i := range rows {
-		key := rows[i].Block + "\x00" + alphaKey(rows[i].Alpha)
+		key := runKey(rows[i].Block, rows[i].Alpha)
 		rows[i].Copies, rows[i].Rep = k, seen[key]
 		seen[key]++
 	}
@@ -116,7 +116,7 @@ func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row
 func stable(rows []calibration.Row, precision float64) bool {
 	byKey := map[string][]float64{}
 	for _, r := range rows {
-		key := r.Block + "\x00" + alphaKey(r.Alpha)
+		key := runKey(r.Block, r.Alpha)
 		byKey[key] = append(byKey[key], r.Seconds)
 	}
 	for _, ts := range byKey {
@@ -135,10 +135,13 @@ func stable(rows []calibration.Row, precision float64) bool {
 	return true
 }
 
-func alphaKey(alpha []float64) string {
+// runKey names a block's runs of one α: the rows a repetition number
+// counts and a median summarizes.
+func runKey(block string, alpha []float64) string {
 	var b strings.Builder
+	b.WriteString(block)
 	for _, a := range alpha {
-		fmt.Fprintf(&b, "%v;", a)
+		fmt.Fprintf(&b, "\x00%v", a)
 	}
 	return b.String()
 }
