@@ -335,24 +335,27 @@ func (p *packedSource) Scan(o *ordertrace.Order) error {
 }
 
 func (p *packedSource) nextChunk() error {
-	var row struct {
-		Data     []byte `db:"data"`
-		Segments []byte `db:"segments"`
-	}
 	cols := `data, NULL AS segments`
 	if p.segments {
 		cols = `data, segments`
 	}
-	err := p.s.db.GetContext(p.ctx, &row, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, p.info.ID, p.chunk)
-	if errors.Is(err, sql.ErrNoRows) {
-		p.done = true
-		return nil
-	}
+	rows, err := p.s.db.QueryContext(p.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, p.info.ID, p.chunk)
 	if err != nil {
 		return err
 	}
-	if p.data, err = chunkCoder.dec.DecodeAll(row.Data, p.data[:0]); err == nil && p.segments {
-		p.segs, err = chunkCoder.dec.DecodeAll(row.Segments, p.segs[:0])
+	defer rows.Close()
+	if !rows.Next() {
+		p.done = true
+		return rows.Err()
+	}
+	// RawBytes: the blobs are decompressed at once, so database/sql need
+	// not copy them (a million-order trace is tens of MB of them).
+	var data, segments sql.RawBytes
+	if err := rows.Scan(&data, &segments); err != nil {
+		return err
+	}
+	if p.data, err = chunkCoder.dec.DecodeAll(data, p.data[:0]); err == nil && p.segments {
+		p.segs, err = chunkCoder.dec.DecodeAll(segments, p.segs[:0])
 	}
 	if err != nil {
 		return fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk, err)

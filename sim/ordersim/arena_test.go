@@ -50,9 +50,11 @@ func (e *engine) checkArena() error {
 	if err != nil {
 		return err
 	}
-	for _, i := range e.lives.free {
-		if l := e.lives.at(i); l.state != gone {
-			return fmt.Errorf("free entry %d holds order %d in state %d", i, l.id, l.state)
+	for _, b := range e.lives.free.blocks[:e.lives.free.used] {
+		for _, i := range b {
+			if l := e.lives.at(i); l.state != gone {
+				return fmt.Errorf("free entry %d holds order %d in state %d", i, l.id, l.state)
+			}
 		}
 	}
 	if named != e.lives.held() {
@@ -95,5 +97,32 @@ func TestArenaFollowsLiveOrders(t *testing.T) {
 				t.Errorf("trace %d, %s: %d links held after the run, want the %d runs of the critical path", ti, s, n, runs)
 			}
 		}
+	}
+}
+
+// TestStackIsLastInFirstOut pushes and pops across blocks: the arena
+// hands out the number given back last, as the simulation's numbering
+// (and so its ties) always had it.
+func TestStackIsLastInFirstOut(t *testing.T) {
+	var s stack
+	const n = 3*stackBlock + 5
+	for round := range 2 { // the second round reuses the blocks
+		for i := int32(1); i <= n; i++ {
+			s.push(i)
+		}
+		if s.len() != n {
+			t.Fatalf("round %d: len %d after %d pushes", round, s.len(), n)
+		}
+		for want := int32(n); want >= 1; want-- {
+			if got := s.pop(); got != want {
+				t.Fatalf("round %d: pop %d, want %d", round, got, want)
+			}
+		}
+		if got := s.pop(); got != 0 || s.len() != 0 {
+			t.Fatalf("round %d: empty stack pops %d, len %d", round, got, s.len())
+		}
+	}
+	if len(s.blocks) != 4 {
+		t.Errorf("%d blocks for %d numbers at most: blocks are not reused", len(s.blocks), n)
 	}
 }

@@ -21,10 +21,8 @@ type step struct {
 
 // stepOf returns the step of the order numbered idx.
 func (e *engine) stepOf(idx int32) *step {
-	for int(idx>>chunkBits) >= len(e.steps) {
-		e.steps = append(e.steps, new([1 << chunkBits]step))
-	}
-	return &e.steps[idx>>chunkBits][idx&(1<<chunkBits-1)]
+	e.steps.grow(idx)
+	return e.steps.at(idx)
 }
 
 // slowdown is how much slower an order on node runs now.

@@ -106,18 +106,14 @@ func (e *engine) timesOf(l *live) *times {
 	if !e.track {
 		return nil
 	}
-	for int(l.idx>>chunkBits) >= len(e.times) {
-		e.times = append(e.times, new([1 << chunkBits]times))
-	}
-	return &e.times[l.idx>>chunkBits][l.idx&(1<<chunkBits-1)]
+	e.times.grow(l.idx)
+	return e.times.at(l.idx)
 }
 
 // waitOf returns where l's wait so far is summed, for ByProc.
 func (e *engine) waitOf(l *live) *float64 {
-	for int(l.idx>>chunkBits) >= len(e.waits) {
-		e.waits = append(e.waits, new([1 << chunkBits]float64))
-	}
-	return &e.waits[l.idx>>chunkBits][l.idx&(1<<chunkBits-1)]
+	e.waits.grow(l.idx)
+	return e.waits.at(l.idx)
 }
 
 // extra holds what an order with several results needs.

@@ -34,18 +34,16 @@ type linkMeta struct {
 // link is read only to report the critical path.
 type links struct {
 	arena[link]
-	meta []*[1 << chunkBits]linkMeta // by link number, in chunks as the arena's
+	meta chunks[linkMeta] // by link number
 }
 
-func (a *links) metaOf(i int32) *linkMeta { return &a.meta[i>>chunkBits][i&(1<<chunkBits-1)] }
+func (a *links) metaOf(i int32) *linkMeta { return a.meta.at(i) }
 
 // add files a new link after prev, held by nobody yet; it holds prev.
 func (a *links) add(k link, prev int32) int32 {
 	i, p := a.alloc()
 	*p = k
-	if int(i>>chunkBits) == len(a.meta) {
-		a.meta = append(a.meta, new([1 << chunkBits]linkMeta))
-	}
+	a.meta.grow(i)
 	*a.metaOf(i) = linkMeta{prev: prev}
 	a.hold(prev)
 	return i

@@ -23,9 +23,9 @@ type engine struct {
 	// slow its slowdown by the orders running at once, nil for none.
 	runtime RuntimeCosts
 	slow    []float64
-	running int                     // orders running on every node
-	cores   [][]int32               // with slow: the orders running on each node
-	steps   []*[1 << chunkBits]step // with slow: beside lives, each running order's step
+	running int          // orders running on every node
+	cores   [][]int32    // with slow: the orders running on each node
+	steps   chunks[step] // with slow: beside lives, each running order's step
 	path    bool
 	track   bool // keep the schedules (times) for OnOrder
 	named   bool // number the orders' procedures: for the path, the schedules or the sums
@@ -46,13 +46,13 @@ type engine struct {
 	ev  events
 	now float64
 
-	lives  arena[live]                // the orders held, named by their numbers
-	links  links                      // the critical path's stretches
-	extras arena[extra]               // of the orders with several results
-	times  []*[1 << chunkBits]times   // beside lives, for OnOrder
-	waits  []*[1 << chunkBits]float64 // beside lives, for ByProc: each order's wait so far
-	procs  names                      // the procedures, numbered
-	sums   []procSum                  // by procedure number, for ByProc
+	lives  arena[live]     // the orders held, named by their numbers
+	links  links           // the critical path's stretches
+	extras arena[extra]    // of the orders with several results
+	times  chunks[times]   // beside lives, for OnOrder
+	waits  chunks[float64] // beside lives, for ByProc: each order's wait so far
+	procs  names           // the procedures, numbered
+	sums   []procSum       // by procedure number, for ByProc
 
 	entries  table // orders read and not yet dropped
 	nextID   int64 // the id the next line must have
