@@ -23,16 +23,16 @@ type calibrateMode struct {
 	runState
 }
 
-func (m *calibrateMode) make(_ *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
+func (m *calibrateMode) make(_ *Ctx, spec orderSpec) *order {
 	m.count++
-	o := &order{id: m.count, proc: name}
+	o := &order{id: m.count, proc: spec.name}
 	func() {
 		var err error
 		defer func() {
 			ended(o, err, recover())
 			m.note(o)
 		}()
-		_, err = body(&Ctx{rt: m, ord: o, run: &m.runState})
+		_, err = spec.body(&Ctx{rt: m, ord: o, run: &m.runState})
 	}()
 	return o
 }
@@ -67,7 +67,7 @@ func warmUp(ctx context.Context, cfg Config) error {
 func (m *calibrateMode) runTests(ctx context.Context, tests []TestCase) error {
 	for _, t := range tests {
 		goruntime.GC()
-		m.make(nil, t.Name, 0, func(c *Ctx) (int64, error) { return 0, t.Run(c) })
+		m.make(nil, orderSpec{name: t.Name, body: func(c *Ctx) (int64, error) { return 0, t.Run(c) }})
 		if err := m.err(ctx); err != nil {
 			return fmt.Errorf("test %s: %w", t.Name, err)
 		}

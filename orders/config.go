@@ -76,6 +76,23 @@ type Config struct {
 	Out    string
 	Output io.Writer
 	Tests  []TestCase // what Calibrate runs
+
+	// Procs runs the orders in that many worker processes (Run): copies
+	// of this program, started here, or started elsewhere and joining at
+	// Listen. Each is a node of the cluster the simulator predicts, with
+	// Cores cores (default 1); the scheduler places orders on the cores,
+	// and an order waiting in Get resumes on its own node.
+	Procs int
+	Cores int
+	// Listen is where the coordinator waits for Procs workers started
+	// elsewhere ("host:port"); Join is, in such a worker, the
+	// coordinator's address.
+	Listen string
+	Join   string
+	// Slurm runs under srun -n N: task 0 coordinates, the N-1 others are
+	// its workers, and the coordinator's address comes from Slurm's
+	// environment.
+	Slurm bool
 }
 
 // TestCase is a test of the program that runs its blocks, for
@@ -116,6 +133,11 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
+	fs.IntVar(&c.Procs, "orders.procs", c.Procs, "run: run the orders in N worker processes, copies of this program started here (or joining at -orders.listen)")
+	fs.IntVar(&c.Cores, "orders.cores", c.Cores, "run: orders each worker process runs at once (default 1)")
+	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
+	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
+	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")
 	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output); run: measured-run file (default none)")
 }
 

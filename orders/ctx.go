@@ -48,11 +48,20 @@ func Compute[T any](c *Ctx, name string, cost Cost, real, quick func() T) T {
 	return v
 }
 
-// runtime is one of the three modes.
+// orderSpec is an order to make: its procedure's name, the size of its
+// arguments, its body (which returns the size of its result and its
+// error) and its arguments' encoder, for a run in several processes.
+type orderSpec struct {
+	name     string
+	argBytes int64
+	body     func(*Ctx) (int64, error)
+	encode   func() ([]byte, error)
+}
+
+// runtime is one of the three modes, or a worker process of a run in
+// several processes.
 type runtime interface {
-	// make makes an order of the named procedure, whose body returns
-	// the bytes of its result and its error.
-	make(parent *Ctx, name string, argBytes int64, body func(*Ctx) (int64, error)) *order
+	make(parent *Ctx, spec orderSpec) *order
 	// get returns when o has ended, its result available to the order c
 	// runs, or with the run's deadlock.
 	get(c *Ctx, o *order) error
@@ -76,6 +85,13 @@ type order struct {
 	// resultPrint is the fingerprint of its result when it ended, in
 	// checking mode.
 	resultPrint uint64
+	// remote is set for an order of a run in several processes, known
+	// to the process by its id: its result comes encoded (wire).
+	remote bool
+	name   ref    // remote: the order's name, as its maker knows it
+	exec   int    // remote: the execution of the order running here (a lost worker's orders run again)
+	made   int    // remote: the children it made so far
+	wire   []byte // remote: its encoded result, once here
 }
 
 // pauseOwn stops, in record mode, the clock of the own time of the order

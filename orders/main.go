@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/presage-dvm/presage/orders/calibration"
@@ -55,21 +56,33 @@ func MainContext[A, R any](ctx context.Context, cfg Config, p *Procedure1[A, R],
 type Program[R any] struct {
 	name string
 	fn   func(*Ctx) (R, error)
+	args func() ([]byte, error) // encoded, for a run in worker processes
 }
 
 // Call is p called on a, for Run.
 func Call[A, R any](p *Procedure1[A, R], a A) Program[R] {
-	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a) }}
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a) }, func() ([]byte, error) { return encode1(a) }}
 }
 
 // Call2 is p called on a and b, for Run.
 func Call2[A, B, R any](p *Procedure2[A, B, R], a A, b B) Program[R] {
-	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b) }}
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b) }, func() ([]byte, error) {
+		e := newEncoder()
+		put(e, a)
+		put(e, b)
+		return e.bytes()
+	}}
 }
 
 // Call3 is p called on a, b and d, for Run.
 func Call3[A, B, C, R any](p *Procedure3[A, B, C, R], a A, b B, d C) Program[R] {
-	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) }}
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) }, func() ([]byte, error) {
+		e := newEncoder()
+		put(e, a)
+		put(e, b)
+		put(e, d)
+		return e.bytes()
+	}}
 }
 
 // Run is MainContext for a procedure of any number of arguments (Call,
@@ -83,12 +96,14 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	}
 	var rep *Summary
 	var err error
-	switch cfg.mode() {
-	case ModeRun:
+	switch mode := cfg.mode(); {
+	case mode == ModeRun && (cfg.distributed() || cfg.Join != ""):
+		result, rep, err = runDistributed(ctx, cfg, prog)
+	case mode == ModeRun:
 		rep, err = runMain(ctx, cfg, prog.name, body)
-	case ModeRecord:
+	case mode == ModeRecord:
 		rep, err = recordMain(ctx, cfg, prog.name, body)
-	case ModeCalibrate:
+	case mode == ModeCalibrate:
 		rep, err = calibrateMain(ctx, cfg)
 	default:
 		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
@@ -102,10 +117,34 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	return result, rep, err
 }
 
+// runDistributed runs prog in worker processes (Config.Procs, Slurm), or
+// serves as one of them: a worker process ends when the run does, and
+// never returns from Run.
+func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, error) {
+	var zero R
+	url, err := cfg.joinURL()
+	if err != nil {
+		return zero, nil, err
+	}
+	if url != "" {
+		serveAsWorker(ctx, url, cfg.Join == "" && !cfg.Slurm, os.Stderr)
+	}
+	args, err := prog.args()
+	if err != nil {
+		return zero, nil, err
+	}
+	b, rep, err := runCluster(ctx, cfg, prog.name, args)
+	if err != nil {
+		return zero, rep, err
+	}
+	r, err := decode1[R](b)
+	return r, rep, err
+}
+
 func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
 	r := newRunMode(ctx, cfg)
 	defer r.cancel()
-	r.make(nil, name, 0, body)
+	r.make(nil, orderSpec{name: name, body: body})
 	ended := make(chan struct{})
 	go func() { r.orders.Wait(); close(ended) }()
 	select {
@@ -148,7 +187,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
 	start := time.Now()
-	m.make(nil, name, 0, body)
+	m.make(nil, orderSpec{name: name, body: body})
 	elapsed := time.Since(start)
 	if err := m.err(ctx); err != nil {
 		return nil, err

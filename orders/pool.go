@@ -45,6 +45,7 @@ type pool struct {
 // worker is one worker's state and measurement.
 type worker struct {
 	running   bool
+	lost      bool      // its process was lost (a run in several processes): it takes nothing more
 	suspended int       // orders suspended on it, waiting for a result
 	load      int       // LeastLoaded, Locality: unfinished orders placed on it
 	resume    []*ticket // without migrate: orders ready to resume on it
@@ -60,7 +61,8 @@ type worker struct {
 // sets worker, or sends it on ch when the order already waits there
 // (most orders are given a worker at once, and need no channel).
 type ticket struct {
-	worker int // -1 until given
+	worker int  // -1 until given
+	lost   bool // given up before its order waited: see pool.lose
 	ch     chan int
 	home   int  // where it was placed, or the worker it suspended on
 	resume bool // it resumes a suspended order
@@ -69,7 +71,7 @@ type ticket struct {
 // wait returns t's worker, waiting for it.
 func (p *pool) wait(t *ticket) int {
 	p.mu.Lock()
-	if t.worker >= 0 {
+	if t.worker >= 0 || t.lost {
 		p.mu.Unlock()
 		return t.worker
 	}
@@ -139,13 +141,13 @@ func (p *pool) place(parent int) *ticket {
 
 // choose is the worker LeastLoaded and Locality place a new order on.
 func (p *pool) choose(src int, hasParent bool) int {
-	least := 0
+	least := -1
 	for i := range p.workers {
-		if p.workers[i].load < p.workers[least].load {
+		if !p.workers[i].lost && (least < 0 || p.workers[i].load < p.workers[least].load) {
 			least = i
 		}
 	}
-	if p.rule == ordersched.Locality && hasParent && p.workers[src].load <= p.workers[least].load+p.slack {
+	if p.rule == ordersched.Locality && hasParent && !p.workers[src].lost && p.workers[src].load <= p.workers[least].load+p.slack {
 		return src
 	}
 	return least
@@ -203,6 +205,9 @@ func (p *pool) tracksLoad() bool {
 func (p *pool) dispatch(now time.Time) {
 	for i := range p.workers {
 		w := &p.workers[i]
+		if w.lost {
+			continue
+		}
 		for !w.running && len(w.resume) > 0 {
 			p.give(w.resume[0], i, now)
 			w.resume = w.resume[1:]
@@ -239,7 +244,7 @@ func (p *pool) dispatch(now time.Time) {
 		}
 	case ordersched.WorkStealing:
 		for i := range p.workers {
-			if !p.workers[i].running {
+			if !p.workers[i].running && !p.workers[i].lost {
 				p.steal(i, now)
 			}
 		}
@@ -250,7 +255,7 @@ func (p *pool) dispatch(now time.Time) {
 // vacant asks for one holding no suspended order either.
 func (p *pool) firstFree(vacant bool) int {
 	for i := range p.workers {
-		if w := &p.workers[i]; !w.running && (!vacant || w.suspended == 0) {
+		if w := &p.workers[i]; !w.running && !w.lost && (!vacant || w.suspended == 0) {
 			return i
 		}
 	}
@@ -324,5 +329,66 @@ func (p *pool) give(t *ticket, i int, now time.Time) {
 	t.worker = i
 	if t.ch != nil {
 		t.ch <- i
+	}
+}
+
+// lose takes workers out of the pool: their process was lost, in a run in
+// several processes. The orders suspended on them will not resume (their
+// tickets are given -1: the coordinator runs those orders again); the
+// new orders placed on them move to the others by the rule; a lost
+// worker counts as idle no more.
+func (p *pool) lose(workers []int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	var moved []*ticket
+	for _, i := range workers {
+		p.tick(i, now)
+		w := &p.workers[i]
+		w.lost, w.running, w.suspended, w.load = true, false, 0, 0
+		for _, t := range w.resume {
+			p.giveUp(t)
+		}
+		moved = append(moved, w.local...)
+		w.resume, w.local = nil, nil
+	}
+	kept := p.resumable[:0]
+	for _, t := range p.resumable {
+		if p.workers[t.home].lost {
+			p.giveUp(t)
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	p.resumable = kept
+	for _, t := range moved {
+		p.refile(t)
+	}
+	p.dispatch(now)
+}
+
+// giveUp tells the order waiting on t that it will get no worker.
+func (p *pool) giveUp(t *ticket) {
+	t.worker = -1
+	if t.ch != nil {
+		t.ch <- -1
+	} else {
+		t.lost = true
+	}
+}
+
+// refile places again a new order whose worker was lost.
+func (p *pool) refile(t *ticket) {
+	switch p.rule {
+	case ordersched.WorkStealing:
+		t.home = p.firstFree(false)
+		if t.home < 0 {
+			t.home = p.choose(0, false)
+		}
+		p.workers[t.home].local = append(p.workers[t.home].local, t)
+	default:
+		t.home = p.choose(0, false)
+		p.workers[t.home].load++
+		p.workers[t.home].local = append(p.workers[t.home].local, t)
 	}
 }

@@ -1,5 +1,10 @@
 package orders
 
+import (
+	"fmt"
+	"reflect"
+)
+
 // Procedure1 is a marked procedure of one argument: every call through
 // Make is an order. Procedure2 and Procedure3 take more; several values
 // may also travel in one struct.
@@ -26,7 +31,32 @@ type Procedure3[A, B, C, R any] struct {
 // returns is its order's failure: the run stops, and Get returns it to
 // the orders that request the order.
 func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] {
-	return &Procedure1[A, R]{name: name, fn: fn}
+	p := &Procedure1[A, R]{name: name, fn: fn}
+	p.register()
+	return p
+}
+
+// register enters p in the registry of procedures that orders of other
+// processes run (see travel.go).
+func (p *Procedure1[A, R]) register() {
+	register(p.name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+		d := newDecoder(args)
+		a := take[A](d)
+		if d.err != nil {
+			return nil, 0, d.err
+		}
+		return encodeResult(p.fn(c, a))
+	}, reflect.TypeFor[A](), reflect.TypeFor[R]())
+}
+
+// encodeResult returns an order's result encoded, with its size, or its
+// error.
+func encodeResult[R any](r R, err error) ([]byte, int64, error) {
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := encode1(r)
+	return b, SizeOf(r), err
 }
 
 // Recursive marks fn as a procedure named name that makes orders of
@@ -40,16 +70,33 @@ func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] 
 func Recursive[A, R any](name string, fn func(self *Procedure1[A, R], c *Ctx, a A) (R, error)) *Procedure1[A, R] {
 	p := &Procedure1[A, R]{name: name}
 	p.fn = func(c *Ctx, a A) (R, error) { return fn(p, c, a) }
+	p.register()
 	return p
 }
 
 // Proc2 marks a procedure of two arguments.
 func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2[A, B, R] {
+	register(name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+		d := newDecoder(args)
+		a, b := take[A](d), take[B](d)
+		if d.err != nil {
+			return nil, 0, d.err
+		}
+		return encodeResult(fn(c, a, b))
+	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[R]())
 	return &Procedure2[A, B, R]{name: name, fn: fn}
 }
 
 // Proc3 marks a procedure of three arguments.
 func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Procedure3[A, B, C, R] {
+	register(name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+		d := newDecoder(args)
+		a, b, x := take[A](d), take[B](d), take[C](d)
+		if d.err != nil {
+			return nil, 0, d.err
+		}
+		return encodeResult(fn(c, a, b, x))
+	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[C](), reflect.TypeFor[R]())
 	return &Procedure3[A, B, C, R]{name: name, fn: fn}
 }
 
@@ -58,6 +105,9 @@ func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Proc
 type Handle[R any] struct {
 	o      *order // nil for a Ready value
 	result R
+	// decoded is set once result holds the order's result as it came
+	// from another process (order.wire).
+	decoded bool
 }
 
 // Ready returns a handle whose result is v: for passing a value one has
@@ -99,6 +149,9 @@ func (h *Handle[R]) Get(c *Ctx) (R, error) {
 		var zero R
 		return zero, err
 	}
+	if h.o.remote {
+		return h.fromWire()
+	}
 	if c.run.checkValues && fingerprint(h.result) != h.o.resultPrint {
 		misuse("the result of order %d (%s) changed after it ended: an order wrote memory another shares (results go by value: copy before writing)", h.o.id, h.o.proc)
 	}
@@ -106,6 +159,61 @@ func (h *Handle[R]) Get(c *Ctx) (R, error) {
 }
 
 func (*Handle[R]) isHandle() {}
+
+// fromWire returns the result of h's order, which ran in another process.
+func (h *Handle[R]) fromWire() (R, error) {
+	if !h.decoded {
+		r, err := decode1[R](h.o.wireResult())
+		if err != nil {
+			return r, err
+		}
+		h.result, h.decoded = r, true
+	}
+	return h.result, nil
+}
+
+func (*Handle[R]) resultType() reflect.Type { return reflect.TypeFor[R]() }
+
+// handleWire is a handle on its way to another process: the name of its
+// order, or a Ready handle's value.
+type handleWire struct {
+	Order ref
+	Ready bool
+	Value []byte
+}
+
+// GobEncode encodes the handle for an order's arguments going to another
+// process (Config.Procs): an order's handle travels as a reference to
+// the order, whose result moves only when requested; a Ready one with
+// its value.
+func (h *Handle[R]) GobEncode() ([]byte, error) {
+	if h.o == nil {
+		v, err := encode1(h.result)
+		if err != nil {
+			return nil, err
+		}
+		return encode1(handleWire{Ready: true, Value: v})
+	}
+	if !h.o.remote {
+		return nil, fmt.Errorf("orders: the handle of order %d (%s) travels only in a run in several processes", h.o.id, h.o.proc)
+	}
+	return encode1(handleWire{Order: h.o.name})
+}
+
+// GobDecode decodes a handle GobEncode encoded, in the process the order
+// it is passed to runs in.
+func (h *Handle[R]) GobDecode(b []byte) error {
+	w, err := decode1[handleWire](b)
+	if err != nil {
+		return err
+	}
+	if w.Ready {
+		h.result, err = decode1[R](w.Value)
+		return err
+	}
+	h.o = remoteOrder(w.Order)
+	return nil
+}
 
 // Make makes an order of p on a, from the order c runs, and returns its
 // handle at once.
@@ -116,7 +224,8 @@ func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
 	if c.run.checkValues {
 		args = func() []any { return []any{a} }
 	}
-	return makeOrder(c, p.name, SizeOf(a), args, func(c *Ctx) (R, error) { return p.fn(c, a) })
+	encode := func() ([]byte, error) { return encode1(a) }
+	return makeOrder(c, p.name, SizeOf(a), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a) })
 }
 
 // Make2 makes an order of a procedure of two arguments.
@@ -127,7 +236,13 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b} }
 	}
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
+	encode := func() ([]byte, error) {
+		e := newEncoder()
+		put(e, a)
+		put(e, b)
+		return e.bytes()
+	}
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
 
 // Make3 makes an order of a procedure of three arguments.
@@ -138,12 +253,20 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b, d} }
 	}
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
+	encode := func() ([]byte, error) {
+		e := newEncoder()
+		put(e, a)
+		put(e, b)
+		put(e, d)
+		return e.bytes()
+	}
+	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }
 
-// makeOrder makes an order running body, whose arguments weigh argBytes;
-// in checking mode args gives them, to fingerprint (see Config.Check).
-func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, body func(*Ctx) (R, error)) *Handle[R] {
+// makeOrder makes an order running body, whose arguments weigh argBytes
+// and encode encodes (for a run in several processes); in checking mode
+// args gives them, to fingerprint (see Config.Check).
+func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, encode func() ([]byte, error), body func(*Ctx) (R, error)) *Handle[R] {
 	c.run.check()
 	if c.ord.block != "" {
 		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
@@ -153,7 +276,7 @@ func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, bo
 		argPrint = fingerprint(args()...)
 	}
 	h := &Handle[R]{}
-	h.o = c.rt.make(c, name, argBytes, func(c *Ctx) (int64, error) {
+	h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: func(c *Ctx) (int64, error) {
 		r, err := body(c)
 		c.pauseOwn() // the order's work ends here: what follows is the runtime's
 		if args != nil {
@@ -164,6 +287,6 @@ func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, bo
 		}
 		h.result = r
 		return SizeOf(r), err
-	})
+	}})
 	return h
 }

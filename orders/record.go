@@ -64,9 +64,9 @@ type recorded struct {
 // now is the moment of r's own time u in the as-soon-as-possible schedule.
 func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
-func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*Ctx) (int64, error)) *order {
+func (m *recordMode) make(parent *Ctx, spec orderSpec) *order {
 	id := m.spill.count() + 1
-	o := &order{id: id, proc: name, rec: &recorded{tr: &ordertrace.Order{ID: id, Proc: name, ArgBytes: argBytes},
+	o := &order{id: id, proc: spec.name, rec: &recorded{tr: &ordertrace.Order{ID: id, Proc: spec.name, ArgBytes: spec.argBytes},
 		clock: stopwatch{unit: m.unit}}}
 	if parent != nil {
 		p := parent.ord.rec
@@ -76,7 +76,7 @@ func (m *recordMode) make(parent *Ctx, name string, argBytes int64, body func(*C
 		defer p.clock.start()
 	}
 	m.spill.made(o.rec.asap)
-	m.exec(o, body)
+	m.exec(o, spec.body)
 	return o
 }
 

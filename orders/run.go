@@ -36,9 +36,9 @@ func newRunMode(ctx context.Context, cfg Config) *runMode {
 	return r
 }
 
-func (r *runMode) make(parent *Ctx, name string, _ int64, body func(*Ctx) (int64, error)) *order {
+func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	from := -1 // the worker the arguments are on
-	o := &order{proc: name, done: make(chan struct{})}
+	o := &order{proc: spec.name, done: make(chan struct{})}
 	if parent != nil {
 		from = parent.ord.slot
 		if r.schedule {
@@ -58,7 +58,7 @@ func (r *runMode) make(parent *Ctx, name string, _ int64, body func(*Ctx) (int64
 	r.mu.Unlock()
 	r.orders.Add(1)
 	t := r.pool.place(from)
-	go r.exec(o, t, body)
+	go r.exec(o, t, spec.body)
 	return o
 }
 

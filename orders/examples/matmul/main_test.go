@@ -7,3 +7,9 @@ import (
 )
 
 func TestModes(t *testing.T) { programstest.Modes(t, "matmul", run) }
+
+// TestProcs runs the program in 3 worker processes (-orders.procs 3).
+func TestProcs(t *testing.T) { programstest.Procs(t, "matmul", run, "128", false) }
+
+// TestProcsLosingAWorker kills one of the 3 worker processes mid-run.
+func TestProcsLosingAWorker(t *testing.T) { programstest.Procs(t, "matmul", run, "640", true) }

@@ -1,0 +1,333 @@
+package orders
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/presage-dvm/presage/orders/measured"
+)
+
+// joinEnv is how a coordinator tells the worker processes it starts
+// where to join it.
+const joinEnv = "PRESAGE_ORDERS_JOIN"
+
+// maxMessage is the largest message: an order's encoded arguments or
+// result (NATS's own limit).
+const maxMessage = 64 << 20
+
+// distributed reports whether the run uses worker processes.
+func (c Config) distributed() bool { return c.Procs > 0 || c.Slurm }
+
+// cores is the number of orders each worker process runs at once.
+func (c Config) cores() int { return max(c.Cores, 1) }
+
+// joinURL returns the coordinator a worker process joins, "" when this
+// process is not a worker.
+func (c Config) joinURL() (string, error) {
+	if c.Join != "" {
+		return natsURL(c.Join), nil
+	}
+	if u := os.Getenv(joinEnv); u != "" {
+		return u, nil
+	}
+	if c.Slurm {
+		s, err := slurmStep()
+		if err != nil || s.task == 0 {
+			return "", err
+		}
+		return natsURL(net.JoinHostPort(s.firstHost, strconv.Itoa(s.port()))), nil
+	}
+	return "", nil
+}
+
+func natsURL(addr string) string {
+	if strings.Contains(addr, "://") {
+		return addr
+	}
+	return "nats://" + addr
+}
+
+// plan says how the coordinator gets its workers: procs of them, started
+// here unless they join at listen.
+type plan struct {
+	procs  int
+	listen string // host:port; "" to start the workers here, on loopback
+	spawn  bool
+}
+
+func (c Config) plan() (plan, error) {
+	if c.Slurm {
+		s, err := slurmStep()
+		if err != nil {
+			return plan{}, err
+		}
+		if s.tasks < 2 {
+			return plan{}, errors.New("orders: -orders.slurm needs at least 2 tasks (srun -n N, N ≥ 2: task 0 coordinates, the others work)")
+		}
+		return plan{procs: s.tasks - 1, listen: net.JoinHostPort("0.0.0.0", strconv.Itoa(s.port()))}, nil
+	}
+	if c.Procs < 1 {
+		return plan{}, fmt.Errorf("orders: %d worker processes (expected at least 1)", c.Procs)
+	}
+	return plan{procs: c.Procs, listen: c.Listen, spawn: c.Listen == ""}, nil
+}
+
+// startServer starts the run's embedded NATS server on listen
+// ("host:port"; "" for a free port of loopback).
+func startServer(listen string) (*server.Server, error) {
+	opts := &server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true, MaxPayload: maxMessage,
+		MaxPending: 4 * maxMessage, WriteDeadline: time.Minute}
+	if listen != "" {
+		host, port, err := net.SplitHostPort(listen)
+		if err != nil {
+			return nil, fmt.Errorf("orders: -orders.listen %q: %w (expected host:port)", listen, err)
+		}
+		if opts.Port, err = strconv.Atoi(port); err != nil {
+			return nil, fmt.Errorf("orders: -orders.listen %q: port %q is not a number", listen, port)
+		}
+		opts.Host = cmp.Or(host, "0.0.0.0")
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("orders: starting the coordinator's NATS server: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("orders: the coordinator's NATS server cannot listen on %s:%d", opts.Host, opts.Port)
+	}
+	return ns, nil
+}
+
+// runCluster runs the main order of procedure name on args in worker
+// processes and returns its encoded result with the summary.
+func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]byte, *Summary, error) {
+	if err := travelProblems(); err != nil {
+		return nil, nil, err
+	}
+	p, err := cfg.plan()
+	if err != nil {
+		return nil, nil, err
+	}
+	ns, err := startServer(p.listen)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ns.Shutdown()
+	nc, err := nats.Connect(ns.ClientURL(), nats.InProcessServer(ns), nats.Name("presage orders coordinator"))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer nc.Close()
+	c := &coordinator{nc: nc, cores: cfg.cores(), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{}, mainDone: make(chan struct{}),
+		schedule: cfg.Out != "" || cfg.Output != nil}
+	c.runState.start(ctx, false)
+	defer c.cancel()
+	if err := c.subscribe(); err != nil {
+		return nil, nil, err
+	}
+	joined, hellos, err := c.admit(p.procs)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer hellos.Unsubscribe()
+	var workers *spawned
+	exited := make(chan error, p.procs)
+	if p.spawn {
+		if workers, err = spawn(p.procs, natsURL(ns.Addr().String()), exited); err != nil {
+			return nil, nil, err
+		}
+		defer workers.stop()
+	}
+	if err := c.join(ctx, p.procs, joined, exited); err != nil {
+		return nil, nil, err
+	}
+	c.pool = newPool(p.procs*c.cores, cfg.scheduler(), false, cfg.Seed)
+	c.start = c.pool.start
+	go c.watch()
+	if workers != nil {
+		go c.loseExited(workers)
+	}
+	c.mu.Lock()
+	c.main = c.newOrder(nil, name, args)
+	c.mu.Unlock()
+	c.place(c.main, -1)
+	select {
+	case <-c.mainDone:
+	case <-c.ctx.Done():
+	}
+	end := time.Now()
+	runErr := c.err(ctx)
+	why := ""
+	if runErr != nil {
+		why = runErr.Error()
+	}
+	c.stopAll(why)
+	c.cancel()
+	rep := &Summary{Mode: ModeRun, Workers: p.procs * c.cores, Elapsed: end.Sub(c.start), Orders: c.count}
+	if runErr != nil {
+		return nil, rep, runErr
+	}
+	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Scheduler: string(cfg.scheduler()),
+		Started: c.start.UTC(), Orders: c.count, Makespan: end.Sub(c.start).Seconds(), Workers: c.pool.measure(end)}
+	if c.schedule {
+		rep.Measured.Schedule = c.schedules()
+		out, closeOut, err := cfg.output()
+		if err != nil {
+			return nil, rep, err
+		}
+		if err := errors.Join(measured.Write(out, rep.Measured), closeOut()); err != nil {
+			return nil, rep, err
+		}
+	}
+	return c.main.result, rep, nil
+}
+
+// spawned are the worker processes a coordinator started.
+type spawned struct {
+	cmds []*exec.Cmd
+	done []chan struct{} // closed when each has exited
+}
+
+// spawn starts n copies of this program as workers joining url; each
+// one's end is sent on exited until the coordinator stops them.
+func spawn(n int, url string, exited chan<- error) (*spawned, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("orders: finding this program to start its workers: %w", err)
+	}
+	s := &spawned{}
+	for i := range n {
+		cmd := exec.Command(self, os.Args[1:]...)
+		cmd.Env = append(os.Environ(), joinEnv+"="+url)
+		cmd.Stderr = os.Stderr
+		cmd.SysProcAttr = dieWithParent()
+		if err := cmd.Start(); err != nil {
+			s.stop()
+			return nil, fmt.Errorf("orders: starting worker process %d: %w", i, err)
+		}
+		done := make(chan struct{})
+		s.cmds, s.done = append(s.cmds, cmd), append(s.done, done)
+		go func() {
+			err := cmd.Wait()
+			close(done)
+			select {
+			case exited <- fmt.Errorf("orders: worker process %d (pid %d) ended: %v", i, cmd.Process.Pid, cmp.Or(err, errors.New("exit status 0"))):
+			default:
+			}
+		}()
+	}
+	return s, nil
+}
+
+// stop waits a little for the workers told to stop, then kills those
+// left: no process outlives the run.
+func (s *spawned) stop() {
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
+	late := false
+	for i, cmd := range s.cmds {
+		if !late {
+			select {
+			case <-s.done[i]:
+				continue
+			case <-deadline.C:
+				late = true
+			}
+		}
+		_ = cmd.Process.Kill()
+		<-s.done[i]
+	}
+}
+
+// loseExited loses the node of every spawned worker that ends before the
+// run does.
+func (c *coordinator) loseExited(s *spawned) {
+	for i, cmd := range s.cmds {
+		go func() {
+			select {
+			case <-s.done[i]:
+			case <-c.ctx.Done():
+				return
+			}
+			c.mu.Lock()
+			var n *member
+			for _, m := range c.nodes {
+				if m.pid == cmd.Process.Pid {
+					n = m
+				}
+			}
+			c.mu.Unlock()
+			if n != nil {
+				c.lose(n, fmt.Errorf("its process ended (%v)", cmd.ProcessState))
+			}
+		}()
+	}
+}
+
+// slurm is what Slurm's environment says of the step a task runs in.
+type slurm struct {
+	task, tasks int
+	job, step   int
+	firstHost   string
+	hostList    string
+}
+
+// slurmStep reads the step from Slurm's environment (srun sets it).
+func slurmStep() (slurm, error) {
+	var s slurm
+	var err error
+	get := func(name string) int {
+		v, e := strconv.Atoi(os.Getenv(name))
+		if e != nil && err == nil {
+			err = fmt.Errorf("orders: -orders.slurm: %s=%q: expected a number (run under srun)", name, os.Getenv(name))
+		}
+		return v
+	}
+	s.task, s.tasks, s.job = get("SLURM_PROCID"), get("SLURM_NTASKS"), get("SLURM_JOB_ID")
+	s.step, _ = strconv.Atoi(os.Getenv("SLURM_STEP_ID"))
+	s.hostList = cmp.Or(os.Getenv("SLURM_STEP_NODELIST"), os.Getenv("SLURM_JOB_NODELIST"), os.Getenv("SLURM_NODELIST"))
+	if err != nil {
+		return s, err
+	}
+	if s.firstHost, err = firstHost(s.hostList); err != nil {
+		return s, fmt.Errorf("orders: -orders.slurm: %w", err)
+	}
+	return s, nil
+}
+
+// port is the coordinator's port in this step: one per job and step, so
+// that two runs on the same node do not meet.
+func (s slurm) port() int { return 20000 + (s.job*16+s.step)%40000 }
+
+// firstHost returns the first host of a Slurm host list: "n1,n2",
+// "node[03-05,9]", "a[1-2],b".
+func firstHost(list string) (string, error) {
+	if list == "" {
+		return "", errors.New("no host list in SLURM_STEP_NODELIST or SLURM_JOB_NODELIST (run under srun)")
+	}
+	i := strings.IndexAny(list, "[,")
+	if i < 0 || list[i] == ',' {
+		if i < 0 {
+			return list, nil
+		}
+		return list[:i], nil
+	}
+	prefix, rest := list[:i], list[i+1:]
+	end := strings.IndexAny(rest, "-,]")
+	if end <= 0 {
+		return "", fmt.Errorf("host list %q: expected prefix[range,...]", list)
+	}
+	return prefix + rest[:end], nil
+}

@@ -1,0 +1,29 @@
+package programstest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/orders/procstest"
+)
+
+// Procs runs the named program's command with -orders.procs 3 on a
+// problem of the given size (procstest), and checks that it printed OK.
+// With kill, one worker is killed with SIGKILL while the run is under
+// way: the coordinator must say it lost it and still get the right
+// answer.
+func Procs(t *testing.T, name string, cmd Command, size string, kill bool) {
+	procstest.Main(func() int { return cmd([]string{"-n", size, "-orders.procs", "3"}, os.Stdout, os.Stderr) })
+	r := procstest.Start(t, procstest.Options{Workers: 3, Kill: kill})
+	if r.Err != nil || !strings.HasPrefix(r.Stdout, "OK "+name) {
+		t.Fatalf("%s n=%s on 3 worker processes: %v\nstdout: %s\nstderr: %s", name, size, r.Err, r.Stdout, r.Stderr)
+	}
+	lost := strings.Contains(r.Stderr, "orders: lost worker")
+	if lost != kill {
+		t.Errorf("%s with a worker killed %v: the coordinator's log says lost %v:\n%s", name, kill, lost, r.Stderr)
+	}
+	if lost {
+		t.Log(strings.TrimSpace(r.Stderr))
+	}
+}

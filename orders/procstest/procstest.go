@@ -1,0 +1,205 @@
+// Package procstest runs a test's program in worker processes
+// (orders.Config.Procs) from a Go test: in a child process of the test
+// binary that runs only the calling test, so that the worker processes
+// the program starts, copies of that child, go straight to the run
+// instead of running the tests before it.
+package procstest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// childEnv marks the child process Run starts: the coordinator, and its
+// workers, which are copies of it.
+const childEnv = "PRESAGE_PROCSTEST_CHILD"
+
+// Run is what a run in worker processes printed and how it ended.
+type Run struct {
+	Stdout, Stderr string
+	Err            error // the child's exit status, nil for 0
+	Workers        []int // the worker processes' pids
+}
+
+// Options are the events Start brings about during the run.
+type Options struct {
+	Workers int  // the worker processes the program starts
+	Kill    bool // kill one worker with SIGKILL once it runs orders
+	// KillCoordinator kills the child itself, the coordinator, once
+	// every worker runs orders.
+	KillCoordinator bool
+}
+
+// Main runs program in the child process Start started (and in its
+// workers) and ends that process with program's exit code; in the test
+// process itself it returns at once. A test calls it first, then Start.
+func Main(program func() int) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(program())
+	}
+}
+
+// Start runs the calling test again in a child process, where Main runs
+// the program, waits for its worker processes, brings about opt's
+// events, and returns what the child printed once it has ended. A run
+// that lasts more than 2 minutes is killed, with its workers, and
+// reported. It fails the test when a worker outlives the child.
+func Start(t *testing.T, opt Options) Run {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("runs in worker processes are tested on Linux (/proc finds the workers)")
+	}
+	child := exec.Command(os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$")
+	child.Env = append(os.Environ(), childEnv+"=1")
+	var stdout, stderr bytes.Buffer
+	child.Stdout, child.Stderr = &stdout, &stderr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	workers := waitForChildren(t, child.Process.Pid, opt.Workers)
+	switch {
+	case opt.Kill:
+		victim := workers[len(workers)-1]
+		waitForWork(t, victim)
+		if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	case opt.KillCoordinator:
+		for _, w := range workers {
+			waitForWork(t, w)
+		}
+		if err := child.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hung := time.AfterFunc(2*time.Minute, func() {
+		for _, pid := range workers {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		child.Process.Kill()
+	})
+	err := child.Wait()
+	if !hung.Stop() {
+		err = fmt.Errorf("killed after 2 minutes: %v", err)
+	}
+	left := time.Now().Add(10 * time.Second) // a killed coordinator's workers end on their own
+	for _, pid := range workers {
+		for alive(pid) && time.Now().Before(left) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("worker process %d outlived its run", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return Run{Stdout: stdout.String(), Stderr: stderr.String(), Err: err, Workers: workers}
+}
+
+// waitForChildren returns the pids of the n children of process parent,
+// once it has them.
+func waitForChildren(t *testing.T, parent, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if kids := children(parent); len(kids) >= n {
+			return kids
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not start %d worker processes in 30 s (it has %v)", parent, n, children(parent))
+	return nil
+}
+
+// waitForWork returns once worker process pid runs orders: it has
+// connected to the coordinator (it holds a socket; the program's own set
+// up before the run, which every process does, holds none) and used 0.1
+// s of CPU since.
+func waitForWork(t *testing.T, pid int) {
+	t.Helper()
+	const ticks = 10 // of 1/100 s, as /proc counts them on Linux
+	deadline := time.Now().Add(30 * time.Second)
+	joined := -1 // its CPU time when it connected
+	for time.Now().Before(deadline) {
+		used, err := cpuTicks(pid)
+		if err != nil {
+			t.Fatalf("worker %d ended before it ran orders: %v", pid, err)
+		}
+		switch {
+		case joined < 0 && hasSocket(pid):
+			joined = used
+		case joined >= 0 && used-joined >= ticks:
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("worker %d did not run orders in 30 s", pid)
+}
+
+// cpuTicks returns the CPU time process pid used, in ticks.
+func cpuTicks(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	// After the comm: state, ppid, ...; utime and stime are fields 14
+	// and 15 of the line, 12 and 13 here.
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return utime + stime, nil
+}
+
+// hasSocket reports whether process pid has a socket open.
+func hasSocket(pid int) bool {
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	for _, fd := range fds {
+		if target, err := os.Readlink(fd); err == nil && strings.HasPrefix(target, "socket:") {
+			return true
+		}
+	}
+	return false
+}
+
+// children lists the processes whose parent is pid, from /proc.
+func children(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var kids []int
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+		var state string
+		var ppid int
+		if _, err := fmt.Sscan(rest, &state, &ppid); err != nil || ppid != pid || state == "Z" {
+			continue
+		}
+		if kid, err := strconv.Atoi(filepath.Base(filepath.Dir(path))); err == nil {
+			kids = append(kids, kid)
+		}
+	}
+	return kids
+}
+
+// alive reports whether process pid runs (a zombie does not).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	var state string
+	fmt.Sscan(string(b[bytes.LastIndexByte(b, ')')+1:]), &state)
+	return state != "Z"
+}

@@ -1,0 +1,169 @@
+package procstest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/presage-dvm/presage/orders"
+)
+
+// sum adds 0..n-1, each number an order of its own that takes pause.
+var sum = orders.Proc("sum", func(c *orders.Ctx, in sumInput) (int, error) {
+	hs := make([]*orders.Handle[int], in.N)
+	for i := range hs {
+		hs[i] = orders.Make(c, term, termInput{I: i, Pause: in.Pause, Fail: in.Fail})
+	}
+	total := 0
+	for _, h := range hs {
+		v, err := h.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		total += v
+	}
+	return total, nil
+})
+
+type sumInput struct {
+	N     int
+	Pause time.Duration
+	Fail  int // the term that fails, -1 for none
+}
+
+type termInput struct {
+	I     int
+	Pause time.Duration
+	Fail  int
+}
+
+var term = orders.Proc("term", func(c *orders.Ctx, in termInput) (int, error) {
+	time.Sleep(in.Pause)
+	if in.I == in.Fail {
+		return 0, errors.New("no such number")
+	}
+	return in.I, nil
+})
+
+// runSum is the program of the tests: it prints the sum, or the error.
+func runSum(cfg orders.Config, in sumInput) int {
+	got, _, err := orders.Main(cfg, sum, in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		return 1
+	}
+	fmt.Println("sum", got)
+	return 0
+}
+
+func TestFailureEndsTheRun(t *testing.T) {
+	// Every term takes long enough for main to wait for the first, which fails.
+	Main(func() int {
+		return runSum(orders.Config{Procs: 2}, sumInput{N: 3, Pause: 200 * time.Millisecond, Fail: 0})
+	})
+	r := Start(t, Options{Workers: 2})
+	want := "error: orders: order 2 (term), requested by 1 (sum): no such number\n"
+	if r.Err == nil || r.Stderr != want {
+		t.Errorf("exit %v, stderr %q: want exit 1 and only %q", r.Err, r.Stderr, want)
+	}
+}
+
+func TestCoordinatorLostTakesItsWorkers(t *testing.T) {
+	Main(func() int {
+		return runSum(orders.Config{Procs: 2}, sumInput{N: 400, Pause: 20 * time.Millisecond, Fail: -1})
+	})
+	Start(t, Options{Workers: 2, KillCoordinator: true}) // fails if a worker is left
+}
+
+// joinEnv gives the coordinator the address it listens at, and the
+// workers this test starts by hand the address they join (…_WORKER).
+const joinEnv = "PRESAGE_PROCSTEST_JOIN"
+
+// joined runs the coordinator of runSum in a child (procstest.Start) that
+// waits for 2 workers at a free address, starts them by hand, and
+// returns the coordinator's run and each worker's stderr and error; with
+// killCoordinator, it kills the coordinator once the workers run orders.
+func joined(t *testing.T, in sumInput, killCoordinator bool) (Run, []string, []error) {
+	addr := freeAddr(t)
+	t.Setenv(joinEnv, addr)
+	done := make(chan Run, 1)
+	go func() { done <- Start(t, Options{}) }()
+	var workers []*exec.Cmd
+	logs := make([]*strings.Builder, 2)
+	for i := range 2 {
+		w := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
+		w.Env = append(os.Environ(), childEnv+"=1", joinEnv+"_WORKER="+addr)
+		logs[i] = &strings.Builder{}
+		w.Stderr = logs[i]
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		workers = append(workers, w)
+	}
+	if killCoordinator {
+		for _, w := range workers {
+			waitForWork(t, w.Process.Pid)
+		}
+		coordinator := children(os.Getpid())
+		for _, pid := range coordinator {
+			if !slices.ContainsFunc(workers, func(w *exec.Cmd) bool { return w.Process.Pid == pid }) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	r := <-done
+	var stderr []string
+	var errs []error
+	for i, w := range workers {
+		errs = append(errs, w.Wait())
+		stderr = append(stderr, logs[i].String())
+	}
+	return r, stderr, errs
+}
+
+func TestWorkersJoinAtAnAddress(t *testing.T) {
+	Main(func() int {
+		cfg := orders.Config{Procs: 2, Listen: os.Getenv(joinEnv), Join: os.Getenv(joinEnv + "_WORKER")}
+		return runSum(cfg, sumInput{N: 30, Fail: -1})
+	})
+	r, logs, errs := joined(t, sumInput{}, false)
+	if r.Err != nil || strings.TrimSpace(r.Stdout) != "sum 435" {
+		t.Errorf("coordinator: %v, printed %q, stderr %q", r.Err, r.Stdout, r.Stderr)
+	}
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("worker %d: %v: %s", i, err, logs[i])
+		}
+	}
+}
+
+func TestCoordinatorLostEndsJoinedWorkersWithAnError(t *testing.T) {
+	Main(func() int {
+		cfg := orders.Config{Procs: 2, Listen: os.Getenv(joinEnv), Join: os.Getenv(joinEnv + "_WORKER")}
+		return runSum(cfg, sumInput{N: 400, Pause: 20 * time.Millisecond, Fail: -1})
+	})
+	_, logs, errs := joined(t, sumInput{}, true)
+	for i, err := range errs {
+		if err == nil || !strings.Contains(logs[i], "lost the coordinator at nats://") {
+			t.Errorf("worker %d after its coordinator was killed: %v, stderr %q: want exit 1 and the coordinator lost", i, err, logs[i])
+		}
+	}
+}
+
+// freeAddr returns a loopback address with a port free now.
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}

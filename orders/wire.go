@@ -1,0 +1,179 @@
+package orders
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// A run in several processes (Config.Procs) talks over NATS: the
+// coordinator embeds a NATS server and every worker process connects to
+// it (docs/orders.md, "Several processes", says why NATS). A message's
+// data is an order's encoded arguments or result, as they are; what the
+// message is about travels in its NATS headers.
+const (
+	subjectHello          = "orders.hello"  // worker → coordinator, request: joining
+	subjectMake           = "orders.c.make" // an order made: Parent, Exec, Proc, Bytes; data: its arguments
+	subjectGet            = "orders.c.get"  // request: Order, Exec, Slot want Parent's Child; replied when it may go on
+	subjectDone           = "orders.c.done" // an order ended: Order, Exec, Bytes; data: its result, or its failure
+	subjectBeat           = "orders.c.beat" // a worker (Proc) is alive
+	subjectsToCoordinator = "orders.c.*"    // all but hello, handled in the order they came
+)
+
+// The headers of the messages.
+const (
+	hOrder  = "Order"  // an order's id in the run
+	hExec   = "Exec"   // the execution of the order the message is about: a lost worker's orders run again
+	hProc   = "Proc"   // a procedure's name; in a beat, the worker's number
+	hSlot   = "Slot"   // a core, as the coordinator's pool numbers them
+	hParent = "Parent" // an order named by its maker: its maker's id...
+	hChild  = "Child"  // ... and its place among the maker's children
+	hBytes  = "Bytes"  // the size of an order's arguments or result (SizeOf)
+	hFailed = "Failed" // the data is a gob-encoded wireFailure
+	hStop   = "Stop"   // the run ended (Why: its error, if it failed)
+	hWhy    = "Why"
+	hStale  = "Stale" // the order's execution was lost: the worker stops running it
+	// hResult marks a result the coordinator sends ahead to the node of
+	// the order's maker (Parent, Child), which will most likely request
+	// it: the simulator, too, moves a result from when it is ready.
+	hResult = "Result"
+)
+
+// heartbeat is how often a worker says it is alive; a worker silent for
+// lostAfter is lost, and its orders run again elsewhere.
+const (
+	heartbeat = 250 * time.Millisecond
+	lostAfter = 3 * time.Second
+)
+
+// helloMsg is a worker joining: where to send it orders.
+type helloMsg struct {
+	Inbox string
+	Host  string
+	PID   int
+}
+
+// helloReply gives a worker its number and its cores.
+type helloReply struct {
+	Proc  int
+	Cores int
+	Err   string
+}
+
+// ref names an order as its maker does: the maker's id and the child's
+// place among its children. A worker knows the orders it makes by it
+// before the coordinator has numbered them, so that making an order
+// needs no round trip; main is {0, 0}.
+type ref struct {
+	Parent int64
+	Child  int
+}
+
+// message returns a message on subject with data and the headers kv
+// (name, value pairs; values are strings or integers).
+func message(subject string, data []byte, kv ...any) *nats.Msg {
+	m := nats.NewMsg(subject)
+	m.Data = data
+	for i := 0; i+1 < len(kv); i += 2 {
+		var v string
+		switch x := kv[i+1].(type) {
+		case string:
+			v = x
+		case int:
+			v = strconv.Itoa(x)
+		case int64:
+			v = strconv.FormatInt(x, 10)
+		case bool:
+			v = strconv.FormatBool(x)
+		default:
+			panic(fmt.Sprintf("orders: a %T header", x))
+		}
+		m.Header.Set(kv[i].(string), v)
+	}
+	return m
+}
+
+// fields reads integer headers of a message, keeping the first error.
+type fields struct {
+	m   *nats.Msg
+	err error
+}
+
+func (f *fields) int(key string) int64 {
+	v, err := strconv.ParseInt(f.m.Header.Get(key), 10, 64)
+	if err != nil && f.err == nil {
+		f.err = fmt.Errorf("orders: a %s message with %s=%q (expected a number)", f.m.Subject, key, f.m.Header.Get(key))
+	}
+	return v
+}
+
+func (f *fields) has(key string) bool { return f.m.Header.Get(key) != "" }
+
+func (f *fields) str(key string) string { return f.m.Header.Get(key) }
+
+// wireFailure is an *OrderError on its way between processes: its error
+// travels as its text (and a panic's stack), its type stays behind.
+type wireFailure struct {
+	Order  int64
+	Proc   string
+	Msg    string
+	Panic  bool
+	Misuse bool
+	Stack  []byte
+}
+
+// toWire returns the failure err, an *OrderError, as it travels.
+func toWire(err error) *wireFailure {
+	oe := (*OrderError)(nil)
+	if !errors.As(err, &oe) {
+		return &wireFailure{Msg: err.Error()}
+	}
+	f := &wireFailure{Order: oe.Order, Proc: oe.Proc, Msg: oe.Err.Error()}
+	if p := (*PanicError)(nil); errors.As(oe.Err, &p) {
+		f.Panic, f.Msg, f.Stack = true, fmt.Sprint(p.Value), p.Stack
+	}
+	if m := (*MisuseError)(nil); errors.As(oe.Err, &m) {
+		f.Misuse, f.Msg = true, m.What
+	}
+	return f
+}
+
+// orderError returns the failure as an *OrderError.
+func (f *wireFailure) orderError() *OrderError {
+	var err error
+	switch {
+	case f.Panic:
+		err = &PanicError{Value: f.Msg, Stack: f.Stack}
+	case f.Misuse:
+		err = &MisuseError{What: f.Msg}
+	default:
+		err = errors.New(f.Msg)
+	}
+	return &OrderError{Order: f.Order, Proc: f.Proc, Err: err}
+}
+
+// outcome returns the data and headers of an order's result, or of its
+// failure f.
+func outcome(result []byte, f *wireFailure) ([]byte, []any) {
+	if f == nil {
+		return result, nil
+	}
+	b, err := encode1(*f)
+	if err != nil {
+		b, _ = encode1(wireFailure{Order: f.Order, Proc: f.Proc, Msg: f.Msg})
+	}
+	return b, []any{hFailed, true}
+}
+
+// failureOf returns the failure a message carries, nil when it carries a
+// result.
+func failureOf(m *nats.Msg) (*wireFailure, error) {
+	if m.Header.Get(hFailed) == "" {
+		return nil, nil
+	}
+	f, err := decode1[wireFailure](m.Data)
+	return &f, err
+}
