@@ -7,11 +7,16 @@
 # doc says, merges after --dependency=afterok and checks that the merged store
 # equals the same sweep run unsharded (every table, EXCEPT both ways) and that
 # every store passes PRAGMA integrity_check. The daemons are stopped by their
-# PIDs at the end, also on failure. Usage: .ci/slurm.sh PRESAGE_BINARY
+# PIDs at the end, also on failure. With ORDERS_PROGRAM (an example of package
+# orders, e.g. matmul), it also runs that program on 3 tasks through
+# docs/slurm/orders.sbatch (a coordinator and 2 worker processes) and checks
+# its answer. Usage: .ci/slurm.sh PRESAGE_BINARY [ORDERS_PROGRAM]
 set -euo pipefail
 
-[[ $# == 1 && -x $1 ]] || { echo "usage: $0 PRESAGE_BINARY" >&2; exit 2; }
+[[ ($# == 1 || $# == 2) && -x $1 ]] || { echo "usage: $0 PRESAGE_BINARY [ORDERS_PROGRAM]" >&2; exit 2; }
 presage=$(realpath "$1")
+orders_program=''
+[[ $# == 2 ]] && orders_program=$(realpath "$2")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 data=$repo/../shared/data
 shards=3
@@ -281,6 +286,19 @@ for store in all.db unsharded.db shard-*.db; do
 	[[ $(integrity "$store") == ok ]] || fail "$store: integrity_check: $(integrity "$store")"
 done
 
+# --- an orders program in worker processes under srun -----------------------------
+
+if [[ -n $orders_program ]]; then
+	t=$SECONDS
+	# 3 tasks on the CI node's cores: --overcommit lets them share them.
+	orders_job=$(sbatch --parsable --wait --ntasks=3 --overcommit --mem-per-cpu=256M --time=00:05:00 \
+		"$repo/docs/slurm/orders.sbatch" "$orders_program" -n 320 | cut -d';' -f1)
+	orders_s=$((SECONDS - t))
+	must_complete "$orders_job"
+	grep -q '^OK matmul n=320: .* on 2 workers' "presage-orders-$orders_job.out" ||
+		fail "the orders program under srun: $(cat "presage-orders-$orders_job.out")"
+fi
+
 # --- figures ----------------------------------------------------------------------
 
 echo "== Slurm job array: figures"
@@ -294,4 +312,5 @@ note "merge (afterok:$(IFS=:; echo "${after[*]}"))" "$(grep -o '[0-9]* runs adde
 note "array + re-submission + merge" "$sharded_s s"
 note "unsharded sweep ($(nproc) workers)" "$unsharded_s s"
 note "integrity_check" "ok: all.db, unsharded.db, shard-*.db"
+[[ -z $orders_program ]] || note "orders program under srun (3 tasks)" "$(cat "presage-orders-$orders_job.out") ($orders_s s)"
 note "total" "$((SECONDS - started)) s"

@@ -174,6 +174,12 @@ func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]by
 		why = runErr.Error()
 	}
 	c.stopAll(why)
+	if workers == nil {
+		// Workers it did not start leave on their own: the server stays
+		// until they have, so that none takes the end for a lost
+		// coordinator.
+		waitForClients(ns, 1, 5*time.Second)
+	}
 	c.cancel()
 	rep := &Summary{Mode: ModeRun, Workers: p.procs * c.cores, Elapsed: end.Sub(c.start), Orders: c.count}
 	if runErr != nil {
@@ -192,6 +198,14 @@ func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]by
 		}
 	}
 	return c.main.result, rep, nil
+}
+
+// waitForClients waits until the server has at most n clients, or for
+// at most d.
+func waitForClients(ns *server.Server, n int, d time.Duration) {
+	for deadline := time.Now().Add(d); ns.NumClients() > n && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // spawned are the worker processes a coordinator started.
