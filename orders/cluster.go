@@ -110,55 +110,95 @@ func startServer(listen string) (*server.Server, error) {
 	return ns, nil
 }
 
-// runCluster runs the main order of procedure name on args in worker
-// processes and returns its encoded result with the summary.
-func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]byte, *Summary, error) {
+// session is a coordinator with its workers joined: its NATS server
+// and connection, and the worker processes it started, if any.
+type session struct {
+	*coordinator
+	ns      *server.Server
+	hellos  *nats.Subscription
+	workers *spawned // nil when the workers were started elsewhere
+	procs   int
+}
+
+// openSession starts the coordinator's server, starts or awaits the
+// workers of cfg's plan and returns once they have all joined.
+func openSession(ctx context.Context, cfg Config) (s *session, err error) {
 	if err := travelProblems(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	p, err := cfg.plan()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ns, err := startServer(p.listen)
+	s = &session{procs: p.procs}
+	if s.ns, err = startServer(p.listen); err != nil {
+		return nil, err
+	}
+	nc, err := nats.Connect(s.ns.ClientURL(), nats.InProcessServer(s.ns), nats.Name("presage orders coordinator"))
 	if err != nil {
-		return nil, nil, err
+		s.ns.Shutdown()
+		return nil, err
 	}
-	defer ns.Shutdown()
-	nc, err := nats.Connect(ns.ClientURL(), nats.InProcessServer(ns), nats.Name("presage orders coordinator"))
+	s.coordinator = &coordinator{nc: nc, cores: cfg.cores(), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{},
+		mainDone: make(chan struct{}), schedule: cfg.Out != "" || cfg.Output != nil}
+	s.runState.start(ctx, false)
+	defer func() {
+		if err != nil {
+			s.close("")
+		}
+	}()
+	if err := s.subscribe(); err != nil {
+		return s, err
+	}
+	joined, hellos, err := s.admit(p.procs)
 	if err != nil {
-		return nil, nil, err
+		return s, err
 	}
-	defer nc.Close()
-	c := &coordinator{nc: nc, cores: cfg.cores(), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{}, mainDone: make(chan struct{}),
-		schedule: cfg.Out != "" || cfg.Output != nil}
-	c.runState.start(ctx, false)
-	defer c.cancel()
-	if err := c.subscribe(); err != nil {
-		return nil, nil, err
-	}
-	joined, hellos, err := c.admit(p.procs)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer hellos.Unsubscribe()
-	var workers *spawned
+	s.hellos = hellos
 	exited := make(chan error, p.procs)
 	if p.spawn {
-		if workers, err = spawn(p.procs, natsURL(ns.Addr().String()), exited); err != nil {
-			return nil, nil, err
+		if s.workers, err = spawn(p.procs, natsURL(s.ns.Addr().String()), exited); err != nil {
+			return s, err
 		}
-		defer workers.stop()
 	}
-	if err := c.join(ctx, p.procs, joined, exited); err != nil {
+	if err := s.join(ctx, p.procs, joined, exited); err != nil {
+		return s, err
+	}
+	s.pool = newPool(p.procs*s.cores, cfg.scheduler(), false, cfg.Seed)
+	s.start = s.pool.start
+	go s.watch()
+	if s.workers != nil {
+		go s.loseExited(s.workers)
+	}
+	return s, nil
+}
+
+// close tells the workers that the run ended (why, when it failed), waits
+// for them to leave, and stops the server: no worker outlives it, nor
+// takes the end for a lost coordinator.
+func (s *session) close(why string) {
+	s.stopAll(why)
+	s.cancel() // ended: workers that leave now are not lost
+	if s.workers != nil {
+		s.workers.stop()
+	} else {
+		waitForClients(s.ns, 1, 5*time.Second)
+	}
+	if s.hellos != nil {
+		_ = s.hellos.Unsubscribe()
+	}
+	s.nc.Close()
+	s.ns.Shutdown()
+}
+
+// runCluster runs the main order of procedure name on args in worker
+// processes and returns its encoded result with the summary.
+func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]byte, *Summary, error) {
+	s, err := openSession(ctx, cfg)
+	if err != nil {
 		return nil, nil, err
 	}
-	c.pool = newPool(p.procs*c.cores, cfg.scheduler(), false, cfg.Seed)
-	c.start = c.pool.start
-	go c.watch()
-	if workers != nil {
-		go c.loseExited(workers)
-	}
+	c := s.coordinator
 	c.mu.Lock()
 	c.main = c.newOrder(nil, name, args)
 	c.mu.Unlock()
@@ -173,15 +213,8 @@ func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]by
 	if runErr != nil {
 		why = runErr.Error()
 	}
-	c.stopAll(why)
-	if workers == nil {
-		// Workers it did not start leave on their own: the server stays
-		// until they have, so that none takes the end for a lost
-		// coordinator.
-		waitForClients(ns, 1, 5*time.Second)
-	}
-	c.cancel()
-	rep := &Summary{Mode: ModeRun, Workers: p.procs * c.cores, Elapsed: end.Sub(c.start), Orders: c.count}
+	s.close(why)
+	rep := &Summary{Mode: ModeRun, Workers: s.procs * c.cores, Elapsed: end.Sub(c.start), Orders: c.count}
 	if runErr != nil {
 		return nil, rep, runErr
 	}

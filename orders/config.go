@@ -20,6 +20,10 @@ const (
 	ModeRun       Mode = "run"
 	ModeCalibrate Mode = "calibrate"
 	ModeRecord    Mode = "record"
+	// ModeNetwork times round trips between the coordinator and its
+	// worker processes (Procs, Listen, Slurm) and writes the network
+	// they make for the simulator (NetworkFit) to Out.
+	ModeNetwork Mode = "network"
 )
 
 // Config chooses the mode and its settings; AddFlags fills it from flags.
@@ -109,13 +113,13 @@ func Test(name string, run func(*Ctx) error) TestCase { return TestCase{Name: na
 // AddFlags defines the -orders.* flags on fs, writing into c, whose
 // values are the defaults.
 func (c *Config) AddFlags(fs *flag.FlagSet) {
-	fs.Func("orders.mode", "run, calibrate or record (default run)", func(s string) error {
+	fs.Func("orders.mode", "run, calibrate, record, or network (time the network of -orders.procs) (default run)", func(s string) error {
 		switch m := Mode(s); m {
-		case ModeRun, ModeCalibrate, ModeRecord:
+		case ModeRun, ModeCalibrate, ModeRecord, ModeNetwork:
 			c.Mode = m
 			return nil
 		}
-		return fmt.Errorf("unknown mode %q (expected run, calibrate or record)", s)
+		return fmt.Errorf("unknown mode %q (expected run, calibrate, record or network)", s)
 	})
 	fs.IntVar(&c.Workers, "orders.workers", c.Workers, "run: local workers (0: GOMAXPROCS)")
 	fs.Func("orders.scheduler", "run: placement of orders on workers: "+ordersched.List()+" (default "+string(ordersched.Default)+")", func(s string) error {

@@ -27,6 +27,8 @@ type Summary struct {
 	// Measured is what Run measured (written to Config.Out when set):
 	// the makespan and every worker's busy, waiting and idle time.
 	Measured *measured.Execution
+	// Network is what Network mode measured.
+	Network *NetworkFit
 }
 
 // Main runs the program whose main procedure is p on arg in cfg's mode
@@ -97,8 +99,10 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	var rep *Summary
 	var err error
 	switch mode := cfg.mode(); {
-	case mode == ModeRun && (cfg.distributed() || cfg.Join != ""):
+	case (mode == ModeRun || mode == ModeNetwork) && (cfg.distributed() || cfg.Join != ""):
 		result, rep, err = runDistributed(ctx, cfg, prog)
+	case mode == ModeNetwork:
+		err = errors.New("orders: network mode times the network of worker processes: it needs -orders.procs, -orders.listen or -orders.slurm")
 	case mode == ModeRun:
 		rep, err = runMain(ctx, cfg, prog.name, body)
 	case mode == ModeRecord:
@@ -106,7 +110,7 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	case mode == ModeCalibrate:
 		rep, err = calibrateMain(ctx, cfg)
 	default:
-		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate or record)", cfg.Mode)
+		err = fmt.Errorf("orders: unknown mode %q (expected run, calibrate, record or network)", cfg.Mode)
 	}
 	if err != nil {
 		// Run may return before the main order ends: its result is not
@@ -128,6 +132,10 @@ func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R,
 	}
 	if url != "" {
 		serveAsWorker(ctx, url, cfg.Join == "" && !cfg.Slurm, os.Stderr)
+	}
+	if cfg.mode() == ModeNetwork {
+		rep, err := calibrateNetwork(ctx, cfg)
+		return zero, rep, err
 	}
 	args, err := prog.args()
 	if err != nil {

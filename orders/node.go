@@ -109,6 +109,10 @@ func work(ctx context.Context, url string) error {
 			case stop <- m.Header.Get(hWhy):
 			default:
 			}
+		case m.Header.Get(hPing) != "":
+			if err := answerPing(m); err != nil {
+				n.fail(err)
+			}
 		case m.Header.Get(hResult) != "":
 			if err := n.keep(m); err != nil {
 				n.fail(err)

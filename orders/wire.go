@@ -40,6 +40,7 @@ const (
 	// the order's maker (Parent, Child), which will most likely request
 	// it: the simulator, too, moves a result from when it is ready.
 	hResult = "Result"
+	hPing   = "Ping" // a round trip timed by ModeNetwork: the worker sends the data back
 )
 
 // heartbeat is how often a worker says it is alive; a worker silent for
@@ -109,8 +110,6 @@ func (f *fields) int(key string) int64 {
 	}
 	return v
 }
-
-func (f *fields) has(key string) bool { return f.m.Header.Get(key) != "" }
 
 func (f *fields) str(key string) string { return f.m.Header.Get(key) }
 

@@ -1,11 +1,13 @@
 package procstest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,4 +168,35 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+func TestNetworkModeTimesTheWorkers(t *testing.T) {
+	Main(func() int {
+		_, rep, err := orders.Main(orders.Config{Mode: orders.ModeNetwork, Procs: 2, Out: os.Getenv(joinEnv + "_OUT")}, sum, sumInput{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Printf("%d %g %g\n", rep.Network.Workers, rep.Network.Latency, rep.Network.Bandwidth)
+		return 0
+	})
+	out := filepath.Join(t.TempDir(), "net.json")
+	t.Setenv(joinEnv+"_OUT", out)
+	r := Start(t, Options{Workers: 2})
+	var workers int
+	var latency, bandwidth float64
+	if _, err := fmt.Sscan(r.Stdout, &workers, &latency, &bandwidth); err != nil || r.Err != nil {
+		t.Fatalf("%v %v: stdout %q, stderr %q", err, r.Err, r.Stdout, r.Stderr)
+	}
+	if workers != 2 || !(latency > 0 && latency < 0.1) || !(bandwidth > 1e6) {
+		t.Errorf("%d workers, latency %g s, bandwidth %g B/s: want 2, a loopback's", workers, latency, bandwidth)
+	}
+	b, err := os.ReadFile(out)
+	var fit orders.NetworkFit
+	if err == nil {
+		err = json.Unmarshal(b, &fit)
+	}
+	if err != nil || fit.Format != "presage-network" || len(fit.Points) < 2 || fit.Latency != latency {
+		t.Errorf("%s: %v, %+v", out, err, fit)
+	}
 }

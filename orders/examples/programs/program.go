@@ -73,6 +73,10 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %d calibration rows of machine %s in %v\n", p.Name, rep.Rows, rep.Machine, rep.Elapsed)
 	case orders.ModeRecord:
 		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
+	case orders.ModeNetwork:
+		n := rep.Network
+		fmt.Fprintf(stderr, "network of %d workers: --latency %.3g --bandwidth %.3g (a point at most %.0f%% off the line)\n",
+			n.Workers, n.Latency, n.Bandwidth, 100*n.Worst)
 	}
 	return 0
 }
