@@ -48,6 +48,13 @@ func Compute[T any](c *Ctx, name string, cost Cost, real, quick func() T) T {
 	return v
 }
 
+// remote reports whether the order c runs runs in a worker process,
+// whose orders travel (encoded) to the others.
+func (c *Ctx) remote() bool {
+	_, ok := c.rt.(*node)
+	return ok
+}
+
 // orderSpec is an order to make: its procedure's name, the size of its
 // arguments, its body (which returns the size of its result and its
 // error) and its arguments' encoder, for a run in several processes.
@@ -55,7 +62,7 @@ type orderSpec struct {
 	name     string
 	argBytes int64
 	body     func(*Ctx) (int64, error)
-	encode   func() ([]byte, error)
+	encode   func() ([]byte, error) // set in a worker process only
 }
 
 // runtime is one of the three modes, or a worker process of a run in

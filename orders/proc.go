@@ -224,7 +224,10 @@ func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
 	if c.run.checkValues {
 		args = func() []any { return []any{a} }
 	}
-	encode := func() ([]byte, error) { return encode1(a) }
+	var encode func() ([]byte, error) // only in a worker process: allocates
+	if c.remote() {
+		encode = func() ([]byte, error) { return encode1(a) }
+	}
 	return makeOrder(c, p.name, SizeOf(a), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a) })
 }
 
@@ -236,11 +239,14 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b} }
 	}
-	encode := func() ([]byte, error) {
-		e := newEncoder()
-		put(e, a)
-		put(e, b)
-		return e.bytes()
+	var encode func() ([]byte, error)
+	if c.remote() {
+		encode = func() ([]byte, error) {
+			e := newEncoder()
+			put(e, a)
+			put(e, b)
+			return e.bytes()
+		}
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
@@ -253,12 +259,15 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 	if c.run.checkValues {
 		args = func() []any { return []any{a, b, d} }
 	}
-	encode := func() ([]byte, error) {
-		e := newEncoder()
-		put(e, a)
-		put(e, b)
-		put(e, d)
-		return e.bytes()
+	var encode func() ([]byte, error)
+	if c.remote() {
+		encode = func() ([]byte, error) {
+			e := newEncoder()
+			put(e, a)
+			put(e, b)
+			put(e, d)
+			return e.bytes()
+		}
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }
