@@ -36,6 +36,7 @@ type pool struct {
 	slack     int
 	rng       ordersched.Rand
 	workers   []worker
+	left      int       // workers not lost
 	queue     []*ticket // FIFO: new orders, oldest first
 	resumable []*ticket // with migrate: orders whose result arrived, in that order
 
@@ -81,7 +82,7 @@ func (p *pool) wait(t *ticket) int {
 }
 
 func newPool(n int, rule ordersched.Name, migrate bool, seed uint64) *pool {
-	p := &pool{rule: rule, migrate: migrate, slack: 1, rng: ordersched.NewRand(seed), workers: make([]worker, n), start: time.Now()}
+	p := &pool{rule: rule, migrate: migrate, slack: 1, rng: ordersched.NewRand(seed), workers: make([]worker, n), left: n, start: time.Now()}
 	for i := range p.workers {
 		p.workers[i].since = p.start
 	}
@@ -124,6 +125,10 @@ func (p *pool) place(parent int) *ticket {
 	src := max(parent, 0)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.left == 0 {
+		p.giveUp(t)
+		return t
+	}
 	switch p.rule {
 	case ordersched.FIFO:
 		p.queue = append(p.queue, t)
@@ -345,6 +350,9 @@ func (p *pool) lose(workers []int) {
 	for _, i := range workers {
 		p.tick(i, now)
 		w := &p.workers[i]
+		if !w.lost {
+			p.left--
+		}
 		w.lost, w.running, w.suspended, w.load = true, false, 0, 0
 		for _, t := range w.resume {
 			p.giveUp(t)
@@ -377,8 +385,13 @@ func (p *pool) giveUp(t *ticket) {
 	}
 }
 
-// refile places again a new order whose worker was lost.
+// refile places again a new order whose worker was lost, or gives it up
+// when no worker is left.
 func (p *pool) refile(t *ticket) {
+	if p.left == 0 {
+		p.giveUp(t)
+		return
+	}
 	switch p.rule {
 	case ordersched.WorkStealing:
 		t.home = p.firstFree(false)

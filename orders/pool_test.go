@@ -115,3 +115,31 @@ func TestPoolMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolLosesWorkers: a lost worker takes nothing more, an order that
+// waited to resume on it is given up (-1: it runs again elsewhere), and
+// with no worker left every order is given up.
+func TestPoolLosesWorkers(t *testing.T) {
+	p := newPool(3, ordersched.FIFO, false, 0)
+	a, b, c := p.place(-1), p.place(-1), p.place(-1)
+	expect(t, p, "three orders", []*ticket{a, b, c}, 0, 1, 2)
+	p.suspend(1)
+	d := p.place(-1) // worker 1 is free, though not vacant
+	expect(t, p, "d", []*ticket{d}, 1)
+	back := p.resumeFrom(1) // b's result arrives: worker 1 is busy
+	e := p.place(-1)
+	expect(t, p, "all busy", []*ticket{back, e}, -1, -1)
+	p.lose([]int{1})
+	if w := p.wait(back); w != -1 {
+		t.Errorf("b resumed on worker %d of a lost process", w)
+	}
+	p.finish(0)
+	expect(t, p, "worker 0 free", []*ticket{e}, 0)
+	p.finish(0)
+	f := p.place(-1)
+	expect(t, p, "worker 1 lost", []*ticket{f}, 0)
+	p.lose([]int{0, 2})
+	if w := p.wait(p.place(-1)); w != -1 {
+		t.Errorf("with every worker lost, an order got worker %d", w)
+	}
+}
