@@ -348,6 +348,12 @@ func (c *coordinator) lose(n *member, why error) {
 			c.waiting--
 			c.active++
 		}
+		// Its lost execution is not one of the run's: its worker's count
+		// and its stretches forget it (the worker's busy time keeps it).
+		c.pool.uncount(t.slot)
+		if t.run != nil {
+			t.run.stretches = nil
+		}
 		t.slot = -1
 		t.exec++ // its lost execution's messages are stale now
 		c.place(t, -1)

@@ -375,6 +375,14 @@ func (p *pool) lose(workers []int) {
 	p.dispatch(now)
 }
 
+// uncount takes back an order started on worker i, whose process was
+// lost: the order runs again elsewhere, and counts there.
+func (p *pool) uncount(i int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.workers[i].times.Orders--
+}
+
 // giveUp tells the order waiting on t that it will get no worker.
 func (p *pool) giveUp(t *ticket) {
 	t.worker = -1
