@@ -167,9 +167,6 @@ func (c *coordinator) newOrder(parent *tracked, proc string, args []byte) *track
 		t.parent, t.child = parent.id, len(parent.kids)
 		parent.kids = append(parent.kids, t.id)
 		c.byName[ref{Parent: parent.id, Child: t.child}] = t
-		if t.run != nil {
-			t.run.parent, t.run.child = parent.id, t.child
-		}
 	}
 	c.orders[t.id] = t
 	c.active++
@@ -430,7 +427,7 @@ func (c *coordinator) schedules() []measured.Order {
 	out := make([]measured.Order, 0, len(c.orders))
 	for id := int64(1); id <= c.count; id++ {
 		t := c.orders[id]
-		out = append(out, measured.Order{ID: t.id, Parent: t.run.parent, Child: t.run.child, Proc: t.proc, Made: t.run.made, Stretches: t.run.stretches})
+		out = append(out, measured.Order{ID: t.id, Parent: t.parent, Child: t.child, Proc: t.proc, Made: t.run.made, Stretches: t.run.stretches})
 	}
 	return out
 }

@@ -68,23 +68,12 @@ func Call[A, R any](p *Procedure1[A, R], a A) Program[R] {
 
 // Call2 is p called on a and b, for Run.
 func Call2[A, B, R any](p *Procedure2[A, B, R], a A, b B) Program[R] {
-	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b) }, func() ([]byte, error) {
-		e := newEncoder()
-		put(e, a)
-		put(e, b)
-		return e.bytes()
-	}}
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b) }, func() ([]byte, error) { return encode2(a, b) }}
 }
 
 // Call3 is p called on a, b and d, for Run.
 func Call3[A, B, C, R any](p *Procedure3[A, B, C, R], a A, b B, d C) Program[R] {
-	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) }, func() ([]byte, error) {
-		e := newEncoder()
-		put(e, a)
-		put(e, b)
-		put(e, d)
-		return e.bytes()
-	}}
+	return Program[R]{p.name, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) }, func() ([]byte, error) { return encode3(a, b, d) }}
 }
 
 // Run is MainContext for a procedure of any number of arguments (Call,

@@ -8,8 +8,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // NetworkFit is the network between a coordinator and its worker
@@ -116,6 +114,3 @@ func fitLine(ps []NetworkPoint) (latency, bandwidth, worst float64) {
 	}
 	return latency, bandwidth, worst
 }
-
-// answerPing sends a ping's data back.
-func answerPing(m *nats.Msg) error { return m.Respond(m.Data) }

@@ -110,7 +110,7 @@ func work(ctx context.Context, url string) error {
 			default:
 			}
 		case m.Header.Get(hPing) != "":
-			if err := answerPing(m); err != nil {
+			if err := m.Respond(m.Data); err != nil { // ModeNetwork's round trip
 				n.fail(err)
 			}
 		case m.Header.Get(hResult) != "":

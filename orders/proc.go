@@ -241,12 +241,7 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 	}
 	var encode func() ([]byte, error)
 	if c.remote() {
-		encode = func() ([]byte, error) {
-			e := newEncoder()
-			put(e, a)
-			put(e, b)
-			return e.bytes()
-		}
+		encode = func() ([]byte, error) { return encode2(a, b) }
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
 }
@@ -261,13 +256,7 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 	}
 	var encode func() ([]byte, error)
 	if c.remote() {
-		encode = func() ([]byte, error) {
-			e := newEncoder()
-			put(e, a)
-			put(e, b)
-			put(e, d)
-			return e.bytes()
-		}
+		encode = func() ([]byte, error) { return encode3(a, b, d) }
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
 }

@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/gob"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -83,13 +84,7 @@ func travelProblems() error {
 	for _, name := range slices.Compact(slices.Sorted(slices.Values(registry.twice))) {
 		problems = append(problems, fmt.Sprintf("procedure %q is declared more than once (a worker finds procedures by name)", name))
 	}
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range registry.byName {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(registry.byName)) {
 		if p := registry.byName[name]; p.cannot != nil {
 			problems = append(problems, fmt.Sprintf("procedure %q: %v", name, p.cannot))
 		}
@@ -123,13 +118,11 @@ func (c travelCheck) check(t reflect.Type, path string) error {
 	gobEncoderType := reflect.TypeFor[gob.GobEncoder]()
 	binaryType := reflect.TypeFor[encoding.BinaryMarshaler]()
 	if t.Implements(travellingType) || reflect.PointerTo(t).Implements(travellingType) {
-		r := reflect.Zero(t)
-		if t.Kind() != reflect.Pointer {
-			r = reflect.New(t)
-		} else {
-			r = reflect.New(t.Elem())
+		h := reflect.New(t) // a *Handle, whether t is the handle or a pointer to it
+		if t.Kind() == reflect.Pointer {
+			h = reflect.New(t.Elem())
 		}
-		return c.check(r.Interface().(travelling).resultType(), path+" (a handle's result)")
+		return c.check(h.Interface().(travelling).resultType(), path+" (a handle's result)")
 	}
 	if t.Implements(gobEncoderType) || reflect.PointerTo(t).Implements(gobEncoderType) ||
 		t.Implements(binaryType) || reflect.PointerTo(t).Implements(binaryType) {
@@ -216,6 +209,23 @@ func take[T any](d *decoder) T {
 func encode1[T any](v T) ([]byte, error) {
 	e := newEncoder()
 	put(e, v)
+	return e.bytes()
+}
+
+// encode2 encodes two values, the arguments of a Procedure2.
+func encode2[A, B any](a A, b B) ([]byte, error) {
+	e := newEncoder()
+	put(e, a)
+	put(e, b)
+	return e.bytes()
+}
+
+// encode3 encodes three values, the arguments of a Procedure3.
+func encode3[A, B, C any](a A, b B, c C) ([]byte, error) {
+	e := newEncoder()
+	put(e, a)
+	put(e, b)
+	put(e, c)
 	return e.bytes()
 }
 
