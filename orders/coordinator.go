@@ -228,11 +228,15 @@ func (c *coordinator) onDone(m *nats.Msg) error {
 	if t.fail != nil {
 		c.failed(t)
 	}
+	makerWaits := false
 	for _, w := range t.waiters {
+		makerWaits = makerWaits || w.id == t.parent
 		c.resume(w, t)
 	}
 	t.waiters = nil
-	c.sendAhead(t)
+	if !makerWaits { // else the answer to its Get carries the result
+		c.sendAhead(t)
+	}
 	if t == c.main && t.fail == nil {
 		close(c.mainDone)
 	}

@@ -59,8 +59,7 @@ func Start(t *testing.T, opt Options) Run {
 	if runtime.GOOS != "linux" {
 		t.Skip("runs in worker processes are tested on Linux (/proc finds the workers)")
 	}
-	child := exec.Command(os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$")
-	child.Env = append(os.Environ(), childEnv+"=1")
+	child := Command(t, exec.Command)
 	var stdout, stderr bytes.Buffer
 	child.Stdout, child.Stderr = &stdout, &stderr
 	if err := child.Start(); err != nil {
@@ -103,6 +102,16 @@ func Start(t *testing.T, opt Options) Run {
 		}
 	}
 	return Run{Stdout: stdout.String(), Stderr: stderr.String(), Err: err, Workers: workers}
+}
+
+// Command returns the command that runs the calling test again in a
+// child process where Main runs the program, for a test that starts its
+// processes itself (in other network namespaces, say): wrap makes the
+// command from the test binary and its arguments, as exec.Command does.
+func Command(t *testing.T, wrap func(name string, args ...string) *exec.Cmd) *exec.Cmd {
+	c := wrap(os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$")
+	c.Env = append(os.Environ(), childEnv+"=1")
+	return c
 }
 
 // waitForChildren returns the pids of the n children of process parent,

@@ -101,8 +101,8 @@ func joined(t *testing.T, in sumInput, killCoordinator bool) (Run, []string, []e
 	var workers []*exec.Cmd
 	logs := make([]*strings.Builder, 2)
 	for i := range 2 {
-		w := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
-		w.Env = append(os.Environ(), childEnv+"=1", joinEnv+"_WORKER="+addr)
+		w := Command(t, exec.Command)
+		w.Env = append(w.Env, joinEnv+"_WORKER="+addr)
 		logs[i] = &strings.Builder{}
 		w.Stderr = logs[i]
 		if err := w.Start(); err != nil {
