@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // joinEnv is how a coordinator tells the worker processes it starts
@@ -28,6 +29,25 @@ const maxMessage = 64 << 20
 
 // distributed reports whether the run uses worker processes.
 func (c Config) distributed() bool { return c.Procs > 0 || c.Slurm }
+
+// withCluster returns c with Procs and Cores, where they are 0, from its
+// Cluster file.
+func (c Config) withCluster() (Config, error) {
+	if c.Cluster == "" {
+		return c, nil
+	}
+	f, err := os.Open(c.Cluster)
+	if err != nil {
+		return c, fmt.Errorf("orders: -orders.cluster: %w", err)
+	}
+	defer f.Close()
+	cl, err := machine.ReadCluster(f, c.Cluster)
+	if err != nil {
+		return c, fmt.Errorf("orders: -orders.cluster %w", err)
+	}
+	c.Procs, c.Cores = cmp.Or(c.Procs, cl.Nodes), cmp.Or(c.Cores, cl.Cores)
+	return c, nil
+}
 
 // cores is the number of orders each worker process runs at once.
 func (c Config) cores() int { return max(c.Cores, 1) }

@@ -22,7 +22,8 @@ const (
 	ModeRecord    Mode = "record"
 	// ModeNetwork times round trips between the coordinator and its
 	// worker processes (Procs, Listen, Slurm) and writes the network
-	// they make for the simulator (NetworkFit) to Out.
+	// they make for the simulator to Out, as a cluster description file
+	// (NetworkFit).
 	ModeNetwork Mode = "network"
 )
 
@@ -88,6 +89,12 @@ type Config struct {
 	// and an order waiting in Get resumes on its own node.
 	Procs int
 	Cores int
+	// Cluster is a cluster description file (machine.ReadCluster, as
+	// ModeNetwork writes one): in Run, its nodes are the worker
+	// processes and its cores theirs, where Procs and Cores are 0. The
+	// simulator plays traces on the same file (presage orders simulate
+	// --cluster).
+	Cluster string
 	// Listen is where the coordinator waits for Procs workers started
 	// elsewhere ("host:port"); Join is, in such a worker, the
 	// coordinator's address.
@@ -139,6 +146,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
 	fs.IntVar(&c.Procs, "orders.procs", c.Procs, "run: run the orders in N worker processes, copies of this program started here (or joining at -orders.listen)")
 	fs.IntVar(&c.Cores, "orders.cores", c.Cores, "run: orders each worker process runs at once (default 1)")
+	fs.StringVar(&c.Cluster, "orders.cluster", c.Cluster, "run: cluster description file (as network mode writes): its nodes are the worker processes and its cores theirs, unless -orders.procs or -orders.cores say otherwise")
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
 	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")

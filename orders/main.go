@@ -85,8 +85,11 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 		result = r
 		return SizeOf(r), err
 	}
+	cfg, err := cfg.withCluster()
+	if err != nil {
+		return result, nil, err
+	}
 	var rep *Summary
-	var err error
 	switch mode := cfg.mode(); {
 	case (mode == ModeRun || mode == ModeNetwork) && (cfg.distributed() || cfg.Join != ""):
 		result, rep, err = runDistributed(ctx, cfg, prog)

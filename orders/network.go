@@ -2,46 +2,39 @@ package orders
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
+
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
-// NetworkFit is the network between a coordinator and its worker
-// processes (ModeNetwork) as sim/ordersim prices a transfer between two
-// nodes: Latency + bytes/Bandwidth (presage orders simulate --latency,
-// --bandwidth). An order's arguments and results travel from one worker
-// to another through the coordinator's server, over two links, which a
-// round trip between the coordinator and a worker crosses too: the fit is
-// of the round trips' median at each size.
+// NetworkFit is what ModeNetwork measured: the cluster of the
+// coordinator's worker processes with its network as sim/ordersim prices
+// a transfer between two nodes — the medians of the round trips by size
+// (machine.Cluster.Messages, which the simulator follows piece-wise),
+// and the line fitted to them (Latency + bytes/Bandwidth) — and how far
+// that line is from the points. An order's arguments and results travel
+// from one worker to another through the coordinator's server, over two
+// links, which a round trip between the coordinator and a worker
+// crosses too.
 type NetworkFit struct {
-	Format    string         `json:"format"` // "presage-network"
-	Workers   int            `json:"workers"`
-	Latency   float64        `json:"latency"`   // seconds
-	Bandwidth float64        `json:"bandwidth"` // bytes per second
-	Points    []NetworkPoint `json:"points"`
+	Cluster machine.Cluster
 	// Worst is the largest distance of a point from the line, relative
 	// to the point: a single line describes the network when it is small.
-	Worst float64 `json:"worst"`
-}
-
-// NetworkPoint is the median round trip of messages of Bytes each way.
-type NetworkPoint struct {
-	Bytes   int64   `json:"bytes"`
-	Seconds float64 `json:"seconds"`
+	Worst float64
 }
 
 // networkSizes are the message sizes timed, and networkReps the round
 // trips timed at each size with each worker (after one untimed).
-var networkSizes = []int64{0, 1 << 10, 16 << 10, 128 << 10, 1 << 20, 4 << 20}
+var networkSizes = []int64{0, 1 << 10, 16 << 10, 64 << 10, 128 << 10, 1 << 20, 4 << 20}
 
 const networkReps = 7
 
 // calibrateNetwork times round trips between the coordinator and every
-// worker of cfg's plan, fits the simulator's cost and writes it.
+// worker of cfg's plan, fits the simulator's cost and writes the cluster
+// description file (machine.WriteCluster) to cfg's output.
 func calibrateNetwork(ctx context.Context, cfg Config) (*Summary, error) {
 	s, err := openSession(ctx, cfg)
 	if err != nil {
@@ -53,27 +46,33 @@ func calibrateNetwork(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	fit.Cluster.Cores = cfg.cores()
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(fit)
-	if err == nil {
-		_, err = fmt.Fprintf(out, "%s\n", b)
-	}
+	err = machine.WriteCluster(out, fit.Cluster)
 	rep := &Summary{Mode: ModeNetwork, Workers: s.procs, Elapsed: time.Since(start), Network: fit}
 	return rep, errors.Join(err, closeOut())
 }
 
-// pingPong times the round trips and fits them.
+// pingPong times the round trips and fits them. A round trip carries a
+// value of the size encoded as an argument is, which the worker decodes
+// and sends back as it came: it pays what a transfer from one worker to
+// another through the coordinator pays (an encoding, two links there and
+// back through the server, a decoding).
 func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
-	fit := &NetworkFit{Format: "presage-network", Workers: s.procs}
+	var points []machine.MessagePoint
 	for _, size := range networkSizes {
-		data := make([]byte, size)
+		value := make([]byte, size)
 		var times []float64
 		for _, n := range s.nodes {
 			for rep := range networkReps + 1 {
 				t0 := time.Now()
+				data, err := encode1(value)
+				if err != nil {
+					return nil, err
+				}
 				m, err := s.nc.RequestMsgWithContext(ctx, message(n.inbox, data, hPing, true))
 				if err != nil {
 					return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
@@ -86,18 +85,25 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 				}
 			}
 		}
-		slices.Sort(times)
-		fit.Points = append(fit.Points, NetworkPoint{Bytes: size, Seconds: times[len(times)/2]})
+		// The mean, not the median: a run's time is a sum of transfers,
+		// the slow ones included (a collection, a page fault).
+		var sum float64
+		for _, t := range times {
+			sum += t
+		}
+		points = append(points, machine.MessagePoint{Bytes: size, Seconds: sum / float64(len(times))})
 	}
-	fit.Latency, fit.Bandwidth, fit.Worst = fitLine(fit.Points)
+	fit := &NetworkFit{Cluster: machine.Cluster{Nodes: s.procs, Messages: points}}
+	fit.Cluster.Latency, fit.Cluster.Bandwidth, fit.Worst = fitLine(points)
 	return fit, nil
 }
 
 // fitLine fits seconds = latency + bytes/bandwidth to the points by least
 // squares of the relative errors (a small message's time counts as much
 // as a large one's), and returns the largest distance of a point from
-// the line relative to the point.
-func fitLine(ps []NetworkPoint) (latency, bandwidth, worst float64) {
+// the line relative to the point. The simulator follows the points
+// themselves; the line is for the DVM's terms, reports and people.
+func fitLine(ps []machine.MessagePoint) (latency, bandwidth, worst float64) {
 	var sw, sx, sy, sxx, sxy float64
 	for _, p := range ps {
 		w := 1 / (p.Seconds * p.Seconds)

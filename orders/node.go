@@ -109,8 +109,12 @@ func work(ctx context.Context, url string) error {
 			case stop <- m.Header.Get(hWhy):
 			default:
 			}
-		case m.Header.Get(hPing) != "":
-			if err := m.Respond(m.Data); err != nil { // ModeNetwork's round trip
+		case m.Header.Get(hPing) != "": // ModeNetwork's round trip (pingPong)
+			_, err := decode1[[]byte](m.Data)
+			if err == nil {
+				err = m.Respond(m.Data)
+			}
+			if err != nil {
 				n.fail(err)
 			}
 		case m.Header.Get(hResult) != "":

@@ -14,6 +14,7 @@ import (
 	"github.com/presage-dvm/presage/exports/ordersreport"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
@@ -104,6 +105,7 @@ func (c *ordersReportCmd) Run(ctx context.Context, g *Globals) error {
 
 // clusterFlags describe the cluster an order trace is played on.
 type clusterFlags struct {
+	Cluster   string  `help:"Cluster description file (run mode's -orders.mode network writes one; docs/orders.md): the cluster's cores, power and network, measured message times included, in place of --cores, --power, --latency and --bandwidth." placeholder:"FILE"`
 	Cores     int     `help:"Orders a node runs at once." default:"1"`
 	Power     float64 `help:"Relative power of every node (work takes time/power)." default:"1"`
 	Latency   float64 `help:"Seconds per message between two nodes." default:"0"`
@@ -113,8 +115,25 @@ type clusterFlags struct {
 	Pin       bool    `help:"Resume an order whose result arrived only on the node it started on (as run mode's -orders.pin); by default it resumes on any free node when its own is busy."`
 }
 
-func (f clusterFlags) cluster(nodes int) ordersim.Cluster {
-	return ordersim.Cluster{Nodes: nodes, Cores: f.Cores, Power: []float64{f.Power}, Latency: f.Latency, Bandwidth: f.Bandwidth}
+// cluster returns the cluster of the flags, of nodes nodes (0: the
+// --cluster file's, else 1).
+func (f clusterFlags) cluster(nodes int) (ordersim.Cluster, error) {
+	if f.Cluster == "" {
+		return ordersim.Cluster{Nodes: max(nodes, 1), Cores: f.Cores, Power: []float64{f.Power}, Latency: f.Latency, Bandwidth: f.Bandwidth}, nil
+	}
+	if f.Cores != 1 || f.Power != 1 || f.Latency != 0 || f.Bandwidth != 0 {
+		return ordersim.Cluster{}, fmt.Errorf("--cluster %s and --cores, --power, --latency or --bandwidth: the file describes the cluster (expected one or the other)", f.Cluster)
+	}
+	file, err := os.Open(f.Cluster)
+	if err != nil {
+		return ordersim.Cluster{}, fmt.Errorf("--cluster: %w", err)
+	}
+	defer file.Close()
+	cl, err := machine.ReadCluster(file, f.Cluster)
+	if nodes > 0 {
+		cl.Nodes = nodes
+	}
+	return ordersim.Cluster(cl), err
 }
 
 func (f clusterFlags) options() ordersim.Options {
@@ -128,13 +147,13 @@ func (f clusterFlags) rules() []flagRule {
 
 type ordersSimulateCmd struct {
 	Orders string `help:"Stored order trace (name or id)." required:""`
-	Nodes  int    `help:"Nodes of the cluster." default:"1"`
+	Nodes  int    `help:"Nodes of the cluster (default: the --cluster file's, else 1)."`
 	clusterFlags
 	MaxEvents int64 `name:"max-events" help:"Store every order's schedule when the trace has at most this many orders." default:"100000"`
 }
 
 func (c *ordersSimulateCmd) Validate() error {
-	return checkFlags(append(c.rules(), atLeast("--nodes", c.Nodes, 1), flagRule{"--max-events", c.MaxEvents, c.MaxEvents >= 0, "0 or more"})...)
+	return checkFlags(append(c.rules(), atLeast("--nodes", c.Nodes, 0), flagRule{"--max-events", c.MaxEvents, c.MaxEvents >= 0, "0 or more"})...)
 }
 
 func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
@@ -143,7 +162,11 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	sim, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(c.Nodes),
+	cl, err := c.cluster(c.Nodes)
+	if err != nil {
+		return err
+	}
+	sim, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: c.Orders, Cluster: cl,
 		Options: c.options(), MaxEvents: c.MaxEvents})
 	if err != nil {
 		return err
@@ -192,6 +215,10 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	cl, err := c.cluster(0)
+	if err != nil {
+		return err
+	}
 	st, err := g.existingStore()
 	if err != nil {
 		return err
@@ -199,7 +226,7 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	update, finish := g.sweepProgress()
 	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
-		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: c.cluster(0), Options: c.options()},
+		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: cl, Options: c.options()},
 		Nodes:         nodes, Deadline: c.Deadline, Budget: c.Budget, PerProcMax: c.PerProcMax,
 	}, stage.SweepOptions{Workers: c.Workers, Shard: shard, Shards: shards, Command: commandLine(), Progress: update})
 	finish()

@@ -3,6 +3,7 @@ package stage
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -150,7 +151,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
-		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Power: power, Makespan: res.Makespan,
+		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Messages: messagesJSON(cl.Messages), Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {
@@ -193,4 +194,14 @@ func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Resu
 		run.Config.Power = cl.Power[0]
 	}
 	return run
+}
+
+// messagesJSON is how a run stores a measured network's message times
+// (stored.OrderRun.Messages): "" for none.
+func messagesJSON(ms []machine.MessagePoint) string {
+	if len(ms) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(ms) // numbers only: it cannot fail
+	return string(b)
 }

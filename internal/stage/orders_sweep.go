@@ -9,6 +9,7 @@ import (
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/sweep"
 	"github.com/presage-dvm/presage/sim/workspan"
@@ -21,18 +22,20 @@ const KindOrders = "orders"
 // the sweep in every store (contents, never store ids), so re-running the
 // same command resumes it and shards of it merge.
 type ordersDefinition struct {
-	Kind       string    `json:"kind"`
-	Trace      string    `json:"trace"` // the trace's name, for people
-	TraceSHA   string    `json:"trace_sha256"`
-	Nodes      []int     `json:"nodes"`
-	Cores      int       `json:"cores"`
-	Power      []float64 `json:"power"`
-	Latency    float64   `json:"latency"`
-	Bandwidth  float64   `json:"bandwidth"`
-	Scheduler  string    `json:"scheduler"`
-	Seed       uint64    `json:"seed"`
-	Migrate    bool      `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
-	PerProcMax int       `json:"per_proc_max"`
+	Kind      string    `json:"kind"`
+	Trace     string    `json:"trace"` // the trace's name, for people
+	TraceSHA  string    `json:"trace_sha256"`
+	Nodes     []int     `json:"nodes"`
+	Cores     int       `json:"cores"`
+	Power     []float64 `json:"power"`
+	Latency   float64   `json:"latency"`
+	Bandwidth float64   `json:"bandwidth"`
+	// Messages: omitted when none, so that the hashes of earlier sweeps stand.
+	Messages   []machine.MessagePoint `json:"messages,omitempty"`
+	Scheduler  string                 `json:"scheduler"`
+	Seed       uint64                 `json:"seed"`
+	Migrate    bool                   `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
+	PerProcMax int                    `json:"per_proc_max"`
 }
 
 // hash identifies the definition (sweep.DefinitionHash) without the
@@ -124,7 +127,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc, req.Options.PathSteps = nil, true, maxPathSteps
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		Bandwidth: req.Cluster.Bandwidth, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
+		Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

@@ -4,7 +4,6 @@ package netlab
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -19,14 +18,16 @@ import (
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/procstest"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// The network check: the simulator, given the network as run mode's
-// network calibration measured it (orders.ModeNetwork), predicts the
-// run of a program whose time is transfers, with its coordinator and two
-// workers on three computers joined by links of a known delay and rate.
+// The network check: the simulator, given the cluster file run mode's
+// network calibration writes (orders.ModeNetwork), predicts within 15%
+// the run of a program whose time is transfers, with its coordinator and
+// two workers on three computers joined by links of a known delay and
+// rate.
 
 // relayInput is what relay passes along: Steps orders in a row, the
 // arguments and result of order i of Sizes[i % len(Sizes)] bytes.
@@ -80,55 +81,56 @@ func relayMain(in relayInput) func() int {
 }
 
 func TestNetworkModelHoldsOnSlowLinks(t *testing.T) {
-	in := relayInput{Steps: 8, Sizes: []int{64 << 10, 512 << 10}}
+	in := relayInput{Steps: 16, Sizes: []int{64 << 10, 512 << 10}}
 	procstest.Main(relayMain(in))
-	if e := checkNetwork(t, Link{Delay: 2 * time.Millisecond, Rate: 100e6}, in); math.Abs(e) > 0.15 {
-		t.Errorf("prediction %+.1f%% off the measured run, want within 15%%", e*100)
-	}
+	checkNetwork(t, Link{Delay: 2 * time.Millisecond, Rate: 100e6}, in)
 }
 
-// On links of a gigabit the runtime's own cost of a message, not the
-// link, sets the time (docs/orders.md, "The network, timed"): the test
-// checks that the calibration sees the link, and reports the prediction.
-func TestNetworkCalibrationSeesFastLinks(t *testing.T) {
-	in := relayInput{Steps: 24, Sizes: []int{64 << 10, 1 << 20}}
+func TestNetworkModelHoldsOnFastLinks(t *testing.T) {
+	in := relayInput{Steps: 48, Sizes: []int{64 << 10, 1 << 20}}
 	procstest.Main(relayMain(in))
 	checkNetwork(t, Link{Delay: 200 * time.Microsecond, Rate: 1e9}, in)
 }
 
 // checkNetwork calibrates the network of a star of two workers on links
 // like l, checks that the calibration sees the links, runs relay on it
-// three times, and returns how far the simulator's prediction of relay's
-// trace, recorded here, is from the median makespan (relative).
-func checkNetwork(t *testing.T, l Link, in relayInput) float64 {
+// five times, and checks the simulator's prediction of relay's trace,
+// recorded here, on the cluster file the calibration wrote against the
+// best makespan: within 15%.
+func checkNetwork(t *testing.T, l Link, in relayInput) {
 	s := star(t, 2, l)
-	out := filepath.Join(t.TempDir(), "network.json")
+	out := filepath.Join(t.TempDir(), "cluster.json")
 	runOn(t, s, "network", out)
-	var fit orders.NetworkFit
-	b, err := os.ReadFile(out)
-	if err == nil {
-		err = json.Unmarshal(b, &fit)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer f.Close()
+	cl, err := machine.ReadCluster(f, out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A transfer crosses two links, through the coordinator: it cannot
 	// take less than two delays, nor go faster than half the rate.
-	if fit.Latency < 2*l.Delay.Seconds() || fit.Bandwidth > l.Rate/8/2 {
+	if cl.Latency < 2*l.Delay.Seconds() || cl.Bandwidth > l.Rate/8/2 {
 		t.Errorf("calibrated latency %.3g ms and bandwidth %.3g MB/s on links of %v: want at least %.3g ms and at most %.3g MB/s",
-			fit.Latency*1e3, fit.Bandwidth/1e6, l, 2*l.Delay.Seconds()*1e3, l.Rate/8/2/1e6)
+			cl.Latency*1e3, cl.Bandwidth/1e6, l, 2*l.Delay.Seconds()*1e3, l.Rate/8/2/1e6)
 	}
 	var runs []float64
-	for range 3 {
+	for range 5 {
 		runs = append(runs, runOn(t, s, "run", ""))
 	}
-	slices.Sort(runs)
-	measured := runs[1]
-	predicted := predictRelay(t, in, ordersim.Cluster{Nodes: 2, Latency: fit.Latency, Bandwidth: fit.Bandwidth})
+	measured := slices.Min(runs) // noise only adds time: the best run, as the reality check takes
+	predicted := predictRelay(t, in, ordersim.Cluster(cl))
+	line := cl
+	line.Messages = nil
 	e := (predicted - measured) / measured
-	t.Logf("links of %v by %s: calibrated latency %.3g ms, bandwidth %.3g MB/s (worst point %.0f%% off the line); relay measured %.3f s (runs %.3f), predicted %.3f s: %+.1f%%",
-		l, s.Shaper, fit.Latency*1e3, fit.Bandwidth/1e6, fit.Worst*100, measured, runs, predicted, e*100)
-	return e
+	t.Logf("links of %v by %s: round trips %v; as a line, latency %.3g ms, bandwidth %.3g MB/s", l, s.Shaper, cl.Messages, cl.Latency*1e3, cl.Bandwidth/1e6)
+	t.Logf("relay measured %.3f s (best of %.3f), predicted %.3f s (%+.1f%%; by the line alone %.3f s)",
+		measured, runs, predicted, e*100, predictRelay(t, in, ordersim.Cluster(line)))
+	if math.Abs(e) > 0.15 {
+		t.Errorf("predicted %.3f s against %.3f s measured: %+.1f%%, want within 15%%", predicted, measured, e*100)
+	}
 }
 
 // runOn runs relay in role on the star: the coordinator at the hub, a

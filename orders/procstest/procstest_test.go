@@ -1,7 +1,6 @@
 package procstest
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/orders"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // sum adds 0..n-1, each number an order of its own that takes pause.
@@ -177,10 +177,10 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Printf("%d %g %g\n", rep.Network.Workers, rep.Network.Latency, rep.Network.Bandwidth)
+		fmt.Printf("%d %g %g\n", rep.Network.Cluster.Nodes, rep.Network.Cluster.Latency, rep.Network.Cluster.Bandwidth)
 		return 0
 	})
-	out := filepath.Join(t.TempDir(), "net.json")
+	out := filepath.Join(t.TempDir(), "cluster.json")
 	t.Setenv(joinEnv+"_OUT", out)
 	r := Start(t, Options{Workers: 2})
 	var workers int
@@ -191,12 +191,13 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	if workers != 2 || !(latency > 0 && latency < 0.1) || !(bandwidth > 1e6) {
 		t.Errorf("%d workers, latency %g s, bandwidth %g B/s: want 2, a loopback's", workers, latency, bandwidth)
 	}
-	b, err := os.ReadFile(out)
-	var fit orders.NetworkFit
-	if err == nil {
-		err = json.Unmarshal(b, &fit)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err != nil || fit.Format != "presage-network" || len(fit.Points) < 2 || fit.Latency != latency {
-		t.Errorf("%s: %v, %+v", out, err, fit)
+	defer f.Close()
+	cl, err := machine.ReadCluster(f, out)
+	if err != nil || cl.Nodes != 2 || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
+		t.Errorf("%s: %v, %+v: want the cluster of 2 one-core workers, its message times and its line", out, err, cl)
 	}
 }

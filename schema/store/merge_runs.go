@@ -33,8 +33,8 @@ func runKeyColumns(cols []string) []string {
 // orderRunKeyColumns are the columns of order_runs in a key, joined to
 // the run (NULL for a run that is not an orders simulation): the trace is
 // the run's own order_trace_id already.
-var orderRunKeyColumns = prefixed("o.", []string{"scheduler", "migrate", "nodes", "cores", "latency", "bandwidth", "power",
-	"makespan", "work", "span", "burdened_span", "parallelism", "speedup", "speedup_lo", "speedup_hi"})
+var orderRunKeyColumns = prefixed("o.", []string{"scheduler", "migrate", "nodes", "cores", "latency", "bandwidth", "messages",
+	"power", "makespan", "work", "span", "burdened_span", "parallelism", "speedup", "speedup_lo", "speedup_hi"})
 
 // runKey joins a run's key columns and its order_runs values into one
 // string.

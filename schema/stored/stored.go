@@ -31,13 +31,16 @@ type MachineInfo struct {
 
 // OrderRun is what only an orders simulation has (a row of order_runs).
 type OrderRun struct {
-	TraceID      int64   `db:"trace_id"` // order trace
-	Scheduler    string  `db:"scheduler"`
-	Migrate      bool    `db:"migrate"` // waiting orders resume on any free node
-	Nodes        int     `db:"nodes"`
-	Cores        int     `db:"cores"`
-	Latency      float64 `db:"latency"`   // s
-	Bandwidth    float64 `db:"bandwidth"` // bytes/s; 0 = infinite
+	TraceID   int64   `db:"trace_id"` // order trace
+	Scheduler string  `db:"scheduler"`
+	Migrate   bool    `db:"migrate"` // waiting orders resume on any free node
+	Nodes     int     `db:"nodes"`
+	Cores     int     `db:"cores"`
+	Latency   float64 `db:"latency"`   // s
+	Bandwidth float64 `db:"bandwidth"` // bytes/s; 0 = infinite
+	// Messages is the measured network's message times by size, as JSON
+	// (machine.Cluster.Messages), "" when Latency and Bandwidth priced them.
+	Messages     string  `db:"messages"`
 	Power        float64 `db:"power"`
 	Makespan     float64 `db:"makespan"`
 	Work         float64 `db:"work"`
@@ -335,7 +338,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 20
+const SchemaVersion = 21
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

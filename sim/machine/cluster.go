@@ -1,14 +1,16 @@
 package machine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Cluster is what both engines mean by a cluster: Nodes computers of Cores
 // processors each, of relative Power, joined by a network on which a
 // message of b bytes between two nodes takes Latency + b/Bandwidth
-// seconds. The orders engine plays order traces on it (ordersim.Cluster is
+// seconds, or, when Messages are given, the time they measured at b. The orders engine plays order traces on it (ordersim.Cluster is
 // this type, with its schedulers' rules as methods). The DVM engine's
 // machine tree says more (clusters of clusters, channels, a power per
 // processor); its top level means the same: the root's children are the
@@ -24,6 +26,85 @@ type Cluster struct {
 	Power     []float64
 	Latency   float64 // seconds per message between two nodes (the DVM's TStart)
 	Bandwidth float64 // bytes per second between two nodes; 0 means unlimited
+	// Messages, when given, are the times messages of some sizes took
+	// (as run mode's network calibration measures them): a message's
+	// time follows them piece-wise linearly where one line does not fit.
+	// Latency and Bandwidth then keep the line fitted to them, for the
+	// DVM's terms and the reports.
+	Messages []MessagePoint
+}
+
+// MessagePoint is the time a message of Bytes bytes took.
+type MessagePoint struct {
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Network is the part of a Cluster that prices a message between two
+// nodes.
+type Network struct {
+	Latency   float64
+	Bandwidth float64
+	Messages  []MessagePoint
+}
+
+// Network returns c's network.
+func (c Cluster) Network() Network {
+	return Network{Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages}
+}
+
+// Free reports whether messages cost nothing on n.
+func (n Network) Free() bool { return n.Latency == 0 && n.Bandwidth <= 0 && len(n.Messages) == 0 }
+
+// MessageTime is the time a message of bytes takes between two nodes:
+// the latency plus the bytes at the bandwidth, as the DVM's TStart +
+// bytes × TByte; with Messages, the line between the two points around
+// bytes (below the first, the first's time; beyond the last, along the
+// last piece), as SimGrid's piece-wise linear network models do.
+func (n Network) MessageTime(bytes int64) float64 {
+	if len(n.Messages) > 0 {
+		return n.measured(bytes)
+	}
+	if n.Bandwidth <= 0 {
+		return n.Latency
+	}
+	return n.Latency + float64(bytes)/n.Bandwidth
+}
+
+func (n Network) measured(bytes int64) float64 {
+	ps := n.Messages
+	i, _ := slices.BinarySearchFunc(ps, bytes, func(p MessagePoint, b int64) int { return cmp.Compare(p.Bytes, b) })
+	switch {
+	case i == 0:
+		return ps[0].Seconds
+	case i == len(ps):
+		i-- // along the last piece
+	}
+	a, b := ps[i-1], ps[i]
+	t := a.Seconds + (b.Seconds-a.Seconds)*float64(bytes-a.Bytes)/float64(b.Bytes-a.Bytes)
+	return max(t, 0)
+}
+
+// Validate reports the first field of n that cannot describe a network.
+func (n Network) Validate() error {
+	if err := nonNegative("latency", n.Latency); err != nil {
+		return err
+	}
+	if err := nonNegative("bandwidth", n.Bandwidth); err != nil {
+		return err
+	}
+	if len(n.Messages) == 1 {
+		return fmt.Errorf("1 message time (expected none, or at least 2 for the pieces between them)")
+	}
+	for i, p := range n.Messages {
+		if err := nonNegative(fmt.Sprintf("messages[%d].seconds", i), p.Seconds); err != nil {
+			return err
+		}
+		if p.Bytes < 0 || i > 0 && p.Bytes <= n.Messages[i-1].Bytes {
+			return fmt.Errorf("messages[%d].bytes = %d (expected sizes ≥ 0 in increasing order)", i, p.Bytes)
+		}
+	}
+	return nil
 }
 
 // Validate reports the first field of c that cannot describe a cluster.
@@ -42,10 +123,7 @@ func (c Cluster) Validate() error {
 			return fmt.Errorf("power[%d] = %v (expected a finite number > 0)", i, p)
 		}
 	}
-	if err := nonNegative("latency", c.Latency); err != nil {
-		return err
-	}
-	return nonNegative("bandwidth", c.Bandwidth)
+	return c.Network().Validate()
 }
 
 func nonNegative(name string, v float64) error {
@@ -74,15 +152,9 @@ func (c Cluster) NodePower(i int) float64 {
 	return c.Power[i]
 }
 
-// MessageTime is the time a message of bytes takes between two nodes:
-// the latency plus the bytes at the bandwidth, as the DVM's TStart +
-// bytes × TByte.
-func (c Cluster) MessageTime(bytes int64) float64 {
-	if c.Bandwidth == 0 {
-		return c.Latency
-	}
-	return c.Latency + float64(bytes)/c.Bandwidth
-}
+// MessageTime is the time a message of bytes takes between two nodes
+// (Network.MessageTime).
+func (c Cluster) MessageTime(bytes int64) float64 { return c.Network().MessageTime(bytes) }
 
 // TByte is the bandwidth in the DVM's terms, seconds per byte: 0 when
 // unlimited, as a DVM machine without a per-byte time.

@@ -43,7 +43,7 @@ func compareWithFixedPoint(t *testing.T, orders []*ordertrace.Order, net Network
 	t.Helper()
 	got, err := Analyze(&slice{orders: orders}, net)
 	span, ok := fixedPoint(orders, func(int64) float64 { return 0 })
-	burdened, _ := fixedPoint(orders, net.cost)
+	burdened, _ := fixedPoint(orders, net.MessageTime)
 	var d *DeadlockError
 	switch {
 	case !ok:

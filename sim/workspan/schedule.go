@@ -112,7 +112,7 @@ func (s *schedule) add(o *ordertrace.Order) error {
 	if o.Parent == 0 {
 		s.begin(o.ID, times{})
 	} else if parent := &s.recs[o.Parent-1]; parent.knownBefore(o.MadeAt) {
-		s.begin(o.ID, parent.at(o.MadeAt).plus(0, s.net.cost(o.ArgBytes)))
+		s.begin(o.ID, parent.at(o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
 	} else {
 		parent.run.kids = append(parent.run.kids, o.ID)
 	}
@@ -222,7 +222,7 @@ func (s *schedule) publish(id int64, horizon float64) {
 	had := len(r.results)
 	for n := had; n < len(o.results) && o.results[n].At < horizon; n++ {
 		res := o.results[n]
-		r.results = append(r.results, p.offset.plus(res.At, s.net.cost(res.Bytes)))
+		r.results = append(r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
 	}
 	if len(r.results) > had {
 		s.wake(id)
@@ -263,7 +263,7 @@ func (s *schedule) startKids(r *record, horizon float64) {
 	for _, k := range kids {
 		kid := &s.recs[k-1].run.line
 		if kid.madeAt <= horizon {
-			s.begin(k, r.at(kid.madeAt).plus(0, s.net.cost(kid.argBytes)))
+			s.begin(k, r.at(kid.madeAt).plus(0, s.net.MessageTime(kid.argBytes)))
 		} else {
 			kept = append(kept, k)
 		}

@@ -1,5 +1,7 @@
 package workspan
 
+import "github.com/presage-dvm/presage/sim/machine"
+
 // times is one moment in the two schedules computed side by side: lane
 // plain, where edges between orders are free, and lane burdened, where
 // each costs a message.
@@ -21,20 +23,6 @@ func (t times) plus(d, c float64) times { return times{t[0] + d, t[1] + d + c} }
 func (t times) minus(d float64) times { return times{t[0] - d, t[1] - d} }
 
 // Network prices the messages of the burdened span: a make edge carries
-// the child's arguments, a result edge the result.
-type Network struct {
-	Latency   float64 // seconds per message
-	Bandwidth float64 // bytes per second; 0 means unlimited
-}
-
-// Free reports whether messages cost nothing on n, so that the burdened
-// span is the span.
-func (n Network) Free() bool { return n.Latency == 0 && n.Bandwidth <= 0 }
-
-// cost is the time of one message of n bytes.
-func (n Network) cost(bytes int64) float64 {
-	if n.Bandwidth <= 0 {
-		return n.Latency
-	}
-	return n.Latency + float64(bytes)/n.Bandwidth
-}
+// the child's arguments, a result edge the result. It is the cluster's
+// network (machine.Cluster.Network).
+type Network = machine.Network

@@ -75,8 +75,8 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
 	case orders.ModeNetwork:
 		n := rep.Network
-		fmt.Fprintf(stderr, "network of %d workers: --latency %.3g --bandwidth %.3g (a point at most %.0f%% off the line)\n",
-			n.Workers, n.Latency, n.Bandwidth, 100*n.Worst)
+		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it)\n",
+			n.Cluster.Nodes, len(n.Cluster.Messages), n.Cluster.Latency, n.Cluster.Bandwidth, 100*n.Worst)
 	}
 	return 0
 }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var simulatedOn = regexp.MustCompile(`on (\d+) nodes \(\S+\): makespan (\S+) s`)
+
+// A cluster description file gives orders simulate its nodes, cores and
+// network; its measured message times price the transfers, whatever the
+// line beside them says, and the run keeps them.
+func TestOrdersSimulateOnAClusterFile(t *testing.T) {
+	dir := ordersDir(t)
+	// 1000 bytes take 2 s by the points, as on a line of latency 1 s
+	// and 1000 bytes/s; the file's own line (9 s) is not used.
+	file := filepath.Join(dir, "cluster.json")
+	if err := os.WriteFile(file, []byte(`{"format":"presage-cluster","nodes":4,"cores":1,"latency":9,"bandwidth":1,
+		"messages":[{"bytes":0,"seconds":1},{"bytes":1000,"seconds":2},{"bytes":2000,"seconds":10}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byFile := simulatedOn.FindStringSubmatch(mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "far", "--cluster", file)).stdout)
+	byLine := simulatedOn.FindStringSubmatch(mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "far", "--nodes", "4",
+		"--latency", "1", "--bandwidth", "1000")).stdout)
+	if byFile == nil || byLine == nil || byFile[1] != "4" || byFile[2] != byLine[2] {
+		t.Fatalf("on the file %q, on the line %q: want both on 4 nodes with the same makespan", byFile, byLine)
+	}
+	r := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT nodes, latency, messages FROM order_runs ORDER BY run_id"))
+	want := `4,9,"[{""bytes"":0,""seconds"":1},{""bytes"":1000,""seconds"":2},{""bytes"":2000,""seconds"":10}]"` + "\n4,1,\n"
+	if !strings.HasSuffix(r.stdout, want) {
+		t.Errorf("stored runs:\n%s\nwant them ending in\n%s", r.stdout, want)
+	}
+	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "far", "--cluster", file, "--nodes", "1..4"))
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cluster", file, "--latency", "1"}, "--cluster " + file + " and --cores, --power, --latency or --bandwidth: the file describes the cluster (expected one or the other)"},
+		{[]string{"--cluster", filepath.Join(dir, "none.json")}, "--cluster: open " + filepath.Join(dir, "none.json") + ": no such file or directory"},
+	} {
+		r := presage(t, dir, append([]string{"orders", "simulate", "--orders", "far"}, c.args...)...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want an error saying %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}

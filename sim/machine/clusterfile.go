@@ -1,0 +1,59 @@
+package machine
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// ClusterFormat names the cluster description file: one JSON object that
+// run mode's network calibration writes (-orders.mode network), run mode
+// starts its worker processes from (-orders.cluster) and presage orders
+// simulate and sweep play traces on (--cluster), so that the runtime
+// and the simulator work on one description (docs/orders.md).
+const ClusterFormat = "presage-cluster"
+
+// clusterFile is the file's object.
+type clusterFile struct {
+	Format    string         `json:"format"`
+	Nodes     int            `json:"nodes"`
+	Cores     int            `json:"cores,omitempty"`
+	Power     []float64      `json:"power,omitempty"`
+	Latency   float64        `json:"latency"`   // seconds
+	Bandwidth float64        `json:"bandwidth"` // bytes per second, 0 for unlimited
+	Messages  []MessagePoint `json:"messages,omitempty"`
+}
+
+// WriteCluster writes c as a cluster description file.
+func WriteCluster(w io.Writer, c Cluster) error {
+	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
+		Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages}, "", "  ")
+	if err == nil {
+		_, err = fmt.Fprintf(w, "%s\n", b)
+	}
+	return err
+}
+
+// ReadCluster reads the cluster description file named name from r.
+func ReadCluster(r io.Reader, name string) (Cluster, error) {
+	var f clusterFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return Cluster{}, fmt.Errorf("%s: %w (expected a %s JSON object)", name, err, ClusterFormat)
+	}
+	if f.Format != ClusterFormat {
+		return Cluster{}, fmt.Errorf("%s: format %q (expected %q)", name, f.Format, ClusterFormat)
+	}
+	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, Bandwidth: f.Bandwidth}
+	if len(f.Power) > 0 { // "power": [] means none, as no "power" does
+		c.Power = f.Power
+	}
+	if len(f.Messages) > 0 {
+		c.Messages = f.Messages
+	}
+	if err := c.Validate(); err != nil {
+		return Cluster{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
