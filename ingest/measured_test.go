@@ -170,3 +170,40 @@ func TestOrderMeasurementSchedule(t *testing.T) {
 		t.Errorf("procedures %+v, want %+v", got.Procs, wantProcs)
 	}
 }
+
+// TestOrderMeasurementOfWorkerProcesses: a run whose workers were the
+// cores of worker processes is stored as a run of the processes, each a
+// node of its cores, whose times and orders are its cores' summed.
+func TestOrderMeasurementOfWorkerProcesses(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	m := scheduled()
+	m.Scheduler, m.Migrate, m.Cores = "fifo", false, 2
+	m.Workers = append(m.Workers, measured.Worker{Orders: 0, Idle: 1.5}, measured.Worker{Orders: 0, Idle: 1.5})
+	m.Schedule[2].Stretches[0].Worker = 3 // order 3 ran on process 1
+	info, err := ingest.OrderMeasurement(ctx, st, writeMeasured(t, t.TempDir(), m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Workers != 4 || info.Cores != 2 {
+		t.Errorf("stored %+v: want 4 workers, the cores of processes of 2", info)
+	}
+	got, err := st.OrderSimulation(ctx, info.RunID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.Detail; d.Nodes != 2 || d.Cores != 2 || d.Processes != 2 || d.Work != 2.5 {
+		t.Errorf("detail %+v: want 2 processes of 2 cores, the work of all", d)
+	}
+	wantNodes := []stored.OrderNode{{Node: 0, Orders: 5, Busy: 2.5, Idle: 0.375, Waiting: 0.125}, {Node: 1, Orders: 0, Idle: 3}}
+	if !slices.Equal(got.Nodes, wantNodes) {
+		t.Errorf("nodes %+v, want %+v", got.Nodes, wantNodes)
+	}
+	var nodes []int
+	for _, s := range got.Stretches {
+		nodes = append(nodes, s.Node)
+	}
+	if want := []int{0, 0, 0, 0, 1, 0, 0}; !slices.Equal(nodes, want) {
+		t.Errorf("the stretches' nodes %v, want %v (a worker's process)", nodes, want)
+	}
+}

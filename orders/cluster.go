@@ -239,7 +239,7 @@ func runCluster(ctx context.Context, cfg Config, name string, args []byte) ([]by
 		return nil, rep, runErr
 	}
 	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Scheduler: string(cfg.scheduler()),
-		Started: c.start.UTC(), Orders: c.count, Makespan: end.Sub(c.start).Seconds(), Workers: c.pool.measure(end)}
+		Started: c.start.UTC(), Orders: c.count, Makespan: end.Sub(c.start).Seconds(), Workers: c.pool.measure(end), Cores: c.cores}
 	if c.schedule {
 		rep.Measured.Schedule = c.schedules()
 		out, closeOut, err := cfg.output()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/presage-dvm/presage/ingest"
@@ -170,8 +171,12 @@ func (c *ingestOrdersRunCmd) Run(ctx context.Context, g *Globals) error {
 		if info.Migrate {
 			rule += " with migration"
 		}
-		g.infof("measured run %s: %s on %d workers of %s, %s, %d orders in %.4g s (run %d)",
-			info.Name, info.Program, info.Workers, info.Machine, rule, info.Orders, info.Makespan, info.RunID)
+		on := fmt.Sprintf("%d workers", info.Workers)
+		if info.Cores > 0 {
+			on = fmt.Sprintf("%d worker processes of %d cores", info.Workers/info.Cores, info.Cores)
+		}
+		g.infof("measured run %s: %s on %s of %s, %s, %d orders in %.4g s (run %d)",
+			info.Name, info.Program, on, info.Machine, rule, info.Orders, info.Makespan, info.RunID)
 	}
 	return nil
 }

@@ -196,7 +196,12 @@ func (c *exportTimelineCmd) orders(ctx context.Context, g *Globals, st *store.St
 		return fmt.Errorf("run %d has no per-order rows to draw (a simulation of more orders than its --max-events, or a real run that did not record its schedule)", run.ID)
 	}
 	label, title := "node", fmt.Sprintf("%s on %d nodes, %s (run %d)", run.Program, sim.Detail.Nodes, sim.Detail.Scheduler, run.ID)
-	if run.Kind == result.Measured {
+	switch {
+	case run.Kind == result.Measured && sim.Detail.Processes > 0:
+		label = "process"
+		title = fmt.Sprintf("%s on %d worker processes of %d cores of %s, %s (run %d, measured)", run.Program, sim.Detail.Nodes, sim.Detail.Cores,
+			run.Config.Machine, sim.Detail.Scheduler, run.ID)
+	case run.Kind == result.Measured:
 		label = "worker"
 		title = fmt.Sprintf("%s on %d workers of %s, %s (run %d, measured)", run.Program, sim.Detail.Nodes, run.Config.Machine, sim.Detail.Scheduler, run.ID)
 	}

@@ -49,7 +49,8 @@ type view struct {
 	// workers instead of nodes, and no trace, so no work/span bounds and
 	// no critical path.
 	Measured                                         bool
-	Unit                                             string // "node", or "worker" for a real run
+	Unit                                             string // "node", or "worker" ("process" for worker processes) for a real run
+	Units                                            string // its plural
 	Migrate                                          bool
 	Title, Program, Scheduler                        string
 	RunID                                            int64
@@ -110,22 +111,35 @@ func noEvents(s *stored.OrderSimulation) string {
 }
 
 // unitOf is what the run's rows are: nodes of a simulated cluster, or the
-// workers of a real run.
+// workers of a real run (its worker processes when it had some).
 func unitOf(s *stored.OrderSimulation) string {
-	if s.Run != nil && s.Run.Kind == result.Measured {
-		return "worker"
+	switch {
+	case !isMeasured(s):
+		return "node"
+	case s.Detail.Processes > 0:
+		return "process"
 	}
-	return "node"
+	return "worker"
 }
+
+// plural is the plural of a unit of unitOf.
+func plural(unit string) string {
+	if unit == "process" {
+		return "processes"
+	}
+	return unit + "s"
+}
+
+func isMeasured(s *stored.OrderSimulation) bool { return s.Run != nil && s.Run.Kind == result.Measured }
 
 // Write writes the report of in as one self-contained HTML page.
 func Write(w io.Writer, in *Input) error {
 	s := in.Sim
 	d := s.Detail
 	unit := unitOf(s)
-	measured := unit == "worker"
-	v := view{Measured: measured, Unit: unit, Migrate: d.Migrate,
-		Title: fmt.Sprintf("%s on %d %ss", s.Run.Program, d.Nodes, unit), Program: s.Run.Program, Scheduler: d.Scheduler,
+	measured := isMeasured(s)
+	v := view{Measured: measured, Unit: unit, Units: plural(unit), Migrate: d.Migrate,
+		Title: fmt.Sprintf("%s on %d %s", s.Run.Program, d.Nodes, plural(unit)), Program: s.Run.Program, Scheduler: d.Scheduler,
 		RunID: s.Run.ID, Nodes: d.Nodes, Cores: d.Cores, ShownNodes: min(d.Nodes, maxTimelineNodes),
 		Makespan: d.Makespan, Work: d.Work, Span: d.Span, Burdened: d.BurdenedSpan, Parallelism: d.Parallelism,
 		Speedup: d.Speedup, SpeedupLo: d.SpeedupLo, SpeedupHi: d.SpeedupHi, Power: d.Power,

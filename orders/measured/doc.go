@@ -10,7 +10,9 @@
 // order, in the order the run made them — its procedure, its parent and
 // its place among the parent's children (which name the same order in
 // the recorded trace), when it was made, and the stretches it ran as
-// [worker, start, end] (docs/orders.md, "Measured runs"):
+// [worker, start, end] (docs/orders.md, "Measured runs"); a run in worker
+// processes says in its header the "cores" of each, worker w·cores+k
+// being core k of process w:
 //
 //	{"format":"presage-orders-run","version":2,"program":"sort","machine":"host/amd64","scheduler":"fifo","migrate":false,"started":"2026-11-24T11:00:00Z","orders":3,"makespan":0.0071,"workers":2}
 //	{"worker":0,"orders":2,"busy":0.0068,"waiting":0.0003,"idle":0}

@@ -26,6 +26,7 @@ type header struct {
 	Orders    int64   `json:"orders"`
 	Makespan  float64 `json:"makespan"`
 	Workers   int     `json:"workers"`
+	Cores     int     `json:"cores,omitempty"` // the workers are the cores of worker processes
 }
 
 // workerLine is a line of a worker, after the header.
@@ -71,7 +72,7 @@ func Write(w io.Writer, r *Execution) error {
 	enc := json.NewEncoder(bw)
 	h := header{Format: Format, Version: Version, Program: r.Program, Machine: r.Machine,
 		Scheduler: cmp.Or(r.Scheduler, string(ordersched.FIFO)), Migrate: r.Migrate,
-		Started: r.Started.UTC().Format(time.RFC3339), Orders: r.Orders, Makespan: r.Makespan, Workers: len(r.Workers)}
+		Started: r.Started.UTC().Format(time.RFC3339), Orders: r.Orders, Makespan: r.Makespan, Workers: len(r.Workers), Cores: r.Cores}
 	if err := enc.Encode(h); err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func Read(rd io.Reader, name string) (*Execution, error) {
 	}
 	started, _ := time.Parse(time.RFC3339, h.Started) // checked
 	r := &Execution{Program: h.Program, Machine: h.Machine, Scheduler: h.Scheduler, Migrate: h.Migrate, Started: started.UTC(),
-		Orders: h.Orders, Makespan: h.Makespan, Workers: make([]Worker, 0, h.Workers)}
+		Orders: h.Orders, Makespan: h.Makespan, Workers: make([]Worker, 0, h.Workers), Cores: h.Cores}
 	at := []int{hline}
 	for len(r.Workers) < h.Workers {
 		var wl workerLine
@@ -200,6 +201,9 @@ func (h *header) check(l *lines) error {
 	}
 	if h.Workers < 1 || h.Workers > MaxWorkers {
 		return l.errorf("workers %d (expected 1 to %d)", h.Workers, MaxWorkers)
+	}
+	if h.Cores < 0 || h.Cores > 0 && h.Workers%h.Cores != 0 {
+		return l.errorf("cores %d of %d workers (expected the workers to be the cores of processes of as many cores each)", h.Cores, h.Workers)
 	}
 	if _, err := time.Parse(time.RFC3339, h.Started); err != nil {
 		return l.errorf("started %q (expected an RFC 3339 time)", h.Started)

@@ -26,6 +26,10 @@ type Execution struct {
 	Orders    int64     // orders made
 	Makespan  float64   // s, from the main order's start to the last order's end
 	Workers   []Worker
+	// Cores, for a run whose workers were the cores of worker processes
+	// (run mode's -orders.procs), is the cores of each: worker w·Cores+k
+	// is core k of process w. 0 for a run in one process.
+	Cores int
 	// Schedule is every order's real schedule, in order of Order.ID;
 	// empty when the run did not record it (always in version 1 files).
 	Schedule []Order

@@ -43,6 +43,8 @@ func write(t testing.TB, r *Execution) string {
 func TestRoundTrip(t *testing.T) {
 	noSchedule := sample()
 	noSchedule.Schedule = nil
+	procs := sample()
+	procs.Cores = 2 // one worker process of 2 cores
 	v1 := sample()
 	v1.Scheduler, v1.Migrate, v1.Schedule = "", false, nil
 	asV2 := *v1
@@ -54,6 +56,7 @@ func TestRoundTrip(t *testing.T) {
 	}{
 		{"schedule", write(t, sample()), sample()},
 		{"no schedule", write(t, noSchedule), noSchedule},
+		{"worker processes", write(t, procs), procs},
 		{"version 1", `{"format":"presage-orders-run","version":1,"program":"sort","machine":"host/amd64","migrate":false,"started":"2026-11-24T11:00:00Z","orders":5,"makespan":1.5,"workers":2}
 {"worker":0,"orders":4,"busy":1.25,"waiting":0.125,"idle":0.125}
 {"worker":1,"orders":1,"busy":1.25,"waiting":0,"idle":0.25}
@@ -134,6 +137,7 @@ func TestReadErrors(t *testing.T) {
 		{"other format", `{"format":"presage-orders","version":1}`, 1, `expected "presage-orders-run" version 1 to 2`},
 		{"newer version", strings.Replace(head, `"version":1`, `"version":3`, 1), 1, "version 3 (expected"},
 		{"no workers", strings.Replace(head, `"workers":2`, `"workers":0`, 1), 1, "workers 0 (expected 1 to"},
+		{"cores of no process", strings.Replace(head, `"workers":2`, `"workers":2,"cores":3`, 1), 1, "cores 3 of 2 workers (expected the workers to be the cores of processes"},
 		{"bad time", strings.Replace(head, `2026-11-24T11:00:00Z`, `yesterday`, 1), 1, "RFC 3339"},
 		{"truncated", head + "\n" + w0 + "\n", 2, "1 of the 2 workers"},
 		{"extra line", head + "\n" + w0 + "\n" + w1 + "\n" + w1 + "\n", 4, "after the 2 workers"},

@@ -23,6 +23,7 @@ type OrderMeasurementInfo struct {
 	Program    string  `db:"program"`
 	Machine    string  `db:"machine"`
 	Workers    int     `db:"workers"`
+	Cores      int     `db:"cores"`     // the workers are the cores of processes of Cores cores; 0: one process
 	Scheduler  string  `db:"scheduler"` // "fifo" for files of version 1
 	Migrate    bool    `db:"migrate"`
 	Orders     int64   `db:"orders"`
@@ -43,9 +44,9 @@ func (s *Store) SaveOrderMeasurement(ctx context.Context, info OrderMeasurementI
 	}
 	insert := func(tx *sqlx.Tx) (OrderMeasurementInfo, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO order_measurements(name, path, sha256, bytes, program, machine,
-			workers, scheduler, migrate, orders, makespan, started, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			workers, cores, scheduler, migrate, orders, makespan, started, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			info.Name, info.Path, info.SHA256, info.Bytes, info.Program, info.Machine,
-			info.Workers, info.Scheduler, info.Migrate, info.Orders, info.Makespan, info.Started, info.IngestedAt)
+			info.Workers, info.Cores, info.Scheduler, info.Migrate, info.Orders, info.Makespan, info.Started, info.IngestedAt)
 		if err != nil {
 			return info, fmt.Errorf("store measured run %s: %w", info.Path, err)
 		}
@@ -73,7 +74,7 @@ func (s *Store) SaveOrderMeasurement(ctx context.Context, info OrderMeasurementI
 // had the given sha256, with Existing set, and whether there is one.
 func (s *Store) OrderMeasurementBySHA(ctx context.Context, sum string) (OrderMeasurementInfo, bool, error) {
 	info, found, err := getOptional[OrderMeasurementInfo](ctx, s.db, `SELECT m.id, m.name, m.path, m.sha256, m.bytes,
-		m.program, m.machine, m.workers, m.scheduler, m.migrate, m.orders, m.makespan, m.started, m.ingested_at,
+		m.program, m.machine, m.workers, m.cores, m.scheduler, m.migrate, m.orders, m.makespan, m.started, m.ingested_at,
 		coalesce((SELECT min(r.id) FROM runs r WHERE r.measurement_id = m.id), 0) AS run_id
 		FROM order_measurements m WHERE m.sha256 = ?`, sum)
 	info.Existing = found

@@ -131,7 +131,8 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 	}
 	sim.Detail = detail
 	if !simulated {
-		m, ok, err := getOptional[stored.OrderRun](ctx, s.db, `SELECT m.scheduler, m.migrate, m.workers AS nodes, 1 AS cores, 1.0 AS power,
+		m, ok, err := getOptional[stored.OrderRun](ctx, s.db, `SELECT m.scheduler, m.migrate, m.workers / max(m.cores, 1) AS nodes, max(m.cores, 1) AS cores,
+			CASE WHEN m.cores > 0 THEN m.workers / m.cores ELSE 0 END AS processes, 1.0 AS power,
 			m.makespan, coalesce((SELECT sum(busy) FROM order_nodes WHERE run_id = r.id), 0.0) AS work
 			FROM runs r JOIN order_measurements m ON m.id = r.measurement_id WHERE r.id = ?`, runID)
 		if err != nil {

@@ -40,7 +40,10 @@ type OrderRun struct {
 	Bandwidth float64 `db:"bandwidth"` // bytes/s; 0 = infinite
 	// Messages is the measured network's message times by size, as JSON
 	// (machine.Cluster.Messages), "" when Latency and Bandwidth priced them.
-	Messages     string  `db:"messages"`
+	Messages string `db:"messages"`
+	// Processes, for a measured run whose workers were the cores of
+	// worker processes, is their number (Nodes); 0 otherwise.
+	Processes    int     `db:"processes"`
 	Power        float64 `db:"power"`
 	Makespan     float64 `db:"makespan"`
 	Work         float64 `db:"work"`
