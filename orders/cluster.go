@@ -36,14 +36,9 @@ func (c Config) withCluster() (Config, error) {
 	if c.Cluster == "" {
 		return c, nil
 	}
-	f, err := os.Open(c.Cluster)
+	cl, err := machine.ReadClusterFile(c.Cluster)
 	if err != nil {
 		return c, fmt.Errorf("orders: -orders.cluster: %w", err)
-	}
-	defer f.Close()
-	cl, err := machine.ReadCluster(f, c.Cluster)
-	if err != nil {
-		return c, fmt.Errorf("orders: -orders.cluster %w", err)
 	}
 	c.Procs, c.Cores = cmp.Or(c.Procs, cl.Nodes), cmp.Or(c.Cores, cl.Cores)
 	return c, nil

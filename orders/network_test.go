@@ -41,7 +41,7 @@ func TestClusterFileSetsProcsAndCores(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"format":"presage-cluster","nodes":0}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := "orders: -orders.cluster " + file + ": cluster of 0 nodes (expected at least 1)"
+	want := "orders: -orders.cluster: " + file + ": cluster of 0 nodes (expected at least 1)"
 	if _, err := (Config{Cluster: file}).withCluster(); err == nil || err.Error() != want {
 		t.Errorf("a bad file: %v, want %s", err, want)
 	}

@@ -124,16 +124,14 @@ func (f clusterFlags) cluster(nodes int) (ordersim.Cluster, error) {
 	if f.Cores != 1 || f.Power != 1 || f.Latency != 0 || f.Bandwidth != 0 {
 		return ordersim.Cluster{}, fmt.Errorf("--cluster %s and --cores, --power, --latency or --bandwidth: the file describes the cluster (expected one or the other)", f.Cluster)
 	}
-	file, err := os.Open(f.Cluster)
+	cl, err := machine.ReadClusterFile(f.Cluster)
 	if err != nil {
 		return ordersim.Cluster{}, fmt.Errorf("--cluster: %w", err)
 	}
-	defer file.Close()
-	cl, err := machine.ReadCluster(file, f.Cluster)
 	if nodes > 0 {
 		cl.Nodes = nodes
 	}
-	return ordersim.Cluster(cl), err
+	return ordersim.Cluster(cl), nil
 }
 
 func (f clusterFlags) options() ordersim.Options {

@@ -101,12 +101,7 @@ func checkNetwork(t *testing.T, l Link, in relayInput) {
 	s := star(t, 2, l)
 	out := filepath.Join(t.TempDir(), "cluster.json")
 	runOn(t, s, "network", out)
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cl, err := machine.ReadCluster(f, out)
+	cl, err := machine.ReadClusterFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

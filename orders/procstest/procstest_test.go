@@ -191,12 +191,7 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	if workers != 2 || !(latency > 0 && latency < 0.1) || !(bandwidth > 1e6) {
 		t.Errorf("%d workers, latency %g s, bandwidth %g B/s: want 2, a loopback's", workers, latency, bandwidth)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cl, err := machine.ReadCluster(f, out)
+	cl, err := machine.ReadClusterFile(out)
 	if err != nil || cl.Nodes != 2 || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
 		t.Errorf("%s: %v, %+v: want the cluster of 2 one-core workers, its message times and its line", out, err, cl)
 	}

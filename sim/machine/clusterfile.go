@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 )
 
 // ClusterFormat names the cluster description file: one JSON object that
@@ -32,6 +33,16 @@ func WriteCluster(w io.Writer, c Cluster) error {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 	}
 	return err
+}
+
+// ReadClusterFile reads the cluster description file at path.
+func ReadClusterFile(path string) (Cluster, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Cluster{}, err
+	}
+	defer f.Close()
+	return ReadCluster(f, path)
 }
 
 // ReadCluster reads the cluster description file named name from r.
