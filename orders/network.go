@@ -12,7 +12,7 @@ import (
 
 // NetworkFit is what ModeNetwork measured: the cluster of the
 // coordinator's worker processes with its network as sim/ordersim prices
-// a transfer between two nodes — the medians of the round trips by size
+// a transfer between two nodes — the mean round trip at each size
 // (machine.Cluster.Messages, which the simulator follows piece-wise),
 // and the line fitted to them (Latency + bytes/Bandwidth) — and how far
 // that line is from the points. An order's arguments and results travel
