@@ -93,7 +93,7 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 		}
 		points = append(points, machine.MessagePoint{Bytes: size, Seconds: sum / float64(len(times))})
 	}
-	fit := &NetworkFit{Cluster: machine.Cluster{Nodes: s.procs, Messages: points}}
+	fit := &NetworkFit{Cluster: machine.Cluster{Nodes: s.procs, Messages: points, Hub: true}}
 	fit.Cluster.Latency, fit.Cluster.Bandwidth, fit.Worst = fitLine(points)
 	return fit, nil
 }

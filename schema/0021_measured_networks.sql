@@ -1,4 +1,4 @@
--- Presage store, version 21: measured networks and worker processes.
+-- Presage store, version 21: measured networks, hubs and worker processes.
 --
 -- An orders simulation keeps the network it
 -- was played on when a measured one (machine.Cluster.Messages, read from
@@ -7,6 +7,10 @@
 -- latency and bandwidth priced them). latency and bandwidth then hold the
 -- line fitted to the same measurements.
 ALTER TABLE order_runs ADD COLUMN messages TEXT NOT NULL DEFAULT '';
+-- hub: 1 when every message went through one hub taking one message at a
+-- time on each of its links (machine.Cluster.Hub, as between run mode's
+-- worker processes); 0 when messages did not slow each other down.
+ALTER TABLE order_runs ADD COLUMN hub INTEGER NOT NULL DEFAULT 0;
 
 -- A measured run whose workers were the cores of worker processes (run
 -- mode's -orders.procs, orders/measured's "cores") keeps their cores: it

@@ -151,7 +151,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
-		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Messages: messagesJSON(cl.Messages), Power: power, Makespan: res.Makespan,
+		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {

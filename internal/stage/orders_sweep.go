@@ -32,6 +32,7 @@ type ordersDefinition struct {
 	Bandwidth float64   `json:"bandwidth"`
 	// Messages: omitted when none, so that the hashes of earlier sweeps stand.
 	Messages   []machine.MessagePoint `json:"messages,omitempty"`
+	Hub        bool                   `json:"hub,omitempty"`
 	Scheduler  string                 `json:"scheduler"`
 	Seed       uint64                 `json:"seed"`
 	Migrate    bool                   `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
@@ -127,7 +128,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc, req.Options.PathSteps = nil, true, maxPathSteps
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
+		Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

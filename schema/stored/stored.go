@@ -41,6 +41,7 @@ type OrderRun struct {
 	// Messages is the measured network's message times by size, as JSON
 	// (machine.Cluster.Messages), "" when Latency and Bandwidth priced them.
 	Messages string `db:"messages"`
+	Hub      bool   `db:"hub"` // messages went through one hub, one at a time on each of its links
 	// Processes, for a measured run whose workers were the cores of
 	// worker processes, is their number (Nodes); 0 otherwise.
 	Processes    int     `db:"processes"`

@@ -32,6 +32,13 @@ type Cluster struct {
 	// Latency and Bandwidth then keep the line fitted to them, for the
 	// DVM's terms and the reports.
 	Messages []MessagePoint
+	// Hub says that every message between two nodes goes through one
+	// hub, as run mode's worker processes talk through their
+	// coordinator's server: over the sender's link to the hub, then the
+	// hub's to the receiver, each taking half the message's time, the
+	// hub taking one message at a time on each. Without it, messages do
+	// not slow each other down.
+	Hub bool
 }
 
 // MessagePoint is the time a message of Bytes bytes took.

@@ -23,12 +23,13 @@ type clusterFile struct {
 	Latency   float64        `json:"latency"`   // seconds
 	Bandwidth float64        `json:"bandwidth"` // bytes per second, 0 for unlimited
 	Messages  []MessagePoint `json:"messages,omitempty"`
+	Hub       bool           `json:"hub,omitempty"`
 }
 
 // WriteCluster writes c as a cluster description file.
 func WriteCluster(w io.Writer, c Cluster) error {
 	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
-		Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages}, "", "  ")
+		Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}, "", "  ")
 	if err == nil {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 	}
@@ -56,7 +57,7 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 	if f.Format != ClusterFormat {
 		return Cluster{}, fmt.Errorf("%s: format %q (expected %q)", name, f.Format, ClusterFormat)
 	}
-	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, Bandwidth: f.Bandwidth}
+	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, Bandwidth: f.Bandwidth, Hub: f.Hub}
 	if len(f.Power) > 0 { // "power": [] means none, as no "power" does
 		c.Power = f.Power
 	}

@@ -34,7 +34,7 @@ func TestMessageTimeFollowsThePoints(t *testing.T) {
 }
 
 func TestClusterFileRoundTrips(t *testing.T) {
-	c := Cluster{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}}
+	c := Cluster{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}, Hub: true}
 	var b bytes.Buffer
 	if err := WriteCluster(&b, c); err != nil {
 		t.Fatal(err)

@@ -45,6 +45,8 @@ type engine struct {
 
 	ev  events
 	now float64
+	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
+	hubIn, hubOut float64
 
 	lives  arena[live]     // the orders held, named by their numbers
 	links  links           // the critical path's stretches

@@ -3,6 +3,7 @@ package ordersim
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -197,6 +198,33 @@ func TestMigrateByHand(t *testing.T) {
 		if got[2].Node != 1 || got[3].Node != 0 || got[1].End != tt.mainEnd || got[1].Node != tt.mainNode || r.Makespan != tt.total {
 			t.Errorf("migrate %v: A on %d, B on %d, main ends at %v on %d, makespan %v; want 1, 0, %v on %d, %v",
 				tt.migrate, got[2].Node, got[3].Node, got[1].End, got[1].Node, r.Makespan, tt.mainEnd, tt.mainNode, tt.total)
+		}
+	}
+}
+
+// TestHubTakesOneMessageAtATime: main (10 s on node 0) makes three
+// orders at 0, which the three other nodes take, each with 2 bytes of
+// arguments at 1 byte per second. Alone on the network, the arguments of
+// each arrive at 2. Through a hub, each message takes its two links in
+// turn, 1 s each: the first arrives at 2, the next at 3 and 4 (the hub's
+// first link frees at 1, 2, 3; its second at 2, 3, 4).
+func TestHubTakesOneMessageAtATime(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 10)}
+	for id := int64(2); id <= 4; id++ {
+		tr = append(tr, withBytes(ord(id, 1, 0, 1), 2, 0))
+	}
+	for _, hub := range []bool{false, true} {
+		_, got := schedules(t, tr, Cluster{Nodes: 4, Bandwidth: 1, Hub: hub}, Options{})
+		var starts []float64
+		for id := int64(2); id <= 4; id++ {
+			starts = append(starts, got[id].Start)
+		}
+		want := []float64{2, 2, 2}
+		if hub {
+			want = []float64{2, 3, 4}
+		}
+		if !slices.Equal(starts, want) {
+			t.Errorf("hub %v: the orders start at %v, want %v", hub, starts, want)
 		}
 	}
 }

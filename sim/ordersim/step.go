@@ -110,7 +110,7 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 	}
 	if int32(r.Result) < q.provided {
 		res := *e.res(q, int32(r.Result))
-		at := res.At + e.cl.transfer(q.node, l.node, res.Bytes)
+		at := res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
 		if at > e.now {
 			l.xferIn = at - res.At
 			if e.path {
@@ -203,7 +203,7 @@ func (e *engine) provide(l *live, i int32) {
 			w.nextWait, kept = kept, wi
 		} else {
 			w.nextWait = 0
-			d := e.cl.transfer(l.node, w.node, res.Bytes)
+			d := e.transfer(l.node, w.node, res.Bytes, e.now)
 			e.links.set(&w.chain, lk)
 			w.xferIn = d
 			e.ev.push(e.now+d, evResume, wi)
