@@ -48,6 +48,14 @@ type Config struct {
 	// with a *MisuseError (see fingerprint). It costs a pass over every
 	// argument and result; tests of programs should set it.
 	Check bool
+	// Codec, in Record, counts in the orders' own time what a run in
+	// worker processes spends encoding and decoding: a maker encodes the
+	// arguments of the orders it makes, an order decodes its arguments
+	// and encodes its result, a requester decodes the result (once per
+	// handle). The trace then predicts runs in worker processes
+	// (Config.Procs), where gob takes tens of milliseconds a megabyte of
+	// numbers, rather than runs in one process.
+	Codec bool
 	Reps  int // Calibrate: repetitions of every test at least; 0 means 5
 	// MaxReps is the most repetitions Calibrate runs while a block's
 	// median is not known within Precision; 0 means 4×Reps.
@@ -143,6 +151,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Contention, "orders.contention", c.Contention, "calibrate: also time copies of the tests at once on 2, 4, … cores (the tests must be safe to run at once)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")
+	fs.BoolVar(&c.Codec, "orders.codec", c.Codec, "record: count the time to encode and decode arguments and results in the orders' own time, as a run in worker processes spends it (a trace for -orders.procs clusters)")
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
 	fs.IntVar(&c.Procs, "orders.procs", c.Procs, "run: run the orders in N worker processes, copies of this program started here (or joining at -orders.listen)")
 	fs.IntVar(&c.Cores, "orders.cores", c.Cores, "run: orders each worker process runs at once (default 1)")

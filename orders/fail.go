@@ -151,6 +151,7 @@ func failure(o *order) error {
 // Block unwinds (panics with abandoned), so that every order ends soon.
 type runState struct {
 	checkValues bool
+	codec       bool // Config.Codec, in record mode
 	ctx         context.Context
 	cancel      context.CancelFunc
 	mu          sync.Mutex

@@ -98,7 +98,7 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	case mode == ModeRun:
 		rep, err = runMain(ctx, cfg, prog.name, body)
 	case mode == ModeRecord:
-		rep, err = recordMain(ctx, cfg, prog.name, body)
+		rep, err = recordMain(ctx, cfg, prog.name, body, prog.args)
 	case mode == ModeCalibrate:
 		rep, err = calibrateMain(ctx, cfg)
 	default:
@@ -172,7 +172,9 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int6
 	return rep, errors.Join(measured.Write(out, rep.Measured), closeOut())
 }
 
-func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
+// recordMain records the run of body, the main order of procedure name;
+// args encodes its arguments, for Config.Codec.
+func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error), args func() ([]byte, error)) (*Summary, error) {
 	prices, machine, err := cfg.constants()
 	if err != nil {
 		return nil, err
@@ -186,8 +188,15 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	m := &recordMode{prices: prices, unit: perSecond, spill: sp, blocks: map[string]float64{}}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
+	main := orderSpec{name: name, body: body}
+	if m.codec = cfg.Codec; m.codec {
+		if err := travelProblems(); err != nil {
+			return nil, err
+		}
+		main.encode = args // by the coordinator, before the run: main only decodes them
+	}
 	start := time.Now()
-	m.make(nil, orderSpec{name: name, body: body})
+	m.make(nil, main)
 	elapsed := time.Since(start)
 	if err := m.err(ctx); err != nil {
 		return nil, err

@@ -305,7 +305,10 @@ func (n *node) execute(o *order, args []byte) (result []byte, size int64, fail *
 		return nil, 0, toWire(&OrderError{Order: o.id, Proc: o.proc, Err: err}), true
 	}
 	n.check()
-	result, size, err = p.run(&Ctx{rt: n, ord: o, run: &n.runState}, args)
+	run, err := p.bind(args)
+	if err == nil {
+		result, size, err = run(&Ctx{rt: n, ord: o, run: &n.runState})
+	}
 	if err != nil {
 		ended(o, err, nil)
 		return nil, 0, toWire(o.err.(error)), true

@@ -181,7 +181,13 @@ func recordTrace[A, R any](t *testing.T, p *Procedure1[A, R], arg A, prices cali
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ordertrace.NewReader(bytes.NewReader(buf.Bytes()), "trace")
+	return rep, readTrace(t, buf.Bytes()), buf.Bytes()
+}
+
+// readTrace reads a recorded trace back, checked.
+func readTrace(t *testing.T, trace []byte) []*ordertrace.Order {
+	t.Helper()
+	r, err := ordertrace.NewReader(bytes.NewReader(trace), "trace")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,14 +195,13 @@ func recordTrace[A, R any](t *testing.T, p *Procedure1[A, R], arg A, prices cali
 	for {
 		o, err := r.Next()
 		if err == io.EOF {
-			break
+			return all
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		all = append(all, o)
 	}
-	return rep, all, buf.Bytes()
 }
 
 func TestRecordPricesBlocks(t *testing.T) {

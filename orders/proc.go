@@ -39,13 +39,10 @@ func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] 
 // register enters p in the registry of procedures that orders of other
 // processes run (see travel.go).
 func (p *Procedure1[A, R]) register() {
-	register(p.name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+	register(p.name, func(args []byte) (run, error) {
 		d := newDecoder(args)
 		a := take[A](d)
-		if d.err != nil {
-			return nil, 0, d.err
-		}
-		return encodeResult(p.fn(c, a))
+		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(p.fn(c, a)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[R]())
 }
 
@@ -76,26 +73,20 @@ func Recursive[A, R any](name string, fn func(self *Procedure1[A, R], c *Ctx, a 
 
 // Proc2 marks a procedure of two arguments.
 func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2[A, B, R] {
-	register(name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+	register(name, func(args []byte) (run, error) {
 		d := newDecoder(args)
 		a, b := take[A](d), take[B](d)
-		if d.err != nil {
-			return nil, 0, d.err
-		}
-		return encodeResult(fn(c, a, b))
+		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[R]())
 	return &Procedure2[A, B, R]{name: name, fn: fn}
 }
 
 // Proc3 marks a procedure of three arguments.
 func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Procedure3[A, B, C, R] {
-	register(name, func(c *Ctx, args []byte) ([]byte, int64, error) {
+	register(name, func(args []byte) (run, error) {
 		d := newDecoder(args)
 		a, b, x := take[A](d), take[B](d), take[C](d)
-		if d.err != nil {
-			return nil, 0, d.err
-		}
-		return encodeResult(fn(c, a, b, x))
+		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b, x)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[C](), reflect.TypeFor[R]())
 	return &Procedure3[A, B, C, R]{name: name, fn: fn}
 }
@@ -152,6 +143,15 @@ func (h *Handle[R]) Get(c *Ctx) (R, error) {
 	if h.o.remote {
 		return h.fromWire()
 	}
+	if c.run.codec && !h.decoded {
+		// Recording with Config.Codec: decode the result as a worker
+		// process does, once per handle, for the time it takes; the
+		// value is the one h holds already.
+		if _, err := decode1[R](h.o.wire); err != nil {
+			return h.result, err
+		}
+		h.decoded = true
+	}
 	if c.run.checkValues && fingerprint(h.result) != h.o.resultPrint {
 		misuse("the result of order %d (%s) changed after it ended: an order wrote memory another shares (results go by value: copy before writing)", h.o.id, h.o.proc)
 	}
@@ -194,7 +194,7 @@ func (h *Handle[R]) GobEncode() ([]byte, error) {
 		}
 		return encode1(handleWire{Ready: true, Value: v})
 	}
-	if !h.o.remote {
+	if !h.o.remote && h.o.rec == nil { // recorded with Config.Codec, it is encoded only to be timed
 		return nil, fmt.Errorf("orders: the handle of order %d (%s) travels only in a run in several processes", h.o.id, h.o.proc)
 	}
 	return encode1(handleWire{Order: h.o.name})
@@ -224,8 +224,8 @@ func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
 	if c.run.checkValues {
 		args = func() []any { return []any{a} }
 	}
-	var encode func() ([]byte, error) // only in a worker process: allocates
-	if c.remote() {
+	var encode func() ([]byte, error) // only in a worker process, or recording with Config.Codec: allocates
+	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode1(a) }
 	}
 	return makeOrder(c, p.name, SizeOf(a), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a) })
@@ -240,7 +240,7 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 		args = func() []any { return []any{a, b} }
 	}
 	var encode func() ([]byte, error)
-	if c.remote() {
+	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode2(a, b) }
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
@@ -255,7 +255,7 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 		args = func() []any { return []any{a, b, d} }
 	}
 	var encode func() ([]byte, error)
-	if c.remote() {
+	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode3(a, b, d) }
 	}
 	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
@@ -276,6 +276,9 @@ func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, en
 	h := &Handle[R]{}
 	h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: func(c *Ctx) (int64, error) {
 		r, err := body(c)
+		if c.run.codec && err == nil {
+			c.ord.wire, err = encode1(r) // as a worker process sends it
+		}
 		c.pauseOwn() // the order's work ends here: what follows is the runtime's
 		if args != nil {
 			if fingerprint(args()...) != argPrint {

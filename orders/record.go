@@ -68,6 +68,10 @@ func (m *recordMode) make(parent *Ctx, spec orderSpec) *order {
 	id := m.spill.count() + 1
 	o := &order{id: id, proc: spec.name, rec: &recorded{tr: &ordertrace.Order{ID: id, Proc: spec.name, ArgBytes: spec.argBytes},
 		clock: stopwatch{unit: m.unit}}}
+	body := spec.body
+	if spec.encode != nil { // Config.Codec: the maker encodes, the order decodes
+		body = decoding(parent, spec)
+	}
 	if parent != nil {
 		p := parent.ord.rec
 		p.clock.stop()
@@ -76,8 +80,35 @@ func (m *recordMode) make(parent *Ctx, spec orderSpec) *order {
 		defer p.clock.start()
 	}
 	m.spill.made(o.rec.asap)
-	m.exec(o, spec.body)
+	m.exec(o, body)
 	return o
+}
+
+// decoding encodes spec's arguments in the own time of parent, its
+// maker (nil for main, whose arguments the coordinator encodes before
+// the run), and returns spec's body preceded by their decoding, in the
+// own time of the order: what a run in worker processes spends on them
+// (Config.Codec). The body runs on the arguments it was made with,
+// which the decoded ones equal.
+func decoding(parent *Ctx, spec orderSpec) func(*Ctx) (int64, error) {
+	if parent != nil {
+		parent.resumeOwn()
+		defer parent.pauseOwn()
+	}
+	args, err := spec.encode()
+	return func(c *Ctx) (int64, error) {
+		if err != nil {
+			return 0, err
+		}
+		p, err := lookup(spec.name)
+		if err == nil {
+			_, err = p.bind(args)
+		}
+		if err != nil {
+			return 0, err
+		}
+		return spec.body(c)
+	}
 }
 
 // exec runs o to its end.

@@ -26,11 +26,15 @@ import (
 // its encoded arguments, and why it cannot travel, if it cannot.
 type procedure struct {
 	name string
-	// run decodes the arguments, runs the procedure in the order c runs
-	// and returns its encoded result with its size (SizeOf).
-	run    func(c *Ctx, args []byte) (result []byte, size int64, err error)
+	// bind decodes the arguments and returns the order's run: the
+	// procedure run on them in the order c runs, which returns its
+	// encoded result with its size (SizeOf).
+	bind   func(args []byte) (run, error)
 	cannot error
 }
+
+// run is an order's body bound to its decoded arguments (procedure.bind).
+type run func(c *Ctx) (result []byte, size int64, err error)
 
 // registry holds the procedures by name. It is filled as package
 // variables are initialized, possibly before its own initializer would
@@ -44,8 +48,8 @@ var registry struct {
 
 // register enters a procedure whose arguments and result have the
 // given types.
-func register(name string, run func(*Ctx, []byte) ([]byte, int64, error), types ...reflect.Type) {
-	p := &procedure{name: name, run: run}
+func register(name string, bind func([]byte) (run, error), types ...reflect.Type) {
+	p := &procedure{name: name, bind: bind}
 	for _, t := range types {
 		if err := canTravel(t); err != nil {
 			p.cannot = err

@@ -18,7 +18,7 @@ import (
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
-// sum adds 0..n-1, each number an order of its own that takes pause.
+// sum adds 0..n-1, each number an order of its own that works for pause.
 var sum = orders.Proc("sum", func(c *orders.Ctx, in sumInput) (int, error) {
 	hs := make([]*orders.Handle[int], in.N)
 	for i := range hs {
@@ -47,8 +47,11 @@ type termInput struct {
 	Fail  int
 }
 
+// term works for Pause, spinning rather than sleeping: waitForWork knows
+// a worker runs orders by the CPU time it takes.
 var term = orders.Proc("term", func(c *orders.Ctx, in termInput) (int, error) {
-	time.Sleep(in.Pause)
+	for start := time.Now(); time.Since(start) < in.Pause; {
+	}
 	if in.I == in.Fail {
 		return 0, errors.New("no such number")
 	}
