@@ -305,9 +305,9 @@ func (n *node) execute(o *order, args []byte) (result []byte, size int64, fail *
 		return nil, 0, toWire(&OrderError{Order: o.id, Proc: o.proc, Err: err}), true
 	}
 	n.check()
-	run, err := p.bind(args)
+	body, err := p.bind(args)
 	if err == nil {
-		result, size, err = run(&Ctx{rt: n, ord: o, run: &n.runState})
+		result, size, err = body(&Ctx{rt: n, ord: o, run: &n.runState})
 	}
 	if err != nil {
 		ended(o, err, nil)

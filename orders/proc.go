@@ -39,7 +39,7 @@ func Proc[A, R any](name string, fn func(*Ctx, A) (R, error)) *Procedure1[A, R] 
 // register enters p in the registry of procedures that orders of other
 // processes run (see travel.go).
 func (p *Procedure1[A, R]) register() {
-	register(p.name, func(args []byte) (run, error) {
+	register(p.name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a := take[A](d)
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(p.fn(c, a)) }, d.err
@@ -73,7 +73,7 @@ func Recursive[A, R any](name string, fn func(self *Procedure1[A, R], c *Ctx, a 
 
 // Proc2 marks a procedure of two arguments.
 func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2[A, B, R] {
-	register(name, func(args []byte) (run, error) {
+	register(name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a, b := take[A](d), take[B](d)
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b)) }, d.err
@@ -83,7 +83,7 @@ func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2
 
 // Proc3 marks a procedure of three arguments.
 func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Procedure3[A, B, C, R] {
-	register(name, func(args []byte) (run, error) {
+	register(name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a, b, x := take[A](d), take[B](d), take[C](d)
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b, x)) }, d.err

@@ -26,15 +26,16 @@ import (
 // its encoded arguments, and why it cannot travel, if it cannot.
 type procedure struct {
 	name string
-	// bind decodes the arguments and returns the order's run: the
-	// procedure run on them in the order c runs, which returns its
-	// encoded result with its size (SizeOf).
-	bind   func(args []byte) (run, error)
+	// bind decodes the arguments and returns the procedure bound to
+	// them, to run in an order.
+	bind   func(args []byte) (bound, error)
 	cannot error
 }
 
-// run is an order's body bound to its decoded arguments (procedure.bind).
-type run func(c *Ctx) (result []byte, size int64, err error)
+// bound is a procedure bound to its decoded arguments (procedure.bind):
+// it runs in the order c runs and returns its encoded result with its
+// size (SizeOf).
+type bound func(c *Ctx) (result []byte, size int64, err error)
 
 // registry holds the procedures by name. It is filled as package
 // variables are initialized, possibly before its own initializer would
@@ -48,7 +49,7 @@ var registry struct {
 
 // register enters a procedure whose arguments and result have the
 // given types.
-func register(name string, bind func([]byte) (run, error), types ...reflect.Type) {
+func register(name string, bind func([]byte) (bound, error), types ...reflect.Type) {
 	p := &procedure{name: name, bind: bind}
 	for _, t := range types {
 		if err := canTravel(t); err != nil {
