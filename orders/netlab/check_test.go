@@ -116,13 +116,14 @@ func checkNetwork(t *testing.T, l Link, in relayInput) {
 		runs = append(runs, runOn(t, s, "run", ""))
 	}
 	measured := slices.Min(runs) // noise only adds time: the best run, as the reality check takes
-	predicted := predictRelay(t, in, ordersim.Cluster(cl))
+	tr := recordRelay(t, in)
+	predicted := makespan(t, tr, ordersim.Cluster(cl))
 	line := cl
 	line.Messages = nil
 	e := (predicted - measured) / measured
 	t.Logf("links of %v by %s: round trips %v; as a line, latency %.3g ms, bandwidth %.3g MB/s", l, s.Shaper, cl.Messages, cl.Latency*1e3, cl.Bandwidth/1e6)
 	t.Logf("relay measured %.3f s (best of %.3f), predicted %.3f s (%+.1f%%; by the line alone %.3f s)",
-		measured, runs, predicted, e*100, predictRelay(t, in, ordersim.Cluster(line)))
+		measured, runs, predicted, e*100, makespan(t, tr, ordersim.Cluster(line)))
 	if math.Abs(e) > 0.15 {
 		t.Errorf("predicted %.3f s against %.3f s measured: %+.1f%%, want within 15%%", predicted, measured, e*100)
 	}
@@ -168,8 +169,8 @@ func runOn(t *testing.T, s *Star, role, out string) float64 {
 	return v
 }
 
-// predictRelay records relay here and simulates its trace on cl.
-func predictRelay(t *testing.T, in relayInput, cl ordersim.Cluster) float64 {
+// recordRelay records relay here and prepares its trace to simulate.
+func recordRelay(t *testing.T, in relayInput) *ordersim.Prepared {
 	var trace bytes.Buffer
 	// relay marks no block: its orders' own time is measured, not priced.
 	cfg := orders.Config{Mode: orders.ModeRecord, Program: "relay", Constants: calibration.Constants{}, Machine: "this", Output: &trace}
@@ -182,6 +183,11 @@ func predictRelay(t *testing.T, in relayInput, cl ordersim.Cluster) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tr
+}
+
+// makespan simulates tr on cl.
+func makespan(t *testing.T, tr *ordersim.Prepared, cl ordersim.Cluster) float64 {
 	r, err := tr.Simulate(cl, ordersim.Options{NoCriticalPath: true})
 	if err != nil {
 		t.Fatal(err)

@@ -35,14 +35,19 @@ func TestMessageTimeFollowsThePoints(t *testing.T) {
 
 func TestClusterFileRoundTrips(t *testing.T) {
 	c := Cluster{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}, Hub: true}
+	if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
+		t.Fatalf("read back %+v, %v; want %+v", back, err, c)
+	}
+}
+
+// writeAndRead writes c as a cluster file and reads it back.
+func writeAndRead(t *testing.T, c Cluster) (Cluster, error) {
+	t.Helper()
 	var b bytes.Buffer
 	if err := WriteCluster(&b, c); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadCluster(&b, "c.json")
-	if err != nil || !reflect.DeepEqual(back, c) {
-		t.Fatalf("read back %+v, %v; want %+v", back, err, c)
-	}
+	return ReadCluster(&b, "back.json")
 }
 
 func TestReadClusterNamesWhatIsWrong(t *testing.T) {
@@ -74,12 +79,7 @@ func FuzzReadCluster(f *testing.F) {
 		if err := c.Validate(); err != nil {
 			t.Fatalf("read an invalid cluster %+v: %v", c, err)
 		}
-		var b bytes.Buffer
-		if err := WriteCluster(&b, c); err != nil {
-			t.Fatal(err)
-		}
-		back, err := ReadCluster(&b, "back.json")
-		if err != nil || !reflect.DeepEqual(back, c) {
+		if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
 			t.Fatalf("%+v read back as %+v, %v", c, back, err)
 		}
 	})

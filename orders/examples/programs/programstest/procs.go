@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/orders/measured"
 	"github.com/presage-dvm/presage/orders/procstest"
 )
 
@@ -27,15 +26,7 @@ func Procs(t *testing.T, name string, cmd Command, size string, kill bool) {
 	if r.Err != nil || !strings.HasPrefix(r.Stdout, "OK "+name) {
 		t.Fatalf("%s n=%s on 3 worker processes: %v\nstdout: %s\nstderr: %s", name, size, r.Err, r.Stdout, r.Stderr)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	run, err := measured.Read(f, file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := readMeasured(t, file)
 	if len(run.Workers) != 3 || int64(len(run.Schedule)) != run.Orders || run.Orders < 2 || run.Makespan <= 0 {
 		t.Errorf("measured: %d workers, %d of %d orders scheduled, makespan %g; want 3 workers and every order", len(run.Workers), len(run.Schedule), run.Orders, run.Makespan)
 	}

@@ -55,15 +55,7 @@ func runs(t *testing.T, cmd Command, name, size string, rule ordersched.Name, pi
 	if !strings.HasPrefix(out, "OK "+name) {
 		t.Errorf("%s, pinned %v: run mode printed %q, want OK", rule, pin, out)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ex, err := measured.Read(f, file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := readMeasured(t, file)
 	if ex.Scheduler != string(rule) || int64(len(ex.Schedule)) != ex.Orders || ex.Orders < 2 {
 		t.Errorf("%s, pinned %v: the measured run says scheduler %q, %d orders with %d schedules", rule, pin, ex.Scheduler, ex.Orders, len(ex.Schedule))
 	}
@@ -175,4 +167,19 @@ func (c *requestCounter) Next() (*ordertrace.Order, error) {
 		c.requests += len(o.Requests)
 	}
 	return o, err
+}
+
+// readMeasured reads the measured-run file a run wrote.
+func readMeasured(t *testing.T, file string) *measured.Execution {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ex, err := measured.Read(f, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
 }
