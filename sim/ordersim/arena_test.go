@@ -41,9 +41,9 @@ func TestArenaReusesOnlyReleased(t *testing.T) {
 func (e *engine) checkArena() error {
 	named := 0
 	var err error
-	e.entries.each(func(i int32) {
+	e.entries.Each(func(_ int64, i int32) {
 		named++
-		if l := e.lives.at(i); l.state == gone || l.idx != i || e.entries.get(l.id) != i {
+		if l := e.lives.at(i); l.state == gone || l.idx != i || e.entries.Get(l.id) != i {
 			err = fmt.Errorf("table entry %d names order %d, state %d, number %d", i, l.id, l.state, l.idx)
 		}
 	})

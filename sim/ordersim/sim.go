@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/presage-dvm/presage/sim/idtable"
 	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -56,8 +57,8 @@ type engine struct {
 	procs  names           // the procedures, numbered
 	sums   []procSum       // by procedure number, for ByProc
 
-	entries  table // orders read and not yet dropped
-	nextID   int64 // the id the next line must have
+	entries  idtable.Table[int32] // orders read and not yet dropped, by id: their numbers in lives
+	nextID   int64                // the id the next line must have
 	eof      bool
 	live     int // orders made and not yet dropped
 	buffered int // orders read and not yet made
@@ -104,7 +105,7 @@ func (e *engine) run() error {
 	if err := e.readNext(); err != nil {
 		return err
 	}
-	mi := e.entries.get(1)
+	mi := e.entries.Get(1)
 	if mi == 0 || e.lives.at(mi).state != pending {
 		return errors.New("ordersim: the trace has no order (expected the main order, id 1)")
 	}
@@ -180,7 +181,7 @@ func (e *engine) readNext() error {
 		return fmt.Errorf("ordersim: order %d provides no result (expected at least one)", o.ID)
 	}
 	var l *live
-	if i := e.entries.get(o.ID); i != 0 {
+	if i := e.entries.Get(o.ID); i != 0 {
 		l = e.lives.at(i)
 		if err := e.checkRequested(l, o); err != nil {
 			return err
@@ -239,7 +240,7 @@ func (e *engine) fileKid(l *live, parent int64) error {
 	if parent <= 0 || parent >= l.id {
 		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", l.id, parent)
 	}
-	pi := e.entries.get(parent)
+	pi := e.entries.Get(parent)
 	if pi == 0 || e.lives.at(pi).state == finished {
 		return fmt.Errorf("ordersim: order %d is made by order %d, which has already finished (expected the same trace on every read)", l.id, parent)
 	}
@@ -270,7 +271,7 @@ func (e *engine) newLive(id int64) *live {
 	if t := e.timesOf(l); t != nil {
 		*t = times{stretches: t.stretches[:0]}
 	}
-	e.entries.put(l)
+	e.entries.Set(id, i)
 	return l
 }
 
@@ -293,7 +294,7 @@ func (e *engine) checkDone() error {
 		return nil
 	}
 	var stuck []string
-	e.entries.each(func(i int32) {
+	e.entries.Each(func(_ int64, i int32) {
 		if l := e.lives.at(i); l.state == suspended && len(stuck) < 5 {
 			stuck = append(stuck, fmt.Sprintf("order %d waits at %v", l.id, l.own))
 		}

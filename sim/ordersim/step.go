@@ -90,7 +90,7 @@ func (e *engine) advance(l *live) {
 // request plays l's request r; it reports whether l goes on at once.
 func (e *engine) request(l *live, r ordertrace.Request) bool {
 	var q *live
-	if qi := e.entries.get(r.Order); qi != 0 {
+	if qi := e.entries.Get(r.Order); qi != 0 {
 		q = e.lives.at(qi)
 	} else {
 		if r.Order < e.nextID {
@@ -253,7 +253,7 @@ func (e *engine) finish(l *live) {
 // drop forgets l, finished with all its requests played, and gives its
 // entry back to the arena.
 func (e *engine) drop(l *live) {
-	e.entries.del(l.id)
+	e.entries.Delete(l.id)
 	e.live--
 	e.links.let(l.chain)
 	if l.extra != 0 {

@@ -27,6 +27,17 @@ type lineDefect struct {
 
 func newChecker() *checker { return &checker{pending: newPendingSet()} }
 
+// reserve sizes the checker for the orders a header announces, saving
+// the copies of growing tables; a header that lies costs at most
+// maxReserve entries.
+func (c *checker) reserve(orders int64) {
+	const maxReserve = 1 << 24
+	if orders > 0 {
+		n := min(orders, maxReserve)
+		c.durations, c.nresults = make([]float64, 0, n), make([]uint32, 0, n)
+	}
+}
+
 // read returns the number of orders checked so far.
 func (c *checker) read() int64 { return int64(len(c.durations)) }
 

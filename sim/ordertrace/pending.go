@@ -1,5 +1,7 @@
 package ordertrace
 
+import "github.com/presage-dvm/presage/sim/idtable"
+
 // pendingRequest is a request for an order not read yet.
 type pendingRequest struct {
 	from   int64
@@ -10,45 +12,56 @@ type pendingRequest struct {
 }
 
 // pendingSet holds the requests for orders not read yet, chained per
-// target in one array whose freed entries are reused: remembering a
-// request costs no allocation once the set has grown to its peak.
+// target in blocks of entries that never move and whose freed entries
+// are reused: remembering a request costs no allocation once the set has
+// grown to its peak, and growing copies nothing (a divide and conquer
+// keeps a pending request for every order read, and a slice doubling to
+// hold them spent a tenth of ingest's time copying itself).
 type pendingSet struct {
-	first map[int64]int32 // target id → its first request
-	items []pendingRequest
-	free  int32 // first free entry, -1 when none
+	first  idtable.Table[int32] // target id → its first request + 1
+	blocks [][]pendingRequest   // entry i is blocks[i/pendingBlock][i%pendingBlock]
+	n      int32                // entries ever used
+	free   int32                // first free entry, -1 when none
 }
 
-func newPendingSet() pendingSet { return pendingSet{first: make(map[int64]int32), free: -1} }
+const pendingBlock = 4096
+
+func (s *pendingSet) at(i int32) *pendingRequest {
+	return &s.blocks[i/pendingBlock][i%pendingBlock]
+}
+
+func newPendingSet() pendingSet { return pendingSet{free: -1} }
 
 // add remembers p as a request for target.
 func (s *pendingSet) add(target int64, p pendingRequest) {
-	p.next = -1
-	if head, ok := s.first[target]; ok {
-		p.next = head
-	}
+	p.next = s.first.Get(target) - 1
 	i := s.free
 	if i >= 0 {
-		s.free = s.items[i].next
-		s.items[i] = p
+		s.free = s.at(i).next
 	} else {
-		i = int32(len(s.items))
-		s.items = append(s.items, p)
+		i = s.n
+		s.n++
+		if int(i/pendingBlock) == len(s.blocks) {
+			s.blocks = append(s.blocks, make([]pendingRequest, pendingBlock))
+		}
 	}
-	s.first[target] = i
+	*s.at(i) = p
+	s.first.Set(target, i+1)
 }
 
 // take removes the requests for target and calls f with each one, in no
 // particular order, stopping at f's first error.
 func (s *pendingSet) take(target int64, f func(p pendingRequest) error) error {
-	i, ok := s.first[target]
-	if !ok {
+	i := s.first.Get(target) - 1
+	if i < 0 {
 		return nil
 	}
-	delete(s.first, target)
+	s.first.Delete(target)
 	var err error
 	for i >= 0 {
-		p := s.items[i]
-		s.items[i].next, s.free = s.free, i
+		e := s.at(i)
+		p := *e
+		e.next, s.free = s.free, i
 		if err == nil {
 			err = f(p)
 		}
@@ -60,12 +73,12 @@ func (s *pendingSet) take(target int64, f func(p pendingRequest) error) error {
 // earliest returns the remembered request with the smallest line and its
 // target; ok is false when none is left.
 func (s *pendingSet) earliest() (p pendingRequest, target int64, ok bool) {
-	for t, i := range s.first {
-		for ; i >= 0; i = s.items[i].next {
-			if q := s.items[i]; !ok || q.line < p.line {
+	s.first.Each(func(t int64, head int32) {
+		for i := head - 1; i >= 0; i = s.at(i).next {
+			if q := *s.at(i); !ok || q.line < p.line {
 				p, target, ok = q, t, true
 			}
 		}
-	}
+	})
 	return p, target, ok
 }

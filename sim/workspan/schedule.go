@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/presage-dvm/presage/sim/idtable"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -31,8 +32,8 @@ import (
 type schedule struct {
 	net     Network
 	recs    []record
-	waiters map[int64]int64 // provider id → the first order blocked on one of its results
-	ready   []int64         // orders whose progress may continue
+	waiters idtable.Table[int64] // provider id → the first order blocked on one of its results
+	ready   []int64              // orders whose progress may continue
 	work    float64
 	span    times
 	free    []*progress // finished orders' progress, reused
@@ -86,7 +87,7 @@ func lineOf(o *ordertrace.Order) orderLine {
 }
 
 func newSchedule(net Network) *schedule {
-	return &schedule{net: net, waiters: make(map[int64]int64)}
+	return &schedule{net: net}
 }
 
 // reserve sizes the schedule for the orders a header announces (an
@@ -186,8 +187,8 @@ func (s *schedule) advance(id int64) {
 		q := o.requests[p.next]
 		avail, ok := s.result(q)
 		if !ok {
-			r.nextWaiter = s.waiters[q.Order]
-			s.waiters[q.Order] = id
+			r.nextWaiter = s.waiters.Get(q.Order)
+			s.waiters.Set(q.Order, id)
 			return
 		}
 		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
@@ -232,8 +233,8 @@ func (s *schedule) publish(id int64, horizon float64) {
 // wake queues the orders waiting for a result of provider that is now
 // known.
 func (s *schedule) wake(provider int64) {
-	first, ok := s.waiters[provider]
-	if !ok {
+	first := s.waiters.Get(provider)
+	if first == 0 {
 		return
 	}
 	known := len(s.recs[provider-1].results)
@@ -249,11 +250,7 @@ func (s *schedule) wake(provider int64) {
 		}
 		w = next
 	}
-	if kept == 0 {
-		delete(s.waiters, provider)
-	} else {
-		s.waiters[provider] = kept
-	}
+	s.waiters.Set(provider, kept)
 }
 
 // startKids starts the children of r made before own moment horizon.

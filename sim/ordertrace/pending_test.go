@@ -1,0 +1,65 @@
+package ordertrace
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPendingSet remembers more requests than a block holds, for many
+// targets, takes some back, reuses their entries, and checks that every
+// request comes back once, with its target, and that earliest finds the
+// smallest line.
+func TestPendingSet(t *testing.T) {
+	s := newPendingSet()
+	const requests = 3*pendingBlock + 17
+	target := func(i int) int64 { return int64(1000 + i%500) }
+	for i := range requests {
+		s.add(target(i), pendingRequest{from: int64(i), line: int64(requests - i)})
+	}
+	takeAll := func(tg int64) []int64 {
+		var from []int64
+		if err := s.take(tg, func(p pendingRequest) error {
+			if tg < 2000 && target(int(p.from)) != tg {
+				t.Fatalf("request from %d came back for target %d, want %d", p.from, tg, target(int(p.from)))
+			}
+			from = append(from, p.from)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return from
+	}
+	seen := 0
+	for tg := int64(1000); tg < 1250; tg++ {
+		seen += len(takeAll(tg))
+	}
+	if got := takeAll(1000); got != nil {
+		t.Fatalf("target 1000 taken twice: %v", got)
+	}
+	// The freed entries are reused before new ones.
+	used := s.n
+	for i := range 100 {
+		s.add(2000, pendingRequest{from: int64(i), line: int64(requests + i)})
+	}
+	if s.n != used {
+		t.Errorf("adding after takes used %d new entries, want 0", s.n-used)
+	}
+	p, tg, ok := s.earliest()
+	if !ok || p.line != 1 || tg != target(requests-1) {
+		t.Errorf("earliest = line %d of target %d (%v), want line 1 of target %d", p.line, tg, ok, target(requests-1))
+	}
+	for tg := int64(1250); tg < 1500; tg++ {
+		seen += len(takeAll(tg))
+	}
+	if seen != requests {
+		t.Errorf("%d requests came back, want %d", seen, requests)
+	}
+	got := takeAll(2000)
+	slices.Sort(got)
+	if len(got) != 100 || got[0] != 0 || got[99] != 99 {
+		t.Errorf("target 2000 gave %d requests, want 100 (0..99)", len(got))
+	}
+	if _, _, ok := s.earliest(); ok {
+		t.Error("earliest found a request in an emptied set")
+	}
+}
