@@ -35,9 +35,10 @@ type live struct {
 	duration float64
 	argBytes int64
 
-	// reqs are the order's requests, qi the next to play, due at reqAt
-	// (+Inf when none is left), kept here to spare a visit to reqs.
-	reqs  []ordertrace.Request
+	// reqs are the order's requests (in the engine's requestStore), qi
+	// the next to play, due at reqAt (+Inf when none is left), kept here
+	// to spare a visit to reqs.
+	reqs  requestList
 	reqAt float64
 
 	res0 ordertrace.Result // see extra
@@ -152,20 +153,23 @@ func (e *engine) provLink(l *live, i int32) int32 {
 }
 
 // setRequests files the requests of l's line.
-func (l *live) setRequests(r []ordertrace.Request) {
-	l.reqs, l.qi = r, 0
+func (e *engine) setRequests(l *live, r []ordertrace.Request) {
+	l.reqs, l.qi = e.requests.add(r), 0
 	l.reqAt = math.Inf(1)
 	if len(r) > 0 {
 		l.reqAt = r[0].At
 	}
 }
 
+// currentRequest returns the request l plays next.
+func (e *engine) currentRequest(l *live) ordertrace.Request { return e.requests.get(l.reqs, l.qi) }
+
 // nextRequest moves on to l's next request.
-func (l *live) nextRequest() {
+func (e *engine) nextRequest(l *live) {
 	l.qi++
 	l.reqAt = math.Inf(1)
-	if int(l.qi) < len(l.reqs) {
-		l.reqAt = l.reqs[l.qi].At
+	if l.qi < l.reqs.n {
+		l.reqAt = e.requests.get(l.reqs, l.qi).At
 	}
 }
 

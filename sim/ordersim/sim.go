@@ -49,13 +49,14 @@ type engine struct {
 	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
 	hubIn, hubOut float64
 
-	lives  arena[live]     // the orders held, named by their numbers
-	links  links           // the critical path's stretches
-	extras arena[extra]    // of the orders with several results
-	times  chunks[times]   // beside lives, for OnOrder
-	waits  chunks[float64] // beside lives, for ByProc: each order's wait so far
-	procs  names           // the procedures, numbered
-	sums   []procSum       // by procedure number, for ByProc
+	lives    arena[live]     // the orders held, named by their numbers
+	requests requestStore    // their requests
+	links    links           // the critical path's stretches
+	extras   arena[extra]    // of the orders with several results
+	times    chunks[times]   // beside lives, for OnOrder
+	waits    chunks[float64] // beside lives, for ByProc: each order's wait so far
+	procs    names           // the procedures, numbered
+	sums     []procSum       // by procedure number, for ByProc
 
 	entries  idtable.Table[int32] // orders read and not yet dropped, by id: their numbers in lives
 	nextID   int64                // the id the next line must have
@@ -202,11 +203,14 @@ func (e *engine) readNext() error {
 }
 
 // next returns the next line: into the engine's own Order when the
-// source can reuse it (fileLine keeps nothing of a line but its
-// Requests, which a Scanner gives fresh).
+// source can reuse it (fileLine keeps nothing of a line but a long list
+// of requests, which the line then leaves to the requestStore).
 func (e *engine) next() (*ordertrace.Order, error) {
 	if e.scan == nil {
 		return e.src.Next()
+	}
+	if len(e.line.Requests) > 1<<maxRunBits {
+		e.line.Requests = nil
 	}
 	return &e.line, e.scan.Scan(&e.line)
 }
@@ -221,7 +225,7 @@ func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 	if t := e.timesOf(l); t != nil {
 		t.parent = o.Parent
 	}
-	l.setRequests(o.Requests)
+	e.setRequests(l, o.Requests)
 	l.nres = int32(len(o.Results))
 	if len(o.Results) == 1 {
 		l.res0 = o.Results[0]

@@ -59,8 +59,8 @@ func (e *engine) advance(l *live) {
 		e.buffered--
 		e.place(e.popKid(l), l)
 	}
-	for ; l.reqAt <= l.own; l.nextRequest() {
-		if !e.request(l, l.reqs[l.qi]) {
+	for ; l.reqAt <= l.own; e.nextRequest(l) {
+		if !e.request(l, e.currentRequest(l)) {
 			return
 		}
 	}
@@ -176,7 +176,7 @@ func (e *engine) resume(l *live) {
 	if e.slow != nil {
 		e.onCore(l, true)
 	}
-	l.nextRequest()
+	e.nextRequest(l)
 	e.goOn(l, e.runtime.Wait)
 }
 
@@ -244,7 +244,8 @@ func (e *engine) finish(l *live) {
 			Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
 			End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
 	}
-	l.reqs = nil // its requests are all played
+	e.requests.release(l.reqs) // its requests are all played
+	l.reqs = requestList{}
 	if l.reqsLeft == 0 {
 		e.drop(l)
 	}

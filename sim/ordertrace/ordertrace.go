@@ -91,9 +91,8 @@ type Source interface {
 
 // A Scanner is a Source that can also decode the next order into an
 // Order of the caller's, reusing it, for a reader that keeps nothing of
-// an order once read but its Requests: Scan overwrites o, its Results
-// and its Segments, and gives it fresh Requests. It returns io.EOF after
-// the last order.
+// an order once read: Scan overwrites o and its lists. It returns io.EOF
+// after the last order.
 type Scanner interface {
 	Source
 	Scan(o *Order) error

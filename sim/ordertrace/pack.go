@@ -128,7 +128,7 @@ func (u *Unpacker) Next() (*Order, error) {
 }
 
 // Scan decodes the chunk's next order into o, as a Scanner does (its
-// Requests are fresh, its other lists reuse o's); io.EOF after the last.
+// lists reuse o's); io.EOF after the last.
 func (u *Unpacker) Scan(o *Order) error {
 	if len(u.orders.b) == 0 {
 		if u.withSegs && len(u.segments.b) != 0 {
@@ -143,12 +143,13 @@ func (u *Unpacker) Scan(o *Order) error {
 	o.MadeAt = r.f64()
 	o.Duration = r.f64()
 	o.ArgBytes = r.varint()
-	o.Requests = nil
-	if n := r.count(1 + 1 + 8); n > 0 {
-		o.Requests = take(&u.slab.requests, n)
-		for i := range o.Requests {
-			o.Requests[i] = Request{Order: u.id + r.varint(), Result: int(r.uvarint()), At: r.f64()}
-		}
+	n := r.count(1 + 1 + 8)
+	if cap(o.Requests) < n {
+		o.Requests = take(&u.slab.requests, n) // for Next, a fresh Order's
+	}
+	o.Requests = o.Requests[:n]
+	for i := range o.Requests {
+		o.Requests[i] = Request{Order: u.id + r.varint(), Result: int(r.uvarint()), At: r.f64()}
 	}
 	o.Results = o.Results[:0]
 	for n := r.count(8 + 1); n > 0; n-- {

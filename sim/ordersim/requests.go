@@ -1,0 +1,97 @@
+package ordersim
+
+import (
+	"math/bits"
+
+	"github.com/presage-dvm/presage/sim/ordertrace"
+)
+
+// requestStore holds the requests of the orders read and not finished,
+// copied from their lines, so that a live order names its requests by a
+// number instead of holding a slice: the arena of live orders then holds
+// no pointer for the garbage collector to scan, the store's chunks get
+// huge pages like the arenas', and a finished order's requests are
+// reused at once (a slab of the reader's lived as long as its last
+// order).
+//
+// A list of n requests takes a run of the next power of two ≥ n slots,
+// aligned on its size, so that no run crosses the boundary of a chunk
+// (chunks[T] splits at multiples of 1024), and freed runs are reused by
+// size. A list longer than the largest run (a master's requests of its
+// tasks) is kept as its own slice in long.
+type requestStore struct {
+	slots chunks[ordertrace.Request]
+	top   int32                 // slots below are handed out or free
+	free  [maxRunBits + 1]stack // freed runs by size class, numbered run start + 1
+	long  arena[[]ordertrace.Request]
+}
+
+// maxRunBits is the largest run's size class: 1,024 requests.
+const maxRunBits = firstBits
+
+// requestList names an order's requests in a requestStore.
+type requestList struct {
+	at int32 // the run's first slot, or the number of its slice in long
+	n  int32
+}
+
+// add files the requests r and returns their list: it copies a short
+// list and keeps a long one as it is, without writing to it (a master's
+// list of its tasks is not worth a copy).
+func (s *requestStore) add(r []ordertrace.Request) requestList {
+	n := int32(len(r))
+	switch {
+	case n == 0:
+		return requestList{}
+	case n > 1<<maxRunBits:
+		i, l := s.long.alloc()
+		*l = r
+		return requestList{at: i, n: n}
+	}
+	at := s.run(sizeClass(n))
+	for i, q := range r {
+		*s.slots.at(at + int32(i)) = q
+	}
+	return requestList{at: at, n: n}
+}
+
+// get returns request i of list l.
+func (s *requestStore) get(l requestList, i int32) ordertrace.Request {
+	if l.n > 1<<maxRunBits {
+		return (*s.long.at(l.at))[i]
+	}
+	return *s.slots.at(l.at + i)
+}
+
+// release gives back list l's slots.
+func (s *requestStore) release(l requestList) {
+	switch {
+	case l.n == 0:
+	case l.n > 1<<maxRunBits:
+		*s.long.at(l.at) = nil
+		s.long.recycle(l.at)
+	default:
+		s.free[sizeClass(l.n)].push(l.at + 1)
+	}
+}
+
+// run returns the first slot of a free run of 2^k slots.
+func (s *requestStore) run(k int) int32 {
+	if at := s.free[k].pop(); at != 0 {
+		return at - 1
+	}
+	// Align the top on the run's size, filing the slots skipped as free
+	// runs of the sizes they are aligned on.
+	for size := int32(1) << k; s.top%size != 0; {
+		j := bits.TrailingZeros32(uint32(s.top))
+		s.free[j].push(s.top + 1)
+		s.top += 1 << j
+	}
+	at := s.top
+	s.top += 1 << k
+	s.slots.grow(s.top - 1)
+	return at
+}
+
+// sizeClass returns the k of the smallest 2^k ≥ n, for n ≥ 1.
+func sizeClass(n int32) int { return bits.Len32(uint32(n - 1)) }
