@@ -8,7 +8,8 @@
 // indexings, where a Go map hashes and probes (the maps of ids cost a
 // quarter of ingest's time). An id too far from the others to be paged
 // cheaply (a wild id in a bad trace) goes to a map, so that it costs no
-// more memory than one entry.
+// more memory than one entry. The last page emptied is kept for the next
+// one needed.
 package idtable
 
 // pageBits sizes a page: 4,096 ids.
@@ -22,6 +23,7 @@ const maxPages = 1 << 20
 // stands for "none". Its zero value is an empty table ready to use.
 type Table[V comparable] struct {
 	pages []*page[V]
+	spare *page[V] // the last page emptied, all zero, for the next page made
 	far   map[int64]V
 	n     int
 }
@@ -63,7 +65,10 @@ func (t *Table[V]) Set(id int64, v V) {
 		if v == zero {
 			return
 		}
-		pg = new(page[V])
+		pg, t.spare = t.spare, nil
+		if pg == nil {
+			pg = new(page[V])
+		}
 		t.pages[p] = pg
 	}
 	slot := &pg.slots[id&(1<<pageBits-1)]
@@ -77,7 +82,10 @@ func (t *Table[V]) Set(id int64, v V) {
 	}
 	*slot = v
 	if pg.n == 0 {
-		t.pages[p] = nil
+		// An id set and deleted at once (a wait on the next order, a
+		// request for the next line) would otherwise make and clear a
+		// page each time.
+		t.pages[p], t.spare = nil, pg
 	}
 }
 

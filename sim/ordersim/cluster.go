@@ -39,22 +39,16 @@ func (c Cluster) cores() int { return machine.Cluster(c).CoresPerNode() }
 
 func (c Cluster) power(node int) float64 { return machine.Cluster(c).NodePower(node) }
 
-// transfer is the time bytes take from node a to node b alone on the
-// network: nothing on the same node, one message otherwise.
-func (c Cluster) transfer(a, b int32, bytes int64) float64 {
-	if a == b {
+// transfer returns how long bytes sent from node a to node b at start
+// take to arrive: nothing on the same node, else the message's time,
+// except through a hub (Cluster.Hub), whose two links it takes in turn,
+// each for half its time and behind the messages asked for before it.
+func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
+	if a == b || e.freeNet {
 		return 0
 	}
-	return machine.Cluster(c).MessageTime(bytes)
-}
-
-// transfer returns how long bytes sent from node a to node b at start
-// take to arrive: the message's time, except through a hub
-// (Cluster.Hub), whose two links it takes in turn, each for half its
-// time and behind the messages asked for before it.
-func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
-	d := e.cl.transfer(a, b, bytes)
-	if d == 0 || !e.cl.Hub {
+	d := e.net.MessageTime(bytes)
+	if !e.cl.Hub {
 		return d
 	}
 	in := max(start, e.hubIn) + d/2

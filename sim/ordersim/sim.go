@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/sim/idtable"
+	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -46,6 +47,10 @@ type engine struct {
 
 	ev  events
 	now float64
+	// net is cl's network, kept apart so that a transfer copies no
+	// Cluster, and freeNet whether it costs nothing.
+	net     machine.Network
+	freeNet bool
 	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
 	hubIn, hubOut float64
 
@@ -85,6 +90,8 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		nextID: 1,
 		rng:    ordersched.NewRand(opt.Seed),
 	}
+	e.net = machine.Cluster(cl).Network()
+	e.freeNet = e.net.Free()
 	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()
