@@ -13,7 +13,8 @@ type arena[T any] struct {
 }
 
 // alloc returns a value and its number: zeroed unless its last holder
-// gave it back by recycle.
+// gave it back by recycle, or the arena adopted the chunks of an earlier
+// simulation (memory.go).
 func (a *arena[T]) alloc() (int32, *T) {
 	if i := a.free.pop(); i != 0 {
 		return i, a.at(i)

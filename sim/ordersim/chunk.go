@@ -14,7 +14,7 @@ const firstBits = 10
 // simulation small and a large one in few, large chunks, which get huge
 // pages (hugePages): a million-order simulation touches a few hundred MB
 // of fresh memory, and taking it 4 KB at a time cost more than half of
-// its CPU time in page faults (docs/performance.md).
+// its CPU time in page faults (docs/orders-sim.md, "Memory").
 type chunks[T any] [][]T
 
 // chunkOf returns the chunk of number i and i's place in it.

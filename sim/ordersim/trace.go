@@ -91,6 +91,8 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 			e.slow, e.cores = hd.Slowdown, make([][]int32, cl.Nodes)
 		}
 	}
+	e.adoptMemory()
+	defer e.leaveMemory()
 	if err := e.run(); err != nil {
 		return nil, err
 	}
