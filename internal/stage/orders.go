@@ -60,7 +60,8 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 		sched.events = make([]stored.OrderEvent, 0, info.Orders)
 		opt.OnOrder = sched.add
 	}
-	tr, err := prepareOrders(ctx, st, info)
+	open := storedTrace(ctx, st, info)
+	tr, err := prepareOrders(ctx, st, info, open)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s on %d nodes: %w", info.Name, req.Cluster.Nodes, err)
 	}
-	ws, err := analyseOrders(ctx, st, info, req.Cluster)
+	ws, err := analyseOrders(info, req.Cluster, open)
 	if err != nil {
 		return nil, err
 	}
@@ -77,11 +78,30 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	return sim, nil
 }
 
-// prepareOrders returns a stored order trace ready to simulate: with the
-// counts stored with it, or counted by a first pass for a trace stored
-// before they were.
-func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo) (*ordersim.Prepared, error) {
-	open := func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info, false) }
+// traceSource opens an order trace for one pass over its orders.
+type traceSource = func() (ordertrace.Source, error)
+
+// storedTrace opens a stored order trace from the store, chunk by chunk.
+func storedTrace(ctx context.Context, st *store.Store, info store.OrderTraceInfo) traceSource {
+	return func() (ordertrace.Source, error) { return st.OpenOrderTrace(ctx, info, false) }
+}
+
+// loadedTrace opens a stored order trace for a command that reads it many
+// times (a sweep, a search): its chunks are read into memory once, and
+// every pass reads them there; a trace stored before its packed form is
+// read from the store.
+func loadedTrace(ctx context.Context, st *store.Store, info store.OrderTraceInfo) (traceSource, error) {
+	t, err := st.LoadOrderTrace(ctx, info)
+	if err != nil || t == nil {
+		return storedTrace(ctx, st, info), err
+	}
+	return func() (ordertrace.Source, error) { return t.Open(), nil }, nil
+}
+
+// prepareOrders returns a stored order trace, opened by open, ready to
+// simulate: with the counts stored with it, or counted by a first pass for
+// a trace stored before they were.
+func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, open traceSource) (*ordersim.Prepared, error) {
 	counts, err := st.OrderTraceCounts(ctx, info)
 	var tr *ordersim.Prepared
 	switch {
@@ -101,12 +121,12 @@ func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceIn
 // the burdened span on cl's network. Ingest stored the work and span;
 // only a network that costs something needs a pass over the trace, for
 // the burdened span (which, on a free network, is the span).
-func analyseOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, cl ordersim.Cluster) (workspan.Summary, error) {
+func analyseOrders(info store.OrderTraceInfo, cl ordersim.Cluster, open traceSource) (workspan.Summary, error) {
 	net := workspan.Network{Latency: cl.Latency, Bandwidth: cl.Bandwidth}
 	if net.Free() {
 		return workspan.Stored(info.Orders, info.Work, info.Span), nil
 	}
-	src, err := st.OpenOrderTrace(ctx, info, false)
+	src, err := open()
 	if err != nil {
 		return workspan.Summary{}, err
 	}

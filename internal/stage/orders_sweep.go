@@ -199,12 +199,13 @@ func runTimes(runs []stored.OrderRunRow) map[int]float64 {
 }
 
 // ordersSweeper simulates and stores the clusters of one orders sweep. It
-// prepares the trace and analyses its work and span once, when a first
-// cluster must be simulated, and keeps one ordersim.Sizes for the whole
-// command, so that the deadline search reuses the sweep's runs.
+// loads the trace into memory, prepares it and analyses its work and span
+// once, when a first cluster must be simulated, and keeps one
+// ordersim.Sizes for the whole command, so that the deadline search
+// reuses the sweep's runs.
 type ordersSweeper struct {
-	// ctx is the command's: the prepared trace opens the stored one with
-	// it for every simulation, also after the runner's context has ended.
+	// ctx is the command's, also used after the runner's context has
+	// ended.
 	ctx  context.Context
 	st   *store.Store
 	info store.OrderTraceInfo
@@ -218,7 +219,12 @@ type ordersSweeper struct {
 
 func (o *ordersSweeper) prepare() error {
 	o.once.Do(func() {
-		tr, err := prepareOrders(o.ctx, o.st, o.info)
+		open, err := loadedTrace(o.ctx, o.st, o.info)
+		if err != nil {
+			o.err = err
+			return
+		}
+		tr, err := prepareOrders(o.ctx, o.st, o.info, open)
 		if err != nil {
 			o.err = err
 			return
@@ -226,7 +232,7 @@ func (o *ordersSweeper) prepare() error {
 		if o.sizes, o.err = tr.Sizes(o.req.Cluster, o.req.Options); o.err != nil {
 			return
 		}
-		o.ws, o.err = analyseOrders(o.ctx, o.st, o.info, o.req.Cluster)
+		o.ws, o.err = analyseOrders(o.info, o.req.Cluster, open)
 	})
 	return o.err
 }

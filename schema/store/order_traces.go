@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -217,6 +218,44 @@ func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segment
 	if info.Packing != packed {
 		return s.openOrderLines(ctx, info)
 	}
+	names, err := s.orderTraceNames(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	f := &chunkFetcher{ctx: ctx, s: s, id: info.ID, segments: segments}
+	return ordertrace.NewChunkSource(info.Name, info.header(), names, f.next), nil
+}
+
+// LoadOrderTrace reads a stored order trace's chunks into memory,
+// decompressed and without their segments, for the many simulations of a
+// sweep to share; nil for a trace stored before schema 14, as JSON lines,
+// which OpenOrderTrace reads.
+func (s *Store) LoadOrderTrace(ctx context.Context, info OrderTraceInfo) (*ordertrace.PackedTrace, error) {
+	if info.Packing != packed {
+		return nil, nil
+	}
+	names, err := s.orderTraceNames(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	t := &ordertrace.PackedTrace{Name: info.Name, Header: info.header(), Names: names}
+	f := &chunkFetcher{ctx: ctx, s: s, id: info.ID}
+	for {
+		orders, _, err := f.next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("order trace %s, chunk %d: %w", info.Name, len(t.Chunks), err)
+		}
+		t.Chunks = append(t.Chunks, slices.Clip(orders))
+		f.orders = nil // the next chunk goes to fresh memory: this one is kept
+	}
+}
+
+// orderTraceNames returns the procedure and block names a packed trace's
+// chunks refer to.
+func (s *Store) orderTraceNames(ctx context.Context, info OrderTraceInfo) ([]string, error) {
 	var names string
 	if err := s.db.GetContext(ctx, &names, `SELECT coalesce(names, '') FROM order_traces WHERE id = ?`, info.ID); err != nil {
 		return nil, err
@@ -225,7 +264,7 @@ func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segment
 	if err := json.Unmarshal([]byte(names), &list); err != nil {
 		return nil, fmt.Errorf("order trace %s: stored names: %w", info.Name, err)
 	}
-	return &packedSource{ctx: ctx, s: s, info: info, segments: segments, u: ordertrace.NewUnpacker(list)}, nil
+	return list, nil
 }
 
 // OrderTraceCounts returns the counts of a stored order trace's orders
@@ -249,28 +288,6 @@ func (s *Store) OrderTraceCounts(ctx context.Context, info OrderTraceInfo) (*ord
 	}
 	return c, nil
 }
-
-// packedSource is a packed stored trace, its chunks fetched and unpacked
-// as the reader reaches them.
-type packedSource struct {
-	ctx      context.Context
-	s        *Store
-	info     OrderTraceInfo
-	segments bool
-	u        *ordertrace.Unpacker
-	data     []byte // the current chunk's orders, decompressed
-	segs     []byte
-	chunk    int
-	started  bool
-	done     bool
-}
-
-var _ ordertrace.Scanner = (*packedSource)(nil)
-
-// Header returns the trace's header: for readers that size themselves by
-// the number of orders, and for the simulator, which charges the
-// runtime's costs.
-func (p *packedSource) Header() ordertrace.Header { return p.info.header() }
 
 // header returns the header of the stored trace.
 func (info OrderTraceInfo) header() ordertrace.Header {
@@ -307,69 +324,52 @@ func (f *floats) Scan(v any) error {
 	return json.Unmarshal([]byte(text), (*[]float64)(f))
 }
 
-func (p *packedSource) Next() (*ordertrace.Order, error) {
-	o := new(ordertrace.Order)
-	if err := p.Scan(o); err != nil {
-		return nil, err
-	}
-	return o, nil
+// chunkFetcher fetches a packed stored trace's chunks one after the other,
+// decompressed, for an ordertrace.ChunkSource, reusing its buffers.
+type chunkFetcher struct {
+	ctx          context.Context
+	s            *Store
+	id           int64
+	segments     bool
+	chunk        int
+	orders, segs []byte
 }
 
-// Scan decodes the next order into o (ordertrace.Scanner).
-func (p *packedSource) Scan(o *ordertrace.Order) error {
-	for !p.done {
-		if p.started {
-			err := p.u.Scan(o)
-			if err != io.EOF {
-				if err != nil {
-					err = fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk-1, err)
-				}
-				return err
-			}
-		}
-		if err := p.nextChunk(); err != nil {
-			return err
-		}
-	}
-	return io.EOF
-}
-
-func (p *packedSource) nextChunk() error {
+// next returns the next chunk's orders and, when asked, segments (nil
+// otherwise); io.EOF after the last.
+func (f *chunkFetcher) next() ([]byte, []byte, error) {
 	cols := `data, NULL AS segments`
-	if p.segments {
+	if f.segments {
 		cols = `data, segments`
 	}
-	rows, err := p.s.db.QueryContext(p.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, p.info.ID, p.chunk)
+	rows, err := f.s.db.QueryContext(f.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, f.id, f.chunk)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		p.done = true
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, io.EOF
 	}
 	// RawBytes: the blobs are decompressed at once, so database/sql need
 	// not copy them (a million-order trace is tens of MB of them).
 	var data, segments sql.RawBytes
 	if err := rows.Scan(&data, &segments); err != nil {
-		return err
+		return nil, nil, err
 	}
-	if p.data, err = chunkCoder.dec.DecodeAll(data, p.data[:0]); err == nil && p.segments {
-		p.segs, err = chunkCoder.dec.DecodeAll(segments, p.segs[:0])
+	if f.orders, err = chunkCoder.dec.DecodeAll(data, f.orders[:0]); err != nil {
+		return nil, nil, err
 	}
-	if err != nil {
-		return fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk, err)
+	f.chunk++
+	if !f.segments {
+		return f.orders, nil, nil
 	}
-	segs := p.segs
-	if !p.segments {
-		segs = nil
+	if f.segs, err = chunkCoder.dec.DecodeAll(segments, f.segs[:0]); err != nil {
+		return nil, nil, err
 	}
-	if err := p.u.Reset(p.data, segs); err != nil {
-		return fmt.Errorf("order trace %s, chunk %d: %w", p.info.Name, p.chunk, err)
-	}
-	p.chunk++
-	p.started = true
-	return nil
+	return f.orders, f.segs, nil
 }
 
 // openOrderLines opens a trace stored as chunks of JSON lines.
