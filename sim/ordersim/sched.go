@@ -1,8 +1,9 @@
 package ordersim
 
 // place makes order l at e.now; parent is nil for the main order, whose
-// arguments are on node 0.
-func (e *engine) place(l *live, parent *live) {
+// arguments are on node 0. made is the link of the parent's stretch that
+// led to it, with the critical path (0 otherwise).
+func (e *engine) place(l *live, parent *live, made int32) {
 	l.state = queued
 	t := e.timesOf(l)
 	if t != nil {
@@ -16,9 +17,7 @@ func (e *engine) place(l *live, parent *live) {
 			t.child = pt.kids
 			pt.kids++
 		}
-		if e.path {
-			e.links.set(&l.chain, e.stretch(parent, e.now))
-		}
+		e.links.set(&l.chain, made)
 	}
 	l.argNode = src
 	e.live++

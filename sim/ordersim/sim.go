@@ -119,7 +119,7 @@ func (e *engine) run() error {
 	}
 	main := e.lives.at(mi)
 	e.buffered--
-	e.place(main, nil)
+	e.place(main, nil, 0)
 	for e.err == nil {
 		if e.ev.len() > 0 && e.ev.h[0].t <= e.now {
 			e.handle(e.ev.pop())

@@ -47,6 +47,7 @@ func (e *engine) goOn(l *live, cost float64) {
 // format prescribes (children made, then requests, then results, then the
 // end), and schedules its next moment, unless it suspends or ends.
 func (e *engine) advance(l *live) {
+	made := int32(0) // the link of l's stretch up to now, shared by the children it makes now
 	for {
 		more, err := e.hasKid(l)
 		if err != nil {
@@ -57,7 +58,10 @@ func (e *engine) advance(l *live) {
 			break
 		}
 		e.buffered--
-		e.place(e.popKid(l), l)
+		if e.path && made == 0 {
+			made = e.stretch(l, e.now)
+		}
+		e.place(e.popKid(l), l, made)
 	}
 	for ; l.reqAt <= l.own; e.nextRequest(l) {
 		if !e.request(l, e.currentRequest(l)) {
