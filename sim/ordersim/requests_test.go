@@ -2,7 +2,6 @@ package ordersim
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/presage-dvm/presage/sim/ordertrace"
@@ -76,30 +75,5 @@ func TestSizeClass(t *testing.T) {
 		if got := sizeClass(c.n); got != c.want {
 			t.Errorf("sizeClass(%d) = %d, want %d", c.n, got, c.want)
 		}
-	}
-}
-
-// TestAdoptedMemoryChangesNothing simulates a trace on fresh memory, then
-// on the memory a bigger simulation of another shape left, and expects
-// the same prediction.
-func TestAdoptedMemoryChangesNothing(t *testing.T) {
-	small := func() *Result {
-		r, err := Simulate(openDAC(8), Cluster{Nodes: 5, Cores: 2, Latency: 1e-3, Bandwidth: 1e9}, Options{ByProc: true, PathSteps: 50})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	for memories.Get() != nil { // drain what other tests left
-	}
-	fresh := small()
-	if _, err := Simulate(openMaster(50, 40), Cluster{Nodes: 3}, Options{ByProc: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Simulate(openDAC(12), Cluster{Nodes: 64}, Options{Scheduler: WorkStealing, ByProc: true}); err != nil {
-		t.Fatal(err)
-	}
-	if adopted := small(); !reflect.DeepEqual(fresh, adopted) {
-		t.Errorf("on adopted memory:\n%+v\nwant, as on fresh memory:\n%+v", adopted, fresh)
 	}
 }
