@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/presage-dvm/presage/orders/measured"
 	"github.com/presage-dvm/presage/orders/procstest"
 )
 
@@ -26,7 +27,7 @@ func Procs(t *testing.T, name string, cmd Command, size string, kill bool) {
 	if r.Err != nil || !strings.HasPrefix(r.Stdout, "OK "+name) {
 		t.Fatalf("%s n=%s on 3 worker processes: %v\nstdout: %s\nstderr: %s", name, size, r.Err, r.Stdout, r.Stderr)
 	}
-	run := readMeasured(t, file)
+	run := readFile(t, file, measured.Read)
 	if len(run.Workers) != 3 || int64(len(run.Schedule)) != run.Orders || run.Orders < 2 || run.Makespan <= 0 {
 		t.Errorf("measured: %d workers, %d of %d orders scheduled, makespan %g; want 3 workers and every order", len(run.Workers), len(run.Schedule), run.Orders, run.Makespan)
 	}

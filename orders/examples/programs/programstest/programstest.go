@@ -55,7 +55,7 @@ func runs(t *testing.T, cmd Command, name, size string, rule ordersched.Name, pi
 	if !strings.HasPrefix(out, "OK "+name) {
 		t.Errorf("%s, pinned %v: run mode printed %q, want OK", rule, pin, out)
 	}
-	ex := readMeasured(t, file)
+	ex := readFile(t, file, measured.Read)
 	if ex.Scheduler != string(rule) || int64(len(ex.Schedule)) != ex.Orders || ex.Orders < 2 {
 		t.Errorf("%s, pinned %v: the measured run says scheduler %q, %d orders with %d schedules", rule, pin, ex.Scheduler, ex.Orders, len(ex.Schedule))
 	}
@@ -75,7 +75,7 @@ func runs(t *testing.T, cmd Command, name, size string, rule ordersched.Name, pi
 func calibrate(t *testing.T, cmd Command, size, dir string) string {
 	cal := filepath.Join(dir, "cal.csv")
 	mustRun(t, cmd, "-n", size, "-orders.mode", "calibrate", "-orders.reps", "2", "-orders.machine", "test", "-orders.out", cal, "-orders.check")
-	if rows := readRows(t, cal); len(rows) == 0 {
+	if rows := readFile(t, cal, calibration.ReadAll); len(rows) == 0 {
 		t.Fatal("calibration wrote no row")
 	}
 	return cal
@@ -123,17 +123,19 @@ func mustRun(t *testing.T, cmd Command, args ...string) string {
 	return stdout.String()
 }
 
-func readRows(t *testing.T, path string) []calibration.Row {
+// readFile reads the file at path with read, which names it in errors.
+func readFile[T any](t *testing.T, path string, read func(io.Reader, string) (T, error)) T {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := calibration.ReadAll(f, path)
+	v, err := read(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rows
+	return v
 }
 
 // traceWork reads the trace, checks its unit and that it cannot deadlock,
@@ -167,19 +169,4 @@ func (c *requestCounter) Next() (*ordertrace.Order, error) {
 		c.requests += len(o.Requests)
 	}
 	return o, err
-}
-
-// readMeasured reads the measured-run file a run wrote.
-func readMeasured(t *testing.T, file string) *measured.Execution {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ex, err := measured.Read(f, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ex
 }
