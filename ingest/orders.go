@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"io"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -41,24 +42,26 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, SHA256: digest, Bytes: size}
 	return st.SaveOrderTrace(ctx, info, func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
 		g, ctx := errgroup.WithContext(ctx)
-		toAnalyse, toStore := make(chan []*ordertrace.Order, 4), make(chan []*ordertrace.Order, 4)
-		g.Go(func() error { return readBatches(ctx, r, toAnalyse, toStore) })
+		toAnalyse, toStore := make(chan *batch, 4), make(chan *batch, 4)
+		free := make(chan *batch, 2*4+3) // every batch the queues and the three goroutines hold
+		g.Go(func() error { return readBatches(ctx, r, free, toAnalyse, toStore) })
 		var sum workspan.Summary
 		g.Go(func() (err error) {
-			sum, err = workspan.Analyze(&batchSource{ctx: ctx, batches: toAnalyse, header: r.Header()}, workspan.Network{})
+			sum, err = workspan.Analyze(&batchSource{ctx: ctx, batches: toAnalyse}, workspan.Network{})
 			return err
 		})
 		g.Go(func() error {
 			for {
-				batch, ok, err := receive(ctx, toStore)
+				b, ok, err := receive(ctx, toStore)
 				if !ok {
 					return err
 				}
-				for _, o := range batch {
-					if err := w.Add(o); err != nil {
+				for i := range b.orders {
+					if err := w.Add(&b.orders[i]); err != nil {
 						return err
 					}
 				}
+				b.release()
 			}
 		})
 		if err := g.Wait(); err != nil {
@@ -75,24 +78,51 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 // batchOrders is the number of orders handed over at once.
 const batchOrders = 1024
 
+// batch is orders read together and handed to every consumer. The last
+// consumer done with it gives it back to the reader, which reads the next
+// orders into the same Orders and lists rather than into fresh memory,
+// whose every page costs a fault (docs/orders.md, "The stored form").
+type batch struct {
+	orders []ordertrace.Order
+	users  atomic.Int32
+	free   chan<- *batch
+}
+
+// release is called by each consumer once it is done with b's orders.
+func (b *batch) release() {
+	if b.users.Add(-1) == 0 {
+		select {
+		case b.free <- b:
+		default: // the free list is full: b is garbage
+		}
+	}
+}
+
 // readBatches reads r to the end and sends every batch of orders to each
-// of outs, which it closes at the end. On an error it returns without
-// closing them: the group's context ends, and the receivers see that
-// rather than an end that would pass for the trace's.
-func readBatches(ctx context.Context, r *ordertrace.Reader, outs ...chan<- []*ordertrace.Order) error {
+// of outs, which it closes at the end, reusing the batches given back to
+// free. On an error it returns without closing outs: the group's context
+// ends, and the receivers see that rather than an end that would pass
+// for the trace's.
+func readBatches(ctx context.Context, r *ordertrace.Reader, free chan *batch, outs ...chan<- *batch) error {
 	for {
-		batch := make([]*ordertrace.Order, 0, batchOrders)
-		var err error
-		for len(batch) < batchOrders {
-			var o *ordertrace.Order
-			if o, err = r.Next(); err != nil {
+		var b *batch
+		select {
+		case b = <-free:
+		default:
+			b = &batch{orders: make([]ordertrace.Order, batchOrders), free: free}
+		}
+		b.orders = b.orders[:batchOrders]
+		n, err := 0, error(nil)
+		for ; n < batchOrders; n++ {
+			if err = r.Scan(&b.orders[n]); err != nil {
 				break
 			}
-			batch = append(batch, o)
 		}
+		b.orders = b.orders[:n]
+		b.users.Store(int32(len(outs)))
 		for _, out := range outs {
 			select {
-			case out <- batch:
+			case out <- b:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -110,7 +140,7 @@ func readBatches(ctx context.Context, r *ordertrace.Reader, outs ...chan<- []*or
 }
 
 // receive returns the next batch of ch, false at its end, or ctx's error.
-func receive(ctx context.Context, ch <-chan []*ordertrace.Order) ([]*ordertrace.Order, bool, error) {
+func receive(ctx context.Context, ch <-chan *batch) (*batch, bool, error) {
 	select {
 	case b, ok := <-ch:
 		return b, ok, nil
@@ -122,16 +152,19 @@ func receive(ctx context.Context, ch <-chan []*ordertrace.Order) ([]*ordertrace.
 // batchSource yields the orders of the batches it receives.
 type batchSource struct {
 	ctx     context.Context
-	batches <-chan []*ordertrace.Order
-	batch   []*ordertrace.Order
-	header  ordertrace.Header
+	batches <-chan *batch
+	batch   *batch
+	next    int // the batch's order Next returns next
 }
 
-// Header is the trace's, so that the analysis sizes itself by it.
-func (s *batchSource) Header() ordertrace.Header { return s.header }
-
+// Next returns the batch's next order, valid until the following call
+// (workspan.Analyze keeps nothing of an order once it reads the next).
 func (s *batchSource) Next() (*ordertrace.Order, error) {
-	for len(s.batch) == 0 {
+	for s.batch == nil || s.next == len(s.batch.orders) {
+		if s.batch != nil {
+			s.batch.release()
+			s.batch = nil
+		}
 		b, ok, err := receive(s.ctx, s.batches)
 		switch {
 		case err != nil:
@@ -139,9 +172,8 @@ func (s *batchSource) Next() (*ordertrace.Order, error) {
 		case !ok:
 			return nil, io.EOF
 		}
-		s.batch = b
+		s.batch, s.next = b, 0
 	}
-	o := s.batch[0]
-	s.batch = s.batch[1:]
-	return o, nil
+	s.next++
+	return &s.batch.orders[s.next-1], nil
 }

@@ -83,6 +83,7 @@ type OrderWriter struct {
 	counts   ordertrace.Counts
 	data     []byte // the current chunk's orders, packed
 	segments []byte // and their segments
+	zipped   []byte // both compressed, reused: sqlite copies a blob it is given
 	n        int    // orders in the chunk
 	chunk    int
 }
@@ -108,8 +109,10 @@ func (w *OrderWriter) flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	data := chunkCoder.enc.EncodeAll(w.data, nil)
-	segments := chunkCoder.enc.EncodeAll(w.segments, nil)
+	w.zipped = chunkCoder.enc.EncodeAll(w.data, w.zipped[:0])
+	n := len(w.zipped)
+	w.zipped = chunkCoder.enc.EncodeAll(w.segments, w.zipped)
+	data, segments := w.zipped[:n:n], w.zipped[n:]
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO order_trace_chunks(trace_id, chunk, orders, data, segments) VALUES (?, ?, ?, ?, ?)`,
 		w.id, w.chunk, w.n, data, segments); err != nil {
 		return err

@@ -2,13 +2,16 @@ package ordertrace
 
 import "bytes"
 
-// decoder turns order lines into Orders. It cuts the returned orders and
-// their lists from slabs and interns names, so that a typical line costs
-// no allocation of its own: a returned Order stays valid for as long as
-// the caller keeps it (slabs are never reused), at the price of keeping
-// its slab's neighbours alive too.
+// decoder turns order lines into Orders, interning names. For order it
+// cuts the returned orders and their lists from slabs, so that a typical
+// line costs no allocation of its own: a returned Order stays valid for
+// as long as the caller keeps it (slabs are never reused), at the price
+// of keeping its slab's neighbours alive too. For orderInto it decodes
+// into the caller's Order and lists, which a caller that keeps nothing of
+// an order once used (ingest) recycles: no fresh memory at all.
 type decoder struct {
 	s      scanner
+	reuse  bool // decoding into the caller's order (orderInto)
 	orders []Order
 	segs   []Segment
 	reqs   []Request
@@ -27,6 +30,10 @@ const (
 	// maxNames bounds the interned names: a trace names a few procedures
 	// and blocks; a pathological one must not grow the table forever.
 	maxNames = 4096
+	// maxKept bounds the list memory a reused Order keeps from one line
+	// to the next: a master's list of a million requests is dropped
+	// rather than held for the rest of the trace.
+	maxKept = 4096
 )
 
 // The fields of an order line, as bits; required are the ones without
@@ -48,21 +55,58 @@ var orderFields = []string{"id", "parent", "proc", "made_at", "arg_bytes", "dura
 
 func newDecoder() *decoder { return &decoder{names: make(map[string]string)} }
 
-// order decodes one line.
+// order decodes one line into an order cut from the slabs.
 func (d *decoder) order(line []byte) (*Order, error) {
-	d.s = scanner{b: line}
 	if len(d.orders) == 0 {
 		d.orders = make([]Order, slabOrders)
 	}
 	o := &d.orders[0]
-	if err := d.orderObject(o); err != nil {
+	d.reuse = false
+	if err := d.decode(line, o); err != nil {
 		return nil, err
-	}
-	if d.s.peek() != 0 {
-		return nil, d.s.failf("found %s after the order object (expected one order per line)", d.s.found())
 	}
 	d.orders = d.orders[1:]
 	return o, nil
+}
+
+// orderInto decodes one line into o, overwriting it and reusing its
+// lists' memory.
+func (d *decoder) orderInto(line []byte, o *Order) error {
+	*o = Order{Segments: reusable(o.Segments), Requests: reusable(o.Requests), Results: reusable(o.Results)}
+	d.reuse = true
+	return d.decode(line, o)
+}
+
+// reusable returns list emptied, or nil when it is too long to keep.
+func reusable[T any](list []T) []T {
+	if cap(list) > maxKept {
+		return nil
+	}
+	return list[:0]
+}
+
+func (d *decoder) decode(line []byte, o *Order) error {
+	d.s = scanner{b: line}
+	if err := d.orderObject(o); err != nil {
+		return err
+	}
+	if d.s.peek() != 0 {
+		return d.s.failf("found %s after the order object (expected one order per line)", d.s.found())
+	}
+	return nil
+}
+
+// keep returns items, the decoder's scratch, as an order's list: copied
+// into the memory of the order's own list dst when the decoder reuses the
+// caller's order, else cut from slab.
+func keep[T any](d *decoder, dst []T, slab *[]T, items []T) []T {
+	switch {
+	case d.reuse:
+		return append(dst[:0], items...)
+	case len(items) == 0:
+		return nil
+	}
+	return cut(slab, items)
 }
 
 // moreFields are the fields of a continuation line (docs/orders.md).
@@ -74,27 +118,22 @@ func (d *decoder) more(line []byte, o *Order) error {
 	d.s = scanner{b: line}
 	var id int64
 	err := d.object(moreFields, 1, func(k []byte) (int, error) {
-		var (
-			err  error
-			segs []Segment
-			reqs []Request
-			ress []Result
-		)
+		var err error
 		switch string(k) {
 		case "more":
 			id, err = d.s.int64()
 			return 1, err
 		case "segments":
-			segs, err = d.segments()
-			o.Segments = append(o.Segments, segs...)
+			err = d.segments()
+			o.Segments = append(o.Segments, d.segTmp...)
 			return 2, err
 		case "requests":
-			reqs, err = d.requests()
-			o.Requests = append(o.Requests, reqs...)
+			err = d.requests()
+			o.Requests = append(o.Requests, d.reqTmp...)
 			return 4, err
 		case "results":
-			ress, err = d.results()
-			o.Results = append(o.Results, ress...)
+			err = d.results()
+			o.Results = append(o.Results, d.resTmp...)
 			return 8, err
 		}
 		return 0, nil
@@ -149,13 +188,16 @@ func (d *decoder) orderField(k []byte, o *Order) (bit int, err error) {
 		o.Duration, err = s.float64()
 		return hasDuration, err
 	case "segments":
-		o.Segments, err = d.segments()
+		err = d.segments()
+		o.Segments = keep(d, o.Segments, &d.segs, d.segTmp)
 		return hasSegments, err
 	case "requests":
-		o.Requests, err = d.requests()
+		err = d.requests()
+		o.Requests = keep(d, o.Requests, &d.reqs, d.reqTmp)
 		return hasRequests, err
 	case "results":
-		o.Results, err = d.results()
+		err = d.results()
+		o.Results = keep(d, o.Results, &d.ress, d.resTmp)
 		return hasResults, err
 	}
 	return 0, nil
@@ -245,7 +287,8 @@ var (
 	resultFields  = []string{"at", "bytes"}
 )
 
-func (d *decoder) segments() ([]Segment, error) {
+// segments decodes a list of segments into d.segTmp.
+func (d *decoder) segments() error {
 	d.segTmp = d.segTmp[:0]
 	err := d.list(func() error {
 		var g Segment
@@ -266,13 +309,11 @@ func (d *decoder) segments() ([]Segment, error) {
 		d.segTmp = append(d.segTmp, g)
 		return err
 	})
-	if err != nil || len(d.segTmp) == 0 {
-		return nil, err
-	}
-	return cut(&d.segs, d.segTmp), nil
+	return err
 }
 
-func (d *decoder) requests() ([]Request, error) {
+// requests decodes a list of requests into d.reqTmp.
+func (d *decoder) requests() error {
 	d.reqTmp = d.reqTmp[:0]
 	err := d.list(func() error {
 		var q Request
@@ -298,13 +339,11 @@ func (d *decoder) requests() ([]Request, error) {
 		d.reqTmp = append(d.reqTmp, q)
 		return err
 	})
-	if err != nil || len(d.reqTmp) == 0 {
-		return nil, err
-	}
-	return cut(&d.reqs, d.reqTmp), nil
+	return err
 }
 
-func (d *decoder) results() ([]Result, error) {
+// results decodes a list of results into d.resTmp.
+func (d *decoder) results() error {
 	d.resTmp = d.resTmp[:0]
 	err := d.list(func() error {
 		var r Result
@@ -322,10 +361,7 @@ func (d *decoder) results() ([]Result, error) {
 		d.resTmp = append(d.resTmp, r)
 		return err
 	})
-	if err != nil || len(d.resTmp) == 0 {
-		return nil, err
-	}
-	return cut(&d.ress, d.resTmp), nil
+	return err
 }
 
 // cut copies items into a fresh piece of *slab (capacity-limited, so that

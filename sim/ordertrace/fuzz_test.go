@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// FuzzReader feeds arbitrary text to the Reader: it must not panic, and a
-// trace it accepts must survive a round trip through the Writer and one
-// through the packed form.
+// FuzzReader feeds arbitrary text to the Reader: it must not panic, Scan
+// must read what Next reads, and a trace it accepts must survive a round
+// trip through the Writer and one through the packed form.
 func FuzzReader(f *testing.F) {
 	f.Add(traceText(sortTrace...))
 	f.Add(traceText(mainWaits, child2))
@@ -18,6 +18,9 @@ func FuzzReader(f *testing.F) {
 	f.Add(traceText(`{"id":1,"parent":0,"proc":"m","made_at":0,"arg_bytes":0,"duration":1e400,"results":null}`))
 	f.Fuzz(func(t *testing.T, text string) {
 		orders, err := readAll("fuzz.jsonl", text)
+		if scanned, serr := scanAll("fuzz.jsonl", text); !reflect.DeepEqual(scanned, orders) || (serr == nil) != (err == nil) {
+			t.Fatalf("Scan read %d orders (%v), Next %d (%v)", len(scanned), serr, len(orders), err)
+		}
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

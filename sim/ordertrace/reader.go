@@ -14,7 +14,7 @@ import (
 
 const bufSize = 64 << 10
 
-var _ Source = (*Reader)(nil)
+var _ Scanner = (*Reader)(nil)
 
 // Reader reads an order trace: the header at construction, then one order
 // per Next. It validates as it goes (docs/orders.md, "Validation"): every
@@ -96,14 +96,24 @@ func (r *Reader) Next() (*Order, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	o, err := r.next()
+	o, err := r.next(nil)
 	if err != nil {
 		r.err = err
 	}
 	return o, err
 }
 
-func (r *Reader) next() (*Order, error) {
+// Scan is Next into o, reusing o's lists: for a caller that keeps nothing
+// of an order once it has used it, reading costs no fresh memory.
+func (r *Reader) Scan(o *Order) error {
+	if r.err == nil {
+		_, r.err = r.next(o)
+	}
+	return r.err
+}
+
+// next reads the next order, into a fresh Order when into is nil.
+func (r *Reader) next(into *Order) (*Order, error) {
 	line, err := r.readLine()
 	if err == io.EOF {
 		return nil, r.end()
@@ -114,7 +124,12 @@ func (r *Reader) next() (*Order, error) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil, r.errorf("empty line (expected an order)")
 	}
-	o, err := r.dec.order(line)
+	o := into
+	if o == nil {
+		o, err = r.dec.order(line)
+	} else {
+		err = r.dec.orderInto(line, o)
+	}
 	if err != nil {
 		return nil, r.errorf("%v", err)
 	}

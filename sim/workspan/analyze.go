@@ -19,12 +19,18 @@ type Summary struct {
 // Analyze reads src to the end and returns the work and span of its
 // orders, the burdened span priced by net. src should validate (an
 // ordertrace.Reader does); Analyze itself checks only ids and parents,
-// and reports orders that cannot finish as a *DeadlockError.
+// and reports orders that cannot finish as a *DeadlockError. It keeps
+// nothing of an order once it reads the next: src may reuse its orders,
+// and a Scanner is read by Scan into one Order.
 func Analyze(src ordertrace.Source, net Network) (Summary, error) {
 	s := newSchedule(net)
-	s.reserve(src)
+	next := src.Next
+	if sc, ok := src.(ordertrace.Scanner); ok {
+		var o ordertrace.Order
+		next = func() (*ordertrace.Order, error) { return &o, sc.Scan(&o) }
+	}
 	for {
-		o, err := src.Next()
+		o, err := next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -38,7 +44,7 @@ func Analyze(src ordertrace.Source, net Network) (Summary, error) {
 	if err := s.deadlock(); err != nil {
 		return Summary{}, err
 	}
-	sum := Stored(int64(len(s.recs)), s.work, s.span[plain])
+	sum := Stored(s.recs.len(), s.work, s.span[plain])
 	sum.BurdenedSpan = s.span[burdened]
 	return sum, nil
 }

@@ -46,10 +46,9 @@ func (e *DeadlockError) Error() string {
 // or nil when every order finished.
 func (s *schedule) deadlock() error {
 	first := int64(0)
-	for i := range s.recs {
-		if s.recs[i].run != nil {
-			first = int64(i) + 1
-			break
+	for id := int64(1); id <= s.recs.len() && first == 0; id++ {
+		if s.recs.at(id).run != nil {
+			first = id
 		}
 	}
 	if first == 0 {
@@ -61,7 +60,7 @@ func (s *schedule) deadlock() error {
 		seen[id] = true
 		w := s.waitOf(id)
 		e.Waits = append(e.Waits, w)
-		if w.For < 1 || w.For > int64(len(s.recs)) || s.recs[w.For-1].run == nil {
+		if w.For < 1 || w.For > s.recs.len() || s.recs.at(w.For).run == nil {
 			return e // waits for an order never read, or a result never provided
 		}
 		id = w.For
@@ -73,7 +72,7 @@ func (s *schedule) deadlock() error {
 
 // waitOf says what unfinished order id waits for.
 func (s *schedule) waitOf(id int64) Wait {
-	p := s.recs[id-1].run
+	p := s.recs.at(id).run
 	o := &p.line
 	if !p.started {
 		return Wait{Order: id, At: o.madeAt, For: o.parent, Result: -1}

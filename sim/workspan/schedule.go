@@ -31,7 +31,7 @@ import (
 // result and 24 per wait.
 type schedule struct {
 	net     Network
-	recs    []record
+	recs    records
 	waiters idtable.Table[int64] // provider id → the first order blocked on one of its results
 	ready   []int64              // orders whose progress may continue
 	work    float64
@@ -41,6 +41,9 @@ type schedule struct {
 	progressSlab []progress
 	resultSlab   []times
 	stepSlab     []step
+	// the lists of the orders still running, copied from their lines
+	lineRequests []ordertrace.Request
+	lineResults  []ordertrace.Result
 }
 
 // record is what the schedule knows of one order.
@@ -54,6 +57,34 @@ type record struct {
 	nextWaiter int64
 }
 
+// records holds the records by id, in chunks that never move. One array
+// reserved for the whole trace would be scanned by the collector long
+// before the orders fill it, a read fault on every untouched page and a
+// write fault after; a growing one copies itself at every doubling.
+type records struct {
+	chunks [][]record // full but the last
+	n      int64
+}
+
+const recordChunk = 1 << 14
+
+func (rs *records) len() int64 { return rs.n }
+
+// at returns the record of order id, 1 ≤ id ≤ rs.len().
+func (rs *records) at(id int64) *record {
+	i := id - 1
+	return &rs.chunks[i/recordChunk][i%recordChunk]
+}
+
+func (rs *records) add(r record) {
+	if rs.n%recordChunk == 0 {
+		rs.chunks = append(rs.chunks, make([]record, 0, recordChunk))
+	}
+	last := &rs.chunks[len(rs.chunks)-1]
+	*last = append(*last, r)
+	rs.n++
+}
+
 // step is the offset of an order from own moment at (exclusive for makes,
 // inclusive for results) on.
 type step struct {
@@ -62,9 +93,10 @@ type step struct {
 }
 
 // progress is an order still running: known up to its request next. It
-// copies what the schedule reads of the order rather than keeping the
-// Order, which would keep alive the order's segments and the reader's
-// slab around it while the order waits for children far ahead.
+// copies what the schedule reads of the order (its lists too, once it
+// outlives add: keepLists) rather than keeping the Order, which the
+// source may reuse for the next order, and which would otherwise keep
+// alive the order's segments while it waits for children far ahead.
 type progress struct {
 	line    orderLine
 	started bool
@@ -90,18 +122,6 @@ func newSchedule(net Network) *schedule {
 	return &schedule{net: net}
 }
 
-// reserve sizes the schedule for the orders a header announces (an
-// ordertrace.Reader's), saving the copies of a growing table; a header
-// that lies costs at most maxReserve records.
-func (s *schedule) reserve(src ordertrace.Source) {
-	const maxReserve = 1 << 24
-	if h, ok := src.(interface{ Header() ordertrace.Header }); ok {
-		if n := h.Header().Orders; n > 0 {
-			s.recs = make([]record, 0, min(n, maxReserve))
-		}
-	}
-}
-
 // add places what o makes known.
 func (s *schedule) add(o *ordertrace.Order) error {
 	if err := s.admissible(o); err != nil {
@@ -109,22 +129,32 @@ func (s *schedule) add(o *ordertrace.Order) error {
 	}
 	s.work += o.Duration
 	run := s.newProgress(o)
-	s.recs = append(s.recs, record{run: run, results: cut(&s.resultSlab, len(o.Results))})
+	s.recs.add(record{run: run, results: cut(&s.resultSlab, len(o.Results))})
 	if o.Parent == 0 {
 		s.begin(o.ID, times{})
-	} else if parent := &s.recs[o.Parent-1]; parent.knownBefore(o.MadeAt) {
+	} else if parent := s.recs.at(o.Parent); parent.knownBefore(o.MadeAt) {
 		s.begin(o.ID, parent.at(o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
 	} else {
 		parent.run.kids = append(parent.run.kids, o.ID)
 	}
 	s.drain()
+	if p := s.recs.at(o.ID).run; p != nil {
+		s.keepLists(&p.line)
+	}
 	return nil
+}
+
+// keepLists copies the lists of line, an order that outlives add, out of
+// the order's memory, which the source may reuse for the next order.
+func (s *schedule) keepLists(line *orderLine) {
+	line.requests = append(cut(&s.lineRequests, len(line.requests)), line.requests...)
+	line.results = append(cut(&s.lineResults, len(line.results)), line.results...)
 }
 
 // admissible checks what the schedule itself relies on (a validating
 // Reader checks much more).
 func (s *schedule) admissible(o *ordertrace.Order) error {
-	n := int64(len(s.recs))
+	n := s.recs.len()
 	switch {
 	case o.ID != n+1:
 		return fmt.Errorf("order %d out of order (expected %d: ids count up from 1)", o.ID, n+1)
@@ -152,7 +182,7 @@ func (s *schedule) newProgress(o *ordertrace.Order) *progress {
 
 // begin starts order id at real time t and queues it to run.
 func (s *schedule) begin(id int64, t times) {
-	r := &s.recs[id-1]
+	r := s.recs.at(id)
 	r.start, r.run.started, r.run.offset = t, true, t
 	s.ready = append(s.ready, id)
 }
@@ -170,7 +200,7 @@ func (s *schedule) drain() {
 // known, publishing its results and starting its waiting children as
 // their moments become known.
 func (s *schedule) advance(id int64) {
-	r := &s.recs[id-1]
+	r := s.recs.at(id)
 	p := r.run
 	o := &p.line
 	for {
@@ -204,10 +234,10 @@ func (s *schedule) advance(id int64) {
 
 // result returns when the result q requests is available, if known.
 func (s *schedule) result(q ordertrace.Request) (times, bool) {
-	if q.Order < 1 || q.Order > int64(len(s.recs)) {
+	if q.Order < 1 || q.Order > s.recs.len() {
 		return times{}, false
 	}
-	rs := s.recs[q.Order-1].results
+	rs := s.recs.at(q.Order).results
 	if q.Result < 0 || q.Result >= len(rs) {
 		return times{}, false
 	}
@@ -217,7 +247,7 @@ func (s *schedule) result(q ordertrace.Request) (times, bool) {
 // publish makes known the results of order id provided before own moment
 // horizon, and wakes the orders waiting for them.
 func (s *schedule) publish(id int64, horizon float64) {
-	r := &s.recs[id-1]
+	r := s.recs.at(id)
 	p := r.run
 	o := &p.line
 	had := len(r.results)
@@ -237,10 +267,10 @@ func (s *schedule) wake(provider int64) {
 	if first == 0 {
 		return
 	}
-	known := len(s.recs[provider-1].results)
+	known := len(s.recs.at(provider).results)
 	kept := int64(0) // the chain of those still waiting, rebuilt
 	for w := first; w != 0; {
-		r := &s.recs[w-1]
+		r := s.recs.at(w)
 		next := r.nextWaiter
 		if p := r.run; p.line.requests[p.next].Result < known {
 			r.nextWaiter = 0
@@ -258,7 +288,7 @@ func (s *schedule) startKids(r *record, horizon float64) {
 	kids := r.run.kids
 	kept := kids[:0]
 	for _, k := range kids {
-		kid := &s.recs[k-1].run.line
+		kid := &s.recs.at(k).run.line
 		if kid.madeAt <= horizon {
 			s.begin(k, r.at(kid.madeAt).plus(0, s.net.MessageTime(kid.argBytes)))
 		} else {
@@ -270,7 +300,7 @@ func (s *schedule) startKids(r *record, horizon float64) {
 
 // finish records the end of order id and forgets its progress.
 func (s *schedule) finish(id int64) {
-	r := &s.recs[id-1]
+	r := s.recs.at(id)
 	end := r.run.offset.plus(r.run.line.duration, 0)
 	s.span = later(s.span, end)
 	s.free = append(s.free, r.run)
