@@ -238,7 +238,7 @@ func (s *scanner) float64() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f, ok := simpleDecimal(tok); ok {
+	if f, ok := exactDecimal(tok); ok {
 		return f, nil
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
@@ -253,34 +253,64 @@ func (s *scanner) float64() (float64, error) {
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// simpleDecimal converts the common short numbers ("0", "2.5", "-0.125")
-// without strconv: with at most 15 digits and no exponent, the digits and
-// the power of ten are exact in a float64, so one division rounds
-// correctly (Clinger's fast path).
-func simpleDecimal(tok []byte) (float64, bool) {
+// exactDecimal converts the numbers whose digits, read as an integer m,
+// make at most 2^53 and whose power of ten p (the exponent less the
+// digits after the point) is within ±22, without strconv: both m and
+// 10^|p| are then exact in a float64, so one multiplication or division
+// rounds correctly (Clinger's fast path). That is about two fifths of the
+// times a Go program writes (16 digits or fewer, as "9.6e-05" or
+// "0.0001157"). tok is a valid JSON number.
+func exactDecimal(tok []byte) (float64, bool) {
+	const limit = 1 << 53
 	var m uint64
-	digits, frac := 0, -1
-	neg := tok[0] == '-'
+	p, neg := 0, tok[0] == '-'
 	if neg {
 		tok = tok[1:]
 	}
-	for i, c := range tok {
-		switch {
-		case c >= '0' && c <= '9':
-			m = m*10 + uint64(c-'0')
-			digits++
-		case c == '.':
-			frac = i
-		default:
-			return 0, false // an exponent
+	point := false
+	i := 0
+	for ; i < len(tok); i++ {
+		c := tok[i]
+		if c == '.' {
+			point = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			break // the exponent
+		}
+		if m = m*10 + uint64(c-'0'); m > limit {
+			return 0, false
+		}
+		if point {
+			p--
 		}
 	}
-	if digits > 15 {
+	if i < len(tok) { // e or E, a sign, digits
+		i++
+		sign := 1
+		switch tok[i] {
+		case '-':
+			sign = -1
+			i++
+		case '+':
+			i++
+		}
+		exp := 0
+		for ; i < len(tok); i++ {
+			if exp = exp*10 + int(tok[i]-'0'); exp > 1000 {
+				return 0, false
+			}
+		}
+		p += sign * exp
+	}
+	if p < -22 || p > 22 {
 		return 0, false
 	}
 	f := float64(m)
-	if frac >= 0 {
-		f /= pow10[len(tok)-frac-1]
+	if p < 0 {
+		f /= pow10[-p]
+	} else {
+		f *= pow10[p]
 	}
 	if neg {
 		f = -f
