@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -103,5 +104,19 @@ func TestCalibrationLoadedWarning(t *testing.T) {
 	page, err := os.ReadFile(html)
 	if err != nil || !strings.Contains(string(page), `class="warnings"`) {
 		t.Errorf("the report has no warning (%v)", err)
+	}
+}
+
+// The orders simulations collect at 25% of heap growth, unless GOGC
+// chose otherwise.
+func TestCollectOften(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for env, want := range map[string]int{"": 25, "100": 100, "off": 100} {
+		t.Setenv("GOGC", env)
+		debug.SetGCPercent(100)
+		collectOften()
+		if got := debug.SetGCPercent(100); got != want {
+			t.Errorf("GOGC=%q: collector at %d%%, want %d%%", env, got, want)
+		}
 	}
 }
