@@ -102,6 +102,7 @@ type ingestOrdersCmd struct {
 }
 
 func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
+	hugeHeap()
 	st, err := g.openStore()
 	if err != nil {
 		return err

@@ -2,7 +2,8 @@ package ordersim
 
 import (
 	"math/bits"
-	"unsafe"
+
+	"github.com/presage-dvm/presage/sim/hugepage"
 )
 
 // firstBits sizes the first chunk of a chunks: 1024 values.
@@ -12,7 +13,7 @@ const firstBits = 10
 // holds, so a *T stays valid: chunk 0 holds numbers [0, 1024), and chunk
 // c ≥ 1 numbers [1024·2^(c-1), 1024·2^c). Doubling keeps a small
 // simulation small and a large one in few, large chunks, which get huge
-// pages (hugePages): a million-order simulation touches a few hundred MB
+// pages (package hugepage): a million-order simulation touches a few hundred MB
 // of fresh memory, and taking it 4 KB at a time cost more than half of
 // its CPU time in page faults (docs/orders-sim.md, "Memory").
 type chunks[T any] [][]T
@@ -39,7 +40,7 @@ func (s *chunks[T]) grow(i int32) {
 			n = 1 << (firstBits + k - 1)
 		}
 		chunk := make([]T, n)
-		hugePages(unsafe.Pointer(unsafe.SliceData(chunk)), uintptr(n)*unsafe.Sizeof(chunk[0]))
+		hugepage.Slice(chunk)
 		*s = append(*s, chunk)
 	}
 }
