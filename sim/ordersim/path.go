@@ -87,22 +87,26 @@ func (e *engine) stretch(l *live, t float64) int32 {
 // returns only the keep longest steps (of equal lengths, the earlier),
 // in path order, with the number of steps of the whole path.
 func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([]Step, int) {
-	n := 0
-	a.walk(last, func(Step, int32) { n++ })
-	if keep <= 0 || keep > n {
-		keep = n
+	kept := longest{keep: keep}
+	if keep > 0 {
+		kept.steps = make([]Step, 0, min(keep, 1<<12))
 	}
-	kept := longest{steps: make([]Step, 0, keep), keep: keep}
-	i := n
+	// One walk, from the last step: a step's Index is -(steps after it)
+	// until the walk has counted them all, which orders the steps as
+	// their final Index does (Index + n - 1).
+	n := 0
 	a.walk(last, func(s Step, proc int32) {
-		i--
-		s.Index = i
+		s.Index = -n
+		n++
 		if s.Kind == Exec && pathTime != nil {
 			pathTime[proc] += s.End - s.Start
 		}
 		s.Proc = procs.name(proc)
 		kept.offer(s)
 	})
+	for i := range kept.steps {
+		kept.steps[i].Index += n - 1
+	}
 	slices.SortFunc(kept.steps, func(a, b Step) int { return cmp.Compare(a.Index, b.Index) })
 	return kept.steps, n
 }
@@ -130,8 +134,9 @@ func (a *links) walk(last int32, f func(Step, int32)) {
 	}
 }
 
-// longest keeps the keep longest steps offered, of equal lengths the
-// earlier (smaller Index), in a heap whose root is the one to drop first.
+// longest keeps the keep longest steps offered (every one when keep ≤ 0),
+// of equal lengths the earlier (smaller Index), in a heap whose root is
+// the one to drop first.
 type longest struct {
 	steps []Step
 	keep  int
@@ -147,7 +152,7 @@ func worse(a, b *Step) bool {
 
 func (h *longest) offer(s Step) {
 	st := h.steps
-	if len(st) < h.keep {
+	if h.keep <= 0 || len(st) < h.keep {
 		st = append(st, s)
 		for i := len(st) - 1; i > 0 && worse(&st[i], &st[(i-1)/2]); i = (i - 1) / 2 {
 			st[i], st[(i-1)/2] = st[(i-1)/2], st[i]
