@@ -8,7 +8,7 @@ import "bytes"
 // as long as the caller keeps it (slabs are never reused), at the price
 // of keeping its slab's neighbours alive too. For orderInto it decodes
 // into the caller's Order and lists, which a caller that keeps nothing of
-// an order once used (ingest) recycles: no fresh memory at all.
+// an order once used (ingest) recycles: no fresh memory for its orders.
 type decoder struct {
 	s      scanner
 	reuse  bool // decoding into the caller's order (orderInto)
@@ -85,6 +85,7 @@ func reusable[T any](list []T) []T {
 	return list[:0]
 }
 
+// decode decodes line, one order object, into o.
 func (d *decoder) decode(line []byte, o *Order) error {
 	d.s = scanner{b: line}
 	if err := d.orderObject(o); err != nil {
