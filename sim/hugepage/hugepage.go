@@ -10,7 +10,10 @@
 // "never", the advice changes nothing.
 package hugepage
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Size is the size of a huge page on the platforms this package advises.
 const Size = 2 << 20
@@ -25,9 +28,14 @@ const Size = 2 << 20
 // took ingest from 61,500 page faults to 5,100 and a simulation's CPU time
 // down by a tenth (docs/orders-sim.md, "Memory").
 func Heap(size int) {
-	if supported {
-		Slice(make([]byte, size))
+	if !supported {
+		return
 	}
+	Slice(make([]byte, size))
+	// Collect the array at once: until a collection frees it, the heap
+	// grows elsewhere, and under GOGC=100 a command can take hundreds of
+	// MB before the next one.
+	runtime.GC()
 }
 
 // Slice advises huge pages for the memory of s: see Advise.
