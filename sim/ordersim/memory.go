@@ -15,13 +15,11 @@ import (
 //
 // The values a simulation finds in adopted chunks are its predecessor's:
 // only arenas whose users overwrite a value whole when they take it
-// (lives, links, the requests' slots, the waits set when an order
-// starts) adopt them.
+// (lives, links, the requests' slots) adopt them.
 type memory struct {
 	lives    chunks[live]
 	links    chunks[link]
 	meta     chunks[linkMeta]
-	waits    chunks[float64]
 	requests chunks[ordertrace.Request]
 }
 
@@ -34,12 +32,12 @@ func (e *engine) adoptMemory() {
 		return
 	}
 	e.lives.chunks, e.links.chunks, e.links.meta = m.lives, m.links, m.meta
-	e.waits, e.requests.slots = m.waits, m.requests
+	e.requests.slots = m.requests
 }
 
 // leaveMemory hands e's memory on to the next simulation; e must not be
 // used after.
 func (e *engine) leaveMemory() {
 	memories.Put(&memory{lives: e.lives.chunks, links: e.links.chunks, meta: e.links.meta,
-		waits: e.waits, requests: e.requests.slots})
+		requests: e.requests.slots})
 }

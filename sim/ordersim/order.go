@@ -33,7 +33,14 @@ type live struct {
 	own      float64 // the own moment it is at (or stepping to, while running)
 	madeAt   float64 // the parent's own moment that makes it; once it runs, with ByProc, the moment it started
 	duration float64
-	argBytes int64
+	// argsOrWait is the bytes of the order's arguments until it starts
+	// (argBytes), then, with ByProc, the time it has waited so far (wait):
+	// nothing reads the arguments' size once they have moved, and the
+	// wait kept in the entry spares a finishing order's sums a visit to
+	// an array beside the arena, a cache miss for every order when they
+	// finish out of the arena's order, as under work stealing (5% of a
+	// 10M-order simulation).
+	argsOrWait uint64
 
 	// reqs are the order's requests (in the engine's requestStore), qi
 	// the next to play, due at reqAt (+Inf when none is left), kept here
@@ -90,7 +97,7 @@ type live struct {
 // Options.OnOrder: the simulation itself never reads it, and leaving it
 // out keeps a live order in three cache lines. (The sums of ByProc need
 // no more than its start, kept in live.madeAt, and its wait, in
-// engine.waits.)
+// live.argsOrWait.)
 type times struct {
 	made, ready, start, suspendedAt float64
 	wait, transfer                  float64
@@ -111,11 +118,13 @@ func (e *engine) timesOf(l *live) *times {
 	return e.times.at(l.idx)
 }
 
-// waitOf returns where l's wait so far is summed, for ByProc.
-func (e *engine) waitOf(l *live) *float64 {
-	e.waits.grow(l.idx)
-	return e.waits.at(l.idx)
-}
+// argBytes returns the bytes of l's arguments, until it starts.
+func (l *live) argBytes() int64 { return int64(l.argsOrWait) }
+
+// wait returns the time l has waited so far, once started, with ByProc.
+func (l *live) wait() float64 { return math.Float64frombits(l.argsOrWait) }
+
+func (l *live) setWait(w float64) { l.argsOrWait = math.Float64bits(w) }
 
 // extra holds what an order with several results needs.
 type extra struct {

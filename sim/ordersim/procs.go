@@ -66,7 +66,7 @@ type procSum struct {
 }
 
 // sumProc adds finished order l to its procedure's sums: it started at
-// l.madeAt and waited *e.waitOf(l) since (the moments and the sums of
+// l.madeAt and waited l.wait() since (the moments and the sums of
 // times, which OnOrder reports, exactly).
 func (e *engine) sumProc(l *live) {
 	for int(l.proc) >= len(e.sums) {
@@ -75,7 +75,7 @@ func (e *engine) sumProc(l *live) {
 	s := &e.sums[l.proc]
 	s.orders++
 	d := e.now - l.madeAt
-	s.work += d - *e.waitOf(l) // its stretches: it ran whenever it did not wait
+	s.work += d - l.wait() // its stretches: it ran whenever it did not wait
 	dev := d - s.mean
 	s.mean += dev / float64(s.orders)
 	s.m2 += dev * (d - s.mean)

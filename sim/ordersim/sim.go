@@ -54,14 +54,13 @@ type engine struct {
 	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
 	hubIn, hubOut float64
 
-	lives    arena[live]     // the orders held, named by their numbers
-	requests requestStore    // their requests
-	links    links           // the critical path's stretches
-	extras   arena[extra]    // of the orders with several results
-	times    chunks[times]   // beside lives, for OnOrder
-	waits    chunks[float64] // beside lives, for ByProc: each order's wait so far
-	procs    names           // the procedures, numbered
-	sums     []procSum       // by procedure number, for ByProc
+	lives    arena[live]   // the orders held, named by their numbers
+	requests requestStore  // their requests
+	links    links         // the critical path's stretches
+	extras   arena[extra]  // of the orders with several results
+	times    chunks[times] // beside lives, for OnOrder
+	procs    names         // the procedures, numbered
+	sums     []procSum     // by procedure number, for ByProc
 
 	entries  idtable.Table[int32] // orders read and not yet dropped, by id: their numbers in lives
 	nextID   int64                // the id the next line must have
@@ -225,7 +224,7 @@ func (e *engine) next() (*ordertrace.Order, error) {
 // fileLine copies into l what the simulation needs of its line o.
 func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 	l.state, l.node = pending, -1
-	l.madeAt, l.duration, l.argBytes = o.MadeAt, o.Duration, o.ArgBytes
+	l.madeAt, l.duration, l.argsOrWait = o.MadeAt, o.Duration, uint64(o.ArgBytes)
 	if e.named {
 		l.proc = e.procs.number(o.Proc)
 	}

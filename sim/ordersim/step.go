@@ -21,7 +21,7 @@ func (e *engine) begin(l *live) {
 	}
 	if e.opt.ByProc {
 		l.madeAt = e.now // no longer read: the order is made
-		*e.waitOf(l) = 0
+		l.setWait(0)     // the arguments have moved
 	}
 	e.nodesUsed = max(e.nodesUsed, int(l.node)+1)
 	if e.slow != nil {
@@ -174,7 +174,7 @@ func (e *engine) resume(l *live) {
 		t.wait += e.now - t.suspendedAt
 	}
 	if e.opt.ByProc {
-		*e.waitOf(l) += e.now - l.runStart
+		l.setWait(l.wait() + (e.now - l.runStart))
 	}
 	l.runStart = e.now // after l.xferIn, since the chain its request set
 	if e.slow != nil {
