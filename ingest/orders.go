@@ -42,8 +42,9 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, SHA256: digest, Bytes: size}
 	return st.SaveOrderTrace(ctx, info, func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
 		g, ctx := errgroup.WithContext(ctx)
-		toAnalyse, toStore := make(chan *batch, 4), make(chan *batch, 4)
-		free := make(chan *batch, 2*4+3) // every batch the queues and the three goroutines hold
+		const queued = 4 // batches waiting for each consumer
+		toAnalyse, toStore := make(chan *batch, queued), make(chan *batch, queued)
+		free := make(chan *batch, 2*queued+3) // every batch the queues and the three goroutines hold
 		g.Go(func() error { return readBatches(ctx, r, free, toAnalyse, toStore) })
 		var sum workspan.Summary
 		g.Go(func() (err error) {

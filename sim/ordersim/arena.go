@@ -17,21 +17,21 @@ type arena[T any] struct {
 // simulation (memory.go).
 func (a *arena[T]) alloc() (int32, *T) {
 	if i := a.free.pop(); i != 0 {
-		return i, a.at(i)
+		return i, a.At(i)
 	}
 	if a.next == 0 {
 		a.next = 1
 	}
 	i := a.next
 	a.next++
-	a.grow(i)
-	return i, a.at(i)
+	a.Grow(i)
+	return i, a.At(i)
 }
 
 // release zeroes value i, which nothing holds any more, for reuse.
 func (a *arena[T]) release(i int32) {
 	var zero T
-	*a.at(i) = zero
+	*a.At(i) = zero
 	a.free.push(i)
 }
 
@@ -48,43 +48,28 @@ func (a *arena[T]) held() int {
 	return int(a.next) - 1 - a.free.len()
 }
 
-// stack is a stack of numbers other than 0 in blocks that never move: a
-// slice grown by append would copy itself into fresh memory each time it
-// doubles, and a million-order simulation gives back a million numbers.
+// stack is a stack of numbers other than 0 in an array that never moves
+// (chunks): a slice grown by append would copy itself into fresh memory
+// each time it doubles, and a million-order simulation gives back a
+// million numbers.
 type stack struct {
-	blocks [][]int32 // full but the last; blocks[:used] hold numbers
-	used   int
+	nums chunks[int32]
+	n    int32
 }
 
-const stackBlock = 4096
-
 func (s *stack) push(i int32) {
-	if s.used == 0 || len(s.blocks[s.used-1]) == stackBlock {
-		if s.used == len(s.blocks) {
-			s.blocks = append(s.blocks, make([]int32, 0, stackBlock))
-		}
-		s.used++
-	}
-	b := &s.blocks[s.used-1]
-	*b = append(*b, i)
+	s.nums.Grow(s.n)
+	*s.nums.At(s.n) = i
+	s.n++
 }
 
 // pop returns the number pushed last, 0 when the stack is empty.
 func (s *stack) pop() int32 {
-	if s.used == 0 {
+	if s.n == 0 {
 		return 0
 	}
-	b := &s.blocks[s.used-1]
-	i := (*b)[len(*b)-1]
-	if *b = (*b)[:len(*b)-1]; len(*b) == 0 {
-		s.used-- // the block stays for the next pushes
-	}
-	return i
+	s.n--
+	return *s.nums.At(s.n)
 }
 
-func (s *stack) len() int {
-	if s.used == 0 {
-		return 0
-	}
-	return (s.used-1)*stackBlock + len(s.blocks[s.used-1])
-}
+func (s *stack) len() int { return int(s.n) }

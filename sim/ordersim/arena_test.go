@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/chunked"
 )
 
 func TestArenaReusesOnlyReleased(t *testing.T) {
@@ -43,18 +45,17 @@ func (e *engine) checkArena() error {
 	var err error
 	e.entries.Each(func(_ int64, i int32) {
 		named++
-		if l := e.lives.at(i); l.state == gone || l.idx != i || e.entries.Get(l.id) != i {
+		if l := e.lives.At(i); l.state == gone || l.idx != i || e.entries.Get(l.id) != i {
 			err = fmt.Errorf("table entry %d names order %d, state %d, number %d", i, l.id, l.state, l.idx)
 		}
 	})
 	if err != nil {
 		return err
 	}
-	for _, b := range e.lives.free.blocks[:e.lives.free.used] {
-		for _, i := range b {
-			if l := e.lives.at(i); l.state != gone {
-				return fmt.Errorf("free entry %d holds order %d in state %d", i, l.id, l.state)
-			}
+	for k := range e.lives.free.n {
+		i := *e.lives.free.nums.At(k)
+		if l := e.lives.At(i); l.state != gone {
+			return fmt.Errorf("free entry %d holds order %d in state %d", i, l.id, l.state)
 		}
 	}
 	if named != e.lives.held() {
@@ -100,13 +101,13 @@ func TestArenaFollowsLiveOrders(t *testing.T) {
 	}
 }
 
-// TestStackIsLastInFirstOut pushes and pops across blocks: the arena
+// TestStackIsLastInFirstOut pushes and pops across chunks: the arena
 // hands out the number given back last, as the simulation's numbering
 // (and so its ties) always had it.
 func TestStackIsLastInFirstOut(t *testing.T) {
 	var s stack
-	const n = 3*stackBlock + 5
-	for round := range 2 { // the second round reuses the blocks
+	const n = 3<<chunked.FirstBits + 5 // over three chunks
+	for round := range 2 { // the second round reuses the chunks
 		for i := int32(1); i <= n; i++ {
 			s.push(i)
 		}
@@ -122,7 +123,7 @@ func TestStackIsLastInFirstOut(t *testing.T) {
 			t.Fatalf("round %d: empty stack pops %d, len %d", round, got, s.len())
 		}
 	}
-	if len(s.blocks) != 4 {
-		t.Errorf("%d blocks for %d numbers at most: blocks are not reused", len(s.blocks), n)
+	if len(s.nums) != 3 {
+		t.Errorf("%d chunks for %d numbers at most, want 3: chunks are not reused", len(s.nums), n)
 	}
 }

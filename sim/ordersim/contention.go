@@ -21,8 +21,8 @@ type step struct {
 
 // stepOf returns the step of the order numbered idx.
 func (e *engine) stepOf(idx int32) *step {
-	e.steps.grow(idx)
-	return e.steps.at(idx)
+	e.steps.Grow(idx)
+	return e.steps.At(idx)
 }
 
 // slowdown is how much slower an order on node runs now.
@@ -67,7 +67,7 @@ func (e *engine) retime(node int32) {
 		if s.rate == 0 || s.rate == rate {
 			continue
 		}
-		l := e.lives.at(idx)
+		l := e.lives.At(idx)
 		own := s.own0 + (e.now-s.t0)*s.rate
 		s.t0, s.own0, s.rate = e.now, own, rate
 		s.seq = e.ev.push(e.now+max(l.own-own, 0)/rate, evStep, idx)

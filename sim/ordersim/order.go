@@ -114,8 +114,8 @@ func (e *engine) timesOf(l *live) *times {
 	if !e.track {
 		return nil
 	}
-	e.times.grow(l.idx)
-	return e.times.at(l.idx)
+	e.times.Grow(l.idx)
+	return e.times.At(l.idx)
 }
 
 // argBytes returns the bytes of l's arguments, until it starts.
@@ -137,7 +137,7 @@ func (e *engine) res(l *live, i int32) *ordertrace.Result {
 	if l.extra == 0 {
 		return &l.res0
 	}
-	return &e.extras.at(l.extra).results[i]
+	return &e.extras.At(l.extra).results[i]
 }
 
 // provSlot returns where l keeps the link of the stretch that provided
@@ -146,7 +146,7 @@ func (e *engine) provSlot(l *live, i int32) *int32 {
 	if l.extra == 0 {
 		return &l.prov0
 	}
-	return &e.extras.at(l.extra).prov[i]
+	return &e.extras.At(l.extra).prov[i]
 }
 
 // provLink returns the stretch that provided result i. A result
@@ -187,7 +187,7 @@ func (e *engine) addKid(l, k *live) {
 	if l.nextKid == 0 {
 		l.nextKid, l.kidAt = k.idx, k.madeAt
 	} else {
-		e.lives.at(l.lastKid).sibling = k.idx
+		e.lives.At(l.lastKid).sibling = k.idx
 	}
 	l.lastKid = k.idx
 }
@@ -208,12 +208,12 @@ func (e *engine) hasKid(l *live) (bool, error) {
 
 // popKid removes from l's children to make the next one, and returns it.
 func (e *engine) popKid(l *live) *live {
-	k := e.lives.at(l.nextKid)
+	k := e.lives.At(l.nextKid)
 	l.nextKid, k.sibling = k.sibling, 0
 	if l.nextKid == 0 {
 		l.lastKid = 0
 	} else {
-		l.kidAt = e.lives.at(l.nextKid).madeAt
+		l.kidAt = e.lives.At(l.nextKid).madeAt
 	}
 	return k
 }

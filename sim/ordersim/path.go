@@ -37,13 +37,13 @@ type links struct {
 	meta chunks[linkMeta] // by link number
 }
 
-func (a *links) metaOf(i int32) *linkMeta { return a.meta.at(i) }
+func (a *links) metaOf(i int32) *linkMeta { return a.meta.At(i) }
 
 // add files a new link after prev, held by nobody yet; it holds prev.
 func (a *links) add(k link, prev int32) int32 {
 	i, p := a.alloc()
 	*p = k
-	a.meta.grow(i)
+	a.meta.Grow(i)
 	*a.metaOf(i) = linkMeta{prev: prev}
 	a.hold(prev)
 	return i
@@ -116,14 +116,14 @@ func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([
 // not set).
 func (a *links) walk(last int32, f func(Step, int32)) {
 	for i := last; i != 0; {
-		k := a.at(i)
+		k := a.At(i)
 		f(Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to}, k.proc)
 		prev := a.metaOf(i).prev
 		if prev == 0 {
 			return
 		}
 		// Backwards in time: the queue (after the transfer) comes first.
-		gapStart := a.at(prev).to
+		gapStart := a.At(prev).to
 		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
 			f(Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from}, k.proc)
 		}

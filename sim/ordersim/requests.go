@@ -3,6 +3,7 @@ package ordersim
 import (
 	"math/bits"
 
+	"github.com/presage-dvm/presage/sim/chunked"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -16,7 +17,7 @@ import (
 //
 // A list of n requests takes a run of the next power of two ≥ n slots,
 // aligned on its size, so that no run crosses the boundary of a chunk
-// (chunks[T] splits at multiples of 1024), and freed runs are reused by
+// (a chunked.Array splits at multiples of 1024), and freed runs are reused by
 // size. A list longer than the largest run (a master's requests of its
 // tasks) is kept as its own slice in long.
 type requestStore struct {
@@ -27,7 +28,7 @@ type requestStore struct {
 }
 
 // maxRunBits is the largest run's size class: 1,024 requests.
-const maxRunBits = firstBits
+const maxRunBits = chunked.FirstBits
 
 // requestList names an order's requests in a requestStore.
 type requestList struct {
@@ -50,7 +51,7 @@ func (s *requestStore) add(r []ordertrace.Request) requestList {
 	}
 	at := s.run(sizeClass(n))
 	for i, q := range r {
-		*s.slots.at(at + int32(i)) = q
+		*s.slots.At(at + int32(i)) = q
 	}
 	return requestList{at: at, n: n}
 }
@@ -58,9 +59,9 @@ func (s *requestStore) add(r []ordertrace.Request) requestList {
 // get returns request i of list l.
 func (s *requestStore) get(l requestList, i int32) ordertrace.Request {
 	if l.n > 1<<maxRunBits {
-		return (*s.long.at(l.at))[i]
+		return (*s.long.At(l.at))[i]
 	}
-	return *s.slots.at(l.at + i)
+	return *s.slots.At(l.at + i)
 }
 
 // release gives back list l's slots.
@@ -68,7 +69,7 @@ func (s *requestStore) release(l requestList) {
 	switch {
 	case l.n == 0:
 	case l.n > 1<<maxRunBits:
-		*s.long.at(l.at) = nil
+		*s.long.At(l.at) = nil
 		s.long.recycle(l.at)
 	default:
 		s.free[sizeClass(l.n)].push(l.at + 1)
@@ -89,7 +90,7 @@ func (s *requestStore) run(k int) int32 {
 	}
 	at := s.top
 	s.top += 1 << k
-	s.slots.grow(s.top - 1)
+	s.slots.Grow(s.top - 1)
 	return at
 }
 

@@ -62,7 +62,7 @@ func (e *engine) dispatch() bool {
 		e.dirty.set(i, false)
 		n := &e.nodes[i]
 		for n.free() > 0 && n.resume.len() > 0 {
-			e.resume(e.lives.at(n.resume.pop()))
+			e.resume(e.lives.At(n.resume.pop()))
 			took = true
 		}
 		for n.free() > 0 && n.local.len() > 0 {
@@ -83,7 +83,7 @@ func (e *engine) dispatch() bool {
 			if i < 0 {
 				break
 			}
-			l := e.lives.at(e.global.pop())
+			l := e.lives.At(e.global.pop())
 			e.take(l, int32(i), l.argNode)
 			took = true
 		}
@@ -106,7 +106,7 @@ func (e *engine) dispatch() bool {
 func (e *engine) migrate() bool {
 	took := false
 	for e.resumable.len() > 0 {
-		l := e.lives.at(e.resumable.q[e.resumable.head])
+		l := e.lives.At(e.resumable.q[e.resumable.head])
 		i := l.node
 		if e.nodes[i].free() == 0 {
 			j := e.free.next(0)
@@ -146,10 +146,10 @@ func (e *engine) move(l *live, i int32) {
 func (e *engine) serveLocal(i int32) {
 	n := &e.nodes[i]
 	if e.sched != WorkStealing {
-		e.begin(e.lives.at(n.local.pop()))
+		e.begin(e.lives.At(n.local.pop()))
 		return
 	}
-	l := e.lives.at(n.local.popNewest())
+	l := e.lives.At(n.local.popNewest())
 	if n.local.len() == 0 {
 		e.dropVictim(i)
 	}
@@ -161,7 +161,7 @@ func (e *engine) serveLocal(i int32) {
 func (e *engine) steal(i int32) {
 	v := e.victims[e.rng.Intn(len(e.victims))]
 	vn := &e.nodes[v]
-	l := e.lives.at(vn.local.pop())
+	l := e.lives.At(vn.local.pop())
 	if vn.local.len() == 0 {
 		e.dropVictim(v)
 	}

@@ -113,10 +113,10 @@ func (e *engine) run() error {
 		return err
 	}
 	mi := e.entries.Get(1)
-	if mi == 0 || e.lives.at(mi).state != pending {
+	if mi == 0 || e.lives.At(mi).state != pending {
 		return errors.New("ordersim: the trace has no order (expected the main order, id 1)")
 	}
-	main := e.lives.at(mi)
+	main := e.lives.At(mi)
 	e.buffered--
 	e.place(main, nil, 0)
 	for e.err == nil {
@@ -139,7 +139,7 @@ func (e *engine) run() error {
 }
 
 func (e *engine) handle(ev event) {
-	l := e.lives.at(ev.idx)
+	l := e.lives.At(ev.idx)
 	switch ev.kind {
 	case evStep:
 		if e.slow != nil {
@@ -189,7 +189,7 @@ func (e *engine) readNext() error {
 	}
 	var l *live
 	if i := e.entries.Get(o.ID); i != 0 {
-		l = e.lives.at(i)
+		l = e.lives.At(i)
 		if err := e.checkRequested(l, o); err != nil {
 			return err
 		}
@@ -251,10 +251,10 @@ func (e *engine) fileKid(l *live, parent int64) error {
 		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", l.id, parent)
 	}
 	pi := e.entries.Get(parent)
-	if pi == 0 || e.lives.at(pi).state == finished {
+	if pi == 0 || e.lives.At(pi).state == finished {
 		return fmt.Errorf("ordersim: order %d is made by order %d, which has already finished (expected the same trace on every read)", l.id, parent)
 	}
-	p := e.lives.at(pi)
+	p := e.lives.At(pi)
 	switch {
 	case l.madeAt < p.own && p.state >= running:
 		return fmt.Errorf("ordersim: order %d is made at %v of order %d, which is already at %v (expected siblings in order of making)", l.id, l.madeAt, parent, p.own)
@@ -262,7 +262,7 @@ func (e *engine) fileKid(l *live, parent int64) error {
 		return fmt.Errorf("ordersim: order %d is made at %v, after its parent %d ends at %v", l.id, l.madeAt, parent, p.duration)
 	}
 	if p.lastKid != 0 {
-		if s := e.lives.at(p.lastKid); s.state == pending && s.madeAt > l.madeAt {
+		if s := e.lives.At(p.lastKid); s.state == pending && s.madeAt > l.madeAt {
 			return fmt.Errorf("ordersim: order %d is made at %v, before its earlier sibling %d at %v (expected siblings in order of making)", l.id, l.madeAt, s.id, s.madeAt)
 		}
 	}
@@ -288,7 +288,7 @@ func (e *engine) newLive(id int64) *live {
 // checkRequested checks the line of an order requested before it was read.
 func (e *engine) checkRequested(l *live, o *ordertrace.Order) error {
 	for wi := l.waiters; wi != 0; {
-		w := e.lives.at(wi)
+		w := e.lives.At(wi)
 		wi = w.nextWait
 		if int(w.waitOn) >= len(o.Results) {
 			return fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", w.id, w.waitOn, o.ID, len(o.Results))
@@ -305,7 +305,7 @@ func (e *engine) checkDone() error {
 	}
 	var stuck []string
 	e.entries.Each(func(_ int64, i int32) {
-		if l := e.lives.at(i); l.state == suspended && len(stuck) < 5 {
+		if l := e.lives.At(i); l.state == suspended && len(stuck) < 5 {
 			stuck = append(stuck, fmt.Sprintf("order %d waits at %v", l.id, l.own))
 		}
 	})

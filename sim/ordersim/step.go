@@ -95,7 +95,7 @@ func (e *engine) advance(l *live) {
 func (e *engine) request(l *live, r ordertrace.Request) bool {
 	var q *live
 	if qi := e.entries.Get(r.Order); qi != 0 {
-		q = e.lives.at(qi)
+		q = e.lives.At(qi)
 	} else {
 		if r.Order < e.nextID {
 			e.fail(fmt.Errorf("ordersim: order %d requests order %d once more than counted (expected the same trace on every read)", l.id, r.Order))
@@ -201,7 +201,7 @@ func (e *engine) provide(l *live, i int32) {
 	}
 	var kept int32
 	for wi := l.waiters; wi != 0; {
-		w := e.lives.at(wi)
+		w := e.lives.At(wi)
 		next := w.nextWait
 		if w.waitOn != i {
 			w.nextWait, kept = kept, wi
@@ -262,7 +262,7 @@ func (e *engine) drop(l *live) {
 	e.live--
 	e.links.let(l.chain)
 	if l.extra != 0 {
-		for _, k := range e.extras.at(l.extra).prov {
+		for _, k := range e.extras.At(l.extra).prov {
 			e.links.let(k)
 		}
 		e.extras.release(l.extra)

@@ -1,6 +1,9 @@
 package ordertrace
 
-import "github.com/presage-dvm/presage/sim/idtable"
+import (
+	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/idtable"
+)
 
 // pendingRequest is a request for an order not read yet.
 type pendingRequest struct {
@@ -12,23 +15,19 @@ type pendingRequest struct {
 }
 
 // pendingSet holds the requests for orders not read yet, chained per
-// target in blocks of entries that never move and whose freed entries
-// are reused: remembering a request costs no allocation once the set has
+// target in an array that never moves and whose freed entries are
+// reused: remembering a request costs no allocation once the set has
 // grown to its peak, and growing copies nothing (a divide and conquer
 // keeps a pending request for every order read, and a slice doubling to
 // hold them spent a tenth of ingest's time copying itself).
 type pendingSet struct {
-	first  idtable.Table[int32] // target id → its first request + 1
-	blocks [][]pendingRequest   // entry i is blocks[i/pendingBlock][i%pendingBlock]
-	n      int32                // entries ever used
-	free   int32                // first free entry, -1 when none
+	first   idtable.Table[int32]          // target id → its first request + 1
+	entries chunked.Array[pendingRequest] // entries[:n] used or free
+	n       int32                         // entries ever used
+	free    int32                         // first free entry, -1 when none
 }
 
-const pendingBlock = 4096
-
-func (s *pendingSet) at(i int32) *pendingRequest {
-	return &s.blocks[i/pendingBlock][i%pendingBlock]
-}
+func (s *pendingSet) at(i int32) *pendingRequest { return s.entries.At(i) }
 
 func newPendingSet() pendingSet { return pendingSet{free: -1} }
 
@@ -41,9 +40,7 @@ func (s *pendingSet) add(target int64, p pendingRequest) {
 	} else {
 		i = s.n
 		s.n++
-		if int(i/pendingBlock) == len(s.blocks) {
-			s.blocks = append(s.blocks, make([]pendingRequest, pendingBlock))
-		}
+		s.entries.Grow(i)
 	}
 	*s.at(i) = p
 	s.first.Set(target, i+1)

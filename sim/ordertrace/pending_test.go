@@ -3,15 +3,17 @@ package ordertrace
 import (
 	"slices"
 	"testing"
+
+	"github.com/presage-dvm/presage/sim/chunked"
 )
 
-// TestPendingSet remembers more requests than a block holds, for many
+// TestPendingSet remembers requests over several chunks, for many
 // targets, takes some back, reuses their entries, and checks that every
 // request comes back once, with its target, and that earliest finds the
 // smallest line.
 func TestPendingSet(t *testing.T) {
 	s := newPendingSet()
-	const requests = 3*pendingBlock + 17
+	const requests = 4<<chunked.FirstBits + 317 // over four chunks; the last one's target among those taken late
 	target := func(i int) int64 { return int64(1000 + i%500) }
 	for i := range requests {
 		s.add(target(i), pendingRequest{from: int64(i), line: int64(requests - i)})

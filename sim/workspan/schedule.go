@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/presage-dvm/presage/sim/hugepage"
+	"github.com/presage-dvm/presage/sim/chunked"
 	"github.com/presage-dvm/presage/sim/idtable"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -58,33 +58,22 @@ type record struct {
 	nextWaiter int64
 }
 
-// records holds the records by id, in chunks that never move, advised as
-// huge pages (a million orders' records are 80 MB). One array reserved
-// for the whole trace would be scanned by the collector long before the
-// orders fill it; a growing one copies itself at every doubling.
+// records holds the records by id in an array that never moves (package
+// chunked): a million orders' records are 80 MB, which a growing slice
+// would copy at every doubling.
 type records struct {
-	chunks [][]record // full but the last
-	n      int64
+	a chunked.Array[record]
+	n int64
 }
-
-const recordChunk = 1 << 14
 
 func (rs *records) len() int64 { return rs.n }
 
 // at returns the record of order id, 1 ≤ id ≤ rs.len().
-func (rs *records) at(id int64) *record {
-	i := id - 1
-	return &rs.chunks[i/recordChunk][i%recordChunk]
-}
+func (rs *records) at(id int64) *record { return rs.a.At(int32(id - 1)) }
 
 func (rs *records) add(r record) {
-	if rs.n%recordChunk == 0 {
-		c := make([]record, 0, recordChunk)
-		hugepage.Slice(c)
-		rs.chunks = append(rs.chunks, c)
-	}
-	last := &rs.chunks[len(rs.chunks)-1]
-	*last = append(*last, r)
+	rs.a.Grow(int32(rs.n))
+	*rs.a.At(int32(rs.n)) = r
 	rs.n++
 }
 
@@ -163,6 +152,8 @@ func (s *schedule) admissible(o *ordertrace.Order) error {
 		return fmt.Errorf("order %d out of order (expected %d: ids count up from 1)", o.ID, n+1)
 	case o.Parent < 0 || o.Parent >= o.ID || o.ID > 1 && o.Parent == 0:
 		return fmt.Errorf("order %d: parent %d unknown (expected an earlier order's id)", o.ID, o.Parent)
+	case o.ID > math.MaxInt32:
+		return fmt.Errorf("order %d: more orders than the analysis holds (expected at most %d)", o.ID, math.MaxInt32)
 	}
 	return nil
 }

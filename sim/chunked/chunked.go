@@ -1,0 +1,58 @@
+// Package chunked holds arrays that grow by chunks that never move, for
+// the readers, analyses and simulators that keep a value per order of a
+// trace of millions.
+//
+// A slice grown by append copies itself into fresh memory each time it
+// doubles, and each pointer into it goes stale; an Array of chunks copies
+// nothing, so a *T stays valid for as long as the Array lives. Its chunks
+// double (1,024 values, then 1,024, 2,048, …), which keeps a small trace
+// small and a large one in few, large chunks, and they are advised as
+// huge pages (package hugepage): a million-order simulation touches a
+// few hundred MB of fresh memory, and taking it 4 KB at a time cost more
+// than half of its CPU time in page faults (docs/orders-sim.md,
+// "Memory").
+package chunked
+
+import (
+	"math/bits"
+
+	"github.com/presage-dvm/presage/sim/hugepage"
+)
+
+// FirstBits sizes the first chunk: 2^FirstBits values. Chunk 0 holds
+// numbers [0, 1024), and chunk c ≥ 1 numbers [1024·2^(c-1), 1024·2^c),
+// so no chunk boundary falls inside a run of at most 1,024 numbers
+// aligned on its size.
+const FirstBits = 10
+
+// Array is an array of T by number, from 0, that grows without moving
+// what it holds. The zero Array is empty; Grow makes room.
+type Array[T any] [][]T
+
+// chunkOf returns the chunk of number i and i's place in it.
+func chunkOf(i int32) (c int, off int32) {
+	c = bits.Len32(uint32(i) >> FirstBits)
+	if c == 0 {
+		return 0, i
+	}
+	return c, i - 1<<(FirstBits+c-1)
+}
+
+// At returns the value of number i, which Grow made room for.
+func (a Array[T]) At(i int32) *T {
+	c, off := chunkOf(i)
+	return &a[c][off]
+}
+
+// Grow makes room for number i (and every number below it).
+func (a *Array[T]) Grow(i int32) {
+	for c, _ := chunkOf(i); c >= len(*a); {
+		n := 1 << FirstBits
+		if k := len(*a); k > 0 {
+			n = 1 << (FirstBits + k - 1)
+		}
+		chunk := make([]T, n)
+		hugepage.Slice(chunk)
+		*a = append(*a, chunk)
+	}
+}
