@@ -107,7 +107,8 @@ func TestArenaFollowsLiveOrders(t *testing.T) {
 func TestStackIsLastInFirstOut(t *testing.T) {
 	var s stack
 	const n = 3<<chunked.FirstBits + 5 // over three chunks
-	for round := range 2 { // the second round reuses the chunks
+	// The second round reuses the chunks.
+	for round := range 2 {
 		for i := int32(1); i <= n; i++ {
 			s.push(i)
 		}
