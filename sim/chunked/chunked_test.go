@@ -18,7 +18,11 @@ func TestArrayGrowsWithoutMoving(t *testing.T) {
 		{2048, 2, 0, 3},
 		{4095, 2, 2047, 3},
 		{4096, 3, 0, 4},
-		{1<<20 + 5, 11, 5, 12},
+		{1<<18 - 1, 8, 1<<17 - 1, 9},
+		{1 << 18, 9, 0, 10},
+		{1<<19 - 1, 9, 1<<18 - 1, 10},
+		{1 << 19, 10, 0, 11},
+		{1<<20 + 5, 12, 5, 13},
 	} {
 		if c, off := chunkOf(tc.i); c != tc.c || off != tc.off {
 			t.Errorf("chunkOf(%d) = %d, %d, want %d, %d", tc.i, c, off, tc.c, tc.off)

@@ -1,10 +1,6 @@
 package ordersim
 
-import (
-	"sync"
-
-	"github.com/presage-dvm/presage/sim/ordertrace"
-)
+import "sync"
 
 // memory is the chunks of a finished simulation's biggest arenas, handed
 // to the next simulation of the process (a sweep's, a search's). Each
@@ -20,7 +16,7 @@ type memory struct {
 	lives    chunks[live]
 	links    chunks[link]
 	meta     chunks[linkMeta]
-	requests chunks[ordertrace.Request]
+	requests chunks[slot]
 }
 
 var memories sync.Pool // of *memory
