@@ -47,7 +47,7 @@ func (e *DeadlockError) Error() string {
 func (s *schedule) deadlock() error {
 	first := int64(0)
 	for id := int64(1); id <= s.recs.len() && first == 0; id++ {
-		if s.recs.at(id).run != nil {
+		if s.recs.at(id).run != 0 {
 			first = id
 		}
 	}
@@ -60,7 +60,7 @@ func (s *schedule) deadlock() error {
 		seen[id] = true
 		w := s.waitOf(id)
 		e.Waits = append(e.Waits, w)
-		if w.For < 1 || w.For > s.recs.len() || s.recs.at(w.For).run == nil {
+		if w.For < 1 || w.For > s.recs.len() || s.recs.at(w.For).run == 0 {
 			return e // waits for an order never read, or a result never provided
 		}
 		id = w.For
@@ -72,7 +72,7 @@ func (s *schedule) deadlock() error {
 
 // waitOf says what unfinished order id waits for.
 func (s *schedule) waitOf(id int64) Wait {
-	p := s.recs.at(id).run
+	p := s.progress(s.recs.at(id))
 	o := &p.line
 	if !p.started {
 		return Wait{Order: id, At: o.madeAt, For: o.parent, Result: -1}

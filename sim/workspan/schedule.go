@@ -28,8 +28,8 @@ import (
 // waiters, for the provider; a child read before its parent got to the
 // moment of making it waits in the parent's kids. What a finished order
 // keeps (start, steps, result times: any later order may still make
-// children of it or request its results) is about 64 bytes plus 16 per
-// result and 24 per wait.
+// children of it or request its results) is 40 bytes plus 16 per result
+// and 24 per wait.
 type schedule struct {
 	net     Network
 	recs    records
@@ -37,29 +37,64 @@ type schedule struct {
 	ready   []int64              // orders whose progress may continue
 	work    float64
 	span    times
-	free    []*progress // finished orders' progress, reused
 
-	progressSlab []progress
-	resultSlab   []times
-	stepSlab     []step
+	runs    chunked.Array[progress] // the orders still running, by number from 1
+	runTop  int32
+	free    []int32 // finished orders' numbers in runs, reused
+	results run[times]
+	steps   run[step]
+
 	// the lists of the orders still running, copied from their lines
 	lineRequests []ordertrace.Request
 	lineResults  []ordertrace.Result
 }
 
-// record is what the schedule knows of one order.
+// record is what the schedule knows of one order: 40 bytes that hold no
+// pointer, so that the collector has nothing to scan in the records of a
+// trace of millions.
 type record struct {
 	start   times
-	steps   []step    // where the offset rose, in own-time order
-	results []times   // availability of each result published so far, at any requester
-	run     *progress // nil once the order is finished
+	steps   list  // where the offset rose, in own-time order
+	results list  // availability of each result published so far, at any requester
+	run     int32 // the number of its progress in runs, 0 once the order is finished
 	// nextWaiter chains the orders blocked on the same provider (an
 	// order waits for one thing at a time), 0 at the end.
-	nextWaiter int64
+	nextWaiter int32
+}
+
+// list is the values of one order in a run: n of them from at.
+type list struct{ at, n int32 }
+
+// run holds the lists of every order one after the other.
+type run[T any] struct {
+	a   chunked.Array[T]
+	top int32
+}
+
+// reserve returns an empty list with room for n values.
+func (r *run[T]) reserve(n int) (list, error) {
+	if n > math.MaxInt32-int(r.top) {
+		return list{}, fmt.Errorf("more results or waits than the analysis holds (expected at most %d)", math.MaxInt32)
+	}
+	at := r.top
+	r.top += int32(n)
+	if n > 0 {
+		r.a.Grow(r.top - 1)
+	}
+	return list{at: at}, nil
+}
+
+// at returns value i of l.
+func (r *run[T]) at(l list, i int32) *T { return r.a.At(l.at + i) }
+
+// push appends v to l, which has room for it.
+func (r *run[T]) push(l *list, v T) {
+	*r.a.At(l.at + l.n) = v
+	l.n++
 }
 
 // records holds the records by id in an array that never moves (package
-// chunked): a million orders' records are 80 MB, which a growing slice
+// chunked): a million orders' records are 40 MB, which a growing slice
 // would copy at every doubling.
 type records struct {
 	a chunked.Array[record]
@@ -119,22 +154,31 @@ func (s *schedule) add(o *ordertrace.Order) error {
 	if err := s.admissible(o); err != nil {
 		return err
 	}
+	results, err := s.results.reserve(len(o.Results))
+	if err != nil {
+		return fmt.Errorf("order %d: %w", o.ID, err)
+	}
 	s.work += o.Duration
-	run := s.newProgress(o)
-	s.recs.add(record{run: run, results: cut(&s.resultSlab, len(o.Results))})
+	s.recs.add(record{run: s.newProgress(o), results: results})
 	if o.Parent == 0 {
 		s.begin(o.ID, times{})
-	} else if parent := s.recs.at(o.Parent); parent.knownBefore(o.MadeAt) {
-		s.begin(o.ID, parent.at(o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
+	} else if parent := s.recs.at(o.Parent); s.knownBefore(parent, o.MadeAt) {
+		s.begin(o.ID, s.at(parent, o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
 	} else {
-		parent.run.kids = append(parent.run.kids, o.ID)
+		p := s.progress(parent)
+		p.kids = append(p.kids, o.ID)
 	}
-	s.drain()
-	if p := s.recs.at(o.ID).run; p != nil {
-		s.keepLists(&p.line)
+	if err := s.drain(); err != nil {
+		return fmt.Errorf("order %d: %w", o.ID, err)
+	}
+	if r := s.recs.at(o.ID); r.run != 0 {
+		s.keepLists(&s.progress(r).line)
 	}
 	return nil
 }
+
+// progress returns the progress of r, which is running.
+func (s *schedule) progress(r *record) *progress { return s.runs.At(r.run) }
 
 // keepLists copies the lists of line, an order that outlives add, out of
 // the order's memory, which the source may reuse for the next order.
@@ -158,44 +202,47 @@ func (s *schedule) admissible(o *ordertrace.Order) error {
 	return nil
 }
 
-func (s *schedule) newProgress(o *ordertrace.Order) *progress {
+// newProgress returns the number in runs of a progress for o.
+func (s *schedule) newProgress(o *ordertrace.Order) int32 {
 	if n := len(s.free); n > 0 {
-		p := s.free[n-1]
+		i := s.free[n-1]
 		s.free = s.free[:n-1]
+		p := s.runs.At(i)
 		*p = progress{line: lineOf(o), kids: p.kids[:0]}
-		return p
+		return i
 	}
-	if len(s.progressSlab) == 0 {
-		s.progressSlab = make([]progress, 256)
-	}
-	p := &s.progressSlab[0]
-	s.progressSlab = s.progressSlab[1:]
-	p.line = lineOf(o)
-	return p
+	s.runTop++
+	s.runs.Grow(s.runTop)
+	s.runs.At(s.runTop).line = lineOf(o)
+	return s.runTop
 }
 
 // begin starts order id at real time t and queues it to run.
 func (s *schedule) begin(id int64, t times) {
 	r := s.recs.at(id)
-	r.start, r.run.started, r.run.offset = t, true, t
+	p := s.progress(r)
+	r.start, p.started, p.offset = t, true, t
 	s.ready = append(s.ready, id)
 }
 
 // drain runs every order that can go on.
-func (s *schedule) drain() {
+func (s *schedule) drain() error {
 	for len(s.ready) > 0 {
 		id := s.ready[len(s.ready)-1]
 		s.ready = s.ready[:len(s.ready)-1]
-		s.advance(id)
+		if err := s.advance(id); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // advance runs order id through its requests while their results are
 // known, publishing its results and starting its waiting children as
 // their moments become known.
-func (s *schedule) advance(id int64) {
+func (s *schedule) advance(id int64) error {
 	r := s.recs.at(id)
-	p := r.run
+	p := s.progress(r)
 	o := &p.line
 	for {
 		horizon := math.Inf(1)
@@ -206,21 +253,24 @@ func (s *schedule) advance(id int64) {
 		s.startKids(r, horizon)
 		if p.next == len(o.requests) {
 			s.finish(id)
-			return
+			return nil
 		}
 		q := o.requests[p.next]
 		avail, ok := s.result(q)
 		if !ok {
-			r.nextWaiter = s.waiters.Get(q.Order)
+			r.nextWaiter = int32(s.waiters.Get(q.Order))
 			s.waiters.Set(q.Order, id)
-			return
+			return nil
 		}
 		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
 			p.offset = off
-			if r.steps == nil {
-				r.steps = cut(&s.stepSlab, len(o.requests)-p.next)[:0]
+			if r.steps.n == 0 {
+				var err error
+				if r.steps, err = s.steps.reserve(len(o.requests) - p.next); err != nil {
+					return err
+				}
 			}
-			r.steps = append(r.steps, step{at: q.At, offset: off})
+			s.steps.push(&r.steps, step{at: q.At, offset: off})
 		}
 		p.next++
 	}
@@ -232,24 +282,24 @@ func (s *schedule) result(q ordertrace.Request) (times, bool) {
 		return times{}, false
 	}
 	rs := s.recs.at(q.Order).results
-	if q.Result < 0 || q.Result >= len(rs) {
+	if q.Result < 0 || q.Result >= int(rs.n) {
 		return times{}, false
 	}
-	return rs[q.Result], true
+	return *s.results.at(rs, int32(q.Result)), true
 }
 
 // publish makes known the results of order id provided before own moment
 // horizon, and wakes the orders waiting for them.
 func (s *schedule) publish(id int64, horizon float64) {
 	r := s.recs.at(id)
-	p := r.run
+	p := s.progress(r)
 	o := &p.line
-	had := len(r.results)
-	for n := had; n < len(o.results) && o.results[n].At < horizon; n++ {
+	had := r.results.n
+	for n := had; int(n) < len(o.results) && o.results[n].At < horizon; n++ {
 		res := o.results[n]
-		r.results = append(r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
+		s.results.push(&r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
 	}
-	if len(r.results) > had {
+	if r.results.n > had {
 		s.wake(id)
 	}
 }
@@ -261,16 +311,16 @@ func (s *schedule) wake(provider int64) {
 	if first == 0 {
 		return
 	}
-	known := len(s.recs.at(provider).results)
+	known := int(s.recs.at(provider).results.n)
 	kept := int64(0) // the chain of those still waiting, rebuilt
 	for w := first; w != 0; {
 		r := s.recs.at(w)
-		next := r.nextWaiter
-		if p := r.run; p.line.requests[p.next].Result < known {
+		next := int64(r.nextWaiter)
+		if p := s.progress(r); p.line.requests[p.next].Result < known {
 			r.nextWaiter = 0
 			s.ready = append(s.ready, w)
 		} else {
-			r.nextWaiter, kept = kept, w
+			r.nextWaiter, kept = int32(kept), w
 		}
 		w = next
 	}
@@ -279,46 +329,46 @@ func (s *schedule) wake(provider int64) {
 
 // startKids starts the children of r made before own moment horizon.
 func (s *schedule) startKids(r *record, horizon float64) {
-	kids := r.run.kids
-	kept := kids[:0]
-	for _, k := range kids {
-		kid := &s.recs.at(k).run.line
+	p := s.progress(r)
+	kept := p.kids[:0]
+	for _, k := range p.kids {
+		kid := &s.progress(s.recs.at(k)).line
 		if kid.madeAt <= horizon {
-			s.begin(k, r.at(kid.madeAt).plus(0, s.net.MessageTime(kid.argBytes)))
+			s.begin(k, s.at(r, kid.madeAt).plus(0, s.net.MessageTime(kid.argBytes)))
 		} else {
 			kept = append(kept, k)
 		}
 	}
-	r.run.kids = kept
+	p.kids = kept
 }
 
 // finish records the end of order id and forgets its progress.
 func (s *schedule) finish(id int64) {
 	r := s.recs.at(id)
-	end := r.run.offset.plus(r.run.line.duration, 0)
-	s.span = later(s.span, end)
+	p := s.progress(r)
+	s.span = later(s.span, p.offset.plus(p.line.duration, 0))
 	s.free = append(s.free, r.run)
-	r.run = nil
+	r.run = 0
 }
 
 // knownBefore reports whether r's real time is known at own moment t for
 // making a child: r has started and resolved every request before t.
-func (r *record) knownBefore(t float64) bool {
-	if r.run == nil {
+func (s *schedule) knownBefore(r *record, t float64) bool {
+	if r.run == 0 {
 		return true
 	}
-	p := r.run
+	p := s.progress(r)
 	return p.started && (p.next == len(p.line.requests) || p.line.requests[p.next].At >= t)
 }
 
 // at returns r's real time at own moment t of making a child: the offset
 // counts the waits strictly before t.
-func (r *record) at(t float64) times {
-	i := sort.Search(len(r.steps), func(i int) bool { return r.steps[i].at >= t })
+func (s *schedule) at(r *record, t float64) times {
+	i := sort.Search(int(r.steps.n), func(i int) bool { return s.steps.at(r.steps, int32(i)).at >= t })
 	if i == 0 {
 		return r.start.plus(t, 0)
 	}
-	return r.steps[i-1].offset.plus(t, 0)
+	return s.steps.at(r.steps, int32(i-1)).offset.plus(t, 0)
 }
 
 // cut returns an empty slice of capacity n from *slab, a fresh one for a
