@@ -11,7 +11,8 @@ import "bytes"
 // an order once used (ingest) recycles: no fresh memory for its orders.
 type decoder struct {
 	s      scanner
-	reuse  bool // decoding into the caller's order (orderInto)
+	recent recentFloats // the scanner's, kept from line to line
+	reuse  bool         // decoding into the caller's order (orderInto)
 	orders []Order
 	segs   []Segment
 	reqs   []Request
@@ -87,7 +88,7 @@ func reusable[T any](list []T) []T {
 
 // decode decodes line, one order object, into o.
 func (d *decoder) decode(line []byte, o *Order) error {
-	d.s = scanner{b: line}
+	d.s = scanner{b: line, recent: &d.recent}
 	if err := d.orderObject(o); err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ var moreFields = []string{"more", "segments", "requests", "results"}
 // more decodes a continuation line of order o and appends its lists to
 // o's.
 func (d *decoder) more(line []byte, o *Order) error {
-	d.s = scanner{b: line}
+	d.s = scanner{b: line, recent: &d.recent}
 	var id int64
 	err := d.object(moreFields, 1, func(k []byte) (int, error) {
 		var err error

@@ -12,8 +12,9 @@ import (
 // the column of the first defect: a hand-written scanner is several times
 // faster than encoding/json and says precisely what it expected.
 type scanner struct {
-	b []byte
-	i int
+	b      []byte
+	i      int
+	recent *recentFloats // nil: every number not exact is converted anew
 }
 
 // syntaxError is a defect at a column of the line.
@@ -241,10 +242,18 @@ func (s *scanner) float64() (float64, error) {
 	if f, ok := exactDecimal(tok); ok {
 		return f, nil
 	}
+	if s.recent != nil {
+		if f, ok := s.recent.get(tok); ok {
+			return f, nil
+		}
+	}
 	f, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil || math.IsInf(f, 0) {
 		s.i = start
 		return 0, s.failf("number %s out of range (expected a finite number)", tok)
+	}
+	if s.recent != nil {
+		s.recent.put(tok, f)
 	}
 	return f, nil
 }
