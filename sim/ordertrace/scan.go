@@ -239,13 +239,15 @@ func (s *scanner) float64() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f, ok := exactDecimal(tok); ok {
-		return f, nil
-	}
+	// The numbers remembered first: most of them have too many digits
+	// for the fast path, which reads 16 before it gives up.
 	if s.recent != nil {
 		if f, ok := s.recent.get(tok); ok {
 			return f, nil
 		}
+	}
+	if f, ok := exactDecimal(tok); ok {
+		return f, nil
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil || math.IsInf(f, 0) {
