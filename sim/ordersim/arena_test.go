@@ -45,7 +45,7 @@ func (e *engine) checkArena() error {
 	var err error
 	e.entries.Each(func(_ int64, i int32) {
 		named++
-		if l := e.lives.At(i); l.state == gone || l.idx != i || e.entries.Get(l.id) != i {
+		if l := e.lives.At(i); l.state == gone || l.idx != i || e.entries.Get(int64(l.id)) != i {
 			err = fmt.Errorf("table entry %d names order %d, state %d, number %d", i, l.id, l.state, l.idx)
 		}
 	})

@@ -22,13 +22,13 @@
 // finished with requests to come) and those read ahead of their making,
 // not the length of the trace.
 //
-// What bounds memory: a simulation keeps an entry of 176 bytes (8 more
-// with Options.ByProc; 88 more with OnOrder, and 24 bytes a stretch)
-// for every order live or read ahead of its making, in chunks that
-// double as they fill and whose entries are reused once their order is
-// dropped; the critical path's links the live orders can still extend,
-// counted and freed the same way; and the requests of the orders not
-// finished, 24 bytes each (rounded up to a power of two a list), reused
+// What bounds memory: a simulation keeps an entry of 152 bytes (88 more
+// with OnOrder, and 24 bytes a stretch) for every order live or read
+// ahead of its making, in chunks (package sim/chunked) whose entries are
+// reused once their order is dropped; the critical path's links the
+// live orders can still extend, counted and freed the same way; and the
+// requests of the orders not finished, 16 bytes each (rounded up to a
+// power of two a list), reused
 // as their orders finish. None of these holds a pointer, so the garbage
 // collector has nothing of them to scan. Its memory is therefore
 // proportional to Result.PeakLive + Result.PeakBuffered, never to the

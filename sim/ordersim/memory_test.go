@@ -3,6 +3,7 @@ package ordersim
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // TestAdoptedMemoryChangesNothing simulates a trace on fresh memory, then
@@ -27,5 +28,14 @@ func TestAdoptedMemoryChangesNothing(t *testing.T) {
 	}
 	if adopted := small(); !reflect.DeepEqual(fresh, adopted) {
 		t.Errorf("on adopted memory:\n%+v\nwant, as on fresh memory:\n%+v", adopted, fresh)
+	}
+}
+
+// TestLiveSize guards the size of a live order: a FIFO simulation of a
+// divide and conquer holds nearly every order at once, and a byte more
+// per order is 10 MB more at 10M orders, each costing a page's zeroing.
+func TestLiveSize(t *testing.T) {
+	if got := unsafe.Sizeof(live{}); got != 152 {
+		t.Errorf("a live order takes %d bytes, want 152 (order.go)", got)
 	}
 }

@@ -26,10 +26,13 @@ const (
 // been played. It lives in the engine's arena and names other orders and
 // links by their numbers there (0 for none); it copies from its line
 // what the simulation needs, so that the line can go once read. Its
-// fields are ordered by size so that it fills three cache lines; the
-// schedule reported to Options.OnOrder is kept apart, in times.
+// fields are ordered by size, and packed into 152 bytes: a FIFO
+// simulation of a divide and conquer or a pipeline holds nearly every
+// order at once, and on this project's machines each byte of fresh
+// memory costs more than the simulation's own work on it
+// (docs/orders-sim.md, "Memory"). The schedule reported to
+// Options.OnOrder is kept apart, in times.
 type live struct {
-	id       int64
 	own      float64 // the own moment it is at (or stepping to, while running)
 	madeAt   float64 // the parent's own moment that makes it; once it runs, with ByProc, the moment it started
 	duration float64
@@ -48,14 +51,11 @@ type live struct {
 	reqs  requestList
 	reqAt float64
 
-	res0 ordertrace.Result // see extra
+	// res0 is the order's result when it has one; with several (flag
+	// multi), res0.Bytes holds the number of their extra.
+	res0 ordertrace.Result
 
 	xferIn, runStart float64 // see chain
-
-	qi   int32 // see reqs
-	idx  int32 // its own number in the arena, which names it in events and queues
-	node int32 // -1 until placed
-	proc int32 // its procedure's number in the engine's names; kept only with the critical path, the schedules or the sums
 
 	// Children read and not yet made form a queue, in order of making,
 	// linked by sibling; kidsLeft is the number not yet read, reqsLeft
@@ -66,15 +66,19 @@ type live struct {
 	kidAt                     float64
 	nextKid, lastKid, sibling int32
 	kidsLeft, reqsLeft        uint32
-	argNode                   int32 // where the arguments are: the parent's node
 
-	// The order's results: res0 when it has one, else those of
-	// extra; once provided, At holds the moment of the simulated run
-	// instead of the own moment.
-	extra    int32
-	nres     int32
-	provided int32
-	ri       int32 // next result
+	id uint32 // ids count up from 1: readNext refuses a trace of more orders than a uint32 counts
+	// qi is the next request to play (see reqs) once the order has
+	// started; until then, the node its arguments are on (argNode).
+	qi   int32
+	idx  int32 // its own number in the arena, which names it in events and queues
+	node int32 // -1 until placed
+	proc int32 // its procedure's number in the engine's names; kept only with the critical path, the schedules or the sums
+
+	// The order's results are res0, or those of its extra (flag multi);
+	// once provided, At holds the moment of the simulated run instead of
+	// the own moment. How many it has, provided and played are flags
+	// when it has one, in its extra otherwise.
 	waitOn   int32 // which result of the order waited on
 	waiters  int32 // suspended on one of its results, linked by nextWait
 	nextWait int32
@@ -89,13 +93,28 @@ type live struct {
 	chain int32
 	prov0 int32
 
-	state    state
-	lazyLast bool // the last result's link is made when needed
+	state state
+	flags flags
 }
+
+// flags are what a live order knows in a bit.
+type flags uint8
+
+const (
+	lazyLast  flags = 1 << iota // the last result's link is made when needed
+	multi                       // several results, in the order's extra
+	provided1                   // one result, provided
+	played1                     // one result, played: its moment is past
+)
+
+func (l *live) has(f flags) bool { return l.flags&f != 0 }
+
+// argNode returns the node l's arguments are on, until it starts.
+func (l *live) argNode() int32 { return l.qi }
 
 // times is the schedule of an order, kept beside the arena only for
 // Options.OnOrder: the simulation itself never reads it, and leaving it
-// out keeps a live order in three cache lines. (The sums of ByProc need
+// out keeps a live order small. (The sums of ByProc need
 // no more than its start, kept in live.madeAt, and its wait, in
 // live.argsOrWait.)
 type times struct {
@@ -128,25 +147,78 @@ func (l *live) setWait(w float64) { l.argsOrWait = math.Float64bits(w) }
 
 // extra holds what an order with several results needs.
 type extra struct {
-	results []ordertrace.Result
-	prov    []int32 // links, as live.prov0
+	results  []ordertrace.Result
+	prov     []int32 // links, as live.prov0
+	provided int32   // results provided
+	played   int32   // results whose moment is past: the next to play
 }
+
+// extraOf returns the extra of l, which has several results.
+func (e *engine) extraOf(l *live) *extra { return e.extras.At(int32(l.res0.Bytes)) }
 
 // res returns l's result i.
 func (e *engine) res(l *live, i int32) *ordertrace.Result {
-	if l.extra == 0 {
+	if !l.has(multi) {
 		return &l.res0
 	}
-	return &e.extras.At(l.extra).results[i]
+	return &e.extraOf(l).results[i]
+}
+
+// nres returns the number of l's results, once its line is read.
+func (e *engine) nres(l *live) int32 {
+	if !l.has(multi) {
+		return 1
+	}
+	return int32(len(e.extraOf(l).results))
+}
+
+// provided returns the number of l's results provided.
+func (e *engine) provided(l *live) int32 {
+	switch {
+	case l.has(multi):
+		return e.extraOf(l).provided
+	case l.has(provided1):
+		return 1
+	}
+	return 0
+}
+
+// played returns the number of l's results whose moment is past.
+func (e *engine) played(l *live) int32 {
+	switch {
+	case l.has(multi):
+		return e.extraOf(l).played
+	case l.has(played1):
+		return 1
+	}
+	return 0
+}
+
+// setProvided records that l provided its results up to n.
+func (e *engine) setProvided(l *live, n int32) {
+	if l.has(multi) {
+		e.extraOf(l).provided = n
+	} else {
+		l.flags |= provided1
+	}
+}
+
+// setPlayed records that l played its results up to n.
+func (e *engine) setPlayed(l *live, n int32) {
+	if l.has(multi) {
+		e.extraOf(l).played = n
+	} else {
+		l.flags |= played1
+	}
 }
 
 // provSlot returns where l keeps the link of the stretch that provided
 // result i.
 func (e *engine) provSlot(l *live, i int32) *int32 {
-	if l.extra == 0 {
+	if !l.has(multi) {
 		return &l.prov0
 	}
-	return &e.extras.At(l.extra).prov[i]
+	return &e.extraOf(l).prov[i]
 }
 
 // provLink returns the stretch that provided result i. A result
@@ -154,8 +226,8 @@ func (e *engine) provSlot(l *live, i int32) *int32 {
 // only when a request needs it: the order's chain does not change after
 // its end.
 func (e *engine) provLink(l *live, i int32) int32 {
-	if l.lazyLast && i == l.nres-1 {
-		l.lazyLast = false
+	if l.has(lazyLast) && i == e.nres(l)-1 {
+		l.flags &^= lazyLast
 		e.links.set(e.provSlot(l, i), e.stretch(l, e.res(l, i).At))
 	}
 	return *e.provSlot(l, i)

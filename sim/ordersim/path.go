@@ -78,7 +78,7 @@ func (a *links) set(ref *int32, i int32) {
 
 // stretch files the link of l's run from its current start to t.
 func (e *engine) stretch(l *live, t float64) int32 {
-	return e.links.add(link{order: l.id, node: l.node, proc: l.proc, from: l.runStart, to: t, xfer: l.xferIn}, l.chain)
+	return e.links.add(link{order: int64(l.id), node: l.node, proc: l.proc, from: l.runStart, to: t, xfer: l.xferIn}, l.chain)
 }
 
 // steps unrolls the chain ending at last into steps from the first,

@@ -19,7 +19,7 @@ func (e *engine) place(l *live, parent *live, made int32) {
 		}
 		e.links.set(&l.chain, made)
 	}
-	l.argNode = src
+	l.qi = src // its argNode, until it starts
 	e.live++
 	e.peakLive = max(e.peakLive, e.live)
 	switch e.sched {
@@ -84,7 +84,7 @@ func (e *engine) dispatch() bool {
 				break
 			}
 			l := e.lives.At(e.global.pop())
-			e.take(l, int32(i), l.argNode)
+			e.take(l, int32(i), l.argNode())
 			took = true
 		}
 	case WorkStealing:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/presage-dvm/presage/sim/idtable"
@@ -183,6 +184,9 @@ func (e *engine) readNext() error {
 	if o.ID != e.nextID {
 		return fmt.Errorf("ordersim: order %d where order %d was expected (ids count up from 1 in creation order)", o.ID, e.nextID)
 	}
+	if o.ID > math.MaxUint32 {
+		return fmt.Errorf("ordersim: order %d: more orders than the simulator numbers (expected at most %d)", o.ID, uint32(math.MaxUint32))
+	}
 	e.nextID++
 	if len(o.Results) == 0 {
 		return fmt.Errorf("ordersim: order %d provides no result (expected at least one)", o.ID)
@@ -232,7 +236,6 @@ func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 		t.parent = o.Parent
 	}
 	e.setRequests(l, o.Requests)
-	l.nres = int32(len(o.Results))
 	if len(o.Results) == 1 {
 		l.res0 = o.Results[0]
 		return
@@ -242,12 +245,12 @@ func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 	if e.path {
 		x.prov = make([]int32, len(o.Results))
 	}
-	l.extra = i
+	l.res0, l.flags = ordertrace.Result{Bytes: int64(i)}, l.flags|multi
 }
 
 // fileKid appends l to the children to make of its parent.
 func (e *engine) fileKid(l *live, parent int64) error {
-	if parent <= 0 || parent >= l.id {
+	if parent <= 0 || parent >= int64(l.id) {
 		return fmt.Errorf("ordersim: order %d has parent %d (expected an earlier order)", l.id, parent)
 	}
 	pi := e.entries.Get(parent)
@@ -277,7 +280,7 @@ func (e *engine) fileKid(l *live, parent int64) error {
 // newLive files a new entry for order id, with its counts.
 func (e *engine) newLive(id int64) *live {
 	i, l := e.lives.alloc()
-	*l = live{id: id, idx: i, node: -1, state: unread, kidsLeft: e.trace.counts.Kids(id), reqsLeft: e.trace.counts.Requests(id)}
+	*l = live{id: uint32(id), idx: i, node: -1, state: unread, kidsLeft: e.trace.counts.Kids(id), reqsLeft: e.trace.counts.Requests(id)}
 	if t := e.timesOf(l); t != nil {
 		*t = times{stretches: t.stretches[:0]}
 	}

@@ -16,6 +16,7 @@ func (e *engine) begin(l *live) {
 	n.stats.Orders++
 	e.syncFree(l.node)
 	l.state, l.runStart, l.own = running, e.now, 0
+	l.qi = 0 // no longer its argNode: the next request
 	if t := e.timesOf(l); t != nil {
 		t.start = e.now
 	}
@@ -68,8 +69,9 @@ func (e *engine) advance(l *live) {
 			return
 		}
 	}
-	for ; l.ri < l.nres && e.res(l, l.ri).At <= l.own; l.ri++ {
-		e.provide(l, l.ri)
+	for ri := e.played(l); ri < e.nres(l) && e.res(l, ri).At <= l.own; ri++ {
+		e.provide(l, ri)
+		e.setPlayed(l, ri+1)
 	}
 	if l.own >= l.duration {
 		e.finish(l)
@@ -79,8 +81,8 @@ func (e *engine) advance(l *live) {
 	if l.nextKid != 0 {
 		next = math.Min(next, l.kidAt)
 	}
-	if l.ri < l.nres {
-		next = math.Min(next, e.res(l, l.ri).At)
+	if ri := e.played(l); ri < e.nres(l) {
+		next = math.Min(next, e.res(l, ri).At)
 	}
 	if e.slow != nil {
 		e.stepTo(l, next)
@@ -101,6 +103,10 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 			e.fail(fmt.Errorf("ordersim: order %d requests order %d once more than counted (expected the same trace on every read)", l.id, r.Order))
 			return false
 		}
+		if r.Order > math.MaxUint32 {
+			e.fail(fmt.Errorf("ordersim: order %d requests order %d (expected at most %d orders)", l.id, r.Order, uint32(math.MaxUint32)))
+			return false
+		}
 		q = e.newLive(r.Order)
 	}
 	q.reqsLeft--
@@ -108,11 +114,11 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d (expected an index ≥ 0)", l.id, r.Result, q.id))
 		return false
 	}
-	if q.state != unread && r.Result >= int(q.nres) {
-		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", l.id, r.Result, q.id, q.nres))
+	if q.state != unread && r.Result >= int(e.nres(q)) {
+		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", l.id, r.Result, q.id, e.nres(q)))
 		return false
 	}
-	if int32(r.Result) < q.provided {
+	if int32(r.Result) < e.provided(q) {
 		res := *e.res(q, int32(r.Result))
 		at := res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
 		if at > e.now {
@@ -189,12 +195,12 @@ func (e *engine) resume(l *live) {
 func (e *engine) provide(l *live, i int32) {
 	res := e.res(l, i)
 	res.At = e.now
-	l.provided = i + 1
+	e.setProvided(l, i+1)
 	var lk int32
 	switch {
 	case !e.path:
-	case l.waiters == 0 && i == l.nres-1 && l.own == l.duration:
-		l.lazyLast = true
+	case l.waiters == 0 && i == e.nres(l)-1 && l.own == l.duration:
+		l.flags |= lazyLast
 	default:
 		lk = e.stretch(l, e.now)
 		e.links.set(e.provSlot(l, i), lk)
@@ -244,7 +250,7 @@ func (e *engine) finish(l *live) {
 	}
 	if t := e.timesOf(l); t != nil {
 		t.stretches = append(t.stretches, Stretch{Node: int(l.node), Start: l.runStart, End: e.now})
-		e.opt.OnOrder(OrderResult{ID: l.id, Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
+		e.opt.OnOrder(OrderResult{ID: int64(l.id), Proc: e.procs.name(l.proc), Parent: t.parent, Child: int(t.child),
 			Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
 			End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
 	}
@@ -258,14 +264,14 @@ func (e *engine) finish(l *live) {
 // drop forgets l, finished with all its requests played, and gives its
 // entry back to the arena.
 func (e *engine) drop(l *live) {
-	e.entries.Delete(l.id)
+	e.entries.Delete(int64(l.id))
 	e.live--
 	e.links.let(l.chain)
-	if l.extra != 0 {
-		for _, k := range e.extras.At(l.extra).prov {
+	if l.has(multi) {
+		for _, k := range e.extraOf(l).prov {
 			e.links.let(k)
 		}
-		e.extras.release(l.extra)
+		e.extras.release(int32(l.res0.Bytes))
 	} else {
 		e.links.let(l.prov0)
 	}
