@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
@@ -13,14 +14,22 @@ import (
 )
 
 // randomTrace makes n orders with random parents, moments on a grid of
-// halves (so that equal moments are frequent), parents requesting some
-// children and orders requesting some earlier siblings: every request
+// halves (so that equal moments are frequent), a third of them with
+// several results, parents requesting some children and orders
+// requesting some earlier siblings, each a random result: every request
 // stays within its maker's subtree and none can deadlock.
 func randomTrace(rng *rand.Rand, n int) orders {
 	tr := make(orders, n)
 	lastMade := make([]float64, n+1)
 	for i := range tr {
 		o := ord(int64(i+1), 0, 0, float64(rng.IntN(9))/2)
+		if rng.IntN(3) == 0 { // results before the last, in own-time order
+			at := 0.0
+			for range 1 + rng.IntN(2) {
+				at = grid(rng, at, o.Duration)
+				o.Results = slices.Insert(o.Results, len(o.Results)-1, ordertrace.Result{At: at})
+			}
+		}
 		withBytes(o, int64(rng.IntN(64)), int64(rng.IntN(64)))
 		if i > 0 {
 			p := tr[rng.IntN(i)]
@@ -28,10 +37,10 @@ func randomTrace(rng *rand.Rand, n int) orders {
 			o.MadeAt = grid(rng, lastMade[p.ID], p.Duration)
 			lastMade[p.ID] = o.MadeAt
 			if rng.IntN(3) > 0 {
-				p.Requests = append(p.Requests, rq(o.ID, grid(rng, o.MadeAt, p.Duration)))
+				p.Requests = append(p.Requests, anyResult(rng, o, grid(rng, o.MadeAt, p.Duration)))
 			}
 			if s := tr[rng.IntN(i)]; s.Parent == o.Parent && rng.IntN(2) == 0 {
-				o.Requests = append(o.Requests, rq(s.ID, grid(rng, 0, o.Duration)))
+				o.Requests = append(o.Requests, anyResult(rng, s, grid(rng, 0, o.Duration)))
 			}
 		}
 		tr[i] = o
@@ -40,6 +49,11 @@ func randomTrace(rng *rand.Rand, n int) orders {
 		sortRequests(o.Requests)
 	}
 	return tr
+}
+
+// anyResult requests one of o's results at own moment at.
+func anyResult(rng *rand.Rand, o *ordertrace.Order, at float64) ordertrace.Request {
+	return ordertrace.Request{Order: o.ID, Result: rng.IntN(len(o.Results)), At: at}
 }
 
 func grid(rng *rand.Rand, lo, hi float64) float64 {
