@@ -77,12 +77,12 @@ func (e *engine) advance(l *live) {
 		e.finish(l)
 		return
 	}
-	next := math.Min(l.duration, l.reqAt)
+	next := min(l.duration, l.reqAt) // the builtin: math.Min is not inlined (3% of a master-worker simulation)
 	if l.nextKid != 0 {
-		next = math.Min(next, l.kidAt)
+		next = min(next, l.kidAt)
 	}
 	if ri := e.played(l); ri < e.nres(l) {
-		next = math.Min(next, e.res(l, ri).At)
+		next = min(next, e.res(l, ri).At)
 	}
 	if e.slow != nil {
 		e.stepTo(l, next)
