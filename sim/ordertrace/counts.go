@@ -13,10 +13,11 @@ import (
 // sure), the second to drop an order once its last request is served.
 // They cost two bytes an order (the rare larger counts in a map).
 type Counts struct {
-	orders int64
-	kids   tally
-	reqs   tally
-	future map[int64]uint32 // requests naming orders not added yet
+	orders   int64
+	requests int64 // requests counted so far
+	kids     tally
+	reqs     tally
+	future   map[int64]uint32 // requests naming orders far ahead, not added yet
 }
 
 // Add counts o, which must be the trace's next order (ids count up from 1).
@@ -38,10 +39,11 @@ func (c *Counts) Add(o *Order) error {
 		c.kids.add(o.Parent, 1)
 	}
 	for _, r := range o.Requests {
+		c.requests++
 		switch {
 		case r.Order < 1:
 			return fmt.Errorf("order %d requests order %d (expected an id ≥ 1)", o.ID, r.Order)
-		case r.Order <= o.ID+nearby:
+		case r.Order <= o.ID+nearby+perRequest*c.requests:
 			c.reqs.grow(r.Order)
 			c.reqs.add(r.Order, 1)
 		default:
@@ -54,10 +56,17 @@ func (c *Counts) Add(o *Order) error {
 	return nil
 }
 
-// nearby is how far after the order being read a request may name an
-// order to be counted at once, in the table (a byte an order); requests
-// further ahead wait in a map, so that a wild id costs no memory.
-const nearby = 1 << 22
+// A request may name an order up to nearby after the order being read,
+// and perRequest more for every request counted so far, to be counted at
+// once, in the table (a byte an order); requests further ahead wait in a
+// map, so that a wild id costs no memory. The table so grows by at most
+// perRequest bytes a request read. A master's requests of its millions
+// of tasks, on its first line, name orders as far ahead as they are
+// many: in the map, they took a sixth of a 10M-order ingest.
+const (
+	nearby     = 1 << 22
+	perRequest = 8
+)
 
 // Finish checks what only the end of the trace decides: that it has an
 // order and that every order requested is in it.

@@ -187,6 +187,34 @@ func TestCountsLarge(t *testing.T) {
 	}
 }
 
+// TestCountsFarAhead: requests far ahead are counted in the table as far
+// as the requests read pay for it (a master's list of its tasks), further
+// in the map (a wild id), and both come out the same.
+func TestCountsFarAhead(t *testing.T) {
+	var c Counts
+	main := &Order{ID: 1}
+	for i := int64(1); i <= 100; i++ {
+		main.Requests = append(main.Requests, Request{Order: 1 + nearby + perRequest*i})
+	}
+	wild := int64(1) << 50
+	main.Requests = append(main.Requests, Request{Order: wild})
+	if err := c.Add(main); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.future) != 1 || c.future[wild] != 1 {
+		t.Errorf("the map holds %v, want only the wild id", c.future)
+	}
+	if n := int64(len(c.reqs.small)); n > 2+nearby+perRequest*101 {
+		t.Errorf("the table holds %d orders, more than the requests pay for", n)
+	}
+	if got := c.Requests(1 + nearby + perRequest*100); got != 1 {
+		t.Errorf("the last order requested is counted %d times, want 1", got)
+	}
+	if err := c.Finish(); err == nil {
+		t.Error("a trace with requests for orders never read accepted")
+	}
+}
+
 func TestCountsRefuse(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
