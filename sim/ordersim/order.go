@@ -147,10 +147,9 @@ func (l *live) setWait(w float64) { l.argsOrWait = math.Float64bits(w) }
 
 // extra holds what an order with several results needs.
 type extra struct {
-	results  []ordertrace.Result
-	prov     []int32 // links, as live.prov0
-	provided int32   // results provided
-	played   int32   // results whose moment is past: the next to play
+	results []ordertrace.Result
+	prov    []int32  // links, as live.prov0
+	counts  [2]int32 // by resultCount
 }
 
 // extraOf returns the extra of l, which has several results.
@@ -172,43 +171,34 @@ func (e *engine) nres(l *live) int32 {
 	return int32(len(e.extraOf(l).results))
 }
 
-// provided returns the number of l's results provided.
-func (e *engine) provided(l *live) int32 {
+// resultCount names a count of an order's results kept as it goes.
+type resultCount int
+
+const (
+	provided resultCount = iota // results provided
+	played                      // results whose moment is past: the next to play
+)
+
+// countFlag is each count's flag, for an order with one result.
+var countFlag = [...]flags{provided: provided1, played: played1}
+
+// count returns count c of l's results.
+func (e *engine) count(l *live, c resultCount) int32 {
 	switch {
 	case l.has(multi):
-		return e.extraOf(l).provided
-	case l.has(provided1):
+		return e.extraOf(l).counts[c]
+	case l.has(countFlag[c]):
 		return 1
 	}
 	return 0
 }
 
-// played returns the number of l's results whose moment is past.
-func (e *engine) played(l *live) int32 {
-	switch {
-	case l.has(multi):
-		return e.extraOf(l).played
-	case l.has(played1):
-		return 1
-	}
-	return 0
-}
-
-// setProvided records that l provided its results up to n.
-func (e *engine) setProvided(l *live, n int32) {
+// setCount sets count c of l's results to n.
+func (e *engine) setCount(l *live, c resultCount, n int32) {
 	if l.has(multi) {
-		e.extraOf(l).provided = n
+		e.extraOf(l).counts[c] = n
 	} else {
-		l.flags |= provided1
-	}
-}
-
-// setPlayed records that l played its results up to n.
-func (e *engine) setPlayed(l *live, n int32) {
-	if l.has(multi) {
-		e.extraOf(l).played = n
-	} else {
-		l.flags |= played1
+		l.flags |= countFlag[c]
 	}
 }
 

@@ -69,9 +69,9 @@ func (e *engine) advance(l *live) {
 			return
 		}
 	}
-	for ri := e.played(l); ri < e.nres(l) && e.res(l, ri).At <= l.own; ri++ {
+	for ri := e.count(l, played); ri < e.nres(l) && e.res(l, ri).At <= l.own; ri++ {
 		e.provide(l, ri)
-		e.setPlayed(l, ri+1)
+		e.setCount(l, played, ri+1)
 	}
 	if l.own >= l.duration {
 		e.finish(l)
@@ -81,7 +81,7 @@ func (e *engine) advance(l *live) {
 	if l.nextKid != 0 {
 		next = min(next, l.kidAt)
 	}
-	if ri := e.played(l); ri < e.nres(l) {
+	if ri := e.count(l, played); ri < e.nres(l) {
 		next = min(next, e.res(l, ri).At)
 	}
 	if e.slow != nil {
@@ -118,7 +118,7 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 		e.fail(fmt.Errorf("ordersim: order %d requests result %d of order %d, which provides %d", l.id, r.Result, q.id, e.nres(q)))
 		return false
 	}
-	if int32(r.Result) < e.provided(q) {
+	if int32(r.Result) < e.count(q, provided) {
 		res := *e.res(q, int32(r.Result))
 		at := res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
 		if at > e.now {
@@ -195,7 +195,7 @@ func (e *engine) resume(l *live) {
 func (e *engine) provide(l *live, i int32) {
 	res := e.res(l, i)
 	res.At = e.now
-	e.setProvided(l, i+1)
+	e.setCount(l, provided, i+1)
 	var lk int32
 	switch {
 	case !e.path:
