@@ -102,12 +102,12 @@ type ingestOrdersCmd struct {
 }
 
 func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
-	hugeHeap()
 	st, err := g.openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	hugeHeap()
 	for _, f := range c.Files {
 		info, err := ingest.OrderTrace(ctx, st, f)
 		if err != nil {
