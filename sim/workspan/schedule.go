@@ -41,8 +41,8 @@ type schedule struct {
 	runs    chunked.Array[progress] // the orders still running, by number from 1
 	runTop  int32
 	free    []int32 // finished orders' numbers in runs, reused
-	results run[times]
-	steps   run[step]
+	results lists[times]
+	steps   lists[step]
 
 	// the lists of the orders still running, copied from their lines
 	lineRequests []ordertrace.Request
@@ -62,17 +62,17 @@ type record struct {
 	nextWaiter int32
 }
 
-// list is the values of one order in a run: n of them from at.
+// list is the values of one order in a lists: n of them from at.
 type list struct{ at, n int32 }
 
-// run holds the lists of every order one after the other.
-type run[T any] struct {
+// lists holds the lists of every order one after the other.
+type lists[T any] struct {
 	a   chunked.Array[T]
 	top int32
 }
 
 // reserve returns an empty list with room for n values.
-func (r *run[T]) reserve(n int) (list, error) {
+func (r *lists[T]) reserve(n int) (list, error) {
 	if n > math.MaxInt32-int(r.top) {
 		return list{}, fmt.Errorf("more results or waits than the analysis holds (expected at most %d)", math.MaxInt32)
 	}
@@ -85,10 +85,10 @@ func (r *run[T]) reserve(n int) (list, error) {
 }
 
 // at returns value i of l.
-func (r *run[T]) at(l list, i int32) *T { return r.a.At(l.at + i) }
+func (r *lists[T]) at(l list, i int32) *T { return r.a.At(l.at + i) }
 
 // push appends v to l, which has room for it.
-func (r *run[T]) push(l *list, v T) {
+func (r *lists[T]) push(l *list, v T) {
 	*r.a.At(l.at + l.n) = v
 	l.n++
 }
