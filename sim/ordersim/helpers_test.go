@@ -32,6 +32,27 @@ func (s *sliceSource) Next() (*ordertrace.Order, error) {
 	return &o, nil
 }
 
+// openScanner opens the trace as a Scanner that, as the store's and the
+// reader's do, decodes every line into the caller's Order and its lists.
+func (os orders) openScanner() (ordertrace.Source, error) {
+	return &scanningSource{sliceSource{orders: os}}, nil
+}
+
+type scanningSource struct{ sliceSource }
+
+func (s *scanningSource) Scan(o *ordertrace.Order) error {
+	n, err := s.Next()
+	if err != nil {
+		return err
+	}
+	segs := append(o.Segments[:0], n.Segments...)
+	reqs := append(o.Requests[:0], n.Requests...)
+	ress := append(o.Results[:0], n.Results...)
+	*o = *n
+	o.Segments, o.Requests, o.Results = segs, reqs, ress
+	return nil
+}
+
 // ord is an order that provides one result of bytes bytes at its end.
 func ord(id, parent int64, madeAt, dur float64, reqs ...ordertrace.Request) *ordertrace.Order {
 	return &ordertrace.Order{ID: id, Parent: parent, Proc: "p", MadeAt: madeAt, Duration: dur,

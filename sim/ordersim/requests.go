@@ -41,14 +41,20 @@ type slot struct {
 	result int32
 }
 
-// fits reports whether every request of r fits a slot.
-func fits(r []ordertrace.Request) bool {
+// keeps reports whether add keeps the list r as it is rather than
+// copying it into slots: a list longer than the largest run, or one with
+// a request that does not fit a slot. Its reader must then not decode
+// the next line into r's memory.
+func keeps(r []ordertrace.Request) bool {
+	if len(r) > 1<<maxRunBits {
+		return true
+	}
 	for _, q := range r {
 		if uint64(q.Order) > math.MaxUint32 || q.Result < 0 || q.Result > math.MaxInt32 {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // requestList names an order's requests in a requestStore.
@@ -65,7 +71,7 @@ func (s *requestStore) add(r []ordertrace.Request) requestList {
 	switch {
 	case n == 0:
 		return requestList{}
-	case n > 1<<maxRunBits || !fits(r):
+	case keeps(r):
 		i, l := s.long.alloc()
 		*l = r
 		return requestList{at: -i, n: n}

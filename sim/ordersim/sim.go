@@ -213,13 +213,14 @@ func (e *engine) readNext() error {
 }
 
 // next returns the next line: into the engine's own Order when the
-// source can reuse it (fileLine keeps nothing of a line but a long list
-// of requests, which the line then leaves to the requestStore).
+// source can reuse it (fileLine keeps nothing of a line but a list of
+// requests the requestStore keeps as it is, which the line then leaves
+// to the store).
 func (e *engine) next() (*ordertrace.Order, error) {
 	if e.scan == nil {
 		return e.src.Next()
 	}
-	if len(e.line.Requests) > 1<<maxRunBits {
+	if keeps(e.line.Requests) {
 		e.line.Requests = nil
 	}
 	return &e.line, e.scan.Scan(&e.line)
