@@ -241,10 +241,8 @@ func (s *scanner) float64() (float64, error) {
 	}
 	// The numbers remembered first: most of them have too many digits
 	// for the fast path, which reads 16 before it gives up.
-	if s.recent != nil {
-		if f, ok := s.recent.get(tok); ok {
-			return f, nil
-		}
+	if f, ok := s.recent.get(tok); ok {
+		return f, nil
 	}
 	if f, ok := exactDecimal(tok); ok {
 		return f, nil
@@ -254,9 +252,7 @@ func (s *scanner) float64() (float64, error) {
 		s.i = start
 		return 0, s.failf("number %s out of range (expected a finite number)", tok)
 	}
-	if s.recent != nil {
-		s.recent.put(tok, f)
-	}
+	s.recent.put(tok, f)
 	return f, nil
 }
 
