@@ -1,6 +1,7 @@
 // Package chunked holds arrays that grow by chunks that never move, for
 // the readers, analyses and simulators that keep a value per order of a
-// trace of millions.
+// trace of millions, and arenas on them that hand out their values by
+// number and reuse the numbers given back.
 //
 // A slice grown by append copies itself into fresh memory each time it
 // doubles, and each pointer into it goes stale; an Array of chunks copies

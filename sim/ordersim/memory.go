@@ -27,13 +27,13 @@ func (e *engine) adoptMemory() {
 	if m == nil {
 		return
 	}
-	e.lives.chunks, e.links.chunks, e.links.meta = m.lives, m.links, m.meta
+	e.lives.Array, e.links.Array, e.links.meta = m.lives, m.links, m.meta
 	e.requests.slots = m.requests
 }
 
 // leaveMemory hands e's memory on to the next simulation; e must not be
 // used after.
 func (e *engine) leaveMemory() {
-	memories.Put(&memory{lives: e.lives.chunks, links: e.links.chunks, meta: e.links.meta,
+	memories.Put(&memory{lives: e.lives.Array, links: e.links.Array, meta: e.links.meta,
 		requests: e.requests.slots})
 }

@@ -41,7 +41,7 @@ func (a *links) metaOf(i int32) *linkMeta { return a.meta.At(i) }
 
 // add files a new link after prev, held by nobody yet; it holds prev.
 func (a *links) add(k link, prev int32) int32 {
-	i, p := a.alloc()
+	i, p := a.Alloc()
 	*p = k
 	a.meta.Grow(i)
 	*a.metaOf(i) = linkMeta{prev: prev}
@@ -64,7 +64,7 @@ func (a *links) let(i int32) {
 		if m.refs > 0 {
 			return
 		}
-		a.recycle(i) // add overwrites it whole
+		a.Recycle(i) // add overwrites it whole
 		i = m.prev
 	}
 }

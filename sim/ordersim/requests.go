@@ -72,7 +72,7 @@ func (s *requestStore) add(r []ordertrace.Request) requestList {
 	case n == 0:
 		return requestList{}
 	case keeps(r):
-		i, l := s.long.alloc()
+		i, l := s.long.Alloc()
 		*l = r
 		return requestList{at: -i, n: n}
 	}
@@ -98,22 +98,22 @@ func (s *requestStore) release(l requestList) {
 	case l.n == 0:
 	case l.at < 0:
 		*s.long.At(-l.at) = nil
-		s.long.recycle(-l.at)
+		s.long.Recycle(-l.at)
 	default:
-		s.free[sizeClass(l.n)].push(l.at + 1)
+		s.free[sizeClass(l.n)].Push(l.at + 1)
 	}
 }
 
 // run returns the first slot of a free run of 2^k slots.
 func (s *requestStore) run(k int) int32 {
-	if at := s.free[k].pop(); at != 0 {
+	if at := s.free[k].Pop(); at != 0 {
 		return at - 1
 	}
 	// Align the top on the run's size, filing the slots skipped as free
 	// runs of the sizes they are aligned on.
 	for size := int32(1) << k; s.top%size != 0; {
 		j := bits.TrailingZeros32(uint32(s.top))
-		s.free[j].push(s.top + 1)
+		s.free[j].Push(s.top + 1)
 		s.top += 1 << j
 	}
 	at := s.top

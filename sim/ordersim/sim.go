@@ -241,7 +241,7 @@ func (e *engine) fileLine(l *live, o *ordertrace.Order) {
 		l.res0 = o.Results[0]
 		return
 	}
-	i, x := e.extras.alloc()
+	i, x := e.extras.Alloc()
 	x.results = append(x.results, o.Results...)
 	if e.path {
 		x.prov = make([]int32, len(o.Results))
@@ -280,7 +280,7 @@ func (e *engine) fileKid(l *live, parent int64) error {
 
 // newLive files a new entry for order id, with its counts.
 func (e *engine) newLive(id int64) *live {
-	i, l := e.lives.alloc()
+	i, l := e.lives.Alloc()
 	*l = live{id: uint32(id), idx: i, node: -1, state: unread, kidsLeft: e.trace.counts.Kids(id), reqsLeft: e.trace.counts.Requests(id)}
 	if t := e.timesOf(l); t != nil {
 		*t = times{stretches: t.stretches[:0]}

@@ -271,9 +271,9 @@ func (e *engine) drop(l *live) {
 		for _, k := range e.extraOf(l).prov {
 			e.links.let(k)
 		}
-		e.extras.release(int32(l.res0.Bytes))
+		e.extras.Release(int32(l.res0.Bytes))
 	} else {
 		e.links.let(l.prov0)
 	}
-	e.lives.release(l.idx)
+	e.lives.Release(l.idx)
 }

@@ -38,9 +38,7 @@ type schedule struct {
 	work    float64
 	span    times
 
-	runs    chunked.Array[progress] // the orders still running, by number from 1
-	runTop  int32
-	free    []int32 // finished orders' numbers in runs, reused
+	runs    chunked.Arena[progress] // the orders still running, by number
 	results lists[times]
 	steps   lists[step]
 
@@ -202,19 +200,12 @@ func (s *schedule) admissible(o *ordertrace.Order) error {
 	return nil
 }
 
-// newProgress returns the number in runs of a progress for o.
+// newProgress returns the number in runs of a progress for o, reusing
+// the list of children of a finished order's.
 func (s *schedule) newProgress(o *ordertrace.Order) int32 {
-	if n := len(s.free); n > 0 {
-		i := s.free[n-1]
-		s.free = s.free[:n-1]
-		p := s.runs.At(i)
-		*p = progress{line: lineOf(o), kids: p.kids[:0]}
-		return i
-	}
-	s.runTop++
-	s.runs.Grow(s.runTop)
-	s.runs.At(s.runTop).line = lineOf(o)
-	return s.runTop
+	i, p := s.runs.Alloc()
+	*p = progress{line: lineOf(o), kids: p.kids[:0]}
+	return i
 }
 
 // begin starts order id at real time t and queues it to run.
@@ -347,7 +338,7 @@ func (s *schedule) finish(id int64) {
 	r := s.recs.at(id)
 	p := s.progress(r)
 	s.span = later(s.span, p.offset.plus(p.line.duration, 0))
-	s.free = append(s.free, r.run)
+	s.runs.Recycle(r.run)
 	r.run = 0
 }
 
