@@ -139,6 +139,11 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 	}
 	l.waitOn = int32(r.Result)
 	l.nextWait, q.waiters = q.waiters, l.idx
+	// The result's provider will set l's chain (provide): drop the one l
+	// holds now, while its links are likely still in the cache, rather
+	// than long after, and let them go as soon as nothing else needs them.
+	e.links.let(l.chain)
+	l.chain = 0
 	e.suspend(l)
 	return false
 }
