@@ -9,8 +9,9 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// The analysis speed in orders per second, the orders decoded beforehand
-// so that only the analysis is timed.
+// The analysis speed in orders per second, with and without the trace's
+// counts, the orders decoded beforehand so that only the analysis is
+// timed.
 
 func benchmarkAnalyze(b *testing.B, opt ordergen.Options) {
 	var buf bytes.Buffer
@@ -32,14 +33,28 @@ func benchmarkAnalyze(b *testing.B, opt ordergen.Options) {
 		}
 		orders = append(orders, o)
 	}
-	b.ResetTimer()
-	for b.Loop() {
-		src := &withHeader{slice{orders: orders}, r.Header()}
-		if _, err := Analyze(src, Network{Latency: 1e-4, Bandwidth: 1e9}); err != nil {
+	var counts ordertrace.Counts
+	for _, o := range orders {
+		if err := counts.Add(o); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(orders)*b.N)/b.Elapsed().Seconds(), "orders/s")
+	for _, counted := range []bool{false, true} {
+		name := "uncounted"
+		c := (*ordertrace.Counts)(nil)
+		if counted {
+			name, c = "counted", &counts
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				src := &withHeader{slice{orders: orders}, r.Header()}
+				if _, err := AnalyzeCounted(src, Network{Latency: 1e-4, Bandwidth: 1e9}, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(orders)*b.N)/b.Elapsed().Seconds(), "orders/s")
+		})
+	}
 }
 
 func BenchmarkDivideAndConquer(b *testing.B) {

@@ -47,7 +47,7 @@ func (e *DeadlockError) Error() string {
 func (s *schedule) deadlock() error {
 	first := int64(0)
 	for id := int64(1); id <= s.recs.len() && first == 0; id++ {
-		if s.recs.at(id).run != 0 {
+		if r := s.recs.find(id); r != nil && r.run != 0 {
 			first = id
 		}
 	}
@@ -60,7 +60,7 @@ func (s *schedule) deadlock() error {
 		seen[id] = true
 		w := s.waitOf(id)
 		e.Waits = append(e.Waits, w)
-		if w.For < 1 || w.For > s.recs.len() || s.recs.at(w.For).run == 0 {
+		if r := s.recs.find(w.For); r == nil || r.run == 0 {
 			return e // waits for an order never read, or a result never provided
 		}
 		id = w.For

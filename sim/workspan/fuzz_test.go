@@ -2,6 +2,7 @@ package workspan
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -38,10 +39,12 @@ func FuzzAnalyze(f *testing.F) {
 }
 
 // compareWithFixedPoint fails t unless Analyze and the fixed point agree
-// on orders: both deadlock, or both give the same spans.
+// on orders: both deadlock, or both give the same spans; and unless
+// AnalyzeCounted agrees with Analyze.
 func compareWithFixedPoint(t *testing.T, orders []*ordertrace.Order, net Network) (deadlock bool) {
 	t.Helper()
 	got, err := Analyze(&slice{orders: orders}, net)
+	compareCounted(t, orders, net, got, err)
 	span, ok := fixedPoint(orders, func(int64) float64 { return 0 })
 	burdened, _ := fixedPoint(orders, net.MessageTime)
 	var d *DeadlockError
@@ -67,4 +70,21 @@ func FuzzRandomTraces(f *testing.F) {
 		orders := randomTrace(rand.New(rand.NewPCG(s1, s2)), 1+int(n%64))
 		compareWithFixedPoint(t, orders, Network{Latency: 0.5, Bandwidth: 4})
 	})
+}
+
+// compareCounted fails t unless AnalyzeCounted, given the counts of
+// orders, returns what Analyze did: the same summary, bit for bit, or the
+// same error.
+func compareCounted(t *testing.T, orders []*ordertrace.Order, net Network, want Summary, wantErr error) {
+	t.Helper()
+	var c ordertrace.Counts
+	for _, o := range orders {
+		if err := c.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := AnalyzeCounted(&slice{orders: orders}, net, &c)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
+		t.Fatalf("counted: %+v, %v; uncounted: %+v, %v", got, err, want, wantErr)
+	}
 }

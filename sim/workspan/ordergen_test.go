@@ -2,6 +2,7 @@ package workspan
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
@@ -44,4 +45,118 @@ func TestAgainstClosedForms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCountedForgets: with the counts, the analysis of a generated trace
+// holds only the orders still needed, none at the end, and agrees with
+// Analyze. Read in id order, a pipeline's stage orders are forgotten as
+// soon as the next item's read (main, waiting for each item's last stage
+// in turn, holds the item's orders meanwhile), a master's tasks at once
+// (main requests them in order); a divide and conquer, numbered level by
+// level, holds an inner order until its children, twice its id, are read.
+func TestCountedForgets(t *testing.T) {
+	tests := []struct {
+		opt      ordergen.Options
+		mostHeld int
+	}{
+		{ordergen.Options{Shape: ordergen.Pipeline, Stages: 4, Items: 500, Leaf: 1, Feed: 0.1}, 4 + 1},
+		{ordergen.Options{Shape: ordergen.MasterWorker, Workers: 20, Rounds: 50, Leaf: 1, Feed: 0.1}, 1},
+		{ordergen.Options{Shape: ordergen.DivideAndConquer, Depth: 10, Leaf: 1, Split: 0.1, Combine: 0.5}, 1 << 10},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.opt.Shape), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := ordergen.Generate(&buf, tt.opt); err != nil {
+				t.Fatal(err)
+			}
+			orders := readAll(t, buf.Bytes())
+			var c ordertrace.Counts
+			for _, o := range orders {
+				if err := c.Add(o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			net := Network{Latency: 0.01, Bandwidth: 1e6}
+			s := newSchedule(net, &c)
+			peak := 0
+			for _, o := range orders {
+				if err := s.add(o); err != nil {
+					t.Fatal(err)
+				}
+				peak = max(peak, s.recs.a.Held())
+			}
+			t.Logf("%d orders, at most %d records held", len(orders), peak)
+			if peak > tt.mostHeld || s.recs.a.Held() != 0 {
+				t.Errorf("%d of %d records held at most, %d at the end; want at most %d, then none", peak, len(orders), s.recs.a.Held(), tt.mostHeld)
+			}
+			want, err := Analyze(&slice{orders: orders}, net)
+			compareCounted(t, orders, net, want, err)
+		})
+	}
+}
+
+func readAll(t *testing.T, text []byte) []*ordertrace.Order {
+	t.Helper()
+	r, err := ordertrace.NewReader(bytes.NewReader(text), "gen.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orders []*ordertrace.Order
+	for {
+		o, err := r.Next()
+		if err == io.EOF {
+			return orders
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders = append(orders, o)
+	}
+}
+
+// TestScannerListsKept: read through a Scanner that reuses the lists of
+// the Order it reads into, the analysis gives what it gives on fresh
+// orders, long lists (main's, taken rather than copied) and short ones
+// (the stages', copied) alike.
+func TestScannerListsKept(t *testing.T) {
+	opt := ordergen.Options{Shape: ordergen.Pipeline, Stages: 3, Items: 700, Leaf: 1, Feed: 0.5, Jitter: 0.3}
+	var buf bytes.Buffer
+	if err := ordergen.Generate(&buf, opt); err != nil {
+		t.Fatal(err)
+	}
+	orders := readAll(t, buf.Bytes())
+	if len(orders[0].Requests) <= longList {
+		t.Fatalf("main has %d requests, want more than %d", len(orders[0].Requests), longList)
+	}
+	net := Network{Latency: 0.01, Bandwidth: 1e6}
+	want, err := Analyze(&slice{orders: orders}, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Analyze(&reusing{orders: orders}, net)
+	if err != nil || got != want {
+		t.Errorf("through a Scanner: %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// reusing is a Scanner of orders that decodes each into the caller's
+// Order and its lists' memory, as ordertrace's readers do.
+type reusing struct{ orders []*ordertrace.Order }
+
+func (r *reusing) Next() (*ordertrace.Order, error) {
+	o := new(ordertrace.Order)
+	return o, r.Scan(o)
+}
+
+func (r *reusing) Scan(o *ordertrace.Order) error {
+	if len(r.orders) == 0 {
+		return io.EOF
+	}
+	next := r.orders[0]
+	r.orders = r.orders[1:]
+	reqs, res := o.Requests[:0], o.Results[:0]
+	*o = *next
+	o.Requests = append(reqs, next.Requests...)
+	o.Results = append(res, next.Results...)
+	return nil
 }

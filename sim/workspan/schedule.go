@@ -3,6 +3,7 @@ package workspan
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"github.com/presage-dvm/presage/sim/chunked"
@@ -26,12 +27,17 @@ import (
 // parent's request resolved by a later order. So an order runs through
 // its requests while their results are known and otherwise waits, in
 // waiters, for the provider; a child read before its parent got to the
-// moment of making it waits in the parent's kids. What a finished order
-// keeps (start, steps, result times: any later order may still make
-// children of it or request its results) is 40 bytes plus 16 per result
-// and 24 per wait.
+// moment of making it waits in the parent's kids.
+//
+// What a finished order keeps (start, steps, result times) is 56 bytes
+// plus 16 per result and 24 per wait. Without the trace's counts, any
+// later order may still make children of it or request its results, so
+// it keeps them to the end. With them, it keeps them until its last child
+// is read and its last request resolved, and steps only if it makes
+// children: memory follows the orders still needed.
 type schedule struct {
 	net     Network
+	counts  *ordertrace.Counts // nil: every record stays to the end
 	recs    records
 	waiters idtable.Table[int64] // provider id → the first order blocked on one of its results
 	ready   []int64              // orders whose progress may continue
@@ -45,9 +51,13 @@ type schedule struct {
 	// the lists of the orders still running, copied from their lines
 	lineRequests []ordertrace.Request
 	lineResults  []ordertrace.Result
+	// ownsOrders: the orders add is given are the schedule's to change (it
+	// reads a Scanner into an Order of its own), so it may take their long
+	// lists rather than copy them.
+	ownsOrders bool
 }
 
-// record is what the schedule knows of one order: 40 bytes that hold no
+// record is what the schedule knows of one order: 56 bytes that hold no
 // pointer, so that the collector has nothing to scan in the records of a
 // trace of millions.
 type record struct {
@@ -58,56 +68,116 @@ type record struct {
 	// nextWaiter chains the orders blocked on the same provider (an
 	// order waits for one thing at a time), 0 at the end.
 	nextWaiter int32
+	// With the counts, the children not read yet and the requests naming
+	// the order not resolved yet.
+	kidsLeft, reqsLeft uint32
 }
 
-// list is the values of one order in a lists: n of them from at.
-type list struct{ at, n int32 }
+// list is the values of one order in a lists: n of them from at, with
+// room for size.
+type list struct{ at, n, size int32 }
 
-// lists holds the lists of every order one after the other.
+// lists holds the lists of every order in one array, each list in a
+// piece of a power-of-two size, the pieces given back reused for lists
+// of their size.
 type lists[T any] struct {
-	a   chunked.Array[T]
-	top int32
+	a    chunked.Array[T]
+	top  int32
+	free [31]chunked.Stack // by log2 of the size, the pieces' starts
 }
 
 // reserve returns an empty list with room for n values.
 func (r *lists[T]) reserve(n int) (list, error) {
-	if n > math.MaxInt32-int(r.top) {
-		return list{}, fmt.Errorf("more results or waits than the analysis holds (expected at most %d)", math.MaxInt32)
+	if n == 0 {
+		return list{}, nil
+	}
+	class := bits.Len(uint(n - 1))
+	if class >= len(r.free) {
+		return list{}, errTooMany
+	}
+	size := int32(1) << class
+	if at := r.free[class].Pop(); at != 0 {
+		return list{at: at, size: size}, nil
+	}
+	if r.top == 0 {
+		r.top = 1 // a piece starts above 0, which the stacks cannot hold
+	}
+	if size > math.MaxInt32-r.top {
+		return list{}, errTooMany
 	}
 	at := r.top
-	r.top += int32(n)
-	if n > 0 {
-		r.a.Grow(r.top - 1)
+	r.top += size
+	r.a.Grow(r.top - 1)
+	return list{at: at, size: size}, nil
+}
+
+var errTooMany = fmt.Errorf("more results or waits than the analysis holds (expected at most %d)", math.MaxInt32/2)
+
+// release gives l's piece back.
+func (r *lists[T]) release(l list) {
+	if l.size > 0 {
+		r.free[bits.Len(uint(l.size-1))].Push(l.at)
 	}
-	return list{at: at}, nil
 }
 
 // at returns value i of l.
 func (r *lists[T]) at(l list, i int32) *T { return r.a.At(l.at + i) }
 
-// push appends v to l, which has room for it.
-func (r *lists[T]) push(l *list, v T) {
+// push appends v to l, moving l to a piece twice its size when it is
+// full.
+func (r *lists[T]) push(l *list, v T) error {
+	if l.n == l.size {
+		bigger, err := r.reserve(max(1, 2*int(l.size)))
+		if err != nil {
+			return err
+		}
+		for i := range l.n {
+			*r.at(bigger, i) = *r.at(*l, i)
+		}
+		r.release(*l)
+		bigger.n = l.n
+		*l = bigger
+	}
 	*r.a.At(l.at + l.n) = v
 	l.n++
+	return nil
 }
 
-// records holds the records by id in an array that never moves (package
-// chunked): a million orders' records are 40 MB, which a growing slice
-// would copy at every doubling.
+// records holds the records of the orders read, by id, in an arena
+// whose chunks never move (package chunked): a million orders' records
+// are 56 MB, which a growing slice would copy at every doubling.
 type records struct {
-	a chunked.Array[record]
-	n int64
+	a    chunked.Arena[record]
+	byID idtable.Table[int32] // id → its record's number in a
+	n    int64                // orders read
 }
 
 func (rs *records) len() int64 { return rs.n }
 
-// at returns the record of order id, 1 ≤ id ≤ rs.len().
-func (rs *records) at(id int64) *record { return rs.a.At(int32(id - 1)) }
+// at returns the record of order id, which the schedule holds.
+func (rs *records) at(id int64) *record { return rs.a.At(rs.byID.Get(id)) }
 
+// find returns the record of order id, nil when the schedule holds none
+// (not read yet, or forgotten).
+func (rs *records) find(id int64) *record {
+	if i := rs.byID.Get(id); i != 0 {
+		return rs.a.At(i)
+	}
+	return nil
+}
+
+// add files the record of the next order.
 func (rs *records) add(r record) {
-	rs.a.Grow(int32(rs.n))
-	*rs.a.At(int32(rs.n)) = r
+	i, p := rs.a.Alloc()
+	*p = r
 	rs.n++
+	rs.byID.Set(rs.n, i)
+}
+
+// forget drops the record of order id.
+func (rs *records) forget(id int64) {
+	rs.a.Release(rs.byID.Get(id))
+	rs.byID.Delete(id)
 }
 
 // step is the offset of an order from own moment at (exclusive for makes,
@@ -143,8 +213,10 @@ func lineOf(o *ordertrace.Order) orderLine {
 	return orderLine{parent: o.Parent, madeAt: o.MadeAt, duration: o.Duration, argBytes: o.ArgBytes, requests: o.Requests, results: o.Results}
 }
 
-func newSchedule(net Network) *schedule {
-	return &schedule{net: net}
+// newSchedule returns an empty schedule; counts, when not nil, are those
+// of the trace to come (see schedule).
+func newSchedule(net Network, counts *ordertrace.Counts) *schedule {
+	return &schedule{net: net, counts: counts}
 }
 
 // add places what o makes known.
@@ -157,32 +229,82 @@ func (s *schedule) add(o *ordertrace.Order) error {
 		return fmt.Errorf("order %d: %w", o.ID, err)
 	}
 	s.work += o.Duration
-	s.recs.add(record{run: s.newProgress(o), results: results})
+	rec := record{run: s.newProgress(o), results: results}
+	if s.counts != nil {
+		rec.kidsLeft, rec.reqsLeft = s.counts.Kids(o.ID), s.counts.Requests(o.ID)
+	}
+	s.recs.add(rec)
 	if o.Parent == 0 {
 		s.begin(o.ID, times{})
-	} else if parent := s.recs.at(o.Parent); s.knownBefore(parent, o.MadeAt) {
+	} else if err := s.addKid(o); err != nil {
+		return err
+	}
+	if err := s.drain(); err != nil {
+		return fmt.Errorf("order %d: %w", o.ID, err)
+	}
+	if r := s.recs.find(o.ID); r != nil && r.run != 0 {
+		s.keepLists(&s.progress(r).line, o)
+	}
+	return nil
+}
+
+// addKid starts o, just read, if its parent's time at the moment of
+// making it is known, and leaves it to its parent otherwise.
+func (s *schedule) addKid(o *ordertrace.Order) error {
+	parent := s.recs.find(o.Parent)
+	if parent == nil {
+		return fmt.Errorf("order %d: parent %d forgotten (expected the trace the counts were made of)", o.ID, o.Parent)
+	}
+	if s.knownBefore(parent, o.MadeAt) {
 		s.begin(o.ID, s.at(parent, o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
 	} else {
 		p := s.progress(parent)
 		p.kids = append(p.kids, o.ID)
 	}
-	if err := s.drain(); err != nil {
-		return fmt.Errorf("order %d: %w", o.ID, err)
-	}
-	if r := s.recs.at(o.ID); r.run != 0 {
-		s.keepLists(&s.progress(r).line)
+	if s.counts != nil {
+		parent.kidsLeft--
+		s.forgetDone(o.Parent, parent)
 	}
 	return nil
 }
 
+// forgetDone forgets order id, whose record is r, if the schedule has
+// its counts and no child or request will read r any more.
+func (s *schedule) forgetDone(id int64, r *record) {
+	if s.counts == nil || r.run != 0 || r.kidsLeft != 0 || r.reqsLeft != 0 {
+		return
+	}
+	s.results.release(r.results)
+	s.steps.release(r.steps)
+	s.recs.forget(id)
+}
+
+// keepsSteps reports whether the steps of order id may be read: without
+// the counts always, with them when it makes children.
+func (s *schedule) keepsSteps(id int64) bool { return s.counts == nil || s.counts.Kids(id) > 0 }
+
 // progress returns the progress of r, which is running.
 func (s *schedule) progress(r *record) *progress { return s.runs.At(r.run) }
 
-// keepLists copies the lists of line, an order that outlives add, out of
-// the order's memory, which the source may reuse for the next order.
-func (s *schedule) keepLists(line *orderLine) {
-	line.requests = append(cut(&s.lineRequests, len(line.requests)), line.requests...)
-	line.results = append(cut(&s.lineResults, len(line.results)), line.results...)
+// keepLists makes the lists of line, those of o, an order that outlives
+// add, the schedule's own: o's memory may be the source's, which reuses
+// it for the next order.
+func (s *schedule) keepLists(line *orderLine, o *ordertrace.Order) {
+	line.requests = keepList(s, &s.lineRequests, &o.Requests)
+	line.results = keepList(s, &s.lineResults, &o.Results)
+}
+
+// keepList returns a copy of *list cut from *slab; or, when the schedule
+// owns the order and the list is long, the list itself, leaving the order
+// without it so that the source reads the next order's into new memory
+// (a master's million requests are not copied).
+func keepList[T any](s *schedule, slab *[]T, list *[]T) []T {
+	if s.ownsOrders && len(*list) > longList {
+		l := *list
+		*list = nil
+		return l
+	}
+	return append(cut(slab, len(*list)), *list...)
 }
 
 // admissible checks what the schedule itself relies on (a validating
@@ -255,24 +377,28 @@ func (s *schedule) advance(id int64) error {
 		}
 		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
 			p.offset = off
-			if r.steps.n == 0 {
-				var err error
-				if r.steps, err = s.steps.reserve(len(o.requests) - p.next); err != nil {
+			if s.keepsSteps(id) {
+				if err := s.steps.push(&r.steps, step{at: q.At, offset: off}); err != nil {
 					return err
 				}
 			}
-			s.steps.push(&r.steps, step{at: q.At, offset: off})
 		}
 		p.next++
+		if s.counts != nil {
+			provider := s.recs.at(q.Order)
+			provider.reqsLeft--
+			s.forgetDone(q.Order, provider)
+		}
 	}
 }
 
 // result returns when the result q requests is available, if known.
 func (s *schedule) result(q ordertrace.Request) (times, bool) {
-	if q.Order < 1 || q.Order > s.recs.len() {
+	rec := s.recs.find(q.Order)
+	if rec == nil {
 		return times{}, false
 	}
-	rs := s.recs.at(q.Order).results
+	rs := rec.results
 	if q.Result < 0 || q.Result >= int(rs.n) {
 		return times{}, false
 	}
@@ -288,7 +414,8 @@ func (s *schedule) publish(id int64, horizon float64) {
 	had := r.results.n
 	for n := had; int(n) < len(o.results) && o.results[n].At < horizon; n++ {
 		res := o.results[n]
-		s.results.push(&r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
+		// reserved for every result: push does not move the list
+		_ = s.results.push(&r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
 	}
 	if r.results.n > had {
 		s.wake(id)
@@ -340,6 +467,7 @@ func (s *schedule) finish(id int64) {
 	s.span = later(s.span, p.offset.plus(p.line.duration, 0))
 	s.runs.Recycle(r.run)
 	r.run = 0
+	s.forgetDone(id, r)
 }
 
 // knownBefore reports whether r's real time is known at own moment t for
@@ -362,15 +490,20 @@ func (s *schedule) at(r *record, t float64) times {
 	return s.steps.at(r.steps, int32(i-1)).offset.plus(t, 0)
 }
 
+// longList is the length from which a list is not cut from a slab.
+const longList = slabSize / 8
+
+// slabSize is the number of items of a slab lists are cut from.
+const slabSize = 4096
+
 // cut returns an empty slice of capacity n from *slab, a fresh one for a
 // long list.
 func cut[T any](slab *[]T, n int) []T {
-	const size = 4096
-	if n > size/8 {
+	if n > longList {
 		return make([]T, 0, n)
 	}
 	if len(*slab) < n {
-		*slab = make([]T, size)
+		*slab = make([]T, slabSize)
 	}
 	out := (*slab)[:0:n]
 	*slab = (*slab)[n:]

@@ -45,9 +45,20 @@ func res(at float64, bytes int64) string {
 	return string(b)
 }
 
+// analyze analyses the orders of text, with and without their counts,
+// which must agree.
 func analyze(t *testing.T, net Network, text ...string) Summary {
 	t.Helper()
-	s, err := Analyze(&lines{t, text}, net)
+	var orders []*ordertrace.Order
+	for l := (&lines{t, text}); ; {
+		o, err := l.Next()
+		if err == io.EOF {
+			break
+		}
+		orders = append(orders, o)
+	}
+	s, err := Analyze(&slice{orders: orders}, net)
+	compareCounted(t, orders, net, s, err)
 	if err != nil {
 		t.Fatal(err)
 	}
