@@ -1,8 +1,9 @@
 package ordertrace
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 )
 
 // checker applies the validation rules of docs/orders.md to orders in
@@ -190,7 +191,9 @@ func neverProvided(from int64, q Request, n int64) *defect {
 
 // checkDuplicates rejects a second request for the same result: a trace
 // records only an order's first request for each result. Short lists are
-// compared pairwise; long ones (a master's) are sorted in scratch space.
+// compared pairwise; long ones need no check when they name their
+// results in increasing order (a master's do, its tasks' in id order),
+// and are sorted in scratch space otherwise.
 func (c *checker) checkDuplicates(o *Order) *defect {
 	dup := func(q Request) *defect {
 		return defectf(o.ID, "requests result %d of order %d twice (expected only the first request)", q.Result, q.Order)
@@ -206,20 +209,40 @@ func (c *checker) checkDuplicates(o *Order) *defect {
 		}
 		return nil
 	}
+	if increasing(qs) {
+		return nil
+	}
 	keys := append(c.scratch[:0], qs...)
-	c.scratch = keys
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Order != keys[j].Order {
-			return keys[i].Order < keys[j].Order
-		}
-		return keys[i].Result < keys[j].Result
-	})
+	if cap(keys) <= maxKept {
+		c.scratch = keys // a master's list of millions is not kept for the rest of the trace
+	}
+	slices.SortFunc(keys, compareTargets)
 	for i := 1; i < len(keys); i++ {
-		if keys[i].Order == keys[i-1].Order && keys[i].Result == keys[i-1].Result {
+		if compareTargets(keys[i-1], keys[i]) == 0 {
 			return dup(keys[i])
 		}
 	}
 	return nil
+}
+
+// increasing reports whether qs name their targets in strictly
+// increasing order.
+func increasing(qs []Request) bool {
+	for i := 1; i < len(qs); i++ {
+		if compareTargets(qs[i-1], qs[i]) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// compareTargets orders requests by the order, then the result, they
+// name.
+func compareTargets(a, b Request) int {
+	if c := cmp.Compare(a.Order, b.Order); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Result, b.Result)
 }
 
 // resolve checks the requests that were waiting for o to be read.

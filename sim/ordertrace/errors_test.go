@@ -1,6 +1,7 @@
 package ordertrace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,6 +12,25 @@ const (
 	mainWaits = `{"id":1,"parent":0,"proc":"main","made_at":0,"arg_bytes":0,"duration":2,"requests":[{"order":2,"at":1}],"results":[{"at":2,"bytes":8}]}`
 	child2    = `{"id":2,"parent":1,"proc":"f","made_at":1,"arg_bytes":8,"duration":1,"results":[{"at":1,"bytes":8}]}`
 )
+
+// mainRequesting returns a main order that requests the given orders,
+// made at 1 (children), at 1.
+func mainRequesting(ids ...int) string {
+	reqs := make([]string, len(ids))
+	for i, id := range ids {
+		reqs[i] = fmt.Sprintf(`{"order":%d,"at":1}`, id)
+	}
+	return strings.Replace(mainWaits, `{"order":2,"at":1}`, strings.Join(reqs, ","), 1)
+}
+
+// children returns orders first to last, children of main made at 1.
+func children(first, last int) []string {
+	var out []string
+	for id := first; id <= last; id++ {
+		out = append(out, strings.Replace(child2, `"id":2`, fmt.Sprintf(`"id":%d`, id), 1))
+	}
+	return out
+}
 
 // child returns order 2 of main1 with one field's text replaced.
 func child(old, new string) string { return strings.Replace(child2, old, new, 1) }
@@ -57,6 +77,8 @@ func TestReaderErrors(t *testing.T) {
 		{"empty proc", traceText(main1, child(`"f"`, `""`)), "t.jsonl:3: order 2: proc is empty (expected the procedure's name)"},
 		{"main made late", traceText(strings.Replace(main1, `"made_at":0`, `"made_at":1`, 1)), "t.jsonl:2: order 1: the main order is made at 1 (expected 0)"},
 		{"made after parent ends", traceText(main1, child(`"made_at":1`, `"made_at":2.5`)), "t.jsonl:3: order 2: made at 2.5, outside its parent 1's own time [0, 2]"},
+		{"duplicate in a long list", traceText(mainRequesting(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 18, 19)), "t.jsonl:2: order 1: requests result 0 of order 18 twice (expected only the first request)"},
+		{"duplicate in a long list out of order", traceText(mainRequesting(19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 11)), "t.jsonl:2: order 1: requests result 0 of order 11 twice (expected only the first request)"},
 		{"segment gap", traceText(strings.Replace(main1, `"duration":2,`, `"duration":2,"segments":[{"start":0,"dur":1},{"start":1.5,"dur":0.5}],`, 1)), "t.jsonl:2: order 1: segment 1 starts at 1.5 (expected 1, where the previous one ends: segments cover [0, duration] in order)"},
 		{"segments short", traceText(strings.Replace(main1, `"duration":2,`, `"duration":2,"segments":[{"start":0,"dur":1.5}],`, 1)), "t.jsonl:2: order 1: segments end at 1.5 (expected the duration 2)"},
 		{"segment late start", traceText(strings.Replace(main1, `"duration":2,`, `"duration":2,"segments":[{"start":0.5,"dur":1.5}],`, 1)), "t.jsonl:2: order 1: segment 0 starts at 0.5 (expected 0, where the previous one ends: segments cover [0, duration] in order)"},
@@ -91,6 +113,8 @@ func TestValidTraceVariants(t *testing.T) {
 		{"spaces and CRLF", header + "\r\n" + strings.ReplaceAll(main1, ",", " , ") + " \r\n"},
 		{"keys in any order", traceText(`{"results":[{"bytes":8,"at":2}],"duration":2,"arg_bytes":0,"made_at":0,"proc":"m\u00e4in","parent":0,"id":1}`)},
 		{"request at the moment of making", traceText(mainWaits, child2)},
+		{"a long list of requests", traceText(append([]string{mainRequesting(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)}, children(2, 19)...)...)},
+		{"a long list of requests out of order", traceText(append([]string{mainRequesting(19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)}, children(2, 19)...)...)},
 		{"segments summing with rounding", traceText(strings.NewReplacer(`"duration":2,`, `"duration":0.3,"segments":[{"start":0,"dur":0.1},{"start":0.1,"dur":0.2}],`, `"at":2`, `"at":0.3`).Replace(main1))},
 	}
 	for _, tt := range tests {
