@@ -107,7 +107,7 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	hugeHeap()
+	collectOften()
 	for _, f := range c.Files {
 		info, err := ingest.OrderTrace(ctx, st, f)
 		if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/presage-dvm/presage/exports/ordersreport"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/sim/hugepage"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/sweep"
@@ -163,7 +162,6 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	defer st.Close()
 	collectOften()
-	hugeHeap()
 	cl, err := c.cluster(c.Nodes)
 	if err != nil {
 		return err
@@ -193,10 +191,11 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // collectOften has the collector run at 25% of heap growth rather than
-// 100%, unless GOGC says otherwise. The orders simulator's heap is mostly
-// pointer-free arenas, which the collector marks for nothing, so
-// collecting sooner costs little and gives a finished simulation's
-// memory back before a sweep's next simulation takes fresh pages
+// 100%, unless GOGC says otherwise. The orders simulator's and the
+// analysis's heaps are mostly pointer-free arenas, which the collector
+// marks for nothing, so collecting sooner costs little and gives memory
+// back before fresh pages are taken: a sweep's finished simulation's
+// before the next one's, ingest's first pass's before its analysis's
 // (docs/orders-sim.md, "Memory"). The commands call it once their store
 // is open: opening it allocates in small steps, which the collector at
 // 25% followed with cycles of their own (a fifth of a small trace's
@@ -206,12 +205,6 @@ func collectOften() {
 		debug.SetGCPercent(25)
 	}
 }
-
-// hugeHeap advises huge pages for the first GB of the heap of the
-// commands that read or play order traces of millions of orders: it
-// costs nothing until touched, and saves the page faults of 4 KB pages
-// (package hugepage).
-func hugeHeap() { hugepage.Heap(1 << 30) }
 
 type ordersSweepCmd struct {
 	Orders   string  `help:"Stored order trace (name or id)." required:""`
@@ -248,7 +241,6 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	defer st.Close()
 	collectOften()
-	hugeHeap()
 	update, finish := g.sweepProgress()
 	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
 		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: cl, Options: c.options()},

@@ -11,33 +11,11 @@
 package hugepage
 
 import (
-	"runtime"
 	"unsafe"
 )
 
 // Size is the size of a huge page on the platforms this package advises.
 const Size = 2 << 20
-
-// Heap advises huge pages for the next size bytes of the Go heap, which
-// the program is about to fill: it allocates an array of that size,
-// advises its memory, lets it go and collects it. The array is never
-// touched and costs no memory; the advice stays with the address range,
-// and the allocator hands that range out again for whatever the program
-// allocates next, small objects included, which no array of the
-// program's own covers.
-// On a million orders, with the simulator's arrays advised already, it
-// took ingest from 61,500 page faults to 5,100 and a simulation's CPU time
-// down by a tenth (docs/orders-sim.md, "Memory").
-func Heap(size int) {
-	if !supported {
-		return
-	}
-	Slice(make([]byte, size))
-	// Collect the array at once: until a collection frees it, the heap
-	// grows elsewhere, and under GOGC=100 a command can take hundreds of
-	// MB before the next one.
-	runtime.GC()
-}
 
 // Slice advises huge pages for the memory of s: see Advise.
 func Slice[T any](s []T) {

@@ -55,15 +55,6 @@ func advised(ms []mapping) uintptr {
 	return n
 }
 
-// Heap advises as much of the address space as it is asked for.
-func TestHeapAdvises(t *testing.T) {
-	before := advised(mappings(t))
-	Heap(64 << 20)
-	if after := advised(mappings(t)); after < before+64<<20 {
-		t.Errorf("advised %d MB after Heap(64 MB), %d MB before", after>>20, before>>20)
-	}
-}
-
 // Slice advises every 2 MB page its array touches: the kernel marks the
 // mappings there "hg" (huge pages advised).
 func TestSliceAdvisesAroundTheArray(t *testing.T) {
