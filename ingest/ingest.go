@@ -75,12 +75,30 @@ func openHashed(path string, sniff func(head []byte, name string) error) (f *os.
 
 // openSummed is openHashed with the hash function sum.
 func openSummed(path string, sniff func(head []byte, name string) error, sum func(io.Reader) (string, error)) (f *os.File, size int64, digest string, err error) {
-	if f, err = os.Open(path); err != nil {
+	if f, size, err = openSniffed(path, sniff); err != nil {
 		return nil, 0, "", err
 	}
-	fail := func(err error) (*os.File, int64, string, error) {
+	if digest, err = sum(f); err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
 		f.Close()
-		return nil, 0, "", err
+		return nil, 0, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return f, size, digest, nil
+}
+
+// openSniffed opens the file at path, checks its first bytes with sniff
+// when it is not nil, and returns it positioned at its start, with its
+// size.
+func openSniffed(path string, sniff func(head []byte, name string) error) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fail := func(err error) (*os.File, int64, error) {
+		f.Close()
+		return nil, 0, err
 	}
 	if sniff != nil {
 		head := make([]byte, sniffSize)
@@ -96,16 +114,10 @@ func openSummed(path string, sniff func(head []byte, name string) error, sum fun
 		}
 	}
 	stat, err := f.Stat()
-	if err == nil {
-		digest, err = sum(f)
-	}
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", path, err))
 	}
-	return f, stat.Size(), digest, nil
+	return f, stat.Size(), nil
 }
 
 // storedName is the name a file is stored under: the base name of path

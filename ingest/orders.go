@@ -2,8 +2,9 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"sync/atomic"
+	"os"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,97 +21,157 @@ func OrderTraceName(path string) string { return storedName(path, ".gz", ".jsonl
 // unless a file with the same bytes is stored already, in which case it
 // returns that trace with Existing set. The trace is validated as it is
 // read (a defective line is an *ordertrace.Error naming file and line),
-// its work and span are computed in the same pass, and it is written in
-// one transaction: on any error nothing is written.
+// and it is written in one transaction: on any error nothing is written.
 //
-// Reading (parsing and validating), the analysis and the packing are
-// three goroutines handed the same batches of orders (which nobody
-// modifies), so that the pass goes at the pace of the slowest of them.
+// It takes two passes. The first reads the file (parsing and validating)
+// while another goroutine packs, counts and stores its orders. The second
+// computes the work and span from the stored orders: knowing the counts,
+// the analysis keeps only the orders it still needs, where in the first
+// pass it would have kept every order to the end (workspan.AnalyzeCounted).
 func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderTraceInfo, error) {
-	f, size, digest, err := openHashed(path, sniffJSONLines)
+	f, size, err := openSniffed(path, sniffJSONLines)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
 	defer f.Close()
-	if info, found, err := st.OrderTraceBySHA(ctx, digest); err != nil || found {
-		return info, err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the digest's goroutine on an error
+	digest, stored, err := orderTraceDigest(ctx, st, f, path, size)
+	if err != nil || digest == nil {
+		return stored, err
 	}
 	r, err := ordertrace.NewReader(f, path)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
-	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, SHA256: digest, Bytes: size}
+	info := store.OrderTraceInfo{Name: OrderTraceName(path), Path: path, Bytes: size}
 	return st.SaveOrderTrace(ctx, info, func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
-		g, ctx := errgroup.WithContext(ctx)
-		const queued = 4 // batches waiting for each consumer
-		toAnalyse, toStore := make(chan *batch, queued), make(chan *batch, queued)
-		free := make(chan *batch, 2*queued+3) // every batch the queues and the three goroutines hold
-		g.Go(func() error { return readBatches(ctx, r, free, toAnalyse, toStore) })
-		var sum workspan.Summary
-		g.Go(func() (err error) {
-			sum, err = workspan.Analyze(&batchSource{ctx: ctx, batches: toAnalyse}, workspan.Network{})
-			return err
-		})
-		g.Go(func() error {
-			for {
-				b, ok, err := receive(ctx, toStore)
-				if !ok {
-					return err
-				}
-				for i := range b.orders {
-					if err := w.Add(&b.orders[i]); err != nil {
-						return err
-					}
-				}
-				b.release()
-			}
-		})
-		if err := g.Wait(); err != nil {
+		if err := storeOrders(ctx, r, w); err != nil {
 			return info, err
 		}
 		h := r.Header()
 		info.Program, info.Unit, info.Machine = h.Program, h.Unit, h.Machine
 		info.OrderCost, info.WaitCost, info.Slowdown = h.OrderCost, h.WaitCost, h.Slowdown
+		r = nil // what the reader holds to validate (a master's pending requests: 400 MB at 10M orders) goes before the analysis
+		stored, counts, err := w.Stored()
+		if err != nil {
+			return info, err
+		}
+		sum, err := workspan.AnalyzeCounted(stored, workspan.Network{}, counts)
+		if err != nil {
+			return info, fmt.Errorf("%s: %w", path, err)
+		}
+		if info.SHA256, err = digest(); err != nil {
+			return info, fmt.Errorf("%s: %w", path, err)
+		}
 		info.Orders, info.Work, info.Span = sum.Orders, sum.Work, sum.Span
 		return info, nil
 	})
 }
 
+// orderTraceDigest returns a function that returns the sha256 of the
+// file f at path, of size bytes; or, when the store holds a trace of the
+// same bytes, that trace (Existing set) and no function. Only a stored
+// trace of the same size can have the same bytes: then the digest comes
+// first, which spares the passes over a file stored already; otherwise a
+// goroutine computes it from a file of its own while the passes run (a
+// tenth of an ingest's time when it came first).
+func orderTraceDigest(ctx context.Context, st *store.Store, f *os.File, path string, size int64) (func() (string, error), store.OrderTraceInfo, error) {
+	sameSize, err := st.HasOrderTraceOfSize(ctx, size)
+	if err != nil {
+		return nil, store.OrderTraceInfo{}, err
+	}
+	if sameSize {
+		digest, err := sumReader(f)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			return nil, store.OrderTraceInfo{}, fmt.Errorf("%s: %w", path, err)
+		}
+		if info, found, err := st.OrderTraceBySHA(ctx, digest); err != nil || found {
+			return nil, info, err
+		}
+		return func() (string, error) { return digest, nil }, store.OrderTraceInfo{}, nil
+	}
+	var digest string
+	var g errgroup.Group
+	g.Go(func() error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		digest, err = sumReader(contextReader{ctx, f})
+		return err
+	})
+	return func() (string, error) { return digest, g.Wait() }, store.OrderTraceInfo{}, nil
+}
+
+// contextReader reads r until ctx ends.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c contextReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// storeOrders reads r to the end and adds its orders to w, which packs
+// and stores them on a goroutine of its own, so that the pass goes at the
+// pace of the slower of the two.
+func storeOrders(ctx context.Context, r *ordertrace.Reader, w *store.OrderWriter) error {
+	g, ctx := errgroup.WithContext(ctx)
+	const queued = 4 // batches read and not stored yet
+	full, free := make(chan *batch, queued), make(chan *batch, queued+2)
+	g.Go(func() error { return readBatches(ctx, r, free, full) })
+	g.Go(func() error {
+		for {
+			b, ok, err := receive(ctx, full)
+			if !ok {
+				return err
+			}
+			for i := range b.orders {
+				if err := w.Add(&b.orders[i]); err != nil {
+					return err
+				}
+			}
+			select {
+			case free <- b:
+			default: // the free list is full: b is garbage
+			}
+		}
+	})
+	return g.Wait()
+}
+
 // batchOrders is the number of orders handed over at once.
 const batchOrders = 1024
 
-// batch is orders read together and handed to every consumer. The last
-// consumer done with it gives it back to the reader, which reads the next
+// batch is orders read together and handed to the packer, which gives it
+// back to the reader once it has packed them: the reader reads the next
 // orders into the same Orders and lists rather than into fresh memory,
 // whose every page costs a fault (docs/orders.md, "The stored form").
 type batch struct {
 	orders []ordertrace.Order
-	users  atomic.Int32
-	free   chan<- *batch
 }
 
-// release is called by each consumer once it is done with b's orders.
-func (b *batch) release() {
-	if b.users.Add(-1) == 0 {
-		select {
-		case b.free <- b:
-		default: // the free list is full: b is garbage
-		}
-	}
-}
-
-// readBatches reads r to the end and sends every batch of orders to each
-// of outs, which it closes at the end, reusing the batches given back to
-// free. On an error it returns without closing outs: the group's context
-// ends, and the receivers see that rather than an end that would pass
-// for the trace's.
-func readBatches(ctx context.Context, r *ordertrace.Reader, free chan *batch, outs ...chan<- *batch) error {
+// readBatches reads r to the end and sends its orders to out in batches,
+// reusing the batches given back to free, and closes out at the end. On
+// an error it returns without closing out: the group's context ends, and
+// the receiver sees that rather than an end that would pass for the
+// trace's.
+func readBatches(ctx context.Context, r *ordertrace.Reader, free <-chan *batch, out chan<- *batch) error {
 	for {
 		var b *batch
 		select {
 		case b = <-free:
 		default:
-			b = &batch{orders: make([]ordertrace.Order, batchOrders), free: free}
+			b = &batch{orders: make([]ordertrace.Order, batchOrders)}
 		}
 		b.orders = b.orders[:batchOrders]
 		n, err := 0, error(nil)
@@ -120,18 +181,13 @@ func readBatches(ctx context.Context, r *ordertrace.Reader, free chan *batch, ou
 			}
 		}
 		b.orders = b.orders[:n]
-		b.users.Store(int32(len(outs)))
-		for _, out := range outs {
-			select {
-			case out <- b:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+		select {
+		case out <- b:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 		if err == io.EOF {
-			for _, out := range outs {
-				close(out)
-			}
+			close(out)
 			return nil
 		}
 		if err != nil {
@@ -148,33 +204,4 @@ func receive(ctx context.Context, ch <-chan *batch) (*batch, bool, error) {
 	case <-ctx.Done():
 		return nil, false, ctx.Err()
 	}
-}
-
-// batchSource yields the orders of the batches it receives.
-type batchSource struct {
-	ctx     context.Context
-	batches <-chan *batch
-	batch   *batch
-	next    int // the batch's order Next returns next
-}
-
-// Next returns the batch's next order, valid until the following call
-// (workspan.Analyze keeps nothing of an order once it reads the next).
-func (s *batchSource) Next() (*ordertrace.Order, error) {
-	for s.batch == nil || s.next == len(s.batch.orders) {
-		if s.batch != nil {
-			s.batch.release()
-			s.batch = nil
-		}
-		b, ok, err := receive(s.ctx, s.batches)
-		switch {
-		case err != nil:
-			return nil, err
-		case !ok:
-			return nil, io.EOF
-		}
-		s.batch, s.next = b, 0
-	}
-	s.next++
-	return &s.batch.orders[s.next-1], nil
 }

@@ -2,6 +2,8 @@ package ingest_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"os"
 	"path/filepath"
@@ -71,6 +73,49 @@ func TestOrderTraceStoredAndStreamed(t *testing.T) {
 		t.Errorf("loaded %d chunks, want 2", len(loaded.Chunks))
 	}
 	sameOrders(t, path, loaded.Open(), info.Orders, false)
+}
+
+// TestOrderTraceDigest: a trace is stored with its file's SHA-256,
+// computed beside the passes when no stored trace has the file's size and
+// first otherwise; a copy under another name is found stored, and a file
+// of the same size but other bytes is stored anew.
+func TestOrderTraceDigest(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	dir := t.TempDir()
+	path := writeOrders(t, dir, "tasks.jsonl", ordergen.Options{Shape: ordergen.MasterWorker, Workers: 10, Rounds: 3, Leaf: 1e-3})
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Replace(string(text), `"program":"master"`, `"program":"mister"`, 1)
+	if other == string(text) {
+		t.Fatal("the header names no program master")
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first, err := ingest.OrderTrace(ctx, st, path)
+	if err != nil || first.Existing || first.SHA256 != sha256Hex(text) {
+		t.Fatalf("first: %+v, %v; want a new trace with the file's SHA-256 %s", first, err, sha256Hex(text))
+	}
+	again, err := ingest.OrderTrace(ctx, st, write("copy.jsonl", string(text)))
+	if err != nil || !again.Existing || again.ID != first.ID {
+		t.Errorf("copy: %+v, %v; want trace %d, stored already", again, err, first.ID)
+	}
+	renamed, err := ingest.OrderTrace(ctx, st, write("other.jsonl", other))
+	if err != nil || renamed.Existing || renamed.ID == first.ID || renamed.SHA256 != sha256Hex([]byte(other)) || renamed.Bytes != first.Bytes {
+		t.Errorf("same size, other bytes: %+v, %v; want a new trace with its own SHA-256", renamed, err)
+	}
+}
+
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // sameOrders checks that got gives the orders of the file at path, with

@@ -69,7 +69,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s on %d nodes: %w", info.Name, req.Cluster.Nodes, err)
 	}
-	ws, err := analyseOrders(info, req.Cluster, open)
+	ws, err := analyseOrders(info, req.Cluster, open, tr.Counts())
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +117,12 @@ func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceIn
 	return tr, nil
 }
 
-// analyseOrders returns the work and span of a stored order trace with
-// the burdened span on cl's network. Ingest stored the work and span;
-// only a network that costs something needs a pass over the trace, for
-// the burdened span (which, on a free network, is the span).
-func analyseOrders(info store.OrderTraceInfo, cl ordersim.Cluster, open traceSource) (workspan.Summary, error) {
+// analyseOrders returns the work and span of a stored order trace, with
+// its counts, with the burdened span on cl's network. Ingest stored the
+// work and span; only a network that costs something needs a pass over
+// the trace, for the burdened span (which, on a free network, is the
+// span).
+func analyseOrders(info store.OrderTraceInfo, cl ordersim.Cluster, open traceSource, counts *ordertrace.Counts) (workspan.Summary, error) {
 	net := workspan.Network{Latency: cl.Latency, Bandwidth: cl.Bandwidth}
 	if net.Free() {
 		return workspan.Stored(info.Orders, info.Work, info.Span), nil
@@ -130,7 +131,7 @@ func analyseOrders(info store.OrderTraceInfo, cl ordersim.Cluster, open traceSou
 	if err != nil {
 		return workspan.Summary{}, err
 	}
-	ws, err := workspan.Analyze(src, net)
+	ws, err := workspan.AnalyzeCounted(src, net, counts)
 	if err != nil {
 		return ws, fmt.Errorf("analyse %s: %w", info.Name, err)
 	}

@@ -232,7 +232,7 @@ func (o *ordersSweeper) prepare() error {
 		if o.sizes, o.err = tr.Sizes(o.req.Cluster, o.req.Options); o.err != nil {
 			return
 		}
-		o.ws, o.err = analyseOrders(o.info, o.req.Cluster, open)
+		o.ws, o.err = analyseOrders(o.info, o.req.Cluster, open, tr.Counts())
 	})
 	return o.err
 }

@@ -58,6 +58,35 @@ func mainOrderTrace(t *testing.T, st *store.Store) int64 {
 	return info.ID
 }
 
+// TestOrderTraceDigestKnownLast: a trace whose SHA-256 comes only with
+// its orders (ingest computes it beside them) is stored under it, and
+// when a trace of that SHA-256 is stored already, that trace comes back,
+// Existing, and nothing more is written.
+func TestOrderTraceDigestKnownLast(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	save := func(path string) (store.OrderTraceInfo, error) {
+		return st.SaveOrderTrace(ctx, store.OrderTraceInfo{Name: "tasks", Path: path},
+			func(w *store.OrderWriter) (store.OrderTraceInfo, error) {
+				err := w.Add(&ordertrace.Order{ID: 1, Proc: "main", Duration: 1, Results: []ordertrace.Result{{At: 1}}})
+				return store.OrderTraceInfo{Program: "tasks", Unit: "s", Orders: 1, SHA256: "cd"}, err
+			})
+	}
+	first, err := save("tasks.jsonl")
+	if err != nil || first.Existing || first.SHA256 != "cd" {
+		t.Fatalf("first: %+v, %v", first, err)
+	}
+	again, err := save("copy.jsonl")
+	if err != nil || !again.Existing || again.ID != first.ID || again.Path != "tasks.jsonl" {
+		t.Errorf("same SHA-256: %+v, %v; want trace %d, Existing", again, err, first.ID)
+	}
+	for _, table := range []string{"order_traces", "order_trace_chunks"} {
+		if n := storetest.Count(t, st, table); n != 1 {
+			t.Errorf("%d rows of %s, want 1", n, table)
+		}
+	}
+}
+
 // TestOrderRowsRoundTrip: a simulation's and a measured run's order rows
 // (procedures, tree places, stretches, per-procedure sums, the path's
 // procedures) read back as stored, the stretches of the events kept only;

@@ -79,6 +79,7 @@ type OrderWriter struct {
 	ctx      context.Context
 	tx       *sqlx.Tx
 	id       int64
+	name     string
 	packer   *ordertrace.Packer
 	counts   ordertrace.Counts
 	data     []byte // the current chunk's orders, packed
@@ -86,10 +87,14 @@ type OrderWriter struct {
 	zipped   []byte // both compressed, reused: sqlite copies a blob it is given
 	n        int    // orders in the chunk
 	chunk    int
+	closed   bool // the last chunk is written: see close
 }
 
 // Add appends an order (validated by the caller's reader) to the trace.
 func (w *OrderWriter) Add(o *ordertrace.Order) error {
+	if w.closed {
+		return errors.New("store order trace: order added after the last")
+	}
 	if err := w.counts.Add(o); err != nil {
 		return err
 	}
@@ -122,12 +127,37 @@ func (w *OrderWriter) flush() error {
 	return nil
 }
 
-// finish writes the last chunk, the names and the counts.
-func (w *OrderWriter) finish() error {
+// Stored returns the orders added, as the store now holds them (without
+// their segments), and their counts; no order may be added after. A
+// second pass over the trace reads them rather than the file: an
+// analysis that knows the counts keeps only the orders it still needs
+// (workspan.AnalyzeCounted).
+func (w *OrderWriter) Stored() (ordertrace.Source, *ordertrace.Counts, error) {
+	if err := w.close(); err != nil {
+		return nil, nil, err
+	}
+	f := &chunkFetcher{ctx: w.ctx, q: w.tx, id: w.id}
+	return ordertrace.NewChunkSource(w.name, ordertrace.Header{}, w.packer.Names(), f.next), &w.counts, nil
+}
+
+// close writes the last chunk and checks the counts, once.
+func (w *OrderWriter) close() error {
+	if w.closed {
+		return nil
+	}
 	if err := w.flush(); err != nil {
 		return err
 	}
 	if err := w.counts.Finish(); err != nil {
+		return err
+	}
+	w.closed = true
+	return nil
+}
+
+// finish writes the last chunk, the names and the counts.
+func (w *OrderWriter) finish() error {
+	if err := w.close(); err != nil {
 		return err
 	}
 	counts, err := w.counts.AppendBinary(nil)
@@ -145,9 +175,10 @@ func (w *OrderWriter) finish() error {
 
 // SaveOrderTrace stores an order trace in one transaction: write is called
 // with a writer to Add every order to, and returns the info to record
-// (its Orders, Work and Span known once every order has been read). When
-// the store holds a trace with the same SHA256 already (a concurrent
-// ingest of the same bytes won), that trace comes back with Existing set.
+// (its Orders, Work and Span known once every order has been read; its
+// SHA256 too, when info has none). When the store holds a trace with the same SHA256
+// already (a concurrent ingest of the same bytes won), that trace comes
+// back with Existing set.
 func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write func(*OrderWriter) (OrderTraceInfo, error)) (OrderTraceInfo, error) {
 	if info.IngestedAt == "" {
 		info.IngestedAt = time.Now().UTC().Format(time.RFC3339)
@@ -163,7 +194,7 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		if err != nil {
 			return info, err
 		}
-		w := &OrderWriter{ctx: ctx, tx: tx, id: id, packer: ordertrace.NewPacker()}
+		w := &OrderWriter{ctx: ctx, tx: tx, id: id, name: info.Name, packer: ordertrace.NewPacker()}
 		done, err := write(w)
 		if err == nil {
 			err = w.finish()
@@ -176,13 +207,28 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		}
 		done.Packing = packed
 		done.ID = id
-		_, err = tx.ExecContext(ctx, `UPDATE order_traces SET bytes = ?, program = ?, unit = ?, machine = ?, orders = ?,
+		if done.SHA256 == "" {
+			done.SHA256 = info.SHA256
+		}
+		if done.SHA256 == "" {
+			return info, fmt.Errorf("store order trace %s: no SHA256 of its file", info.Path)
+		}
+		info.SHA256 = done.SHA256 // for lookup
+		_, err = tx.ExecContext(ctx, `UPDATE order_traces SET sha256 = ?, bytes = ?, program = ?, unit = ?, machine = ?, orders = ?,
 			work = ?, span = ?, order_cost = ?, wait_cost = ?, slowdown = ? WHERE id = ?`,
-			done.Bytes, done.Program, done.Unit, done.Machine, done.Orders, done.Work, done.Span, done.OrderCost, done.WaitCost, done.Slowdown, id)
+			done.SHA256, done.Bytes, done.Program, done.Unit, done.Machine, done.Orders, done.Work, done.Span, done.OrderCost, done.WaitCost, done.Slowdown, id)
 		return done, err
 	}
 	lookup := func() (OrderTraceInfo, bool, error) { return s.OrderTraceBySHA(ctx, info.SHA256) }
 	return saveFile(ctx, s, "order_traces", insert, lookup)
+}
+
+// HasOrderTraceOfSize reports whether the store holds an order trace
+// whose file had size bytes: only such a trace can have a file's bytes.
+func (s *Store) HasOrderTraceOfSize(ctx context.Context, size int64) (bool, error) {
+	var has bool
+	err := s.db.GetContext(ctx, &has, `SELECT EXISTS (SELECT 1 FROM order_traces WHERE bytes = ?)`, size)
+	return has, err
 }
 
 // OrderTraceBySHA returns the stored order trace whose file had the given
@@ -225,7 +271,7 @@ func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segment
 	if err != nil {
 		return nil, err
 	}
-	f := &chunkFetcher{ctx: ctx, s: s, id: info.ID, segments: segments}
+	f := &chunkFetcher{ctx: ctx, q: s.db, id: info.ID, segments: segments}
 	return ordertrace.NewChunkSource(info.Name, info.header(), names, f.next), nil
 }
 
@@ -242,7 +288,7 @@ func (s *Store) LoadOrderTrace(ctx context.Context, info OrderTraceInfo) (*order
 		return nil, err
 	}
 	t := &ordertrace.PackedTrace{Name: info.Name, Header: info.header(), Names: names}
-	f := &chunkFetcher{ctx: ctx, s: s, id: info.ID}
+	f := &chunkFetcher{ctx: ctx, q: s.db, id: info.ID}
 	for {
 		orders, _, err := f.next()
 		if err == io.EOF {
@@ -331,7 +377,7 @@ func (f *floats) Scan(v any) error {
 // decompressed, for an ordertrace.ChunkSource, reusing its buffers.
 type chunkFetcher struct {
 	ctx          context.Context
-	s            *Store
+	q            sqlx.QueryerContext // the store, or the transaction writing the trace
 	id           int64
 	segments     bool
 	chunk        int
@@ -345,7 +391,7 @@ func (f *chunkFetcher) next() ([]byte, []byte, error) {
 	if f.segments {
 		cols = `data, segments`
 	}
-	rows, err := f.s.db.QueryContext(f.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, f.id, f.chunk)
+	rows, err := f.q.QueryContext(f.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, f.id, f.chunk)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,6 +16,9 @@ type Prepared struct {
 	counts *ordertrace.Counts
 }
 
+// Counts returns the trace's counts, which nobody may change.
+func (p *Prepared) Counts() *ordertrace.Counts { return p.counts }
+
 // Prepare reads the trace open returns once to count its orders' children
 // and requests. open must return the same trace every time.
 func Prepare(open func() (ordertrace.Source, error)) (*Prepared, error) {
