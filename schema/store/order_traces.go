@@ -124,8 +124,18 @@ func (w *OrderWriter) flush() error {
 	}
 	w.chunk++
 	w.n = 0
+	// A chunk of a master's order with its millions of requests took
+	// buffers of a hundred MB: the next chunks get buffers of their own
+	// size rather than keeping those for the rest of the trace.
+	if cap(w.data)+cap(w.segments)+cap(w.zipped) > maxKeptBuffers {
+		w.data, w.segments, w.zipped = nil, nil, nil
+	}
 	return nil
 }
+
+// maxKeptBuffers bounds the buffers an OrderWriter keeps from one chunk
+// to the next (a chunk of 16,384 typical orders packs into about 1 MB).
+const maxKeptBuffers = 16 << 20
 
 // Stored returns the orders added, as the store now holds them (without
 // their segments), and their counts; no order may be added after. A

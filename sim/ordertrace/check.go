@@ -174,12 +174,14 @@ func (c *checker) checkRequests(o *Order, line int64) *defect {
 			return defectf(o.ID, "request %d names order %d (expected an order id ≥ 1)", i, q.Order)
 		case q.Result < 0:
 			return defectf(o.ID, "request %d: result index %d negative", i, q.Result)
+		case q.Result > math.MaxInt32:
+			return defectf(o.ID, "request %d: result index %d out of range (expected at most %d)", i, q.Result, math.MaxInt32)
 		case q.Order < o.ID:
 			if n := c.nresults[q.Order-1]; uint64(q.Result) >= uint64(n) {
 				return neverProvided(o.ID, q, int64(n))
 			}
 		default:
-			c.pending.add(q.Order, pendingRequest{from: o.ID, result: q.Result, at: q.At, line: line})
+			c.pending.add(q.Order, pendingRequest{from: o.ID, result: int32(q.Result), at: q.At, line: line})
 		}
 	}
 	return nil
@@ -248,8 +250,8 @@ func compareTargets(a, b Request) int {
 // resolve checks the requests that were waiting for o to be read.
 func (c *checker) resolve(o *Order) error {
 	return c.pending.take(o.ID, func(p pendingRequest) error {
-		if p.result >= len(o.Results) {
-			q := Request{Order: o.ID, Result: p.result, At: p.at}
+		if int(p.result) >= len(o.Results) {
+			q := Request{Order: o.ID, Result: int(p.result), At: p.at}
 			return &lineDefect{p.line, neverProvided(p.from, q, int64(len(o.Results)))}
 		}
 		if p.from == o.Parent && p.at < o.MadeAt {

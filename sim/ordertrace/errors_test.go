@@ -77,6 +77,7 @@ func TestReaderErrors(t *testing.T) {
 		{"empty proc", traceText(main1, child(`"f"`, `""`)), "t.jsonl:3: order 2: proc is empty (expected the procedure's name)"},
 		{"main made late", traceText(strings.Replace(main1, `"made_at":0`, `"made_at":1`, 1)), "t.jsonl:2: order 1: the main order is made at 1 (expected 0)"},
 		{"made after parent ends", traceText(main1, child(`"made_at":1`, `"made_at":2.5`)), "t.jsonl:3: order 2: made at 2.5, outside its parent 1's own time [0, 2]"},
+		{"huge result index", traceText(strings.Replace(mainWaits, `{"order":2,"at":1}`, `{"order":2,"result":2147483648,"at":1}`, 1), child2), "t.jsonl:2: order 1: request 0: result index 2147483648 out of range (expected at most 2147483647)"},
 		{"duplicate in a long list", traceText(mainRequesting(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 18, 19)), "t.jsonl:2: order 1: requests result 0 of order 18 twice (expected only the first request)"},
 		{"duplicate in a long list out of order", traceText(mainRequesting(19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 11)), "t.jsonl:2: order 1: requests result 0 of order 11 twice (expected only the first request)"},
 		{"segment gap", traceText(strings.Replace(main1, `"duration":2,`, `"duration":2,"segments":[{"start":0,"dur":1},{"start":1.5,"dur":0.5}],`, 1)), "t.jsonl:2: order 1: segment 1 starts at 1.5 (expected 1, where the previous one ends: segments cover [0, duration] in order)"},

@@ -8,9 +8,9 @@ import (
 // pendingRequest is a request for an order not read yet.
 type pendingRequest struct {
 	from   int64
-	result int
 	at     float64
 	line   int64
+	result int32 // checkRequests refuses a larger index
 	next   int32 // the next request for the same order, -1 at the end
 }
 
