@@ -16,4 +16,7 @@
 // computers as each moment's inputs become known. An order that cannot
 // be placed when the trace ends waits in a cycle; Analyze and Check
 // report it as a *DeadlockError, which completes the Reader's validation.
+// Given the trace's counts (AnalyzeCounted), it forgets each order once
+// no later one can need it: its memory follows the orders still running
+// or still awaited, not the trace.
 package workspan
