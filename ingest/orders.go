@@ -29,6 +29,21 @@ func OrderTraceName(path string) string { return storedName(path, ".gz", ".jsonl
 // the analysis keeps only the orders it still needs, where in the first
 // pass it would have kept every order to the end (workspan.AnalyzeCounted).
 func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderTraceInfo, error) {
+	return OrderTraceWith(ctx, st, path, OrderTraceOptions{})
+}
+
+// OrderTraceOptions are the choices of OrderTraceWith.
+type OrderTraceOptions struct {
+	// Reading, if not nil, is called now and then in the first pass with
+	// the bytes of the file read so far and its size.
+	Reading func(done, total int64)
+	// Analysing, if not nil, is called now and then in the second pass
+	// with the orders analysed so far and their number.
+	Analysing func(done, total int64)
+}
+
+// OrderTraceWith is OrderTrace with options.
+func OrderTraceWith(ctx context.Context, st *store.Store, path string, opt OrderTraceOptions) (store.OrderTraceInfo, error) {
 	f, size, err := openSniffed(path, sniffJSONLines)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
@@ -40,7 +55,8 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 	if err != nil || digest == nil {
 		return stored, err
 	}
-	r, err := ordertrace.NewReader(f, path)
+	read := &countingReader{r: f, total: size, progress: opt.Reading}
+	r, err := ordertrace.NewReader(read, path)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
@@ -49,6 +65,7 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 		if err := storeOrders(ctx, r, w); err != nil {
 			return info, err
 		}
+		read.report(true)
 		h := r.Header()
 		info.Program, info.Unit, info.Machine = h.Program, h.Unit, h.Machine
 		info.OrderCost, info.WaitCost, info.Slowdown = h.OrderCost, h.WaitCost, h.Slowdown
@@ -57,7 +74,7 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 		if err != nil {
 			return info, err
 		}
-		sum, err := workspan.AnalyzeCounted(stored, workspan.Network{}, counts)
+		sum, err := workspan.AnalyzeCounted(counting(stored, counts.Orders(), opt.Analysing), workspan.Network{}, counts)
 		if err != nil {
 			return info, fmt.Errorf("%s: %w", path, err)
 		}
@@ -67,6 +84,33 @@ func OrderTrace(ctx context.Context, st *store.Store, path string) (store.OrderT
 		info.Orders, info.Work, info.Span = sum.Orders, sum.Work, sum.Span
 		return info, nil
 	})
+}
+
+// counting returns src, whose orders number total, calling progress, if
+// not nil, every so many orders.
+func counting(src ordertrace.Scanner, total int64, progress func(done, total int64)) ordertrace.Scanner {
+	if progress == nil {
+		return src
+	}
+	return &countingSource{Scanner: src, total: total, progress: progress}
+}
+
+// countingSource is a Scanner that reports the orders scanned.
+type countingSource struct {
+	ordertrace.Scanner
+	n, total int64
+	progress func(done, total int64)
+}
+
+// reportOrders is how many orders pass between two reports.
+const reportOrders = 1 << 16
+
+func (c *countingSource) Scan(o *ordertrace.Order) error {
+	err := c.Scanner.Scan(o)
+	if c.n++; c.n%reportOrders == 0 || err != nil {
+		c.progress(min(c.n, c.total), c.total)
+	}
+	return err
 }
 
 // orderTraceDigest returns a function that returns the sha256 of the

@@ -67,6 +67,29 @@ func TestExportProgress(t *testing.T) {
 	}
 }
 
+// TestIngestOrdersProgress: an order trace's ingest off a terminal prints
+// progress lines of both its passes, the file read and then the orders
+// analysed; --quiet prints none.
+func TestIngestOrdersProgress(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "tasks.jsonl")
+	mustSucceed(t, presage(t, dir, "gen", "orders", "--shape", "master", "--orders", "200000", trace))
+	ingest := func(db string, args ...string) string {
+		cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, db), "ingest", "orders", trace}, args...)...)
+		cmd.Env = append(os.Environ(), "PRESAGE_PROGRESS_INTERVAL=1ns")
+		return runCommand(t, cmd).stderr
+	}
+	got := ingest("a.db")
+	for _, want := range []string{`ingest \S+tasks.jsonl: [\d.]+ of [\d.]+ MB \(\d+%\)`, `work and span of \S+tasks.jsonl: \d+ of 200001 orders \(\d+%\)`} {
+		if !regexp.MustCompile(want).MatchString(got) {
+			t.Errorf("no progress line matching %s:\n%s", want, got)
+		}
+	}
+	if got := ingest("b.db", "--quiet"); got != "" {
+		t.Errorf("--quiet printed %q", got)
+	}
+}
+
 // TestVersion: --version prints the build and exits 0.
 func TestVersion(t *testing.T) {
 	r := mustSucceed(t, presage(t, t.TempDir(), "--version"))

@@ -109,7 +109,7 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	collectOften()
 	for _, f := range c.Files {
-		info, err := ingest.OrderTrace(ctx, st, f)
+		info, err := ingestOrderTrace(ctx, g, st, f)
 		if err != nil {
 			return err
 		}
@@ -122,6 +122,26 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 		g.warnNamesakes(st, "order_traces", info.Name, info.ID)
 	}
 	return nil
+}
+
+// ingestOrderTrace ingests the order trace file f, showing the progress
+// of its passes: the file read, then the orders analysed.
+func ingestOrderTrace(ctx context.Context, g *Globals, st *store.Store, f string) (store.OrderTraceInfo, error) {
+	read, finishRead := g.progress("ingest " + f)
+	analyse, finishAnalyse := g.countProgress("work and span of "+f, "orders", false)
+	reading := true
+	info, err := ingest.OrderTraceWith(ctx, st, f, ingest.OrderTraceOptions{Reading: read, Analysing: func(done, total int64) {
+		if reading {
+			finishRead()
+			reading = false
+		}
+		analyse(done, total)
+	}})
+	if reading {
+		finishRead()
+	}
+	finishAnalyse()
+	return info, err
 }
 
 type ingestCalibrationCmd struct {

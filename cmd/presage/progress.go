@@ -132,23 +132,31 @@ func lazyBar(description string, counting ...progressbar.Option) (update func(do
 	}
 }
 
-// rowsProgress returns a callback showing the rows an export has written
-// of about total (0: unknown), and a finish function.
-func (g *Globals) rowsProgress(description string) (update func(rows, total int64), finish func()) {
+// countProgress returns a callback showing how many things (the rows an
+// export has written, the orders analysed) are done of total (0:
+// unknown), an estimate when estimated is set, and a finish function.
+func (g *Globals) countProgress(description, things string, estimated bool) (update func(done, total int64), finish func()) {
+	of := "of"
+	if estimated {
+		of = "of about"
+	}
 	switch g.progressMode() {
 	case barProgress:
-		return lazyBar(description, progressbar.OptionShowCount(), progressbar.OptionSetItsString("rows"), progressbar.OptionShowIts())
+		return lazyBar(description, progressbar.OptionShowCount(), progressbar.OptionSetItsString(things), progressbar.OptionShowIts())
 	case lineProgress:
-		l := newLines()
-		return func(rows, total int64) {
+		var l *lines // from the first update: the work may start well after the call
+		return func(done, total int64) {
+			if l == nil {
+				l = newLines()
+			}
 			if !l.due() {
 				return
 			}
 			if total > 0 {
-				fmt.Fprintf(os.Stderr, "%s: %d of about %d rows (%.0f%%)%s\n", description, rows, total,
-					min(100, 100*float64(rows)/float64(total)), eta(float64(min(rows, total)), float64(total), time.Since(l.start)))
+				fmt.Fprintf(os.Stderr, "%s: %d %s %d %s (%.0f%%)%s\n", description, done, of, total, things,
+					min(100, 100*float64(done)/float64(total)), eta(float64(min(done, total)), float64(total), time.Since(l.start)))
 			} else {
-				fmt.Fprintf(os.Stderr, "%s: %d rows\n", description, rows)
+				fmt.Fprintf(os.Stderr, "%s: %d %s\n", description, done, things)
 			}
 		}, func() {}
 	}

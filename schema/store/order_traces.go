@@ -142,7 +142,7 @@ const maxKeptBuffers = 16 << 20
 // second pass over the trace reads them rather than the file: an
 // analysis that knows the counts keeps only the orders it still needs
 // (workspan.AnalyzeCounted).
-func (w *OrderWriter) Stored() (ordertrace.Source, *ordertrace.Counts, error) {
+func (w *OrderWriter) Stored() (ordertrace.Scanner, *ordertrace.Counts, error) {
 	if err := w.close(); err != nil {
 		return nil, nil, err
 	}
