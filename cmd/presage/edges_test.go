@@ -67,25 +67,30 @@ func TestExportProgress(t *testing.T) {
 	}
 }
 
-// TestIngestOrdersProgress: an order trace's ingest off a terminal prints
+// TestOrdersProgress: off a terminal, an order trace's ingest prints
 // progress lines of both its passes, the file read and then the orders
-// analysed; --quiet prints none.
-func TestIngestOrdersProgress(t *testing.T) {
+// analysed, and its simulation lines of the orders finished, without a
+// time left (their pace is uneven); --quiet prints none.
+func TestOrdersProgress(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "tasks.jsonl")
 	mustSucceed(t, presage(t, dir, "gen", "orders", "--shape", "master", "--orders", "200000", trace))
-	ingest := func(db string, args ...string) string {
-		cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, db), "ingest", "orders", trace}, args...)...)
+	run := func(db string, args ...string) string {
+		cmd := exec.Command(binary, append([]string{"--db", filepath.Join(dir, db)}, args...)...)
 		cmd.Env = append(os.Environ(), "PRESAGE_PROGRESS_INTERVAL=1ns")
-		return runCommand(t, cmd).stderr
+		return mustSucceed(t, runCommand(t, cmd)).stderr
 	}
-	got := ingest("a.db")
+	got := run("a.db", "ingest", "orders", trace)
 	for _, want := range []string{`ingest \S+tasks.jsonl: [\d.]+ of [\d.]+ MB \(\d+%\)`, `work and span of \S+tasks.jsonl: \d+ of 200001 orders \(\d+%\)`} {
 		if !regexp.MustCompile(want).MatchString(got) {
 			t.Errorf("no progress line matching %s:\n%s", want, got)
 		}
 	}
-	if got := ingest("b.db", "--quiet"); got != "" {
+	got = run("a.db", "orders", "simulate", "--orders", "tasks", "--nodes", "16")
+	if !regexp.MustCompile(`simulate tasks: \d+ of 200001 orders \(\d+%\)\n`).MatchString(got) {
+		t.Errorf("no progress line of the simulation, or one with a time left:\n%s", got)
+	}
+	if got := run("b.db", "--quiet", "ingest", "orders", trace) + run("b.db", "--quiet", "orders", "simulate", "--orders", "tasks"); got != "" {
 		t.Errorf("--quiet printed %q", got)
 	}
 }

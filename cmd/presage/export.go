@@ -133,7 +133,7 @@ func (f *exportFlags) export(ctx context.Context, g *Globals, format string, wri
 		return err
 	}
 	defer st.Close()
-	update, finish := g.countProgress("export "+format, "rows", true)
+	update, finish := g.countProgress("export "+format, counted{things: "rows", estimated: true})
 	defer finish()
 	total := int64(-1) // not asked yet; 0: unknown
 	f.progress = func(rows int64) {

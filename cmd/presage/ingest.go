@@ -128,7 +128,7 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 // of its passes: the file read, then the orders analysed.
 func ingestOrderTrace(ctx context.Context, g *Globals, st *store.Store, f string) (store.OrderTraceInfo, error) {
 	read, finishRead := g.progress("ingest " + f)
-	analyse, finishAnalyse := g.countProgress("work and span of "+f, "orders", false)
+	analyse, finishAnalyse := g.countProgress("work and span of "+f, counted{things: "orders"})
 	reading := true
 	info, err := ingest.OrderTraceWith(ctx, st, f, ingest.OrderTraceOptions{Reading: read, Analysing: func(done, total int64) {
 		if reading {

@@ -166,8 +166,10 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	update, finish := g.countProgress("simulate "+c.Orders, counted{things: "orders", uneven: true})
 	sim, err := stage.SimulateOrders(ctx, st, stage.OrdersRequest{Trace: c.Orders, Cluster: cl,
-		Options: c.options(), MaxEvents: c.MaxEvents})
+		Options: c.options(), MaxEvents: c.MaxEvents, Progress: update})
+	finish()
 	if err != nil {
 		return err
 	}

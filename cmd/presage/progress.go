@@ -121,7 +121,12 @@ func lazyBar(description string, counting ...progressbar.Option) (update func(do
 				progressbar.OptionThrottle(100 * time.Millisecond),
 				progressbar.OptionClearOnFinish(),
 			}, counting...)
+			// The bar's clock starts at its first showing: shown at once
+			// with done, it would rate the work done before it in a
+			// microsecond. It starts at 0, and shows done at the next call.
 			bar = progressbar.NewOptions64(total, opts...)
+			bar.Set64(0)
+			return
 		}
 		bar.Set64(done)
 	}
@@ -132,18 +137,28 @@ func lazyBar(description string, counting ...progressbar.Option) (update func(do
 	}
 }
 
-// countProgress returns a callback showing how many things (the rows an
-// export has written, the orders analysed) are done of total (0:
-// unknown), an estimate when estimated is set, and a finish function.
-func (g *Globals) countProgress(description, things string, estimated bool) (update func(done, total int64), finish func()) {
-	of := "of"
-	if estimated {
-		of = "of about"
-	}
+// counted says what a progress count counts and how its total is known.
+type counted struct {
+	things    string // rows, orders
+	estimated bool   // the total is an estimate: "of about"
+	uneven    bool   // the pace is too uneven to extrapolate the time left
+}
+
+// countProgress returns a callback showing how many things are done of
+// total (0: unknown), and a finish function.
+func (g *Globals) countProgress(description string, c counted) (update func(done, total int64), finish func()) {
 	switch g.progressMode() {
 	case barProgress:
-		return lazyBar(description, progressbar.OptionShowCount(), progressbar.OptionSetItsString(things), progressbar.OptionShowIts())
+		opts := []progressbar.Option{progressbar.OptionShowCount(), progressbar.OptionSetItsString(c.things), progressbar.OptionShowIts()}
+		if c.uneven {
+			opts = append(opts, progressbar.OptionSetPredictTime(false))
+		}
+		return lazyBar(description, opts...)
 	case lineProgress:
+		of := "of"
+		if c.estimated {
+			of = "of about"
+		}
 		var l *lines // from the first update: the work may start well after the call
 		return func(done, total int64) {
 			if l == nil {
@@ -152,12 +167,16 @@ func (g *Globals) countProgress(description, things string, estimated bool) (upd
 			if !l.due() {
 				return
 			}
-			if total > 0 {
-				fmt.Fprintf(os.Stderr, "%s: %d %s %d %s (%.0f%%)%s\n", description, done, of, total, things,
-					min(100, 100*float64(done)/float64(total)), eta(float64(min(done, total)), float64(total), time.Since(l.start)))
-			} else {
-				fmt.Fprintf(os.Stderr, "%s: %d %s\n", description, done, things)
+			if total <= 0 {
+				fmt.Fprintf(os.Stderr, "%s: %d %s\n", description, done, c.things)
+				return
 			}
+			left := ""
+			if !c.uneven {
+				left = eta(float64(min(done, total)), float64(total), time.Since(l.start))
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d %s %d %s (%.0f%%)%s\n", description, done, of, total, c.things,
+				min(100, 100*float64(done)/float64(total)), left)
 		}, func() {}
 	}
 	return func(int64, int64) {}, func() {}

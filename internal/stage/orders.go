@@ -27,6 +27,9 @@ type OrdersRequest struct {
 	// most this many orders, else none is (the per-node rows, the
 	// critical path and the sums by procedure always are).
 	MaxEvents int64
+	// Progress, when set, receives now and then the orders simulated so
+	// far and the trace's number of orders.
+	Progress func(done, total int64)
 }
 
 // SimulateOrders plays a stored order trace on a cluster and stores the
@@ -55,6 +58,9 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 		opt.Scheduler = ordersched.Default
 	}
 	opt.ByProc, opt.PathSteps = true, maxPathSteps
+	if req.Progress != nil {
+		opt.Progress = func(finished int64) { req.Progress(finished, info.Orders) }
+	}
 	var sched schedules
 	if info.Orders <= req.MaxEvents {
 		sched.events = make([]stored.OrderEvent, 0, info.Orders)

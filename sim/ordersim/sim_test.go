@@ -228,3 +228,17 @@ func TestHubTakesOneMessageAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestProgress: Progress hears of every ProgressEvery orders finished.
+func TestProgress(t *testing.T) {
+	const depth = 17 // 2^18 - 1 orders
+	var got []int64
+	r, err := Simulate(openDAC(depth), Cluster{Nodes: 8}, Options{Progress: func(n int64) { got = append(got, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{1 * ProgressEvery, 2 * ProgressEvery, 3 * ProgressEvery}
+	if r.Orders != dacOrders(depth) || !slices.Equal(got, want) {
+		t.Errorf("%d orders, progress %v; want %d, %v", r.Orders, got, dacOrders(depth), want)
+	}
+}

@@ -244,6 +244,9 @@ func (e *engine) finish(l *live) {
 	}
 	l.state = finished
 	e.orders++
+	if e.orders%ProgressEvery == 0 && e.opt.Progress != nil {
+		e.opt.Progress(e.orders)
+	}
 	if e.now >= e.makespan {
 		e.makespan = e.now
 		if e.path {
