@@ -69,7 +69,7 @@ func OrderTraceWith(ctx context.Context, st *store.Store, path string, opt Order
 		h := r.Header()
 		info.Program, info.Unit, info.Machine = h.Program, h.Unit, h.Machine
 		info.OrderCost, info.WaitCost, info.Slowdown = h.OrderCost, h.WaitCost, h.Slowdown
-		r = nil // what the reader holds to validate (a master's pending requests: 400 MB at 10M orders) goes before the analysis
+		r = nil // what the reader holds to validate (a master's pending requests: 320 MB at 10M orders) goes before the analysis
 		stored, counts, err := w.Stored()
 		if err != nil {
 			return info, err

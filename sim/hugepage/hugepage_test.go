@@ -44,17 +44,6 @@ func mappings(t *testing.T) []mapping {
 	return ms
 }
 
-// advised returns the bytes of the mappings advised huge pages ("hg").
-func advised(ms []mapping) uintptr {
-	n := uintptr(0)
-	for _, m := range ms {
-		if strings.Contains(m.flags, " hg") {
-			n += m.hi - m.lo
-		}
-	}
-	return n
-}
-
 // Slice advises every 2 MB page its array touches: the kernel marks the
 // mappings there "hg" (huge pages advised).
 func TestSliceAdvisesAroundTheArray(t *testing.T) {
