@@ -77,13 +77,7 @@ func FuzzRandomTraces(f *testing.F) {
 // same error.
 func compareCounted(t *testing.T, orders []*ordertrace.Order, net Network, want Summary, wantErr error) {
 	t.Helper()
-	var c ordertrace.Counts
-	for _, o := range orders {
-		if err := c.Add(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := AnalyzeCounted(&slice{orders: orders}, net, &c)
+	got, err := AnalyzeCounted(&slice{orders: orders}, net, countsOf(t, orders))
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
 		t.Fatalf("counted: %+v, %v; uncounted: %+v, %v", got, err, want, wantErr)
 	}

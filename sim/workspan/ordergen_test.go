@@ -65,19 +65,9 @@ func TestCountedForgets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.opt.Shape), func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := ordergen.Generate(&buf, tt.opt); err != nil {
-				t.Fatal(err)
-			}
-			orders := readAll(t, buf.Bytes())
-			var c ordertrace.Counts
-			for _, o := range orders {
-				if err := c.Add(o); err != nil {
-					t.Fatal(err)
-				}
-			}
+			orders := generated(t, tt.opt)
 			net := Network{Latency: 0.01, Bandwidth: 1e6}
-			s := newSchedule(net, &c)
+			s := newSchedule(net, countsOf(t, orders))
 			peak := 0
 			for _, o := range orders {
 				if err := s.add(o); err != nil {
@@ -95,11 +85,17 @@ func TestCountedForgets(t *testing.T) {
 	}
 }
 
-func readAll(t *testing.T, text []byte) []*ordertrace.Order {
-	t.Helper()
-	r, err := ordertrace.NewReader(bytes.NewReader(text), "gen.jsonl")
+// generated returns the orders of the trace opt generates, read by the
+// Reader.
+func generated(tb testing.TB, opt ordergen.Options) []*ordertrace.Order {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := ordergen.Generate(&buf, opt); err != nil {
+		tb.Fatal(err)
+	}
+	r, err := ordertrace.NewReader(&buf, "gen.jsonl")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var orders []*ordertrace.Order
 	for {
@@ -108,10 +104,22 @@ func readAll(t *testing.T, text []byte) []*ordertrace.Order {
 			return orders
 		}
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		orders = append(orders, o)
 	}
+}
+
+// countsOf returns the counts of orders.
+func countsOf(tb testing.TB, orders []*ordertrace.Order) *ordertrace.Counts {
+	tb.Helper()
+	c := new(ordertrace.Counts)
+	for _, o := range orders {
+		if err := c.Add(o); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return c
 }
 
 // TestScannerListsKept: read through a Scanner that reuses the lists of
@@ -119,12 +127,7 @@ func readAll(t *testing.T, text []byte) []*ordertrace.Order {
 // orders, long lists (main's, taken rather than copied) and short ones
 // (the stages', copied) alike.
 func TestScannerListsKept(t *testing.T) {
-	opt := ordergen.Options{Shape: ordergen.Pipeline, Stages: 3, Items: 700, Leaf: 1, Feed: 0.5, Jitter: 0.3}
-	var buf bytes.Buffer
-	if err := ordergen.Generate(&buf, opt); err != nil {
-		t.Fatal(err)
-	}
-	orders := readAll(t, buf.Bytes())
+	orders := generated(t, ordergen.Options{Shape: ordergen.Pipeline, Stages: 3, Items: 700, Leaf: 1, Feed: 0.5, Jitter: 0.3})
 	if len(orders[0].Requests) <= longList {
 		t.Fatalf("main has %d requests, want more than %d", len(orders[0].Requests), longList)
 	}
