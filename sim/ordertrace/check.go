@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
+
+	"github.com/presage-dvm/presage/sim/chunked"
 )
 
 // checker applies the validation rules of docs/orders.md to orders in
@@ -13,11 +16,35 @@ import (
 // and the number of results requests are checked against: any later order
 // may make children of, or request, any earlier one) plus the pending
 // requests.
+//
+// The tables are chunked arrays, grown as orders are read: a table sized
+// up front for the orders a header announces counted whole towards the
+// collector's goal from the first line (114 MB at 10M orders), while a
+// master's first line, naming every task, is when ingest's heap peaks.
 type checker struct {
-	durations []float64 // by id-1
-	nresults  []uint32  // by id-1
+	durations chunked.Array[float64] // by id-1
+	nresults  chunked.Array[uint32]  // by id-1
+	n         int32                  // orders checked
+	lines     []lineBreak            // where orders' first lines stop following their ids
 	pending   pendingSet
 	scratch   []Request // for checkDuplicates
+}
+
+// lineBreak says that order id starts on line: so do the orders after
+// it, one line each, up to the next break (an order of several lines).
+type lineBreak struct{ id, line int64 }
+
+// noteLine remembers that order id starts on line.
+func (c *checker) noteLine(id, line int64) {
+	if n := len(c.lines); n == 0 || c.lines[n-1].line+(id-c.lines[n-1].id) != line {
+		c.lines = append(c.lines, lineBreak{id, line})
+	}
+}
+
+// lineOf returns the first line of order id, checked already.
+func (c *checker) lineOf(id int64) int64 {
+	i := sort.Search(len(c.lines), func(i int) bool { return c.lines[i].id > id }) - 1
+	return c.lines[i].line + id - c.lines[i].id
 }
 
 // lineDefect is a defect found on an earlier line than the current one.
@@ -28,19 +55,8 @@ type lineDefect struct {
 
 func newChecker() *checker { return &checker{pending: newPendingSet()} }
 
-// reserve sizes the checker for the orders a header announces, saving
-// the copies of growing tables; a header that lies costs at most
-// maxReserve entries.
-func (c *checker) reserve(orders int64) {
-	const maxReserve = 1 << 24
-	if orders > 0 {
-		n := min(orders, maxReserve)
-		c.durations, c.nresults = make([]float64, 0, n), make([]uint32, 0, n)
-	}
-}
-
 // read returns the number of orders checked so far.
-func (c *checker) read() int64 { return int64(len(c.durations)) }
+func (c *checker) read() int64 { return int64(c.n) }
 
 // tolerance is how far two own-time moments computed by different sums
 // (a segment's end and the next one's start, the last end and Duration)
@@ -56,11 +72,15 @@ func (c *checker) add(o *Order, line int64) error {
 	if err := checkOwnTime(o); err != nil {
 		return err
 	}
-	if err := c.checkRequests(o, line); err != nil {
+	if err := c.checkRequests(o); err != nil {
 		return err
 	}
-	c.durations = append(c.durations, o.Duration)
-	c.nresults = append(c.nresults, uint32(min(len(o.Results), math.MaxUint32)))
+	c.noteLine(o.ID, line)
+	c.durations.Grow(c.n)
+	c.nresults.Grow(c.n)
+	*c.durations.At(c.n) = o.Duration
+	*c.nresults.At(c.n) = uint32(min(len(o.Results), math.MaxUint32))
+	c.n++
 	return c.resolve(o)
 }
 
@@ -70,6 +90,8 @@ func (c *checker) identity(o *Order) *defect {
 	switch {
 	case o.ID != want:
 		return defectf(o.ID, "id out of order (expected %d: ids count up from 1 in creation order)", want)
+	case o.ID > math.MaxInt32:
+		return defectf(o.ID, "more orders than a trace may have (expected at most %d)", math.MaxInt32)
 	case o.ID == 1 && o.Parent != 0:
 		return defectf(o.ID, "the main order has parent %d (expected 0)", o.Parent)
 	case o.ID > 1 && (o.Parent < 1 || o.Parent >= o.ID):
@@ -84,7 +106,7 @@ func (c *checker) identity(o *Order) *defect {
 		return defectf(o.ID, "the main order is made at %v (expected 0)", o.MadeAt)
 	}
 	if o.ID > 1 {
-		if d := c.durations[o.Parent-1]; o.MadeAt > d {
+		if d := *c.durations.At(int32(o.Parent - 1)); o.MadeAt > d {
 			return defectf(o.ID, "made at %v, outside its parent %d's own time [0, %v]", o.MadeAt, o.Parent, d)
 		}
 	}
@@ -162,7 +184,7 @@ func checkSegments(o *Order) *defect {
 
 // checkRequests checks the requests' targets: an earlier order must
 // provide the result; a later one is remembered.
-func (c *checker) checkRequests(o *Order, line int64) *defect {
+func (c *checker) checkRequests(o *Order) *defect {
 	if err := c.checkDuplicates(o); err != nil {
 		return err
 	}
@@ -177,11 +199,11 @@ func (c *checker) checkRequests(o *Order, line int64) *defect {
 		case q.Result > math.MaxInt32:
 			return defectf(o.ID, "request %d: result index %d out of range (expected at most %d)", i, q.Result, math.MaxInt32)
 		case q.Order < o.ID:
-			if n := c.nresults[q.Order-1]; uint64(q.Result) >= uint64(n) {
+			if n := *c.nresults.At(int32(q.Order - 1)); uint64(q.Result) >= uint64(n) {
 				return neverProvided(o.ID, q, int64(n))
 			}
 		default:
-			c.pending.add(q.Order, pendingRequest{from: o.ID, result: int32(q.Result), at: q.At, line: line})
+			c.pending.add(q.Order, pendingRequest{from: o.ID, result: int32(q.Result), at: q.At})
 		}
 	}
 	return nil
@@ -252,10 +274,10 @@ func (c *checker) resolve(o *Order) error {
 	return c.pending.take(o.ID, func(p pendingRequest) error {
 		if int(p.result) >= len(o.Results) {
 			q := Request{Order: o.ID, Result: int(p.result), At: p.at}
-			return &lineDefect{p.line, neverProvided(p.from, q, int64(len(o.Results)))}
+			return &lineDefect{c.lineOf(p.from), neverProvided(p.from, q, int64(len(o.Results)))}
 		}
 		if p.from == o.Parent && p.at < o.MadeAt {
-			return &lineDefect{p.line, defectf(p.from, "requests order %d at %v, before making it at %v", o.ID, p.at, o.MadeAt)}
+			return &lineDefect{c.lineOf(p.from), defectf(p.from, "requests order %d at %v, before making it at %v", o.ID, p.at, o.MadeAt)}
 		}
 		return nil
 	})
@@ -271,5 +293,5 @@ func (c *checker) finish() error {
 	if !ok {
 		return nil
 	}
-	return &lineDefect{p.line, defectf(p.from, "requests order %d, which is not in the trace (a request for a result never provided)", target)}
+	return &lineDefect{c.lineOf(p.from), defectf(p.from, "requests order %d, which is not in the trace (a request for a result never provided)", target)}
 }

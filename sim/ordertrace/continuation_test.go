@@ -54,9 +54,21 @@ func TestContinuationLines(t *testing.T) {
 	if !reflect.DeepEqual(back, orders) {
 		t.Fatalf("read back\n%+v\nwant\n%+v", back[0], orders[0])
 	}
-	bad := strings.Replace(text, `"id":3,"parent":1`, `"id":3,"parent":7`, 1)
-	if _, err := readAll("many.jsonl", bad); err == nil || !strings.HasPrefix(err.Error(), "many.jsonl:6: order 3:") {
-		t.Fatalf("error %v, want one on line 6", err)
+	for _, tc := range []struct{ old, new, want string }{
+		{`"id":3,"parent":1`, `"id":3,"parent":7`, "many.jsonl:6: order 3: parent 7 unknown"},
+		// Requests waiting for a later order are placed on their order's
+		// first line, before and after the continuation lines.
+		{`{"order":6,"at":4.5}`, `{"order":6,"result":1,"at":4.5}`, "many.jsonl:2: order 1: requests result 1 of order 6, which provides 1"},
+		{`"id":4,"parent":1,"proc":"task","made_at":2,"arg_bytes":0,"duration":1,`, `"id":4,"parent":1,"proc":"task","made_at":2,"arg_bytes":0,"duration":1,"requests":[{"order":9,"at":0.5}],`,
+			"many.jsonl:7: order 4: requests order 9, which is not in the trace"},
+	} {
+		bad := strings.Replace(text, tc.old, tc.new, 1)
+		if bad == text {
+			t.Fatalf("no %s in the trace", tc.old)
+		}
+		if _, err := readAll("many.jsonl", bad); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error %v\nwant %s…", err, tc.want)
+		}
 	}
 }
 

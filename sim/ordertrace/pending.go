@@ -6,10 +6,11 @@ import (
 )
 
 // pendingRequest is a request for an order not read yet.
+// Its line is the first line of order from (checker.lineOf): 24 bytes
+// where a master's ten million wait for their tasks.
 type pendingRequest struct {
 	from   int64
 	at     float64
-	line   int64
 	result int32 // checkRequests refuses a larger index
 	next   int32 // the next request for the same order, -1 at the end
 }
@@ -67,12 +68,12 @@ func (s *pendingSet) take(target int64, f func(p pendingRequest) error) error {
 	return err
 }
 
-// earliest returns the remembered request with the smallest line and its
-// target; ok is false when none is left.
+// earliest returns the remembered request from the earliest order (on
+// the earliest line) and its target; ok is false when none is left.
 func (s *pendingSet) earliest() (p pendingRequest, target int64, ok bool) {
 	s.first.Each(func(t int64, head int32) {
 		for i := head - 1; i >= 0; i = s.at(i).next {
-			if q := *s.at(i); !ok || q.line < p.line {
+			if q := *s.at(i); !ok || q.from < p.from {
 				p, target, ok = q, t, true
 			}
 		}

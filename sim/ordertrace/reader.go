@@ -74,7 +74,6 @@ func NewReader(rd io.Reader, name string) (*Reader, error) {
 	if r.hdr, err = parseHeader(line); err != nil {
 		return nil, r.errorf("%v", err)
 	}
-	r.chk.reserve(r.hdr.Orders)
 	return r, nil
 }
 
