@@ -44,6 +44,27 @@ func mappings(t *testing.T) []mapping {
 	return ms
 }
 
+// advised returns the bytes of the mappings advised huge pages ("hg").
+func advised(ms []mapping) uintptr {
+	n := uintptr(0)
+	for _, m := range ms {
+		if strings.Contains(m.flags, " hg") {
+			n += m.hi - m.lo
+		}
+	}
+	return n
+}
+
+// Heap advises as much of the address space as it is asked for, in
+// pieces.
+func TestHeapAdvises(t *testing.T) {
+	before := advised(mappings(t))
+	Heap(4 * PieceSize)
+	if after := advised(mappings(t)); after < before+4*PieceSize {
+		t.Errorf("advised %d MB after Heap(%d MB), %d MB before", after>>20, 4*PieceSize>>20, before>>20)
+	}
+}
+
 // Slice advises every 2 MB page its array touches: the kernel marks the
 // mappings there "hg" (huge pages advised).
 func TestSliceAdvisesAroundTheArray(t *testing.T) {
