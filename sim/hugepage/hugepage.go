@@ -25,8 +25,7 @@ const Size = 2 << 20
 // allocator hands that range out again for whatever the program
 // allocates next, small objects included, which no array of the
 // program's own covers (a simulation of a million orders: 4,400 page
-// faults instead of 16,000, about 5% of its CPU time;
-// docs/orders-sim.md, "Memory").
+// faults instead of 16,000; docs/orders-sim.md, "Memory").
 //
 // It allocates in pieces of PieceSize. The runtime zeroes a fresh
 // allocation whole, touching it, when it begins over memory used before
