@@ -174,9 +174,10 @@ func (rs *records) add(r record) {
 	rs.byID.Set(rs.n, i)
 }
 
-// forget drops the record of order id.
+// forget drops the record of order id: not zeroed, since add overwrites
+// a record whole.
 func (rs *records) forget(id int64) {
-	rs.a.Release(rs.byID.Get(id))
+	rs.a.Recycle(rs.byID.Get(id))
 	rs.byID.Delete(id)
 }
 
