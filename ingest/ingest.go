@@ -78,14 +78,24 @@ func openSummed(path string, sniff func(head []byte, name string) error, sum fun
 	if f, size, err = openSniffed(path, sniff); err != nil {
 		return nil, 0, "", err
 	}
-	if digest, err = sum(f); err == nil {
+	if digest, err = sumFile(f, sum); err != nil {
+		f.Close()
+		return nil, 0, "", err
+	}
+	return f, size, digest, nil
+}
+
+// sumFile returns sum of the whole of f and leaves f at its start again;
+// an error names the file.
+func sumFile(f *os.File, sum func(io.Reader) (string, error)) (string, error) {
+	digest, err := sum(f)
+	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
-		f.Close()
-		return nil, 0, "", fmt.Errorf("%s: %w", path, err)
+		return "", fmt.Errorf("%s: %w", f.Name(), err)
 	}
-	return f, size, digest, nil
+	return digest, nil
 }
 
 // openSniffed opens the file at path, checks its first bytes with sniff

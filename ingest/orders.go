@@ -126,12 +126,9 @@ func orderTraceDigest(ctx context.Context, st *store.Store, f *os.File, path str
 		return nil, store.OrderTraceInfo{}, err
 	}
 	if sameSize {
-		digest, err := sumReader(f)
-		if err == nil {
-			_, err = f.Seek(0, io.SeekStart)
-		}
+		digest, err := sumFile(f, sumReader)
 		if err != nil {
-			return nil, store.OrderTraceInfo{}, fmt.Errorf("%s: %w", path, err)
+			return nil, store.OrderTraceInfo{}, err
 		}
 		if info, found, err := st.OrderTraceBySHA(ctx, digest); err != nil || found {
 			return nil, info, err

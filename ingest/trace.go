@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -84,16 +83,7 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 // hashing f with SHA-256 when the store needs it (store.TraceOfFile). f is
 // left at its start.
 func storedTrace(ctx context.Context, st *store.Store, f *os.File, digest string) (store.TraceInfo, bool, error) {
-	return st.TraceOfFile(ctx, digest, func() (string, error) {
-		sum, err := sumReader(f)
-		if err == nil {
-			_, err = f.Seek(0, io.SeekStart)
-		}
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		return sum, nil
-	})
+	return st.TraceOfFile(ctx, digest, func() (string, error) { return sumFile(f, sumReader) })
 }
 
 // countingReader counts the bytes read from the file for progress
