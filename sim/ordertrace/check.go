@@ -226,7 +226,7 @@ func (c *checker) checkDuplicates(o *Order) *defect {
 	if len(qs) <= 16 {
 		for i := range qs {
 			for j := i + 1; j < len(qs); j++ {
-				if qs[i].Order == qs[j].Order && qs[i].Result == qs[j].Result {
+				if compareTargets(qs[i], qs[j]) == 0 {
 					return dup(qs[j])
 				}
 			}
