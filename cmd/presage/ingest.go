@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
@@ -129,18 +130,13 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 // of its passes: the file read, then the orders analysed.
 func ingestOrderTrace(ctx context.Context, g *Globals, st *store.Store, f string) (store.OrderTraceInfo, error) {
 	read, finishRead := g.progress("ingest " + f)
+	finishRead = sync.OnceFunc(finishRead) // when the analysis starts, or at the end
 	analyse, finishAnalyse := g.countProgress("work and span of "+f, counted{things: "orders"})
-	reading := true
 	info, err := ingest.OrderTraceWith(ctx, st, f, ingest.OrderTraceOptions{Reading: read, Analysing: func(done, total int64) {
-		if reading {
-			finishRead()
-			reading = false
-		}
+		finishRead()
 		analyse(done, total)
 	}})
-	if reading {
-		finishRead()
-	}
+	finishRead()
 	finishAnalyse()
 	return info, err
 }

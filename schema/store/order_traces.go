@@ -186,9 +186,9 @@ func (w *OrderWriter) finish() error {
 // SaveOrderTrace stores an order trace in one transaction: write is called
 // with a writer to Add every order to, and returns the info to record
 // (its Orders, Work and Span known once every order has been read; its
-// SHA256 too, when info has none). When the store holds a trace with the same SHA256
-// already (a concurrent ingest of the same bytes won), that trace comes
-// back with Existing set.
+// SHA256 too, when info has none). When the store holds a trace with the
+// same SHA256 already (a concurrent ingest of the same bytes won), that
+// trace comes back with Existing set.
 func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write func(*OrderWriter) (OrderTraceInfo, error)) (OrderTraceInfo, error) {
 	if info.IngestedAt == "" {
 		info.IngestedAt = time.Now().UTC().Format(time.RFC3339)
