@@ -1,6 +1,10 @@
 package ordersim
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/presage-dvm/presage/sim/chunked"
+)
 
 // memory is the chunks of a finished simulation's biggest arenas, handed
 // to the next simulation of the process (a sweep's, a search's). Each
@@ -13,10 +17,10 @@ import "sync"
 // only arenas whose users overwrite a value whole when they take it
 // (lives, links, the requests' slots) adopt them.
 type memory struct {
-	lives    chunks[live]
-	links    chunks[link]
-	meta     chunks[linkMeta]
-	requests chunks[slot]
+	lives    chunked.Array[live]
+	links    chunked.Array[link]
+	meta     chunked.Array[linkMeta]
+	requests chunked.Array[slot]
 }
 
 var memories sync.Pool // of *memory

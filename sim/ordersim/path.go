@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/presage-dvm/presage/sim/chunked"
 )
 
 // link is one run stretch of the critical path as the simulation builds
@@ -33,8 +35,8 @@ type linkMeta struct {
 // link was made, when the link has left the cache, while the rest of a
 // link is read only to report the critical path.
 type links struct {
-	arena[link]
-	meta chunks[linkMeta] // by link number
+	chunked.Arena[link]
+	meta chunked.Array[linkMeta] // by link number
 }
 
 func (a *links) metaOf(i int32) *linkMeta { return a.meta.At(i) }

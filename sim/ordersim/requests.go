@@ -23,10 +23,10 @@ import (
 // tasks), or one whose numbers do not fit a slot, is kept as its own
 // slice in long.
 type requestStore struct {
-	slots chunks[slot]
-	top   int32                 // slots below are handed out or free
-	free  [maxRunBits + 1]stack // freed runs by size class, numbered run start + 1
-	long  arena[[]ordertrace.Request]
+	slots chunked.Array[slot]
+	top   int32                         // slots below are handed out or free
+	free  [maxRunBits + 1]chunked.Stack // freed runs by size class, numbered run start + 1
+	long  chunked.Arena[[]ordertrace.Request]
 }
 
 // maxRunBits is the largest run's size class: 1,024 requests.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/presage-dvm/presage/sim/chunked"
 	"github.com/presage-dvm/presage/sim/idtable"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersched"
@@ -26,9 +27,9 @@ type engine struct {
 	// slow its slowdown by the orders running at once, nil for none.
 	runtime RuntimeCosts
 	slow    []float64
-	running int          // orders running on every node
-	cores   [][]int32    // with slow: the orders running on each node
-	steps   chunks[step] // with slow: beside lives, each running order's step
+	running int                 // orders running on every node
+	cores   [][]int32           // with slow: the orders running on each node
+	steps   chunked.Array[step] // with slow: beside lives, each running order's step
 	path    bool
 	track   bool // keep the schedules (times) for OnOrder
 	named   bool // number the orders' procedures: for the path, the schedules or the sums
@@ -55,13 +56,13 @@ type engine struct {
 	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
 	hubIn, hubOut float64
 
-	lives    arena[live]   // the orders held, named by their numbers
-	requests requestStore  // their requests
-	links    links         // the critical path's stretches
-	extras   arena[extra]  // of the orders with several results
-	times    chunks[times] // beside lives, for OnOrder
-	procs    names         // the procedures, numbered
-	sums     []procSum     // by procedure number, for ByProc
+	lives    chunked.Arena[live]  // the orders held, named by their numbers
+	requests requestStore         // their requests
+	links    links                // the critical path's stretches
+	extras   chunked.Arena[extra] // of the orders with several results
+	times    chunked.Array[times] // beside lives, for OnOrder
+	procs    names                // the procedures, numbered
+	sums     []procSum            // by procedure number, for ByProc
 
 	entries  idtable.Table[int32] // orders read and not yet dropped, by id: their numbers in lives
 	nextID   int64                // the id the next line must have
