@@ -109,7 +109,6 @@ func (c *ingestOrdersCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	defer st.Close()
 	collectOften()
-	hugeHeap()
 	for _, f := range c.Files {
 		info, err := ingestOrderTrace(ctx, g, st, f)
 		if err != nil {

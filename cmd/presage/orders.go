@@ -15,7 +15,6 @@ import (
 	"github.com/presage-dvm/presage/exports/ordersreport"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/sim/hugepage"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/sweep"
@@ -163,7 +162,6 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	defer st.Close()
 	collectOften()
-	hugeHeap()
 	cl, err := c.cluster(c.Nodes)
 	if err != nil {
 		return err
@@ -210,12 +208,6 @@ func collectOften() {
 	}
 }
 
-// hugeHeap advises huge pages for the first GB of the heap of the
-// commands that read or play order traces of millions of orders: it
-// costs nothing until touched, and saves the page faults of 4 KB pages
-// (package hugepage).
-func hugeHeap() { hugepage.Heap(1 << 30) }
-
 type ordersSweepCmd struct {
 	Orders   string  `help:"Stored order trace (name or id)." required:""`
 	Nodes    string  `help:"Node counts: list 1,2,4, range 1..64, step 1..1024:8 or geometric 1..1024:*2." required:""`
@@ -251,7 +243,6 @@ func (c *ordersSweepCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	defer st.Close()
 	collectOften()
-	hugeHeap()
 	update, finish := g.sweepProgress()
 	sum, err := stage.OrdersSweep(ctx, st, stage.OrdersSweepRequest{
 		OrdersRequest: stage.OrdersRequest{Trace: c.Orders, Cluster: cl, Options: c.options()},

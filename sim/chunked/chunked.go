@@ -7,21 +7,14 @@
 // doubles, and each pointer into it goes stale; an Array of chunks copies
 // nothing, so a *T stays valid for as long as the Array lives. Its chunks
 // double (1,024 values, then 1,024, 2,048, …), which keeps a small trace
-// small and a large one in few, large chunks, and they are advised as
-// huge pages (package hugepage): a million-order simulation touches a
-// few hundred MB of fresh memory, and taking it 4 KB at a time cost more
-// than half of its CPU time in page faults (docs/orders-sim.md,
-// "Memory"). They stop doubling at 2^LastBits values, so that an Array
-// holds at most one chunk more than it needs: the collector counts a
-// chunk whole, touched or not, and a sweep's simulations, which adopt
-// each other's chunks, touched them whole.
+// small and a large one in few, large chunks. They stop doubling at
+// 2^LastBits values, so that an Array holds at most one chunk more than
+// it needs: the collector counts a chunk whole, touched or not, and a
+// sweep's simulations, which adopt each other's chunks, touched them
+// whole.
 package chunked
 
-import (
-	"math/bits"
-
-	"github.com/presage-dvm/presage/sim/hugepage"
-)
+import "math/bits"
 
 // FirstBits sizes the first chunk: 2^FirstBits values. Chunk 0 holds
 // numbers [0, 1024), and chunk c ≥ 1 numbers [1024·2^(c-1), 1024·2^c)
@@ -73,8 +66,6 @@ func (a Array[T]) At(i int32) *T {
 // Grow makes room for number i (and every number below it).
 func (a *Array[T]) Grow(i int32) {
 	for c, _ := chunkOf(i); c >= len(*a); {
-		chunk := make([]T, chunkLen(len(*a)))
-		hugepage.Slice(chunk)
-		*a = append(*a, chunk)
+		*a = append(*a, make([]T, chunkLen(len(*a))))
 	}
 }

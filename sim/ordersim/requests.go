@@ -11,10 +11,9 @@ import (
 // requestStore holds the requests of the orders read and not finished,
 // copied from their lines, so that a live order names its requests by a
 // number instead of holding a slice: the arena of live orders then holds
-// no pointer for the garbage collector to scan, the store's chunks get
-// huge pages like the arenas', and a finished order's requests are
-// reused at once (a slab of the reader's lived as long as its last
-// order).
+// no pointer for the garbage collector to scan, and a finished order's
+// requests are reused at once (a slab of the reader's lived as long as
+// its last order).
 //
 // A list of n requests takes a run of the next power of two ≥ n slots,
 // aligned on its size, so that no run crosses the boundary of a chunk
