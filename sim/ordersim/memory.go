@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // memory is the chunks of a finished simulation's biggest arenas, handed
@@ -20,7 +21,7 @@ type memory struct {
 	lives    chunked.Array[live]
 	links    chunked.Array[link]
 	meta     chunked.Array[linkMeta]
-	requests chunked.Array[slot]
+	requests requeststore.Memory
 }
 
 var memories sync.Pool // of *memory
@@ -32,12 +33,12 @@ func (e *engine) adoptMemory() {
 		return
 	}
 	e.lives.Array, e.links.Array, e.links.meta = m.lives, m.links, m.meta
-	e.requests.slots = m.requests
+	e.requests.Adopt(m.requests)
 }
 
 // leaveMemory hands e's memory on to the next simulation; e must not be
 // used after.
 func (e *engine) leaveMemory() {
 	memories.Put(&memory{lives: e.lives.Array, links: e.links.Array, meta: e.links.meta,
-		requests: e.requests.slots})
+		requests: e.requests.Leave()})
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // state is where a live order is in its life.
@@ -45,10 +46,10 @@ type live struct {
 	// 10M-order simulation).
 	argsOrWait uint64
 
-	// reqs are the order's requests (in the engine's requestStore), qi
+	// reqs are the order's requests (in the engine's requests), qi
 	// the next to play, due at reqAt (+Inf when none is left), kept here
 	// to spare a visit to reqs.
-	reqs  requestList
+	reqs  requeststore.List
 	reqAt float64
 
 	// res0 is the order's result when it has one; with several (flag
@@ -225,7 +226,7 @@ func (e *engine) provLink(l *live, i int32) int32 {
 
 // setRequests files the requests of l's line.
 func (e *engine) setRequests(l *live, r []ordertrace.Request) {
-	l.reqs, l.qi = e.requests.add(r), 0
+	l.reqs, l.qi = e.requests.Add(r), 0
 	l.reqAt = math.Inf(1)
 	if len(r) > 0 {
 		l.reqAt = r[0].At
@@ -233,14 +234,14 @@ func (e *engine) setRequests(l *live, r []ordertrace.Request) {
 }
 
 // currentRequest returns the request l plays next.
-func (e *engine) currentRequest(l *live) ordertrace.Request { return e.requests.get(l.reqs, l.qi) }
+func (e *engine) currentRequest(l *live) ordertrace.Request { return e.requests.Get(l.reqs, l.qi) }
 
 // nextRequest moves on to l's next request.
 func (e *engine) nextRequest(l *live) {
 	l.qi++
 	l.reqAt = math.Inf(1)
-	if l.qi < l.reqs.n {
-		l.reqAt = e.requests.get(l.reqs, l.qi).At
+	if l.qi < l.reqs.Len() {
+		l.reqAt = e.requests.Get(l.reqs, l.qi).At
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // engine is one simulation.
@@ -57,7 +58,7 @@ type engine struct {
 	hubIn, hubOut float64
 
 	lives    chunked.Arena[live]  // the orders held, named by their numbers
-	requests requestStore         // their requests
+	requests requeststore.Store   // their requests
 	links    links                // the critical path's stretches
 	extras   chunked.Arena[extra] // of the orders with several results
 	times    chunked.Array[times] // beside lives, for OnOrder
@@ -215,13 +216,13 @@ func (e *engine) readNext() error {
 
 // next returns the next line: into the engine's own Order when the
 // source can reuse it (fileLine keeps nothing of a line but a list of
-// requests the requestStore keeps as it is, which the line then leaves
+// requests the requeststore.Store keeps as it is, which the line then leaves
 // to the store).
 func (e *engine) next() (*ordertrace.Order, error) {
 	if e.scan == nil {
 		return e.src.Next()
 	}
-	if keeps(e.line.Requests) {
+	if requeststore.Keeps(e.line.Requests) {
 		e.line.Requests = nil
 	}
 	return &e.line, e.scan.Scan(&e.line)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // begin starts l's own work on its node's core at e.now.
@@ -262,8 +263,8 @@ func (e *engine) finish(l *live) {
 			Node: int(l.node), Made: t.made, Ready: t.ready, Start: t.start,
 			End: e.now, Wait: t.wait, Transfer: t.transfer, Stretches: t.stretches})
 	}
-	e.requests.release(l.reqs) // its requests are all played
-	l.reqs = requestList{}
+	e.requests.Release(l.reqs) // its requests are all played
+	l.reqs = requeststore.List{}
 	if l.reqsLeft == 0 {
 		e.drop(l)
 	}

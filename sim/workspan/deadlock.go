@@ -73,11 +73,10 @@ func (s *schedule) deadlock() error {
 // waitOf says what unfinished order id waits for.
 func (s *schedule) waitOf(id int64) Wait {
 	p := s.progress(s.recs.at(id))
-	o := &p.line
 	if !p.started {
-		return Wait{Order: id, At: o.madeAt, For: o.parent, Result: -1}
+		return Wait{Order: id, At: p.made(), For: int64(p.parent), Result: -1}
 	}
-	q := o.requests[p.next]
+	q := s.request(p, p.next)
 	return Wait{Order: id, At: q.At, For: q.Order, Result: q.Result}
 }
 

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/presage-dvm/presage/sim/chunked"
 	"github.com/presage-dvm/presage/sim/idtable"
 	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // schedule places the orders of a trace as soon as possible on unlimited
@@ -30,16 +32,18 @@ import (
 // moment of making it waits in the parent's kids.
 //
 // What a finished order keeps (start, steps, result times) is 56 bytes
-// plus 16 per result and 24 per wait. Without the trace's counts, any
-// later order may still make children of it or request its results, so
-// it keeps them to the end. With them, it keeps them until its last child
-// is read and its last request resolved, and steps only if it makes
-// children: memory follows the orders still needed.
+// plus 16 per result and 24 per wait; a running order adds 72 bytes, 16
+// per request and result and 4 per child waiting to start. Without the
+// trace's counts, any later order may still make children of it or
+// request its results, so it keeps them to the end. With them, it keeps
+// them until its last child is read and its last request resolved, and
+// steps only if it makes children: memory follows the orders still
+// needed.
 type schedule struct {
 	net     Network
 	counts  *ordertrace.Counts // nil: every record stays to the end
 	recs    records
-	waiters idtable.Table[int64] // provider id → the first order blocked on one of its results
+	waiters idtable.Table[int32] // provider id → the first order blocked on one of its results
 	ready   []int64              // orders whose progress may continue
 	work    float64
 	span    times
@@ -49,11 +53,12 @@ type schedule struct {
 	steps   lists[step]
 
 	// the lists of the orders still running, copied from their lines
-	lineRequests []ordertrace.Request
-	lineResults  []ordertrace.Result
+	lineRequests requeststore.Store
+	lineResults  lists[ordertrace.Result]
+	kids         lists[int32]
 	// ownsOrders: the orders add is given are the schedule's to change (it
 	// reads a Scanner into an Order of its own), so it may take their long
-	// lists rather than copy them.
+	// lists of requests rather than copy them.
 	ownsOrders bool
 }
 
@@ -63,7 +68,7 @@ type schedule struct {
 type record struct {
 	start   times
 	steps   list  // where the offset rose, in own-time order
-	results list  // availability of each result published so far, at any requester
+	results list  // availability of each result published so far, at any requester (room for all from the first)
 	run     int32 // the number of its progress in runs, 0 once the order is finished
 	// nextWaiter chains the orders blocked on the same provider (an
 	// order waits for one thing at a time), 0 at the end.
@@ -189,30 +194,33 @@ type step struct {
 }
 
 // progress is an order still running: known up to its request next. It
-// copies what the schedule reads of the order (its lists too, once it
-// outlives add: keepLists) rather than keeping the Order, which the
-// source may reuse for the next order, and which would otherwise keep
-// alive the order's segments while it waits for children far ahead.
+// copies what the schedule reads of the order, its lists into the
+// schedule's own, rather than keeping the Order, which the source may
+// reuse for the next order, and which would otherwise keep alive the
+// order's segments while it waits for children far ahead. It holds no
+// pointer: a divide and conquer's ingest holds every inner order until
+// the leaves, half the trace, are read.
 type progress struct {
-	line    orderLine
-	started bool
-	next    int   // first request whose result is not known yet
-	offset  times // the offset after the requests before next
-	kids    []int64
+	// offset is, once the order has started, its offset after the
+	// requests before next; until then, its own moment of making and the
+	// bits of its arguments' bytes, which its parent reads to start it
+	// (made, argBytes): no moment of the order's is known before it
+	// starts, and nothing reads those after.
+	offset   times
+	duration float64
+	requests requeststore.List
+	results  list  // in lineResults
+	kids     list  // children read before their parent got to the moment of making them, in kids
+	next     int32 // first request whose result is not known yet
+	parent   int32
+	started  bool
 }
 
-// orderLine is what the schedule reads of an order.
-type orderLine struct {
-	parent           int64
-	madeAt, duration float64
-	argBytes         int64
-	requests         []ordertrace.Request
-	results          []ordertrace.Result
-}
+// made returns the own moment of p's parent that makes p, until p starts.
+func (p *progress) made() float64 { return p.offset[plain] }
 
-func lineOf(o *ordertrace.Order) orderLine {
-	return orderLine{parent: o.Parent, madeAt: o.MadeAt, duration: o.Duration, argBytes: o.ArgBytes, requests: o.Requests, results: o.Results}
-}
+// argBytes returns the bytes of p's arguments, until p starts.
+func (p *progress) argBytes() int64 { return int64(math.Float64bits(p.offset[burdened])) }
 
 // newSchedule returns an empty schedule; counts, when not nil, are those
 // of the trace to come (see schedule).
@@ -225,12 +233,12 @@ func (s *schedule) add(o *ordertrace.Order) error {
 	if err := s.admissible(o); err != nil {
 		return err
 	}
-	results, err := s.results.reserve(len(o.Results))
+	run, err := s.newProgress(o)
 	if err != nil {
 		return fmt.Errorf("order %d: %w", o.ID, err)
 	}
 	s.work += o.Duration
-	rec := record{run: s.newProgress(o), results: results}
+	rec := record{run: run}
 	if s.counts != nil {
 		rec.kidsLeft, rec.reqsLeft = s.counts.Kids(o.ID), s.counts.Requests(o.ID)
 	}
@@ -242,9 +250,6 @@ func (s *schedule) add(o *ordertrace.Order) error {
 	}
 	if err := s.drain(); err != nil {
 		return fmt.Errorf("order %d: %w", o.ID, err)
-	}
-	if r := s.recs.find(o.ID); r != nil && r.run != 0 {
-		s.keepLists(&s.progress(r).line, o)
 	}
 	return nil
 }
@@ -258,9 +263,8 @@ func (s *schedule) addKid(o *ordertrace.Order) error {
 	}
 	if s.knownBefore(parent, o.MadeAt) {
 		s.begin(o.ID, s.at(parent, o.MadeAt).plus(0, s.net.MessageTime(o.ArgBytes)))
-	} else {
-		p := s.progress(parent)
-		p.kids = append(p.kids, o.ID)
+	} else if err := s.kids.push(&s.progress(parent).kids, int32(o.ID)); err != nil {
+		return fmt.Errorf("order %d: %w", o.ID, err)
 	}
 	if s.counts != nil {
 		parent.kidsLeft--
@@ -287,27 +291,6 @@ func (s *schedule) keepsSteps(id int64) bool { return s.counts == nil || s.count
 // progress returns the progress of r, which is running.
 func (s *schedule) progress(r *record) *progress { return s.runs.At(r.run) }
 
-// keepLists makes the lists of line, those of o, an order that outlives
-// add, the schedule's own: o's memory may be the source's, which reuses
-// it for the next order.
-func (s *schedule) keepLists(line *orderLine, o *ordertrace.Order) {
-	line.requests = keepList(s, &s.lineRequests, &o.Requests)
-	line.results = keepList(s, &s.lineResults, &o.Results)
-}
-
-// keepList returns a copy of *list cut from *slab; or, when the schedule
-// owns the order and the list is long, the list itself, leaving the order
-// without it so that the source reads the next order's into new memory
-// (a master's million requests are not copied).
-func keepList[T any](s *schedule, slab *[]T, list *[]T) []T {
-	if s.ownsOrders && len(*list) > longList {
-		l := *list
-		*list = nil
-		return l
-	}
-	return append(cut(slab, len(*list)), *list...)
-}
-
 // admissible checks what the schedule itself relies on (a validating
 // Reader checks much more).
 func (s *schedule) admissible(o *ordertrace.Order) error {
@@ -323,12 +306,42 @@ func (s *schedule) admissible(o *ordertrace.Order) error {
 	return nil
 }
 
-// newProgress returns the number in runs of a progress for o, reusing
-// the list of children of a finished order's.
-func (s *schedule) newProgress(o *ordertrace.Order) int32 {
+// newProgress returns the number in runs of a progress for o, its lists
+// copied into the schedule's.
+func (s *schedule) newProgress(o *ordertrace.Order) (int32, error) {
+	results, err := s.lineResults.reserve(len(o.Results))
+	if err != nil {
+		return 0, err
+	}
+	for _, res := range o.Results {
+		_ = s.lineResults.push(&results, res) // reserved: push does not move the list
+	}
 	i, p := s.runs.Alloc()
-	*p = progress{line: lineOf(o), kids: p.kids[:0]}
-	return i
+	*p = progress{offset: times{o.MadeAt, math.Float64frombits(uint64(o.ArgBytes))}, duration: o.Duration,
+		requests: s.lineRequests.Add(s.ownRequests(o)), results: results, parent: int32(o.Parent)}
+	return i, nil
+}
+
+// ownRequests returns o's requests for the schedule to keep: a list the
+// store keeps as it is must be the schedule's own, taken from o when the
+// schedule owns it (the source then reads the next order into new
+// memory, and a master's million requests are not copied), copied
+// otherwise.
+func (s *schedule) ownRequests(o *ordertrace.Order) []ordertrace.Request {
+	r := o.Requests
+	switch {
+	case !requeststore.Keeps(r):
+	case s.ownsOrders:
+		o.Requests = nil
+	default:
+		r = slices.Clone(r)
+	}
+	return r
+}
+
+// request returns p's request i.
+func (s *schedule) request(p *progress, i int32) ordertrace.Request {
+	return s.lineRequests.Get(p.requests, i)
 }
 
 // begin starts order id at real time t and queues it to run.
@@ -357,23 +370,24 @@ func (s *schedule) drain() error {
 func (s *schedule) advance(id int64) error {
 	r := s.recs.at(id)
 	p := s.progress(r)
-	o := &p.line
 	for {
 		horizon := math.Inf(1)
-		if p.next < len(o.requests) {
-			horizon = o.requests[p.next].At
+		if p.next < p.requests.Len() {
+			horizon = s.request(p, p.next).At
 		}
-		s.publish(id, horizon)
+		if err := s.publish(id, horizon); err != nil {
+			return err
+		}
 		s.startKids(r, horizon)
-		if p.next == len(o.requests) {
+		if p.next == p.requests.Len() {
 			s.finish(id)
 			return nil
 		}
-		q := o.requests[p.next]
+		q := s.request(p, p.next)
 		avail, ok := s.result(q)
 		if !ok {
-			r.nextWaiter = int32(s.waiters.Get(q.Order))
-			s.waiters.Set(q.Order, id)
+			r.nextWaiter = s.waiters.Get(q.Order)
+			s.waiters.Set(q.Order, int32(id))
 			return nil
 		}
 		if off := later(p.offset, avail.minus(q.At)); off != p.offset {
@@ -407,20 +421,33 @@ func (s *schedule) result(q ordertrace.Request) (times, bool) {
 }
 
 // publish makes known the results of order id provided before own moment
-// horizon, and wakes the orders waiting for them.
-func (s *schedule) publish(id int64, horizon float64) {
+// horizon, and wakes the orders waiting for them. The list of their
+// times is reserved for all of them at the first: an order that waits
+// for its children before providing (a divide and conquer's inner
+// orders, held until the leaves are read) holds none meanwhile.
+func (s *schedule) publish(id int64, horizon float64) error {
 	r := s.recs.at(id)
 	p := s.progress(r)
-	o := &p.line
 	had := r.results.n
-	for n := had; int(n) < len(o.results) && o.results[n].At < horizon; n++ {
-		res := o.results[n]
+	for n := had; n < p.results.n; n++ {
+		res := *s.lineResults.at(p.results, n)
+		if res.At >= horizon {
+			break
+		}
+		if r.results.size == 0 {
+			all, err := s.results.reserve(int(p.results.n))
+			if err != nil {
+				return err
+			}
+			r.results = all
+		}
 		// reserved for every result: push does not move the list
 		_ = s.results.push(&r.results, p.offset.plus(res.At, s.net.MessageTime(res.Bytes)))
 	}
 	if r.results.n > had {
 		s.wake(id)
 	}
+	return nil
 }
 
 // wake queues the orders waiting for a result of provider that is now
@@ -431,15 +458,15 @@ func (s *schedule) wake(provider int64) {
 		return
 	}
 	known := int(s.recs.at(provider).results.n)
-	kept := int64(0) // the chain of those still waiting, rebuilt
+	kept := int32(0) // the chain of those still waiting, rebuilt
 	for w := first; w != 0; {
-		r := s.recs.at(w)
-		next := int64(r.nextWaiter)
-		if p := s.progress(r); p.line.requests[p.next].Result < known {
+		r := s.recs.at(int64(w))
+		next := r.nextWaiter
+		if p := s.progress(r); s.request(p, p.next).Result < known {
 			r.nextWaiter = 0
-			s.ready = append(s.ready, w)
+			s.ready = append(s.ready, int64(w))
 		} else {
-			r.nextWaiter, kept = int32(kept), w
+			r.nextWaiter, kept = kept, w
 		}
 		w = next
 	}
@@ -449,23 +476,27 @@ func (s *schedule) wake(provider int64) {
 // startKids starts the children of r made before own moment horizon.
 func (s *schedule) startKids(r *record, horizon float64) {
 	p := s.progress(r)
-	kept := p.kids[:0]
-	for _, k := range p.kids {
-		kid := &s.progress(s.recs.at(k)).line
-		if kid.madeAt <= horizon {
-			s.begin(k, s.at(r, kid.madeAt).plus(0, s.net.MessageTime(kid.argBytes)))
+	kept := int32(0)
+	for i := range p.kids.n {
+		k := int64(*s.kids.at(p.kids, i))
+		if kid := s.progress(s.recs.at(k)); kid.made() <= horizon {
+			s.begin(k, s.at(r, kid.made()).plus(0, s.net.MessageTime(kid.argBytes())))
 		} else {
-			kept = append(kept, k)
+			*s.kids.at(p.kids, kept) = int32(k)
+			kept++
 		}
 	}
-	p.kids = kept
+	p.kids.n = kept
 }
 
 // finish records the end of order id and forgets its progress.
 func (s *schedule) finish(id int64) {
 	r := s.recs.at(id)
 	p := s.progress(r)
-	s.span = later(s.span, p.offset.plus(p.line.duration, 0))
+	s.span = later(s.span, p.offset.plus(p.duration, 0))
+	s.lineRequests.Release(p.requests)
+	s.lineResults.release(p.results)
+	s.kids.release(p.kids)
 	s.runs.Recycle(r.run)
 	r.run = 0
 	s.forgetDone(id, r)
@@ -478,7 +509,7 @@ func (s *schedule) knownBefore(r *record, t float64) bool {
 		return true
 	}
 	p := s.progress(r)
-	return p.started && (p.next == len(p.line.requests) || p.line.requests[p.next].At >= t)
+	return p.started && (p.next == p.requests.Len() || s.request(p, p.next).At >= t)
 }
 
 // at returns r's real time at own moment t of making a child: the offset
@@ -489,24 +520,4 @@ func (s *schedule) at(r *record, t float64) times {
 		return r.start.plus(t, 0)
 	}
 	return s.steps.at(r.steps, int32(i-1)).offset.plus(t, 0)
-}
-
-// longList is the length from which a list is not cut from a slab.
-const longList = slabSize / 8
-
-// slabSize is the number of items of a slab lists are cut from.
-const slabSize = 4096
-
-// cut returns an empty slice of capacity n from *slab, a fresh one for a
-// long list.
-func cut[T any](slab *[]T, n int) []T {
-	if n > longList {
-		return make([]T, 0, n)
-	}
-	if len(*slab) < n {
-		*slab = make([]T, slabSize)
-	}
-	out := (*slab)[:0:n]
-	*slab = (*slab)[n:]
-	return out
 }

@@ -1,4 +1,4 @@
-package ordersim
+package requeststore
 
 import (
 	"math/rand/v2"
@@ -7,21 +7,21 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// TestRequestStore files and releases lists of random lengths, long ones
+// TestStore files and releases lists of random lengths, long ones
 // and ones whose numbers do not fit a slot included, and checks that every list held reads back as filed (no two
 // runs overlap) and that released slots are reused.
-func TestRequestStore(t *testing.T) {
+func TestStore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var s requestStore
+	var s Store
 	type held struct {
-		list requestList
+		list List
 		want []ordertrace.Request
 	}
 	var lists []held
 	check := func(step int) {
 		for _, h := range lists {
 			for i, w := range h.want {
-				if got := s.get(h.list, int32(i)); got != w {
+				if got := s.Get(h.list, int32(i)); got != w {
 					t.Fatalf("step %d: request %d of a list of %d = %+v, want %+v", step, i, len(h.want), got, w)
 				}
 			}
@@ -41,7 +41,7 @@ func TestRequestStore(t *testing.T) {
 	for step := range 3000 {
 		if len(lists) > 0 && rng.IntN(2) == 0 {
 			k := rng.IntN(len(lists))
-			s.release(lists[k].list)
+			s.Release(lists[k].list)
 			lists[k] = lists[len(lists)-1]
 			lists = lists[:len(lists)-1]
 		} else {
@@ -53,7 +53,7 @@ func TestRequestStore(t *testing.T) {
 			if len(r) > 0 && rng.IntN(10) == 0 { // kept as it is, in long
 				r[rng.IntN(len(r))].Order += 1 << 32
 			}
-			lists = append(lists, held{s.add(r), r})
+			lists = append(lists, held{s.Add(r), r})
 		}
 		if step%100 == 0 {
 			check(step)
@@ -62,8 +62,8 @@ func TestRequestStore(t *testing.T) {
 	check(3000)
 	top := s.top
 	for range 1000 { // a steady state of short lists takes no new slot
-		l := s.add(make([]ordertrace.Request, 1+rng.IntN(40)))
-		s.release(l)
+		l := s.Add(make([]ordertrace.Request, 1+rng.IntN(40)))
+		s.Release(l)
 	}
 	if s.top != top {
 		t.Errorf("lists filed and released one at a time took %d new slots", s.top-top)
