@@ -192,19 +192,20 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 	return nil
 }
 
-// collectOften has the collector run at 25% of heap growth rather than
+// collectOften has the collector run at 10% of heap growth rather than
 // 100%, unless GOGC says otherwise. The orders simulator's and the
 // analysis's heaps are mostly pointer-free arenas, which the collector
 // marks for nothing, so collecting sooner costs little and gives memory
 // back before fresh pages are taken: a sweep's finished simulation's
-// before the next one's, ingest's first pass's before its analysis's
-// (docs/orders-sim.md, "Memory"). The commands call it once their store
-// is open: opening it allocates in small steps, which the collector at
-// 25% followed with cycles of their own (a fifth of a small trace's
+// before the next one's, ingest's first pass's before its analysis's;
+// and the heap goes less far past what is live (docs/orders-sim.md,
+// "The collector at 10%"). The commands call it once their store is
+// open: opening it allocates in small steps, which the collector so
+// often followed with cycles of their own (a fifth of a small trace's
 // simulation).
 func collectOften() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(25)
+		debug.SetGCPercent(10)
 	}
 }
 

@@ -107,11 +107,11 @@ func TestCalibrationLoadedWarning(t *testing.T) {
 	}
 }
 
-// The orders simulations collect at 25% of heap growth, unless GOGC
+// The orders commands collect at 10% of heap growth, unless GOGC
 // chose otherwise.
 func TestCollectOften(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for env, want := range map[string]int{"": 25, "100": 100, "off": 100} {
+	for env, want := range map[string]int{"": 10, "100": 100, "off": 100} {
 		t.Setenv("GOGC", env)
 		debug.SetGCPercent(100)
 		collectOften()
