@@ -7,9 +7,10 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
-// TestStore files and releases lists of random lengths, long ones
-// and ones whose numbers do not fit a slot included, and checks that every list held reads back as filed (no two
-// runs overlap) and that released slots are reused.
+// TestStore files and releases lists of random lengths, long ones and
+// ones whose numbers do not fit a slot included, and checks that every
+// list held reads back as filed (no two runs overlap) and that released
+// slots are reused.
 func TestStore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var s Store
