@@ -191,17 +191,11 @@ func readTrace(t *testing.T, trace []byte) []*ordertrace.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []*ordertrace.Order
-	for {
-		o, err := r.Next()
-		if err == io.EOF {
-			return all
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, o)
+	all, err := ordertrace.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return all
 }
 
 func TestRecordPricesBlocks(t *testing.T) {

@@ -31,17 +31,11 @@ func read(t *testing.T, text []byte) (ordertrace.Header, []*ordertrace.Order) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var orders []*ordertrace.Order
-	for {
-		o, err := r.Next()
-		if err == io.EOF {
-			return r.Header(), orders
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		orders = append(orders, o)
+	orders, err := ordertrace.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return r.Header(), orders
 }
 
 func generate(t *testing.T, opt Options) []byte {

@@ -170,15 +170,9 @@ func collect(b *testing.B, open func() (ordertrace.Source, error)) replay {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out replay
-	for {
-		o, err := src.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, o)
+	out, err := ordertrace.ReadAll(src)
+	if err != nil {
+		b.Fatal(err)
 	}
+	return out
 }

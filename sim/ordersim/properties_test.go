@@ -91,13 +91,9 @@ func generate(t testing.TB, opt ordergen.Options) orders {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr orders
-	for {
-		o, err := r.Next()
-		if err != nil {
-			break
-		}
-		tr = append(tr, o)
+	tr, err := ordertrace.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return tr
 }

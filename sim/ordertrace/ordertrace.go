@@ -11,6 +11,8 @@
 // happens at a moment of that clock.
 package ordertrace
 
+import "io"
+
 // Format and Version identify the file format in its header line.
 const (
 	Format  = "presage-orders"
@@ -96,4 +98,19 @@ type Source interface {
 type Scanner interface {
 	Source
 	Scan(o *Order) error
+}
+
+// ReadAll reads src to the end and returns its orders.
+func ReadAll(src Source) ([]*Order, error) {
+	var all []*Order
+	for {
+		o, err := src.Next()
+		if err == io.EOF {
+			return all, nil
+		}
+		if err != nil {
+			return all, err
+		}
+		all = append(all, o)
+	}
 }

@@ -33,17 +33,7 @@ func readAll(name, text string) ([]*Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	var orders []*Order
-	for {
-		o, err := r.Next()
-		if err == io.EOF {
-			return orders, nil
-		}
-		if err != nil {
-			return orders, err
-		}
-		orders = append(orders, o)
-	}
+	return ReadAll(r)
 }
 
 func TestReadValid(t *testing.T) {

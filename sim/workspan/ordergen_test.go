@@ -98,17 +98,11 @@ func generated(tb testing.TB, opt ordergen.Options) []*ordertrace.Order {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var orders []*ordertrace.Order
-	for {
-		o, err := r.Next()
-		if err == io.EOF {
-			return orders
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		orders = append(orders, o)
+	orders, err := ordertrace.ReadAll(r)
+	if err != nil {
+		tb.Fatal(err)
 	}
+	return orders
 }
 
 // countsOf returns the counts of orders.

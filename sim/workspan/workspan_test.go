@@ -49,13 +49,9 @@ func res(at float64, bytes int64) string {
 // which must agree.
 func analyze(t *testing.T, net Network, text ...string) Summary {
 	t.Helper()
-	var orders []*ordertrace.Order
-	for l := (&lines{t, text}); ; {
-		o, err := l.Next()
-		if err == io.EOF {
-			break
-		}
-		orders = append(orders, o)
+	orders, err := ordertrace.ReadAll(&lines{t, text})
+	if err != nil {
+		t.Fatal(err)
 	}
 	s, err := Analyze(&slice{orders: orders}, net)
 	compareCounted(t, orders, net, s, err)
