@@ -15,6 +15,7 @@ type scanner struct {
 	b      []byte
 	i      int
 	recent *recentFloats // nil: every number not exact is converted anew
+	dec    decimal       // the last number's digits (numberToken)
 }
 
 // syntaxError is a defect at a column of the line.
@@ -30,14 +31,11 @@ func (s *scanner) failf(format string, args ...any) error {
 }
 
 func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
+	b, i := s.b, s.i
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
 	}
+	s.i = i
 }
 
 // peek returns the next non-space byte, 0 at the end of the line.
@@ -125,6 +123,16 @@ func (s *scanner) stringBytes() ([]byte, error) {
 	}
 	start := s.i
 	s.i++
+	// Names and keys are short plain ASCII: a tight loop reads them.
+	b, i := s.b, s.i
+	for i < len(b) && plainByte[b[i]] {
+		i++
+	}
+	if i < len(b) && b[i] == '"' {
+		s.i = i + 1
+		return b[start+1 : i], nil
+	}
+	s.i = i
 	plain := true
 	for s.i < len(s.b) {
 		c := s.b[s.i]
@@ -155,19 +163,30 @@ func (s *scanner) stringBytes() ([]byte, error) {
 	return nil, s.failf("unterminated string")
 }
 
+// plainByte tells the bytes a plain string holds: printable ASCII but the
+// quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // numberToken reads a JSON number and reports whether it is an integer
-// (no fraction, no exponent).
+// (no fraction, no exponent). It reads its digits as it goes into
+// s.dec, for exact.
 func (s *scanner) numberToken() (tok []byte, integer bool, err error) {
 	c := s.peek()
 	if c != '-' && (c < '0' || c > '9') {
 		return nil, false, s.failf("expected a number, found %s", s.found())
 	}
 	start := s.i
+	s.dec = decimal{neg: c == '-'}
 	if c == '-' {
 		s.i++
 	}
 	first := s.i
-	if !s.digits() {
+	if !s.mantissaDigits(false) {
 		return nil, false, s.failf("expected a digit")
 	}
 	if s.b[first] == '0' && s.i-first > 1 {
@@ -178,29 +197,68 @@ func (s *scanner) numberToken() (tok []byte, integer bool, err error) {
 	if s.i < len(s.b) && s.b[s.i] == '.' {
 		integer = false
 		s.i++
-		if !s.digits() {
+		if !s.mantissaDigits(true) {
 			return nil, false, s.failf("expected a digit after '.'")
 		}
 	}
 	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
 		integer = false
 		s.i++
+		sign := 1
 		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			if s.b[s.i] == '-' {
+				sign = -1
+			}
 			s.i++
 		}
+		at := s.i
 		if !s.digits() {
 			return nil, false, s.failf("expected a digit in the exponent")
 		}
+		exp := 0
+		for _, c := range s.b[at:s.i] {
+			if exp = exp*10 + int(c-'0'); exp > 1000 {
+				s.dec.m = math.MaxUint64 // far out of the fast path's range
+				break
+			}
+		}
+		s.dec.p += sign * exp
 	}
 	return s.b[start:s.i], integer, nil
 }
 
 func (s *scanner) digits() bool {
-	start := s.i
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		s.i++
+	b, i := s.b, s.i
+	for i < len(b) && b[i]-'0' < 10 {
+		i++
 	}
-	return s.i > start
+	found := i > s.i
+	s.i = i
+	return found
+}
+
+// mantissaDigits reads digits like digits, adding them to s.dec.m for as
+// long as it stays within the fast path's range (the digits after it
+// no longer matter) and counting those after the point in s.dec.p.
+func (s *scanner) mantissaDigits(fraction bool) bool {
+	b, i, m, read := s.b, s.i, s.dec.m, 0
+	for i < len(b) {
+		d := b[i] - '0'
+		if d >= 10 {
+			break
+		}
+		if m <= exactLimit {
+			m = m*10 + uint64(d)
+			read++
+		}
+		i++
+	}
+	if fraction {
+		s.dec.p -= read
+	}
+	found := i > s.i
+	s.i, s.dec.m = i, m
+	return found
 }
 
 // int64 reads an integer that must fit an int64.
@@ -213,6 +271,9 @@ func (s *scanner) int64() (int64, error) {
 	if !integer {
 		s.i = start
 		return 0, s.failf("expected an integer, found %s", tok)
+	}
+	if n, ok := s.dec.integer(); ok {
+		return n, nil
 	}
 	neg := tok[0] == '-'
 	if neg {
@@ -239,12 +300,10 @@ func (s *scanner) float64() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// The numbers remembered first: most of them have too many digits
-	// for the fast path, which reads 16 before it gives up.
-	if f, ok := s.recent.get(tok); ok {
+	if f, ok := s.dec.exact(); ok {
 		return f, nil
 	}
-	if f, ok := exactDecimal(tok); ok {
+	if f, ok := s.recent.get(tok); ok {
 		return f, nil
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
@@ -256,70 +315,52 @@ func (s *scanner) float64() (float64, error) {
 	return f, nil
 }
 
+// decimal is a number read as ±m·10^p, m being its digits read as an
+// integer (those past exactLimit left out) and p its exponent less the
+// digits after its point.
+type decimal struct {
+	m   uint64
+	p   int
+	neg bool
+}
+
+// exactLimit is the largest m a float64 holds exactly, 2^53: the
+// mantissas beyond it leave the fast path.
+const exactLimit = 1 << 53
+
+// integer returns d, an integer of at most 2^53, as an int64.
+func (d decimal) integer() (int64, bool) {
+	if d.m > exactLimit || d.p != 0 {
+		return 0, false
+	}
+	if d.neg {
+		return -int64(d.m), true
+	}
+	return int64(d.m), true
+}
+
 // pow10 holds the powers of ten a float64 represents exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// exactDecimal converts the numbers whose digits, read as an integer m,
-// make at most 2^53 and whose power of ten p (the exponent less the
-// digits after the point) is within ±22, without strconv: both m and
-// 10^|p| are then exact in a float64, so one multiplication or division
-// rounds correctly (Clinger's fast path). That is about two fifths of the
-// times a Go program writes (16 digits or fewer, as "9.6e-05" or
-// "0.0001157"). tok is a valid JSON number.
-func exactDecimal(tok []byte) (float64, bool) {
-	const limit = 1 << 53
-	var m uint64
-	p, neg := 0, tok[0] == '-'
-	if neg {
-		tok = tok[1:]
-	}
-	point := false
-	i := 0
-	for ; i < len(tok); i++ {
-		c := tok[i]
-		if c == '.' {
-			point = true
-			continue
-		}
-		if c < '0' || c > '9' {
-			break // the exponent
-		}
-		if m = m*10 + uint64(c-'0'); m > limit {
-			return 0, false
-		}
-		if point {
-			p--
-		}
-	}
-	if i < len(tok) { // e or E, a sign, digits
-		i++
-		sign := 1
-		switch tok[i] {
-		case '-':
-			sign = -1
-			i++
-		case '+':
-			i++
-		}
-		exp := 0
-		for ; i < len(tok); i++ {
-			if exp = exp*10 + int(tok[i]-'0'); exp > 1000 {
-				return 0, false
-			}
-		}
-		p += sign * exp
-	}
-	if p < -22 || p > 22 {
+// exact converts the numbers whose digits, read as an integer m, make
+// at most 2^53 and whose power of ten p is within ±22, without strconv:
+// both m and 10^|p| are then exact in a float64, so one multiplication
+// or division rounds correctly (Clinger's fast path). That is about two
+// fifths of the times a Go program writes (16 digits or fewer, as
+// "9.6e-05" or "0.0001157"). numberToken reads m and p as it scans the
+// number, so that the fast path costs no second pass over its text.
+func (d decimal) exact() (float64, bool) {
+	if d.m > exactLimit || d.p < -22 || d.p > 22 {
 		return 0, false
 	}
-	f := float64(m)
-	if p < 0 {
-		f /= pow10[-p]
+	f := float64(d.m)
+	if d.p < 0 {
+		f /= pow10[-d.p]
 	} else {
-		f *= pow10[p]
+		f *= pow10[d.p]
 	}
-	if neg {
+	if d.neg {
 		f = -f
 	}
 	return f, true

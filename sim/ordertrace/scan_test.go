@@ -55,7 +55,11 @@ func TestExactDecimal(t *testing.T) {
 	}
 	for tok, fast := range map[string]bool{"9.6e-05": true, "0.0001157": true, "9007199254740992": true,
 		"9007199254740993": false, "1e23": false, "0.00011575771681132739": false} {
-		if _, ok := exactDecimal([]byte(tok)); ok != fast {
+		s := scanner{b: []byte(tok)}
+		if _, _, err := s.numberToken(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.dec.exact(); ok != fast {
 			t.Errorf("%s: fast path %v, want %v", tok, ok, fast)
 		}
 	}
