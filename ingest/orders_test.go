@@ -40,7 +40,7 @@ func writeOrders(t *testing.T, dir, name string, opt ordergen.Options) string {
 func TestOrderTraceStoredAndStreamed(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t)
-	opt := ordergen.Options{Shape: ordergen.DivideAndConquer, Depth: 14, // 32767 orders: two chunks
+	opt := ordergen.Options{Shape: ordergen.DivideAndConquer, Depth: 15, // 65535 orders: four chunks, so that the fetching ahead reuses its memory
 		Leaf: 1e-3, Split: 1e-4, Combine: 2e-4,
 		ArgBytes: 64, ResultBytes: 64}
 	path := writeOrders(t, t.TempDir(), "dac.jsonl", opt)
@@ -69,8 +69,8 @@ func TestOrderTraceStoredAndStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Chunks) != 2 {
-		t.Errorf("loaded %d chunks, want 2", len(loaded.Chunks))
+	if len(loaded.Chunks) != 4 {
+		t.Errorf("loaded %d chunks, want 4", len(loaded.Chunks))
 	}
 	sameOrders(t, path, loaded.Open(), info.Orders, false)
 }

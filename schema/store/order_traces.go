@@ -300,7 +300,8 @@ func (s *Store) LoadOrderTrace(ctx context.Context, info OrderTraceInfo) (*order
 	t := &ordertrace.PackedTrace{Name: info.Name, Header: info.header(), Names: names}
 	f := &chunkFetcher{ctx: ctx, q: s.db, id: info.ID}
 	for {
-		orders, _, err := f.next()
+		var fresh chunkBufs // this chunk is kept: the next goes to fresh memory
+		orders, _, err := f.fetch(len(t.Chunks), &fresh)
 		if err == io.EOF {
 			return t, nil
 		}
@@ -308,7 +309,6 @@ func (s *Store) LoadOrderTrace(ctx context.Context, info OrderTraceInfo) (*order
 			return nil, fmt.Errorf("order trace %s, chunk %d: %w", info.Name, len(t.Chunks), err)
 		}
 		t.Chunks = append(t.Chunks, slices.Clip(orders))
-		f.orders = nil // the next chunk goes to fresh memory: this one is kept
 	}
 }
 
@@ -383,25 +383,76 @@ func (f *floats) Scan(v any) error {
 	return json.Unmarshal([]byte(text), (*[]float64)(f))
 }
 
-// chunkFetcher fetches a packed stored trace's chunks one after the other,
-// decompressed, for an ordertrace.ChunkSource, reusing its buffers.
+// chunkFetcher fetches a packed stored trace's chunks one after the
+// other, decompressed, for an ordertrace.ChunkSource. Its next fetches
+// each chunk on a goroutine while the reader reads the chunk before:
+// reading and decompressing the chunks is a tenth of a simulation, which
+// the machine's other core then does.
 type chunkFetcher struct {
-	ctx          context.Context
-	q            sqlx.QueryerContext // the store, or the transaction writing the trace
-	id           int64
-	segments     bool
-	chunk        int
+	ctx      context.Context
+	q        sqlx.QueryerContext // the store, or the transaction writing the trace
+	id       int64
+	segments bool
+	chunk    int          // the next chunk to fetch
+	bufs     [2]chunkBufs // in turn: the chunk being read, the one being fetched
+	ahead    chan fetched // the chunk being fetched; nil before the first and after the last
+	started  bool
+	err      error // io.EOF after the last chunk, or the error that stopped the fetching
+}
+
+// chunkBufs is the memory a chunk is decompressed into, reused.
+type chunkBufs struct{ orders, segs []byte }
+
+// fetched is a chunk fetched ahead: its orders and segments, or an error
+// (io.EOF after the last).
+type fetched struct {
 	orders, segs []byte
+	err          error
 }
 
 // next returns the next chunk's orders and, when asked, segments (nil
-// otherwise); io.EOF after the last.
+// otherwise); io.EOF after the last. What it returned the time before is
+// no longer the caller's: its memory takes the chunk after.
 func (f *chunkFetcher) next() ([]byte, []byte, error) {
+	if !f.started {
+		f.started = true
+		f.fetchAhead()
+	}
+	if f.ahead == nil {
+		return nil, nil, f.err
+	}
+	c := <-f.ahead
+	f.ahead = nil
+	if f.err = c.err; c.err == nil {
+		f.fetchAhead()
+	}
+	return c.orders, c.segs, c.err
+}
+
+// fetchAhead starts fetching the next chunk into the memory of the one
+// before the chunk the caller gets now. The goroutine ends once it has
+// fetched (the channel holds its answer), so a caller that stops
+// reading leaves none behind.
+func (f *chunkFetcher) fetchAhead() {
+	buf, chunk := &f.bufs[f.chunk%2], f.chunk
+	f.chunk++
+	ahead := make(chan fetched, 1)
+	f.ahead = ahead
+	go func() {
+		var c fetched
+		c.orders, c.segs, c.err = f.fetch(chunk, buf)
+		ahead <- c
+	}()
+}
+
+// fetch returns chunk's orders and, when asked, segments, decompressed
+// into buf; io.EOF when there is no such chunk.
+func (f *chunkFetcher) fetch(chunk int, buf *chunkBufs) ([]byte, []byte, error) {
 	cols := `data, NULL AS segments`
 	if f.segments {
 		cols = `data, segments`
 	}
-	rows, err := f.q.QueryContext(f.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, f.id, f.chunk)
+	rows, err := f.q.QueryContext(f.ctx, `SELECT `+cols+` FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, f.id, chunk)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -418,17 +469,16 @@ func (f *chunkFetcher) next() ([]byte, []byte, error) {
 	if err := rows.Scan(&data, &segments); err != nil {
 		return nil, nil, err
 	}
-	if f.orders, err = chunkCoder.dec.DecodeAll(data, f.orders[:0]); err != nil {
+	if buf.orders, err = chunkCoder.dec.DecodeAll(data, buf.orders[:0]); err != nil {
 		return nil, nil, err
 	}
-	f.chunk++
 	if !f.segments {
-		return f.orders, nil, nil
+		return buf.orders, nil, nil
 	}
-	if f.segs, err = chunkCoder.dec.DecodeAll(segments, f.segs[:0]); err != nil {
+	if buf.segs, err = chunkCoder.dec.DecodeAll(segments, buf.segs[:0]); err != nil {
 		return nil, nil, err
 	}
-	return f.orders, f.segs, nil
+	return buf.orders, buf.segs, nil
 }
 
 // openOrderLines opens a trace stored as chunks of JSON lines.
