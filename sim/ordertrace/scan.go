@@ -173,8 +173,9 @@ var plainByte = func() (t [256]bool) {
 }()
 
 // numberToken reads a JSON number and reports whether it is an integer
-// (no fraction, no exponent). It reads its digits as it goes into
-// s.dec, for exact.
+// (no fraction, no exponent). As it goes, it reads the number's digits
+// into s.dec, which converts most numbers without a second pass over
+// their text (decimal.exact, decimal.integer).
 func (s *scanner) numberToken() (tok []byte, integer bool, err error) {
 	c := s.peek()
 	if c != '-' && (c < '0' || c > '9') {
