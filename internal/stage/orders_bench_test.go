@@ -28,7 +28,7 @@ var benchShapes = map[string]ordergen.Options{
 func BenchmarkIngestOrders(b *testing.B) {
 	for name, gen := range benchShapes {
 		b.Run(name, func(b *testing.B) {
-			path := writeOrders(b, gen)
+			path := writeOrders(b, name, gen)
 			for b.Loop() {
 				b.StopTimer()
 				st, _ := sweeptest.Store(b, "orders.db", nil, nil)
@@ -48,7 +48,7 @@ func BenchmarkIngestOrders(b *testing.B) {
 func BenchmarkSimulateOrders(b *testing.B) {
 	for name, gen := range benchShapes {
 		st, _ := sweeptest.Store(b, "orders.db", nil, nil)
-		if _, err := ingest.OrderTrace(context.Background(), st, writeOrders(b, gen)); err != nil {
+		if _, err := ingest.OrderTrace(context.Background(), st, writeOrders(b, name, gen)); err != nil {
 			b.Fatal(err)
 		}
 		for _, nodes := range []int{64, 1024} {
@@ -67,8 +67,10 @@ func BenchmarkSimulateOrders(b *testing.B) {
 	}
 }
 
-func writeOrders(b *testing.B, gen ordergen.Options) string {
-	path := filepath.Join(b.TempDir(), "orders.jsonl")
+// writeOrders writes the trace gen makes to name.jsonl, which ingest
+// stores as name.
+func writeOrders(b *testing.B, name string, gen ordergen.Options) string {
+	path := filepath.Join(b.TempDir(), name+".jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
