@@ -395,9 +395,8 @@ type chunkFetcher struct {
 	segments bool
 	chunk    int          // the next chunk to fetch
 	bufs     [2]chunkBufs // in turn: the chunk being read, the one being fetched
-	ahead    chan fetched // the chunk being fetched; nil before the first and after the last
-	started  bool
-	err      error // io.EOF after the last chunk, or the error that stopped the fetching
+	ahead    chan fetched // the chunk being fetched; nil before the first
+	err      error        // io.EOF after the last chunk, or the error that stopped the fetching
 }
 
 // chunkBufs is the memory a chunk is decompressed into, reused.
@@ -414,15 +413,13 @@ type fetched struct {
 // otherwise); io.EOF after the last. What it returned the time before is
 // no longer the caller's: its memory takes the chunk after.
 func (f *chunkFetcher) next() ([]byte, []byte, error) {
-	if !f.started {
-		f.started = true
-		f.fetchAhead()
-	}
-	if f.ahead == nil {
+	if f.err != nil {
 		return nil, nil, f.err
 	}
+	if f.ahead == nil { // the first call: every later one leaves a fetch under way
+		f.fetchAhead()
+	}
 	c := <-f.ahead
-	f.ahead = nil
 	if f.err = c.err; c.err == nil {
 		f.fetchAhead()
 	}
