@@ -20,6 +20,14 @@ bench:
 reality workers="":
     w="{{workers}}"; go run ./orders/examples/realitycheck ${w:+-workers "$w"}
 
+# The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor, big size on grids 1, 1x2, 2x1 three times and small size once (into OUT, default a temporary folder), then `presage reality` prints measured against predicted and fails if Presage's reports differ from the original's. Run it alone on the machine (about 3 minutes on 2 cores).
+dvm-reality out="":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+    bash .ci/dvm-reality.sh "$(realpath bin/presage)" "$out"
+
 # Fuzz each parser for FUZZTIME (default 5m) each.
 fuzz fuzztime="5m":
     go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr

@@ -10,7 +10,8 @@
 # PIDs at the end, also on failure. With ORDERS_PROGRAM (an example of package
 # orders, e.g. matmul), it also runs that program on 3 tasks through
 # docs/slurm/orders.sbatch (a coordinator and 2 worker processes) and checks
-# its answer. Usage: .ci/slurm.sh PRESAGE_BINARY [ORDERS_PROGRAM]
+# its answer and that the coordinator required the job's token.
+# Usage: .ci/slurm.sh PRESAGE_BINARY [ORDERS_PROGRAM]
 set -euo pipefail
 
 [[ ($# == 1 || $# == 2) && -x $1 ]] || { echo "usage: $0 PRESAGE_BINARY [ORDERS_PROGRAM]" >&2; exit 2; }
@@ -297,6 +298,9 @@ if [[ -n $orders_program ]]; then
 	must_complete "$orders_job"
 	grep -q '^OK matmul n=320: .* on 2 workers' "presage-orders-$orders_job.out" ||
 		fail "the orders program under srun: $(cat "presage-orders-$orders_job.out")"
+	# orders.sbatch made the job's token: the coordinator requires it.
+	grep -q '^orders: coordinator listening on 0\.0\.0\.0:[0-9]* for 2 workers (token required, TLS off)$' "presage-orders-$orders_job.out" ||
+		fail "the coordinator under srun does not say it requires the run's token: $(cat "presage-orders-$orders_job.out")"
 fi
 
 # --- figures ----------------------------------------------------------------------
@@ -312,5 +316,5 @@ note "merge (afterok:$(IFS=:; echo "${after[*]}"))" "$(grep -o '[0-9]* runs adde
 note "array + re-submission + merge" "$sharded_s s"
 note "unsharded sweep ($(nproc) workers)" "$unsharded_s s"
 note "integrity_check" "ok: all.db, unsharded.db, shard-*.db"
-[[ -z $orders_program ]] || note "orders program under srun (3 tasks)" "$(cat "presage-orders-$orders_job.out") ($orders_s s)"
+[[ -z $orders_program ]] || note "orders program under srun (3 tasks)" "$(grep '^OK' "presage-orders-$orders_job.out") ($orders_s s, token required)"
 note "total" "$((SECONDS - started)) s"

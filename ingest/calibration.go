@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/schema/store"
@@ -25,13 +24,16 @@ func CalibrationName(path string) string { return storedName(path, ".csv") }
 // defective row (an *calibration.Error naming file and line) stores
 // nothing.
 func Calibration(ctx context.Context, st *store.Store, path string) (store.CalibrationInfo, error) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return store.CalibrationInfo{}, err
 	}
 	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxCalibration+1))
+	src, err := io.ReadAll(io.LimitReader(contextReader{ctx, f}, maxCalibration+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return store.CalibrationInfo{}, ctx.Err()
+		}
 		return store.CalibrationInfo{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(src) > maxCalibration {

@@ -13,6 +13,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -69,40 +70,43 @@ const sniffSize = 512
 // the content up in the store before parsing it. sniff, when not nil,
 // first checks the file's first bytes, so that a file of another kind is
 // refused at once rather than after hashing it whole.
-func openHashed(path string, sniff func(head []byte, name string) error) (f *os.File, size int64, digest string, err error) {
-	return openSummed(path, sniff, sumReader)
+func openHashed(ctx context.Context, path string, sniff func(head []byte, name string) error) (f *os.File, size int64, digest string, err error) {
+	return openSummed(ctx, path, sniff, sumReader)
 }
 
 // openSummed is openHashed with the hash function sum.
-func openSummed(path string, sniff func(head []byte, name string) error, sum func(io.Reader) (string, error)) (f *os.File, size int64, digest string, err error) {
+func openSummed(ctx context.Context, path string, sniff func(head []byte, name string) error, sum func(io.Reader) (string, error)) (f *os.File, size int64, digest string, err error) {
 	if f, size, err = openSniffed(path, sniff); err != nil {
 		return nil, 0, "", err
 	}
-	if digest, err = sumFile(f, sum); err != nil {
+	if digest, err = sumFile(ctx, f, sum); err != nil {
 		f.Close()
 		return nil, 0, "", err
 	}
 	return f, size, digest, nil
 }
 
-// sumFile returns sum of the whole of f and leaves f at its start again;
-// an error names the file.
-func sumFile(f *os.File, sum func(io.Reader) (string, error)) (string, error) {
-	digest, err := sum(f)
+// sumFile returns sum of the whole of f, read under ctx, and leaves f at
+// its start again; an error names the file.
+func sumFile(ctx context.Context, f *os.File, sum func(io.Reader) (string, error)) (string, error) {
+	digest, err := sum(contextReader{ctx, f})
 	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	return digest, nil
 }
 
-// openSniffed opens the file at path, checks its first bytes with sniff
-// when it is not nil, and returns it positioned at its start, with its
-// size.
+// openSniffed opens the file at path, refused unless it is a regular
+// file (openRegular), checks its first bytes with sniff when it is not
+// nil, and returns it positioned at its start, with its size.
 func openSniffed(path string, sniff func(head []byte, name string) error) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, stat, err := openRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -122,10 +126,6 @@ func openSniffed(path string, sniff func(head []byte, name string) error) (*os.F
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fail(fmt.Errorf("%s: %w", path, err))
 		}
-	}
-	stat, err := f.Stat()
-	if err != nil {
-		return fail(fmt.Errorf("%s: %w", path, err))
 	}
 	return f, stat.Size(), nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/presage-dvm/presage/ingest/machinefile"
@@ -29,13 +28,16 @@ func MachineName(path string) string { return storedName(path, ".par") }
 // Existing set. The file is parsed first: a defective file (a
 // *machinefile.Error) is not stored. The source is stored verbatim.
 func Machine(ctx context.Context, st *store.Store, path string) (stored.MachineInfo, error) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return stored.MachineInfo{}, err
 	}
 	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxMachineSource+1))
+	src, err := io.ReadAll(io.LimitReader(contextReader{ctx, f}, maxMachineSource+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return stored.MachineInfo{}, ctx.Err()
+		}
 		return stored.MachineInfo{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(src) > maxMachineSource {

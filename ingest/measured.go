@@ -13,8 +13,8 @@ import (
 )
 
 // MeasuredName is the name a measured-run file is stored under: its base
-// name without a .jsonl suffix.
-func MeasuredName(path string) string { return storedName(path, ".jsonl") }
+// name without a .gz and then a .jsonl suffix.
+func MeasuredName(path string) string { return storedName(path, ".gz", ".jsonl") }
 
 // OrderMeasurement stores the measured-run file of an orders program at
 // path (orders/measured, written by run mode) as a measured run, unless a
@@ -22,7 +22,7 @@ func MeasuredName(path string) string { return storedName(path, ".jsonl") }
 // that one with Existing set. A defective file (an *measured.Error naming
 // file and line) stores nothing.
 func OrderMeasurement(ctx context.Context, st *store.Store, path string) (store.OrderMeasurementInfo, error) {
-	f, size, digest, err := openHashed(path, sniffJSONLines)
+	f, size, digest, err := openHashed(ctx, path, sniffJSONLines)
 	if err != nil {
 		return store.OrderMeasurementInfo{}, err
 	}
@@ -30,7 +30,12 @@ func OrderMeasurement(ctx context.Context, st *store.Store, path string) (store.
 	if info, found, err := st.OrderMeasurementBySHA(ctx, digest); err != nil || found {
 		return info, err
 	}
-	m, err := measured.Read(f, path)
+	text, err := inputText(ctx, f, path) // plain or gzip, as the sniff accepts
+	if err != nil {
+		return store.OrderMeasurementInfo{}, err
+	}
+	defer text.Close()
+	m, err := measured.Read(text, path)
 	if err != nil {
 		return store.OrderMeasurementInfo{}, err
 	}

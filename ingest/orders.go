@@ -56,7 +56,12 @@ func OrderTraceWith(ctx context.Context, st *store.Store, path string, opt Order
 		return stored, err
 	}
 	read := &countingReader{r: f, total: size, progress: opt.Reading}
-	r, err := ordertrace.NewReader(read, path)
+	text, err := inputText(ctx, read, path)
+	if err != nil {
+		return store.OrderTraceInfo{}, err
+	}
+	defer text.Close()
+	r, err := ordertrace.NewReader(text, path)
 	if err != nil {
 		return store.OrderTraceInfo{}, err
 	}
@@ -126,7 +131,7 @@ func orderTraceDigest(ctx context.Context, st *store.Store, f *os.File, path str
 		return nil, store.OrderTraceInfo{}, err
 	}
 	if sameSize {
-		digest, err := sumFile(f, sumReader)
+		digest, err := sumFile(ctx, f, sumReader)
 		if err != nil {
 			return nil, store.OrderTraceInfo{}, err
 		}
@@ -138,7 +143,7 @@ func orderTraceDigest(ctx context.Context, st *store.Store, f *os.File, path str
 	var digest string
 	var g errgroup.Group
 	g.Go(func() error {
-		f, err := os.Open(path)
+		f, _, err := openRegular(path)
 		if err != nil {
 			return err
 		}
@@ -147,19 +152,6 @@ func orderTraceDigest(ctx context.Context, st *store.Store, f *os.File, path str
 		return err
 	})
 	return func() (string, error) { return digest, g.Wait() }, store.OrderTraceInfo{}, nil
-}
-
-// contextReader reads r until ctx ends.
-type contextReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c contextReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // storeOrders reads r to the end and adds its orders to w, which packs

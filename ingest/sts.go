@@ -18,7 +18,7 @@ func StsName(path string) string { return storedName(path, ".gz+", ".sts") }
 // again: its description comes back with Existing set. A defective file
 // (an *sts.Error) is not stored.
 func Sts(ctx context.Context, st *store.Store, path string) (store.StsInfo, error) {
-	f, size, digest, err := openHashed(path, sts.Sniff)
+	f, size, digest, err := openHashed(ctx, path, sts.Sniff)
 	if err != nil {
 		return store.StsInfo{}, err
 	}
@@ -26,7 +26,12 @@ func Sts(ctx context.Context, st *store.Store, path string) (store.StsInfo, erro
 	if info, found, err := st.StsBySHA(ctx, digest); err != nil || found {
 		return info, err
 	}
-	file, err := sts.Decode(f, path)
+	text, err := inputText(ctx, f, path) // a .gz+ file is not gzip as a whole: read as it is
+	if err != nil {
+		return store.StsInfo{}, err
+	}
+	defer text.Close()
+	file, err := sts.Decode(text, path)
 	if err != nil {
 		return store.StsInfo{}, err
 	}

@@ -54,7 +54,7 @@ func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptio
 // inflated in a goroutine beside the parsing, and the parser keeps the
 // parameter texts without parsing them, as the pack needs.
 func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
-	f, size, digest, err := openSummed(path, ptr.Sniff, xxh3Reader)
+	f, size, digest, err := openSummed(ctx, path, ptr.Sniff, xxh3Reader)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
@@ -63,7 +63,12 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 		return info, err
 	}
 	cr := &countingReader{r: f, total: size, progress: progress}
-	r, err := ptr.NewConcurrentReader(cr, path)
+	text, err := inputText(ctx, cr, path)
+	if err != nil {
+		return store.TraceInfo{}, err
+	}
+	defer text.Close()
+	r, err := ptr.NewConcurrentReader(text, path)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
@@ -83,7 +88,7 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 // hashing f with SHA-256 when the store needs it (store.TraceOfFile). f is
 // left at its start.
 func storedTrace(ctx context.Context, st *store.Store, f *os.File, digest string) (store.TraceInfo, bool, error) {
-	return st.TraceOfFile(ctx, digest, func() (string, error) { return sumFile(f, sumReader) })
+	return st.TraceOfFile(ctx, digest, func() (string, error) { return sumFile(ctx, f, sumReader) })
 }
 
 // countingReader counts the bytes read from the file for progress

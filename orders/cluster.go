@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,10 +100,11 @@ func (c Config) plan() (plan, error) {
 }
 
 // startServer starts the run's embedded NATS server on listen
-// ("host:port"; "" for a free port of loopback).
-func startServer(listen string) (*server.Server, error) {
+// ("host:port"; "" for a free port of loopback), requiring g of every
+// connection; the connections it refuses are logged to refused.
+func startServer(listen string, g guard, refused server.Logger) (*server.Server, error) {
 	opts := &server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true, MaxPayload: maxMessage,
-		MaxPending: 4 * maxMessage, WriteDeadline: time.Minute}
+		MaxPending: 4 * maxMessage, WriteDeadline: time.Minute, Authorization: g.token, TLSConfig: g.tls}
 	if listen != "" {
 		host, port, err := net.SplitHostPort(listen)
 		if err != nil {
@@ -117,12 +119,27 @@ func startServer(listen string) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("orders: starting the coordinator's NATS server: %w", err)
 	}
+	// Debug too: a connection that gives no token in time is logged there.
+	ns.SetLoggerV2(refused, true, false, false)
 	go ns.Start()
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("orders: the coordinator's NATS server cannot listen on %s:%d", opts.Host, opts.Port)
 	}
 	return ns, nil
+}
+
+// listening returns the address the server ns listens at as the user
+// gave it, listen ("host:port", ":port" for every interface), with the
+// port it got: Go shows every interface as [::] even where it means
+// IPv4's 0.0.0.0 as well.
+func listening(listen string, ns *server.Server) string {
+	host, _, _ := net.SplitHostPort(listen)
+	port := "?"
+	if a, ok := ns.Addr().(*net.TCPAddr); ok {
+		port = strconv.Itoa(a.Port)
+	}
+	return net.JoinHostPort(cmp.Or(host, "0.0.0.0"), port)
 }
 
 // session is a coordinator with its workers joined: its NATS server
@@ -145,11 +162,19 @@ func openSession(ctx context.Context, cfg Config) (s *session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &session{procs: p.procs}
-	if s.ns, err = startServer(p.listen); err != nil {
+	g, made, err := cfg.guard(p)
+	if err != nil {
 		return nil, err
 	}
-	nc, err := nats.Connect(s.ns.ClientURL(), nats.InProcessServer(s.ns), nats.Name("presage orders coordinator"))
+	s = &session{procs: p.procs}
+	if s.ns, err = startServer(p.listen, g, &refusals{w: os.Stderr}); err != nil {
+		return nil, err
+	}
+	if !p.spawn {
+		announce(os.Stderr, listening(p.listen, s.ns), p.procs, g, made)
+	}
+	// In process, the server offers TLS but does not require it.
+	nc, err := nats.Connect(natsURL(s.ns.Addr().String()), nats.InProcessServer(s.ns), nats.Token(g.token), nats.Name("presage orders coordinator"))
 	if err != nil {
 		s.ns.Shutdown()
 		return nil, err
@@ -172,7 +197,7 @@ func openSession(ctx context.Context, cfg Config) (s *session, err error) {
 	s.hellos = hellos
 	exited := make(chan error, p.procs)
 	if p.spawn {
-		if s.workers, err = spawn(p.procs, natsURL(s.ns.Addr().String()), exited); err != nil {
+		if s.workers, err = spawn(p.procs, natsURL(s.ns.Addr().String()), g.token, exited); err != nil {
 			return s, err
 		}
 	}
@@ -262,9 +287,11 @@ type spawned struct {
 	done []chan struct{} // closed when each has exited
 }
 
-// spawn starts n copies of this program as workers joining url; each
-// one's end is sent on exited until the coordinator stops them.
-func spawn(n int, url string, exited chan<- error) (*spawned, error) {
+// spawn starts n copies of this program as workers joining url with
+// token, which they find in their environment (their arguments are this
+// program's, which any user may read); each one's end is sent on exited
+// until the coordinator stops them.
+func spawn(n int, url, token string, exited chan<- error) (*spawned, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("orders: finding this program to start its workers: %w", err)
@@ -272,7 +299,7 @@ func spawn(n int, url string, exited chan<- error) (*spawned, error) {
 	s := &spawned{}
 	for i := range n {
 		cmd := exec.Command(self, os.Args[1:]...)
-		cmd.Env = append(os.Environ(), joinEnv+"="+url)
+		cmd.Env = withEnv(os.Environ(), joinEnv+"="+url, TokenEnv+"="+token)
 		cmd.Stderr = os.Stderr
 		cmd.SysProcAttr = dieWithParent()
 		if err := cmd.Start(); err != nil {
@@ -291,6 +318,19 @@ func spawn(n int, url string, exited chan<- error) (*spawned, error) {
 		}()
 	}
 	return s, nil
+}
+
+// withEnv returns env with the variables set ("NAME=value"), in place of
+// any earlier value of theirs.
+func withEnv(env []string, set ...string) []string {
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(set, func(s string) bool { return strings.HasPrefix(s, name+"=") }) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, set...)
 }
 
 // stop waits a little for the workers told to stop, then kills those

@@ -112,6 +112,18 @@ type Config struct {
 	// its workers, and the coordinator's address comes from Slurm's
 	// environment.
 	Slurm bool
+	// TokenFile holds the run's token, the secret without which the
+	// coordinator refuses a connection (a file of mode 0600); "" means
+	// $PRESAGE_ORDERS_TOKEN (TokenEnv). Workers the coordinator starts
+	// get a fresh token in their environment; with Listen and no token
+	// given, the coordinator makes one and prints it; under Slurm one
+	// must be given.
+	TokenFile string
+	// TLSCert and TLSKey are the coordinator's certificate and key: its
+	// server then takes TLS connections only. TLSCA is the certificate
+	// of the authority that signed it, against which workers check it
+	// (default: the system's authorities).
+	TLSCert, TLSKey, TLSCA string
 }
 
 // TestCase is a test of the program that runs its blocks, for
@@ -159,6 +171,10 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
 	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")
+	fs.StringVar(&c.TokenFile, "orders.token-file", c.TokenFile, "run: file (mode 0600) holding the run's token, which workers must show the coordinator (default $"+TokenEnv+")")
+	fs.StringVar(&c.TLSCert, "orders.tls-cert", c.TLSCert, "run: the coordinator's TLS certificate (PEM): its workers connect over TLS")
+	fs.StringVar(&c.TLSKey, "orders.tls-key", c.TLSKey, "run: the key of -orders.tls-cert (PEM)")
+	fs.StringVar(&c.TLSCA, "orders.tls-ca", c.TLSCA, "run: the certificate (PEM) of the authority that signed -orders.tls-cert, which workers check it against (default: the system's)")
 	fs.StringVar(&c.Out, "orders.out", c.Out, "calibrate: calibration file; record: trace file (default standard output); run: measured-run file (default none)")
 }
 

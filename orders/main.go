@@ -123,7 +123,12 @@ func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R,
 		return zero, nil, err
 	}
 	if url != "" {
-		serveAsWorker(ctx, url, cfg.Join == "" && !cfg.Slurm, os.Stderr)
+		spawned := cfg.Join == "" && os.Getenv(joinEnv) != ""
+		opts, err := cfg.joinOptions(spawned)
+		if err != nil {
+			return zero, nil, err
+		}
+		serveAsWorker(ctx, url, opts, spawned, os.Stderr)
 	}
 	if cfg.mode() == ModeNetwork {
 		rep, err := calibrateNetwork(ctx, cfg)

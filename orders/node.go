@@ -2,11 +2,14 @@ package orders
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,13 +66,14 @@ func (o *order) wireResult() []byte {
 	return o.wire
 }
 
-// serveAsWorker makes this process a worker of the coordinator at url
-// until the run ends, and then ends the process: it does not return.
-// Losing the coordinator ends it with an error; so does the run's
-// failure, which a worker the coordinator started itself (spawned) does
-// not print: the coordinator does, on the same terminal.
-func serveAsWorker(ctx context.Context, url string, spawned bool, stderr io.Writer) {
-	err := work(ctx, url)
+// serveAsWorker makes this process a worker of the coordinator at url,
+// connecting with opts (its token, TLS), until the run ends, and then
+// ends the process: it does not return. Losing the coordinator ends it
+// with an error; so does the run's failure, which a worker the
+// coordinator started itself (spawned) does not print: the coordinator
+// does, on the same terminal.
+func serveAsWorker(ctx context.Context, url string, opts []nats.Option, spawned bool, stderr io.Writer) {
+	err := work(ctx, url, opts)
 	if err == nil {
 		os.Exit(0)
 	}
@@ -84,9 +88,9 @@ var errRunFailed = errors.New("the run ended")
 
 // work joins the coordinator at url and runs its orders until it says
 // the run ended.
-func work(ctx context.Context, url string) error {
+func work(ctx context.Context, url string, opts []nats.Option) error {
 	lost := make(chan error, 1)
-	nc, err := connect(url, func(err error) {
+	nc, err := connect(url, opts, func(err error) {
 		select {
 		case lost <- err:
 		default:
@@ -151,13 +155,24 @@ func work(ctx context.Context, url string) error {
 	}
 }
 
-// connect connects to the coordinator's NATS server at url, retrying for
-// a while (workers under Slurm may start before it listens); onLost is
-// called when the connection is lost for good.
-func connect(url string, onLost func(error)) (*nats.Conn, error) {
+// A worker pings its coordinator every pingEvery and takes it for lost
+// when pingsUnanswered pings in a row go unanswered: a coordinator that
+// died with its computer, or stopped, takes its workers down within
+// about 6 s, as a killed one does at once (its connection closes).
+const (
+	pingEvery       = time.Second
+	pingsUnanswered = 5
+)
+
+// connect connects to the coordinator's NATS server at url with opts,
+// retrying for a while (workers under Slurm may start before it
+// listens) unless the server refuses the worker's token or TLS; onLost
+// is called when the connection is lost for good.
+func connect(url string, opts []nats.Option, onLost func(error)) (*nats.Conn, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		nc, err := nats.Connect(url, nats.MaxReconnects(0), nats.Name("presage orders worker"),
+		nc, err := nats.Connect(url, append(slices.Clip(opts), nats.MaxReconnects(0), nats.Name("presage orders worker"),
+			nats.PingInterval(pingEvery), nats.MaxPingsOutstanding(pingsUnanswered),
 			nats.ClosedHandler(func(c *nats.Conn) {
 				if err := c.LastError(); err != nil {
 					onLost(err)
@@ -170,15 +185,37 @@ func connect(url string, onLost func(error)) (*nats.Conn, error) {
 					err = errors.New("disconnected")
 				}
 				onLost(err)
-			}))
+			}))...)
 		if err == nil {
 			return nc, nil
+		}
+		if expected := refusal(err); expected != "" {
+			return nil, fmt.Errorf("the coordinator at %s refused this worker: %w (expected %s)", url, err, expected)
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("cannot reach the coordinator at %s: %w", url, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// refusal says what the worker lacked when err is the coordinator
+// refusing its connection (a wrong token, a certificate the worker does
+// not trust, TLS on one side only), "" for another error: trying again
+// cannot help a refused worker.
+func refusal(err error) string {
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	switch {
+	case errors.Is(err, nats.ErrAuthorization):
+		return "the run's token, in " + TokenEnv + " or -orders.token-file"
+	case errors.Is(err, nats.ErrSecureConnWanted), errors.Is(err, nats.ErrSecureConnRequired):
+		return "TLS on both sides: -orders.tls-cert and -orders.tls-key for the coordinator, -orders.tls-ca for its workers"
+	case errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &verify):
+		return "-orders.tls-ca, the authority that signed the coordinator's certificate, which must name the address workers join"
+	}
+	return ""
 }
 
 // hello tells the coordinator the worker is ready and learns its number.

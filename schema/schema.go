@@ -1,6 +1,7 @@
 // Package schema owns the store's DDL: the numbered .sql files of this
 // directory (embedded), the migrations that apply them in order and record
-// them in schema_version, the characteristics table, and the views
+// them in schema_version (all in one transaction, and only on a Presage
+// store: Identify), the characteristics table, and the views
 // generated from the characteristics. schema/store opens stores and holds
 // every other statement.
 package schema
@@ -8,8 +9,10 @@ package schema
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,39 +65,93 @@ func migrations() []migration {
 }
 
 // CurrentVersion reports the schema version recorded in db (0 if none).
-func CurrentVersion(db *sqlx.DB) (int, error) {
+// db is a database or a transaction: an export reads it in its snapshot.
+func CurrentVersion(db sqlx.Queryer) (int, error) {
 	var n int
-	err := db.Get(&n, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'`)
+	err := sqlx.Get(db, &n, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'`)
 	if err != nil || n == 0 {
 		return 0, err
 	}
 	var v int
-	err = db.Get(&v, `SELECT coalesce(max(version), 0) FROM schema_version`)
+	err = sqlx.Get(db, &v, `SELECT coalesce(max(version), 0) FROM schema_version`)
 	return v, err
 }
 
-// Migrate applies the migrations db lacks, each in its own transaction,
-// refreshes the characteristics dimension table and recreates the views
-// generated from the characteristics when the list has changed.
-func Migrate(db *sqlx.DB) error {
-	if err := migrateTo(db, Version); err != nil {
-		return err
+// ApplicationID is the number SQLite keeps in the header of every
+// Presage store (PRAGMA application_id, "Prsg"), so that a store is
+// recognised as one before anything is written to it. Stores made before
+// it was set carry it from the first time a writing command opens them.
+const ApplicationID = 0x50727367
+
+// ErrNotStore is wrapped by the errors about a database that is not a
+// Presage store: it is neither migrated nor written.
+var ErrNotStore = errors.New("not a Presage store")
+
+// firstMigration is the name every Presage store records as version 1,
+// which tells its schema_version from another program's table of that name.
+const firstMigration = "0001_init.sql"
+
+// Identify reports whether db holds no table at all (empty: a new
+// database), and refuses with an error wrapping ErrNotStore a database
+// that is not a Presage store: another program's application_id, or
+// tables without Presage's schema_version. It only reads.
+func Identify(ctx context.Context, db sqlx.QueryerContext) (empty bool, err error) {
+	var app int64
+	if err := sqlx.GetContext(ctx, db, &app, `PRAGMA application_id`); err != nil {
+		return false, err
 	}
-	if err := seedCharacteristics(db); err != nil {
-		return err
+	if app == ApplicationID {
+		return false, nil
 	}
-	return syncViews(db)
+	if app != 0 {
+		return false, fmt.Errorf("a SQLite database of another program (application_id 0x%08x): %w", uint32(app), ErrNotStore)
+	}
+	var tables []string
+	if err := sqlx.SelectContext(ctx, db, &tables, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`); err != nil {
+		return false, err
+	}
+	if len(tables) == 0 {
+		return true, nil
+	}
+	if slices.Contains(tables, "schema_version") {
+		var first []string
+		if err := sqlx.SelectContext(ctx, db, &first, `SELECT name FROM schema_version WHERE version = 1`); err == nil && len(first) == 1 && first[0] == firstMigration {
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("a SQLite database with the tables %s and no Presage schema_version: %w", listSome(tables, 5), ErrNotStore)
 }
 
-// migrateTo applies the numbered migrations db lacks up to version to,
-// one transaction each, on one connection.
+// listSome joins the first most names, saying how many more there are.
+func listSome(names []string, most int) string {
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+}
+
+// Migrate brings db to this build's schema in one transaction: the
+// migrations db lacks, the application id, the characteristics dimension
+// table and the views generated from the characteristics. A database
+// that is not a Presage store (Identify) is refused untouched, and one
+// whose migration fails is left as it was: never half-migrated.
+func Migrate(db *sqlx.DB) error { return migrate(db, Version, true) }
+
+// migrateTo applies the numbered migrations db lacks up to version to, in
+// one transaction, and nothing else: the tests make the stores of older
+// builds with it.
+func migrateTo(db *sqlx.DB, to int) error { return migrate(db, to, false) }
+
+// migrate applies the migrations db lacks up to version to, then, when
+// refresh, the application id, the characteristics and the generated
+// views, all in one transaction on one connection.
 //
-// Each transaction begins IMMEDIATE, taking the write lock before it reads
-// the version, so processes opening a new store at once apply every
-// migration once: the others wait, then find it applied. Foreign keys are
-// off on that connection while migrating, as SQLite requires for the
-// table rebuilds a migration may do, and checked before each commit.
-func migrateTo(db *sqlx.DB, to int) error {
+// The transaction begins IMMEDIATE, taking the write lock before it reads
+// the version, so processes opening a store at once apply every migration
+// once: the others wait, then find it applied. Foreign keys are off on
+// that connection while migrating, as SQLite requires for the table
+// rebuilds a migration may do, and checked after each migration.
+func migrate(db *sqlx.DB, to int, refresh bool) (err error) {
 	ctx := context.Background()
 	conn, err := db.Connx(ctx)
 	if err != nil {
@@ -105,72 +162,77 @@ func migrateTo(db *sqlx.DB, to int) error {
 		return err
 	}
 	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
-	for {
-		more, err := migrateNext(ctx, conn, to)
-		if err != nil || !more {
-			return err
-		}
-	}
-}
-
-// migrateNext applies the next migration below version to, if any, and
-// reports whether it applied one.
-func migrateNext(ctx context.Context, conn *sqlx.Conn, to int) (applied bool, err error) {
 	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		return false, err
+		return err
 	}
 	defer func() {
 		end := `COMMIT`
-		if err != nil || !applied {
+		if err != nil {
 			end = `ROLLBACK`
 		}
 		if _, cerr := conn.ExecContext(ctx, end); err == nil {
 			err = cerr
 		}
 	}()
+	if _, err := Identify(ctx, conn); err != nil {
+		return err
+	}
+	if err := applyMigrations(ctx, conn, to); err != nil {
+		return err
+	}
+	if !refresh {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID)); err != nil {
+		return err
+	}
+	if err := seedCharacteristics(ctx, conn); err != nil {
+		return err
+	}
+	return syncViews(ctx, conn)
+}
+
+// applyMigrations applies, inside the caller's transaction, the numbered
+// migrations the store lacks up to version to.
+func applyMigrations(ctx context.Context, conn *sqlx.Conn, to int) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`); err != nil {
-		return false, err
+		return err
 	}
 	var have int
 	if err := conn.GetContext(ctx, &have, `SELECT coalesce(max(version), 0) FROM schema_version`); err != nil {
-		return false, err
-	}
-	if have > Version {
-		return false, fmt.Errorf("schema version %d is newer than this build's %d", have, Version)
-	}
-	if have >= to {
-		return false, nil
-	}
-	m := migrations()[have]
-	if _, err := conn.ExecContext(ctx, m.sql); err != nil {
-		return false, fmt.Errorf("migration %s: %w", m.name, err)
-	}
-	var broken int
-	if err := conn.GetContext(ctx, &broken, `SELECT count(*) FROM pragma_foreign_key_check`); err != nil {
-		return false, err
-	}
-	if broken > 0 {
-		return false, fmt.Errorf("migration %s: %d rows break foreign keys", m.name, broken)
-	}
-	if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-func seedCharacteristics(db *sqlx.DB) error {
-	tx, err := db.Beginx()
-	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	if have > Version {
+		return fmt.Errorf("schema version %d is newer than this build's %d", have, Version)
+	}
+	for _, m := range migrations()[min(have, to):to] {
+		if _, err := conn.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		var broken int
+		if err := conn.GetContext(ctx, &broken, `SELECT count(*) FROM pragma_foreign_key_check`); err != nil {
+			return err
+		}
+		if broken > 0 {
+			return fmt.Errorf("migration %s: %d rows break foreign keys", m.name, broken)
+		}
+		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seedCharacteristics writes the characteristics of this build into
+// their table, inside the migration's transaction.
+func seedCharacteristics(ctx context.Context, conn *sqlx.Conn) error {
 	for id, c := range result.Chars {
 		var op any
 		if c.OpClass != "" {
 			op = c.OpClass
 		}
-		if _, err := tx.Exec(`INSERT INTO characteristics(id, name, unit, family, op_class, description)
+		if _, err := conn.ExecContext(ctx, `INSERT INTO characteristics(id, name, unit, family, op_class, description)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT(id) DO UPDATE SET name=excluded.name, unit=excluded.unit, family=excluded.family,
 				op_class=excluded.op_class, description=excluded.description`,
@@ -178,5 +240,5 @@ func seedCharacteristics(db *sqlx.DB) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }

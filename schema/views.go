@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -46,17 +47,12 @@ var generatedViews = []struct {
 	{"v_intervals_wide", WideViewSQL},
 }
 
-// syncViews recreates, in one transaction, each generated view whose stored
-// definition differs from the one this build generates.
-func syncViews(db *sqlx.DB) error {
-	tx, err := db.Beginx()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+// syncViews recreates, in the migration's transaction, each generated
+// view whose stored definition differs from the one this build generates.
+func syncViews(ctx context.Context, conn *sqlx.Conn) error {
 	for _, v := range generatedViews {
 		var stored string
-		err := tx.Get(&stored, `SELECT coalesce(max(sql), '') FROM sqlite_master WHERE type = 'view' AND name = ?`, v.name)
+		err := conn.GetContext(ctx, &stored, `SELECT coalesce(max(sql), '') FROM sqlite_master WHERE type = 'view' AND name = ?`, v.name)
 		if err != nil {
 			return err
 		}
@@ -64,14 +60,14 @@ func syncViews(db *sqlx.DB) error {
 		if normalizeSQL(stored) == normalizeSQL(want) {
 			continue
 		}
-		if _, err := tx.Exec(`DROP VIEW IF EXISTS ` + QuoteIdent(v.name)); err != nil {
+		if _, err := conn.ExecContext(ctx, `DROP VIEW IF EXISTS `+QuoteIdent(v.name)); err != nil {
 			return fmt.Errorf("recreate view %s: %w", v.name, err)
 		}
-		if _, err := tx.Exec(want); err != nil {
+		if _, err := conn.ExecContext(ctx, want); err != nil {
 			return fmt.Errorf("recreate view %s: %w", v.name, err)
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // normalizeSQL folds white space and drops a final ';' so that a view's

@@ -44,6 +44,12 @@ type Options struct {
 	// fails with an *engine.Error whose Limit is set, naming the grid and
 	// what grew.
 	MaxState int64
+	// Stop, when not nil, is asked between steps of the simulation (every
+	// stopEvery calls, a few milliseconds): a non-nil error ends the
+	// simulation, which returns it. Commands pass their context's Err, so
+	// that a signal stops a long prediction within a second rather than
+	// at its end; the simulator keeps no state of its own for it.
+	Stop func() error
 
 	// reference simulates every processor on its own, and sends batches of
 	// messages in order (engine.Options.Reference): what the property
@@ -94,7 +100,10 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 	}
 	comp := engine.NewCompiler()
 	var op engine.Op // one for all calls: the engine keeps a pointer to it
-	for {
+	for n := 0; ; n++ {
+		if err := opt.stopped(n); err != nil {
+			return nil, err
+		}
 		c, err := calls.Next()
 		if err == io.EOF {
 			break
@@ -108,6 +117,20 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 		}
 	}
 	return finish(e, cfg, opt)
+}
+
+// stopEvery is how many calls are simulated between two questions to
+// Options.Stop: the slowest calls take microseconds, so a thousand of
+// them take far less than the second a stop may take.
+const stopEvery = 1024
+
+// stopped returns Stop's error when n, the number of calls simulated, is
+// a multiple of stopEvery; nil without a Stop.
+func (o Options) stopped(n int) error {
+	if o.Stop == nil || n%stopEvery != 0 {
+		return nil
+	}
+	return o.Stop()
 }
 
 // start applies the configuration (see Predict) and prepares an engine

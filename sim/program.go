@@ -73,8 +73,13 @@ func Simulate(prog *Program, m *machine.Machine, cfg result.Config, opt Options)
 	if err != nil {
 		return nil, err
 	}
+	n := 0
 	for _, ops := range prog.chunks {
 		for i := range ops {
+			if err := opt.stopped(n); err != nil {
+				return nil, err
+			}
+			n++
 			if err := e.Exec(&ops[i]); err != nil {
 				return nil, err
 			}

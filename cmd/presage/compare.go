@@ -7,6 +7,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/comparereport"
 	"github.com/presage-dvm/presage/internal/ordercompare"
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"
@@ -16,13 +17,16 @@ type compareCmd struct {
 	Measured  string `help:"Measured run (number or 'latest')." required:""`
 	Predicted string `help:"Predicted run (number or 'latest')." required:""`
 	Format    string `help:"text, json or html." enum:"text,json,html" default:"text"`
-	Out       string `help:"Output file ('-' for standard output)." default:"-"`
-	Force     bool   `help:"Compare runs that are not of one program (different source files or intervals), with a warning in every output."`
+	Out       string `help:"Output file ('-' for standard output); an existing one is replaced only if it is an earlier comparison of the format, or with --force." default:"-"`
+	Force     bool   `help:"Compare runs that are not of one program (different source files or intervals), with a warning in every output; and replace an existing --out file of another kind (never the store nor --host-file)."`
 	Worst     int    `help:"For two orders runs: list this many orders, those whose durations differ most first (and at most as many unmatched subtrees)." default:"10"`
 	hostFlags
 }
 
 func (c *compareCmd) Validate() error { return checkFlags(atLeast("--worst", c.Worst, 0)) }
+
+// compareKinds are the kinds of the comparison's files, by --format.
+var compareKinds = map[string]outfile.Kind{"text": kindCompareText, "json": kindCompareJSON, "html": kindHTML}
 
 var compareWriters = map[string]func(io.Writer, *comparereport.Report) error{
 	"text": comparereport.WriteText,
@@ -34,6 +38,10 @@ var compareWriters = map[string]func(io.Writer, *comparereport.Report) error{
 // side; two orders runs (a real run and a simulation of its trace) order
 // by order too.
 func (c *compareCmd) Run(ctx context.Context, g *Globals) error {
+	out, guard := outfile.Target{Path: c.Out, Flag: "--out", Kind: compareKinds[c.Format]}, g.outputs(c.Force, "--host-file", c.HostFile)
+	if err := checkOutput(guard, out); err != nil {
+		return err
+	}
 	st, err := g.readStore()
 	if err != nil {
 		return err
@@ -85,7 +93,7 @@ func (c *compareCmd) Run(ctx context.Context, g *Globals) error {
 			g.infof("warning: %s", w)
 		}
 	}
-	return writeOutput(c.Out, func(w io.Writer) error { return compareWriters[c.Format](w, rep) })
+	return writeOutput(ctx, guard, out, func(w io.Writer) error { return compareWriters[c.Format](w, rep) })
 }
 
 // compareOrders compares two orders runs order by order, with every

@@ -13,6 +13,7 @@ import (
 	"github.com/presage-dvm/presage/exports/sweepreport"
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
@@ -25,6 +26,7 @@ type demoCmd struct {
 	Dir   string `help:"Directory for the generated trace, machine file and reports." default:"presage-demo" type:"path"`
 	Procs int    `help:"Sweep the grids of 1..N processors (rank up to 2)." default:"64"`
 	Grid  string `help:"Grid of the run report and of the table's last line." default:"8x8"`
+	outputFlags
 }
 
 func (c *demoCmd) Validate() error { return checkFlags(between("--procs", c.Procs, 1, 1024)) }
@@ -45,14 +47,19 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return err
 	}
+	guard := g.outputs(c.Force)
 	tracePath := filepath.Join(c.Dir, "jacobi.ptr")
-	if _, err := tracegen.WriteFile(tracePath, tracegen.Options{
-		Program: tracegen.Jacobi, N: 2000, Iterations: 100, Intervals: true, Seed: 1,
+	if err := guard.WriteFile(ctx, outfile.Target{Path: tracePath, Kind: kindTrace}, func(w io.Writer) error {
+		_, err := tracegen.Write(w, tracegen.Options{Program: tracegen.Jacobi, N: 2000, Iterations: 100, Intervals: true, Seed: 1})
+		return err
 	}); err != nil {
 		return err
 	}
 	machinePath := filepath.Join(c.Dir, "demo.par")
-	if err := os.WriteFile(machinePath, demoMachine, 0o644); err != nil {
+	if err := guard.WriteFile(ctx, outfile.Target{Path: machinePath, Kind: kindDemoMachine}, func(w io.Writer) error {
+		_, err := w.Write(demoMachine)
+		return err
+	}); err != nil {
 		return err
 	}
 	st, err := g.openStore()
@@ -108,13 +115,13 @@ func (c *demoCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	runReport := filepath.Join(c.Dir, defaultReportName(run, ".html"))
-	if err := writeFileAtomic(runReport, func(w io.Writer) error {
+	if err := guard.WriteFile(ctx, htmlTarget("", runReport), func(w io.Writer) error {
 		return htmlreport.Write(w, run, htmlreport.Options{Timeline: sample})
 	}); err != nil {
 		return err
 	}
 	sweepReport := filepath.Join(c.Dir, fmt.Sprintf("sweep-%d.html", sum.SweepID))
-	if err := writeFileAtomic(sweepReport, func(w io.Writer) error {
+	if err := guard.WriteFile(ctx, htmlTarget("", sweepReport), func(w io.Writer) error {
 		in, err := sweepreport.Load(ctx, st, sum.SweepID, sweepreport.Options{})
 		if err != nil {
 			return err

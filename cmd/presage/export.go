@@ -26,6 +26,7 @@ type exportCmd struct {
 type exportFlags struct {
 	Out   string `help:"Output folder: a new or empty one, or an earlier export, which is replaced once the new one is complete." required:""`
 	Sweep int64  `help:"Export only this sweep (0: everything)."`
+	Force bool   `help:"Replace an earlier export of another format at --out (never a folder of other files)."`
 
 	estimate bool             // the store's estimate of the rows is the export's
 	progress func(rows int64) // set by export for the table exports
@@ -126,9 +127,16 @@ func (c *exportExtrapCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // export opens the store and runs one exporter on it, into a folder that
-// replaces --out once complete (writeExportDir).
+// replaces --out once complete (writeExportDir). The exporter reads one
+// snapshot of the store (store.Snapshot): a sweep writing meanwhile adds
+// runs to none of the export's files.
 func (f *exportFlags) export(ctx context.Context, g *Globals, format string, write func(st *store.Store, dir string) (table.Summary, error)) error {
-	st, err := g.readStore()
+	whole, err := g.readStore()
+	if err != nil {
+		return err
+	}
+	defer whole.Close()
+	st, err := whole.Snapshot(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,7 +154,7 @@ func (f *exportFlags) export(ctx context.Context, g *Globals, format string, wri
 		}
 		update(rows, total)
 	}
-	sum, err := writeExportDir(f.Out, manifest{Format: format, Store: st.Path(), Sweep: f.Sweep},
+	sum, err := writeExportDir(ctx, g.outputs(f.Force), f.Out, manifest{Format: format, Store: st.Path(), Sweep: f.Sweep},
 		func(dir string) (table.Summary, error) { return write(st, dir) })
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/fitreport"
 
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/internal/stage"
 )
 
@@ -19,6 +20,32 @@ type fitCmd struct {
 	Out      string   `help:"Machine file to write and ingest; its base name names the fitted machine (default: TRACE-fit.par)." placeholder:"FILE.par"`
 	Report   string   `help:"Write the fit report (per run and interval, before and after) to this file: text, JSON when it ends in .json, an HTML page with a chart when it ends in .html." placeholder:"FILE"`
 	hostFlags
+	outputFlags
+}
+
+// targets are the fitted machine file and the report's (Path "" for
+// none), each checked before the fit by its guard: neither may be the
+// store or --host-file, nor the report the machine file.
+func (c *fitCmd) targets(g *Globals) (par, report outfile.Target, parGuard, reportGuard *outfile.Guard, err error) {
+	par = stage.FittedMachine(c.Out)
+	if c.Out == "" {
+		par = stage.FittedMachine(c.Trace + "-fit.par")
+		par.Flag = ""
+	}
+	report = outfile.Target{Path: c.Report, Flag: "--report", Kind: kindFitText}
+	switch {
+	case strings.HasSuffix(c.Report, ".json"):
+		report.Kind = kindFitJSON
+	case strings.HasSuffix(c.Report, ".html"):
+		report.Kind = kindHTML
+	}
+	parGuard = g.outputs(c.Force, "--host-file", c.HostFile)
+	reportGuard = g.outputs(c.Force, "--host-file", c.HostFile)
+	reportGuard.Keep(par.Path, "the fitted machine file ("+strings.TrimSpace(par.Flag+" "+par.Path)+")")
+	if err = parGuard.Check(par); err == nil {
+		err = checkOutput(reportGuard, report)
+	}
+	return par, report, parGuard, reportGuard, err
 }
 
 // Run fits the machine parameters of the model to measured runs of a
@@ -31,34 +58,34 @@ func (c *fitCmd) Run(ctx context.Context, g *Globals) error {
 	if !described {
 		return fmt.Errorf("fit: describe the host the measurements ran on (--cores-per-node N [--nodes N], or --host-file FILE.par)")
 	}
+	par, report, parGuard, reportGuard, err := c.targets(g)
+	if err != nil {
+		return err
+	}
 	st, err := g.existingStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	out := c.Out
-	if out == "" {
-		out = c.Trace + "-fit.par"
-	}
 	cal, err := stage.Fit(ctx, st, stage.FitRequest{
-		Trace: c.Trace, Measured: c.Measured, Machine: c.Machine, Host: host, Holdout: c.Holdout, Out: out,
+		Trace: c.Trace, Measured: c.Measured, Machine: c.Machine, Host: host, Holdout: c.Holdout, Out: par.Path, Output: parGuard,
 	})
 	if err != nil {
 		return err
 	}
 	g.infof("fitted machine %s (machine %d) written to %s", cal.Machine, cal.MachineID, cal.Path)
-	if err := writeOutput("-", func(w io.Writer) error { return fitreport.WriteText(w, cal) }); err != nil {
+	if err := writeOutput(ctx, nil, outfile.Target{Path: "-"}, func(w io.Writer) error { return fitreport.WriteText(w, cal) }); err != nil {
 		return err
 	}
 	if c.Report == "" {
 		return nil
 	}
 	write := fitreport.WriteText
-	switch {
-	case strings.HasSuffix(c.Report, ".json"):
+	switch report.Kind.Name {
+	case kindFitJSON.Name:
 		write = fitreport.WriteJSON
-	case strings.HasSuffix(c.Report, ".html"):
+	case kindHTML.Name:
 		write = fitreport.WriteHTML
 	}
-	return writeOutput(c.Report, func(w io.Writer) error { return write(w, cal) })
+	return writeOutput(ctx, reportGuard, report, func(w io.Writer) error { return write(w, cal) })
 }

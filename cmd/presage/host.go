@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/fit"
@@ -21,6 +22,10 @@ type hostFlags struct {
 // host returns the described host, and whether there is one.
 func (h hostFlags) host() (fit.Host, bool, error) {
 	if h.HostFile != "" {
+		// A FIFO would block the command until a writer came.
+		if err := ingest.CheckRegular(h.HostFile); err != nil {
+			return fit.Host{}, false, fmt.Errorf("--host-file: %w", err)
+		}
 		f, err := os.Open(h.HostFile)
 		if err != nil {
 			return fit.Host{}, false, err

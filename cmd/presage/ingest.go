@@ -16,7 +16,7 @@ type ingestCmd struct {
 	Sts         ingestStsCmd         `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
 	Orders      ingestOrdersCmd      `cmd:"" help:"Ingest order traces of the orders-based technology (.jsonl, plain or gzip; docs/orders.md)."`
 	Calibration ingestCalibrationCmd `cmd:"" help:"Ingest calibration files of marked blocks (.csv; docs/orders.md)."`
-	OrdersRun   ingestOrdersRunCmd   `cmd:"" name:"orders-run" help:"Ingest measured runs of orders programs (run mode's -orders.out file; docs/orders.md) to compare with predictions."`
+	OrdersRun   ingestOrdersRunCmd   `cmd:"" name:"orders-run" help:"Ingest measured runs of orders programs (run mode's -orders.out file, plain or gzip; docs/orders.md) to compare with predictions."`
 }
 
 type ingestTraceCmd struct {

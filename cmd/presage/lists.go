@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/sim/result"
+
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // maxListLen bounds the values a range may expand to, so that a typo such
@@ -93,7 +95,33 @@ func checkOverride(flag string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return fmt.Errorf("%s %v: expected a positive finite number (leave the flag out for the machine file's values)", flag, v)
 	}
-	return nil
+	return checkPhysical(flag, v)
+}
+
+// flagRange is the physical range of an override flag (sim/machine's
+// ranges, in seconds) and the unit the flag is given in.
+type flagRange struct {
+	machine.Range
+	per  float64 // the flag's value is per times the range's
+	unit string
+}
+
+// overrideRanges are the ranges of the override flags of predict, search
+// and sweep.
+var overrideRanges = map[string]flagRange{
+	"--tstart": {machine.TStartRange, 1e6, "microseconds"},
+	"--tbyte":  {machine.TByteRange, 1e6, "microseconds per byte"},
+	"--power":  {machine.PowerRange, 1, machine.PowerRange.Unit},
+}
+
+// checkPhysical checks v, a value of the override flag in the flag's
+// unit, against the flag's physical range, naming the unit.
+func checkPhysical(flag string, v float64) error {
+	r, ok := overrideRanges[flag]
+	if !ok || r.Contains(v/r.per) {
+		return nil
+	}
+	return fmt.Errorf("%s %v: %s", flag, v, r.Want(r.per, r.unit))
 }
 
 // parseFloats reads a list of positive numbers: "1e-5,2e-5", or a

@@ -25,7 +25,7 @@ import (
 
 // Globals are the flags every command has.
 type Globals struct {
-	DB      string           `help:"SQLite store." default:"presage.db" type:"path" env:"PRESAGE_DB"`
+	DB      string           `help:"SQLite store: a Presage store, or a name where no file is (a new store is made there)." default:"presage.db" type:"path" env:"PRESAGE_DB"`
 	Quiet   bool             `help:"Print no progress and no informational messages." short:"q"`
 	Version kong.VersionFlag `help:"Print the version and exit."`
 	// MaxMemory bounds one DVM prediction's simulator state
@@ -41,7 +41,18 @@ func (g *Globals) openStore() (*store.Store, error) {
 	if _, err := os.Stat(g.DB); errors.Is(err, fs.ErrNotExist) {
 		g.created = true
 	}
-	return openWritable(g.DB)
+	st, err := openWritable(g.DB)
+	return st, dbError(err)
+}
+
+// dbError puts the flag before an error saying that the file --db names
+// is not a store ("--db x.db is a directory, expected a store file").
+func dbError(err error) error {
+	var notStore *store.NotStoreError
+	if errors.As(err, &notStore) {
+		return fmt.Errorf("--db %w", err)
+	}
+	return err
 }
 
 // openWritable opens a store for writing and brings what older versions
@@ -66,6 +77,9 @@ func (g *Globals) removeCreated() {
 	if !g.created {
 		return
 	}
+	if _, err := os.Stat(g.DB); err != nil { // never made: nothing to remove, nothing to create
+		return
+	}
 	st, err := store.Open(g.DB) // writable: closing it removes its -wal
 	if err != nil {
 		return
@@ -87,7 +101,8 @@ func (g *Globals) existingStore() (*store.Store, error) {
 	if _, err := os.Stat(g.DB); err != nil {
 		return nil, fmt.Errorf("no store %s: ingest the inputs first (presage --db %s ingest trace FILE.ptr, or ingest orders FILE.jsonl)", g.DB, g.DB)
 	}
-	return openWritable(g.DB)
+	st, err := openWritable(g.DB)
+	return st, dbError(err)
 }
 
 // readStore opens the store named by --db for reading only: commands that
@@ -95,6 +110,10 @@ func (g *Globals) existingStore() (*store.Store, error) {
 // user may not write, and never create one at a mistyped path.
 func (g *Globals) readStore() (*store.Store, error) {
 	st, err := store.OpenReadOnly(g.DB)
+	var notStore *store.NotStoreError
+	if errors.As(err, &notStore) {
+		return nil, dbError(err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (expected a store made by presage ingest, predict or sweep)", err)
 	}
@@ -133,6 +152,7 @@ type cli struct {
 	Orders  ordersCmd  `cmd:"" help:"Simulate programs of the orders-based technology (seed 004) from their order traces."`
 	Fit     fitCmd     `cmd:"" aliases:"calibrate" help:"Fit the machine parameters of the model to measured runs of a traced program and store the fitted machine."`
 	Calls   callsCmd   `cmd:"" help:"Write the calls table (one SQL row per call) of stored traces, for SQL queries such as func_profile."`
+	Reality realityCmd `cmd:"" help:"The DVM reality check: real DVM runs (devdvm's folders) against predictions, and Presage's reports against the original's on them."`
 }
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -179,7 +199,7 @@ func run(args []string) int {
 		return exitCode(sig)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "presage:", err)
+		fmt.Fprintln(os.Stderr, "presage:", clipMessage(err.Error()))
 		return 1
 	}
 	return 0

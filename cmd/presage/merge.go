@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/presage-dvm/presage/schema/store"
@@ -14,6 +15,10 @@ type mergeCmd struct {
 
 func (c *mergeCmd) Run(ctx context.Context, g *Globals) error {
 	st, err := store.Open(c.Into)
+	var notStore *store.NotStoreError
+	if errors.As(err, &notStore) {
+		return fmt.Errorf("--into %w", err)
+	}
 	if err != nil {
 		return err
 	}

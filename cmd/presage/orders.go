@@ -29,7 +29,8 @@ type ordersCmd struct {
 
 type ordersCalibrationCmd struct {
 	Calibration string `help:"Stored calibration (name or id)." required:""`
-	Out         string `help:"Output file (default: NAME.calibration.html)." type:"path"`
+	Out         string `help:"Output file (default: NAME.calibration.html); an existing one is replaced only if it is a Presage HTML report, or with --force." type:"path"`
+	outputFlags
 }
 
 func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
@@ -43,11 +44,8 @@ func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	in := &ordersreport.CalibrationInput{Name: info.Name, Rows: rows, Stats: calibration.Analyze(rows, calibration.DefaultThresholds)}
-	out := c.Out
-	if out == "" {
-		out = info.Name + ".calibration.html"
-	}
-	if err := writeFileAtomic(out, func(w io.Writer) error { return ordersreport.WriteCalibration(w, in) }); err != nil {
+	out := htmlTarget(c.Out, info.Name+".calibration.html")
+	if err := g.outputs(c.Force).WriteFile(ctx, out, func(w io.Writer) error { return ordersreport.WriteCalibration(w, in) }); err != nil {
 		return err
 	}
 	for _, s := range in.Stats {
@@ -58,14 +56,15 @@ func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 			g.infof("block %s on %s: the machine was loaded during %.0f%% of its runs (calibrate again on a quiet machine)", s.Block, s.Machine, 100*s.Loaded)
 		}
 	}
-	g.infof("report of calibration %s written to %s", info.Name, out)
+	g.infof("report of calibration %s written to %s", info.Name, out.Path)
 	return nil
 }
 
 type ordersReportCmd struct {
 	runRef
 	Deadline float64 `help:"Mark the clusters of the run's sweep whose run time meets this many seconds."`
-	Out      string  `help:"Output file (default: PROGRAM.orders.NODES.html)." type:"path"`
+	Out      string  `help:"Output file (default: PROGRAM.orders.NODES.html); an existing one is replaced only if it is a Presage HTML report, or with --force." type:"path"`
+	outputFlags
 }
 
 func (c *ordersReportCmd) Validate() error { return checkFlags(seconds("--deadline", c.Deadline)) }
@@ -93,14 +92,11 @@ func (c *ordersReportCmd) Run(ctx context.Context, g *Globals) error {
 			return err
 		}
 	}
-	out := c.Out
-	if out == "" {
-		out = fmt.Sprintf("%s.orders.%d.html", sim.Run.Program, sim.Detail.Nodes)
-	}
-	if err := writeFileAtomic(out, func(w io.Writer) error { return ordersreport.Write(w, in) }); err != nil {
+	out := htmlTarget(c.Out, fmt.Sprintf("%s.orders.%d.html", sim.Run.Program, sim.Detail.Nodes))
+	if err := g.outputs(c.Force).WriteFile(ctx, out, func(w io.Writer) error { return ordersreport.Write(w, in) }); err != nil {
 		return err
 	}
-	g.infof("report of run %d written to %s", id, out)
+	g.infof("report of run %d written to %s", id, out.Path)
 	return nil
 }
 
@@ -140,8 +136,10 @@ func (f clusterFlags) options() ordersim.Options {
 }
 
 func (f clusterFlags) rules() []flagRule {
-	return []flagRule{atLeast("--cores", f.Cores, 1), positive("--power", f.Power), seconds("--latency", f.Latency),
-		{"--bandwidth", f.Bandwidth, f.Bandwidth >= 0 && !math.IsInf(f.Bandwidth, 0), "a finite number of bytes per second ≥ 0 (0: unlimited)"}}
+	return []flagRule{atLeast("--cores", f.Cores, 1), positive("--power", f.Power), inRange("--power", f.Power, machine.PowerRange, 1, machine.PowerRange.Unit),
+		seconds("--latency", f.Latency), inRange("--latency", f.Latency, machine.TStartRange, 1, "seconds"),
+		{"--bandwidth", f.Bandwidth, f.Bandwidth == 0 || f.Bandwidth >= 1/machine.TByteRange.Max && !math.IsInf(f.Bandwidth, 0),
+			fmt.Sprintf("a finite number of bytes per second ≥ %v (0: unlimited)", 1/machine.TByteRange.Max)}}
 }
 
 type ordersSimulateCmd struct {

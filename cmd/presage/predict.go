@@ -28,9 +28,9 @@ type predictCmd struct {
 // overrideFlags override the machine file's values in one configuration;
 // a flag left out keeps the file's.
 type overrideFlags struct {
-	TStart *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0)."`
-	TByte  *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0)."`
-	Power  *float64 `help:"Override every processor's relative power (> 0)."`
+	TStart *float64 `name:"tstart" help:"Override every cluster's message start-up time (microseconds, > 0 and at most 1e7)."`
+	TByte  *float64 `name:"tbyte" help:"Override every cluster's time per byte (microseconds, > 0 and at most 1e6)."`
+	Power  *float64 `help:"Override every processor's relative power (times the traced processor's speed, 0.001 to 100)."`
 }
 
 // check refuses an override that is not a positive finite number.

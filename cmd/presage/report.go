@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/presage-dvm/presage/exports/htmlreport"
 	"github.com/presage-dvm/presage/exports/jsonreport"
 	"github.com/presage-dvm/presage/exports/sweepreport"
 	"github.com/presage-dvm/presage/exports/textreport"
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -39,8 +37,9 @@ type htmlCmd struct {
 	runRef
 	Sweep           int64  `help:"Report a sweep (charts of time, efficiency and speedup vs processors) instead of one run."`
 	IncludeDoubtful bool   `help:"With --sweep, show the doubtful configurations too (outside the model's domain; left out by default)."`
-	Out             string `help:"Output file (default: PROGRAM.MACHINE.GRID.html, or sweep-ID.html)." type:"path"`
+	Out             string `help:"Output file (default: PROGRAM.MACHINE.GRID.html, or sweep-ID.html); an existing one is replaced only if it is a Presage HTML report, or with --force." type:"path"`
 	All             bool   `help:"Start from Main rather than from the interval the original starts from."`
+	outputFlags
 }
 
 func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
@@ -56,9 +55,10 @@ func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	out := c.Out
-	if out == "" {
-		out = defaultReportName(run, ".html")
+	out := htmlTarget(c.Out, defaultReportName(run, ".html"))
+	guard := g.outputs(c.Force)
+	if err := guard.Check(out); err != nil {
+		return err
 	}
 	opt := htmlreport.Options{AllIntervals: c.All}
 	if opt.Timeline, err = st.RunTimeline(ctx, run.ID); err != nil {
@@ -67,20 +67,18 @@ func (c *htmlCmd) Run(ctx context.Context, g *Globals) error {
 	if opt.Timeline == nil && run.Kind == result.Predicted && run.TraceID != 0 {
 		g.infof("run %d has no stored per-processor picture (runs of sweeps, and runs predicted before this version, have none): presage export timeline --run %d draws its timeline", run.ID, run.ID)
 	}
-	if err := writeFileAtomic(out, func(w io.Writer) error {
+	if err := guard.WriteFile(ctx, out, func(w io.Writer) error {
 		return htmlreport.Write(w, run, opt)
 	}); err != nil {
 		return err
 	}
-	g.infof("report of run %d written to %s", run.ID, out)
+	g.infof("report of run %d written to %s", run.ID, out.Path)
 	return nil
 }
 
 func (c *htmlCmd) sweepReport(ctx context.Context, g *Globals, st *store.Store) error {
-	out := c.Out
-	if out == "" {
-		out = fmt.Sprintf("sweep-%d.html", c.Sweep)
-	}
+	out := htmlTarget(c.Out, fmt.Sprintf("sweep-%d.html", c.Sweep))
+	guard := g.outputs(c.Force)
 	opt := sweepreport.Options{AllIntervals: c.All, IncludeDoubtful: c.IncludeDoubtful}
 	// Loaded first: an unknown sweep is an error about the sweep, not
 	// about a file that was never to be written.
@@ -88,20 +86,25 @@ func (c *htmlCmd) sweepReport(ctx context.Context, g *Globals, st *store.Store) 
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(out, func(w io.Writer) error { return sweepreport.Write(w, in, opt) }); err != nil {
+	if err := guard.WriteFile(ctx, out, func(w io.Writer) error { return sweepreport.Write(w, in, opt) }); err != nil {
 		return err
 	}
-	g.infof("report of sweep %d written to %s", c.Sweep, out)
+	g.infof("report of sweep %d written to %s", c.Sweep, out.Path)
 	return nil
 }
 
 type jsonCmd struct {
 	runRef
-	Out     string `help:"Output file ('-' for standard output)." default:"-"`
+	Out     string `help:"Output file ('-' for standard output); an existing one is replaced only if it is a JSON report of Presage's, or with --force." default:"-"`
 	PerProc bool   `help:"Include per-processor values."`
+	outputFlags
 }
 
-func (c *jsonCmd) Run(g *Globals) error {
+func (c *jsonCmd) Run(ctx context.Context, g *Globals) error {
+	out, guard := outfile.Target{Path: c.Out, Flag: "--out", Kind: kindRunJSON}, g.outputs(c.Force)
+	if err := checkOutput(guard, out); err != nil {
+		return err
+	}
 	st, err := g.readStore()
 	if err != nil {
 		return err
@@ -111,7 +114,7 @@ func (c *jsonCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	return writeOutput(c.Out, func(w io.Writer) error {
+	return writeOutput(ctx, guard, out, func(w io.Writer) error {
 		return jsonreport.Write(w, run, jsonreport.Options{PerProc: c.PerProc})
 	})
 }
@@ -124,9 +127,17 @@ type textCmd struct {
 	Verbosity string `help:"Sections (-v): cpu,gpu, cpu, gpu or none." default:"cpu,gpu"`
 	Matrix    string `help:"Print each processor's time matrix summed by rows (i) or columns (j) (-m)." enum:",i,j" default:""`
 	Format    string `help:"text, or json (-j)." enum:"text,json" default:"text"`
+	outputFlags
 }
 
 func (c *textCmd) Run(ctx context.Context, g *Globals) error {
+	out, guard := outfile.Target{Path: c.Out, Flag: "--out", Kind: kindAnalyzerText}, g.outputs(c.Force)
+	if c.Format == "json" {
+		out.Kind = kindAnalyzerJSON
+	}
+	if err := checkOutput(guard, out); err != nil {
+		return err
+	}
 	st, err := g.readStore()
 	if err != nil {
 		return err
@@ -139,7 +150,7 @@ func (c *textCmd) Run(ctx context.Context, g *Globals) error {
 	if run, err := st.Run(id); err == nil && run.Kind != result.Measured {
 		return fmt.Errorf("run %d is a %s run: report text is the analyzer's report of a measured one (an ingested sts file); presage report html --run %d writes the Predictor's report of a %s run", id, run.Kind, id, run.Kind)
 	}
-	return writeOutput(c.Out, func(w io.Writer) error {
+	return writeOutput(ctx, guard, out, func(w io.Writer) error {
 		rep, err := textreport.Load(ctx, st, id)
 		if err != nil {
 			return err
@@ -156,44 +167,4 @@ func defaultReportName(run *result.Run, ext string) string {
 		name += "." + run.Config.Machine
 	}
 	return name + "." + result.GridString(run.Config.Grid) + ext
-}
-
-// writeOutput writes to standard output for "-", else to the file.
-func writeOutput(path string, write func(io.Writer) error) error {
-	if path == "-" || path == "" {
-		w := bufio.NewWriter(os.Stdout)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFileAtomic(path, write)
-}
-
-// writeFileAtomic writes a file through a temporary one, so that a failed
-// report never leaves a half-written file behind.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	if err := write(w); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; a report is for the group too (a
-	// shared cluster's project folder).
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

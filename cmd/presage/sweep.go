@@ -16,9 +16,9 @@ type sweepCmd struct {
 	MaxRank    int    `name:"max-rank" help:"Largest grid rank enumerated for --procs." default:"2"`
 	AllGrids   bool   `name:"all-grids" help:"With --procs, keep the grids with trailing dimensions of 1 (2x1, 2x2x1), whose results equal the shorter grid's."`
 	Grids      string `help:"Grids, comma-separated, e.g. 2x2,4x4,8x8." xor:"grids"`
-	TStart     string `name:"tstart" help:"Start-up times (microseconds): list a,b,c or range a..b:step."`
-	TByte      string `name:"tbyte" help:"Times per byte (microseconds): list or range a..b:step."`
-	Power      string `help:"Processor powers: list or range a..b:step."`
+	TStart     string `name:"tstart" help:"Start-up times (microseconds, at most 1e7): list a,b,c or range a..b:step."`
+	TByte      string `name:"tbyte" help:"Times per byte (microseconds, at most 1e6): list or range a..b:step."`
+	Power      string `help:"Processor powers (0.001 to 100): list or range a..b:step."`
 	Network    string `help:"Network models, comma-separated: cluster (the default), bus, mesh."`
 	PerProcMax int    `name:"per-proc-max" help:"Write interval x processor rows only for runs of at most this many processors (0: always)." default:"64"`
 	Workers    int    `help:"Configurations simulated at once (default: all cores)."`
@@ -63,6 +63,11 @@ func (c *sweepCmd) request() (stage.SweepRequest, error) {
 		if *l.dst, err = parseFloats(l.val, l.per); err != nil {
 			return req, fmt.Errorf("%s: %w", l.flag, err)
 		}
+		for _, v := range *l.dst {
+			if err := checkPhysical(l.flag, v*l.per); err != nil {
+				return req, err
+			}
+		}
 	}
 	return req, nil
 }
@@ -72,7 +77,7 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	req.Options = g.simOptions()
+	req.Options, req.CountOnly = g.simOptions(), c.DryRun
 	shard, shards, err := parseShard(c.Shard)
 	if err != nil {
 		return err
@@ -113,8 +118,10 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		return err
 	}
-	fmt.Printf("sweep %d: %d configurations (%d already stored, %s%d run), %d call simulations in %.1f s\n",
-		sum.SweepID, sum.Selected, sum.Existing, copiedNote(sum.Reused), sum.Ran, sum.Calls, sum.Elapsed.Seconds())
+	if sum.SweepID != 0 { // 0: every configuration failed, and the sweep's row went
+		fmt.Printf("sweep %d: %d configurations (%d already stored, %s%d run), %d call simulations in %.1f s\n",
+			sum.SweepID, sum.Selected, sum.Existing, copiedNote(sum.Reused), sum.Ran, sum.Calls, sum.Elapsed.Seconds())
+	}
 	return failures(sum)
 }
 
@@ -123,6 +130,9 @@ func (c *sweepCmd) Run(ctx context.Context, g *Globals) error {
 func failures(sum stage.SweepSummary) error {
 	for _, f := range sum.Failed {
 		fmt.Fprintf(os.Stderr, "failed: %s: %v\n", f.Config, f.Err)
+	}
+	if n := len(sum.Failed); n > 0 && sum.SweepID == 0 {
+		return fmt.Errorf("sweep: all %d configurations failed, over a limit of the simulator: nothing stored (--max-memory raises the limit)", n)
 	}
 	if n := len(sum.Failed); n > 0 {
 		return fmt.Errorf("sweep %d: %d of %d configurations failed, over a limit of the simulator (the others are stored; --max-memory raises the limit)", sum.SweepID, n, sum.Selected)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/exports/timeline"
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/events"
@@ -29,8 +30,10 @@ type exportTimelineCmd struct {
 	To     float64 `help:"Predicted runs: keep up to this moment (seconds; 0: to the end)."`
 	Procs  string  `help:"Predicted runs: keep these processors (0-based: 0..15, 0,4,8) and the messages they send or receive."`
 	MaxMB  int     `name:"max-mb" help:"Predicted runs: stop at about this many megabytes (a browser opens 50 MB of Perfetto JSON; 0: no bound); what is left out is said." default:"50"`
+	outputFlags
 
-	keep map[int]bool // --procs
+	keep  map[int]bool   // --procs
+	guard *outfile.Guard // set by Run
 }
 
 func (c *exportTimelineCmd) Validate() error {
@@ -100,6 +103,10 @@ func (c *exportTimelineCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	c.guard = g.outputs(c.Force)
+	if err := c.checkTargets(run); err != nil {
+		return err
+	}
 	if orders, err := st.IsOrdersRun(ctx, run.ID); err != nil || orders {
 		if err != nil {
 			return err
@@ -111,9 +118,9 @@ func (c *exportTimelineCmd) Run(ctx context.Context, g *Globals) error {
 	var files []string
 	switch c.Format {
 	case "perfetto":
-		out := c.out(run, ".json")
-		files = []string{out}
-		err = writeFileAtomic(out, func(w io.Writer) error {
+		out := c.target(run, ".json")
+		files = []string{out.Path}
+		err = c.guard.WriteFile(ctx, out, func(w io.Writer) error {
 			p, err := timeline.NewPerfetto(w, timelineTitle(run), run.Config.Procs())
 			if err != nil {
 				return err
@@ -143,13 +150,68 @@ func (c *exportTimelineCmd) out(run *result.Run, ext string) string {
 	return defaultReportName(run, ext)
 }
 
+// target is the timeline's file: out, with the kind of --format's file
+// ext (".json" for perfetto; ".prv", ".pcf", ".row" for paraver).
+func (c *exportTimelineCmd) target(run *result.Run, ext string) outfile.Target {
+	t := outfile.Target{Path: c.out(run, ext), Kind: kindPerfetto}
+	if c.Out != "" {
+		t.Flag = "--out"
+	}
+	if c.Format == "paraver" {
+		t.Path, t.Kind = c.out(run, ".prv"), kindParaver(ext)
+		if ext != ".prv" { // beside the .prv, as Paraver looks for them
+			t.Path, t.Flag = strings.TrimSuffix(t.Path, ".prv")+ext, ""
+		}
+	}
+	return t
+}
+
+// targets are the files of the timeline of run: the .json, or the .prv
+// with its .pcf and .row.
+func (c *exportTimelineCmd) targets(run *result.Run) []outfile.Target {
+	if c.Format == "perfetto" {
+		return []outfile.Target{c.target(run, ".json")}
+	}
+	return []outfile.Target{c.target(run, ".prv"), c.target(run, ".pcf"), c.target(run, ".row")}
+}
+
+// checkTargets refuses the timeline before its simulation when any of
+// its files may not be written.
+func (c *exportTimelineCmd) checkTargets(run *result.Run) error {
+	for _, t := range c.targets(run) {
+		if err := c.guard.Check(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeParaverFiles writes the .pcf and the .row of a Paraver timeline
+// (targets[1:]) from what writing its .prv put in pcf and row.
+func (c *exportTimelineCmd) writeParaverFiles(ctx context.Context, run *result.Run, pcf, row *bytes.Buffer) error {
+	targets := c.targets(run)
+	for i, b := range []*bytes.Buffer{pcf, row} {
+		if err := c.guard.WriteFile(ctx, targets[i+1], func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileNames are the paths of targets.
+func fileNames(targets []outfile.Target) []string {
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Path
+	}
+	return names
+}
+
 // paraver writes the .prv, then the .pcf and .row beside it.
 func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *result.Run) (*events.Window, []string, error) {
-	prv := c.out(run, ".prv")
-	base := strings.TrimSuffix(prv, ".prv")
 	var pcf, row bytes.Buffer
 	var win *events.Window
-	err := writeFileAtomic(prv, func(w io.Writer) error {
+	err := c.guard.WriteFile(ctx, c.target(run, ".prv"), func(w io.Writer) error {
 		p := timeline.NewParaver(w, &pcf, &row, timeline.ParaverOptions{
 			Title: timelineTitle(run), Procs: run.Config.Procs(), TempDir: os.TempDir()})
 		win = c.window(p)
@@ -158,15 +220,10 @@ func (c *exportTimelineCmd) paraver(ctx context.Context, st *store.Store, run *r
 	if err != nil {
 		return win, nil, err
 	}
-	for _, f := range []struct {
-		path string
-		b    *bytes.Buffer
-	}{{base + ".pcf", &pcf}, {base + ".row", &row}} {
-		if err := writeFileAtomic(f.path, func(w io.Writer) error { _, err := w.Write(f.b.Bytes()); return err }); err != nil {
-			return win, nil, err
-		}
+	if err := c.writeParaverFiles(ctx, run, &pcf, &row); err != nil {
+		return win, nil, err
 	}
-	return win, []string{prv, base + ".pcf", base + ".row"}, nil
+	return win, fileNames(c.targets(run)), nil
 }
 
 // replayInto re-simulates run into sink.
@@ -205,26 +262,19 @@ func (c *exportTimelineCmd) orders(ctx context.Context, g *Globals, st *store.St
 		label = "worker"
 		title = fmt.Sprintf("%s on %d workers of %s, %s (run %d, measured)", run.Program, sim.Detail.Nodes, run.Config.Machine, sim.Detail.Scheduler, run.ID)
 	}
-	var files []string
+	files := fileNames(c.targets(run))
 	switch c.Format {
 	case "perfetto":
-		out := c.out(run, ".json")
-		files = []string{out}
-		err = writeFileAtomic(out, func(w io.Writer) error {
+		err = c.guard.WriteFile(ctx, c.target(run, ".json"), func(w io.Writer) error {
 			return timeline.WriteOrdersPerfetto(w, title, label, sim.Detail.Nodes, sim.Events, sim.Stretches)
 		})
 	default:
-		prv := c.out(run, ".prv")
-		base := strings.TrimSuffix(prv, ".prv")
 		var pcf, row bytes.Buffer
-		err = writeFileAtomic(prv, func(w io.Writer) error {
+		err = c.guard.WriteFile(ctx, c.target(run, ".prv"), func(w io.Writer) error {
 			return timeline.WriteOrdersParaver(w, &pcf, &row, title, label, sim.Detail.Nodes, sim.Events, sim.Stretches)
 		})
-		files = []string{prv, base + ".pcf", base + ".row"}
-		for i, b := range []*bytes.Buffer{&pcf, &row} {
-			if err == nil {
-				err = writeFileAtomic(files[i+1], func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
-			}
+		if err == nil {
+			err = c.writeParaverFiles(ctx, run, &pcf, &row)
 		}
 	}
 	if err != nil {

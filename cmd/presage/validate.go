@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // The commands' Validate methods check their numeric flags before any
@@ -54,4 +57,10 @@ func positive(flag string, v float64) flagRule {
 // fraction: a share from 0 to 1, 0 meaning none.
 func fraction(flag string, v float64) flagRule {
 	return flagRule{flag, v, v >= 0 && v <= 1, "a number from 0 to 1"}
+}
+
+// inRange: a physical quantity in r (sim/machine's ranges), given in a
+// unit per times r's.
+func inRange(flag string, v float64, r machine.Range, per float64, unit string) flagRule {
+	return flagRule{flag, v, r.Contains(v / per), strings.TrimPrefix(r.Want(per, unit), "expected ")}
 }

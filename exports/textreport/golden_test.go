@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,10 +16,6 @@ import (
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
 )
-
-// analyzerLine is the report line naming the analyzer's own version, which
-// differs naturally and is left out of the comparison.
-const analyzerLine = 2
 
 // render ingests path and renders its report with opt.
 func render(t *testing.T, st *store.Store, path string, opt textreport.Options) string {
@@ -41,38 +36,8 @@ func render(t *testing.T, st *store.Store, path string, opt textreport.Options) 
 	return buf.String()
 }
 
-// diffReports lists the lines where got differs from want, ignoring the
-// analyzer-version line. A want that the original left unfinished (it
-// crashed while writing) is compared as a prefix.
-func diffReports(got, want string) []string {
-	g := strings.Split(got, "\n")
-	w := strings.Split(want, "\n")
-	truncated := !strings.Contains(want, "Name (number) and performance time of processors")
-	var out []string
-	interval := ""
-	for i := 0; i < len(w) || (!truncated && i < len(g)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if strings.HasPrefix(wl, "INTERVAL") {
-			interval = wl
-		}
-		if i == analyzerLine {
-			continue
-		}
-		if truncated && i == len(w)-1 && strings.HasPrefix(gl, wl) {
-			continue
-		}
-		if gl != wl {
-			out = append(out, fmt.Sprintf("line %d in %s\n   ours: %q\n   orig: %q", i+1, interval, gl, wl))
-		}
-	}
-	return out
-}
+// diffReports is the comparison the DVM reality check makes too.
+func diffReports(got, want string) []string { return textreport.DiffOriginal(got, want) }
 
 func TestGoldenReports(t *testing.T) {
 	files, err := filepath.Glob(golden.Path(t, "sts", "*.sts.gz+"))

@@ -114,6 +114,9 @@ func (f *clusterFile) statement(s *scanner) error {
 			// Every traced time is divided by the power.
 			return s.errAt(pat, "processor power must not be 0")
 		}
+		if err := machine.PowerRange.Check(power); err != nil {
+			return s.errAt(pat, "processor %v", err)
+		}
 		d := &def{name: word, at: at, leaf: true, power: power, channels: 1}
 		f.add(d)
 		return s.end("the processor power")
@@ -184,9 +187,12 @@ func (f *clusterFile) attribute(s *scanner, name string, at int) error {
 		if err := s.expect('=', "'=' after "+attr); err != nil {
 			return err
 		}
-		v, _, err := s.real(attr + " in microseconds")
+		v, vat, err := s.real(attr + " in microseconds")
 		if err != nil {
 			return err
+		}
+		if err := rangeOf(attr).Check(v / 1e6); err != nil {
+			return s.errAt(vat, "%s.%s = %v: %s", name, attr, v, rangeOf(attr).Want(1e6, "microseconds"))
 		}
 		// 0 means "not given" in the original: it cannot reset a value.
 		if d != nil && v != 0 {
@@ -208,6 +214,15 @@ func (f *clusterFile) attribute(s *scanner, name string, at int) error {
 	default:
 		return s.errAt(aat, "unknown attribute %q of %q: expected tstart, tbyte or commtype", attr, name)
 	}
+}
+
+// rangeOf is the physical range of the message attribute attr (tstart or
+// tbyte), in seconds.
+func rangeOf(attr string) machine.Range {
+	if attr == "tstart" {
+		return machine.TStartRange
+	}
+	return machine.TByteRange
 }
 
 // commType parses the value of NAME.commtype into d (nil: parse only).
@@ -258,7 +273,7 @@ func commType(s *scanner, d *def) error {
 }
 
 // build expands the tree below the root cluster: every sub-cluster instance
-// is a separate node, undefined names are processors of power 1.
+// is a separate node; a name not defined is refused (count).
 func (f *clusterFile) build(s *scanner) (*machine.Node, error) {
 	rd := f.first[f.root]
 	if rd == nil {
@@ -290,12 +305,15 @@ func (f *clusterFile) count(s *scanner, d *def) (int, error) {
 	memo[d] = -1
 	total := 0
 	for _, it := range d.items {
-		n := 1
-		if sub := f.first[it.name]; sub != nil {
-			var err error
-			if n, err = f.count(s, sub); err != nil {
-				return 0, err
-			}
+		sub := f.first[it.name]
+		if sub == nil {
+			// The original makes it a processor of undefined power: a
+			// misspelt name would silently add processors of power 1.
+			return 0, s.errAt(it.at, "sub-cluster %q of cluster %q is not defined: expected a definition (%s = POWER; for a processor, %s = {...}; for a cluster)", it.name, d.name, it.name, it.name)
+		}
+		n, err := f.count(s, sub)
+		if err != nil {
+			return 0, err
 		}
 		if it.count != 0 && n > s.maxProcs/it.count {
 			return 0, s.errAt(it.at, "cluster %q has more than %d processors", d.name, s.maxProcs)

@@ -7,9 +7,11 @@
 // are case-insensitive, statements end with ';' and may span lines,
 // attribute statements (NAME.tstart, NAME.tbyte, NAME.commtype) apply only
 // to clusters defined earlier in the file, a tstart/tbyte of 0 is ignored,
-// the first definition of a name wins, and a sub-cluster that is never
-// defined is a processor of power 1. Times are written in microseconds and
-// stored in seconds.
+// the first definition of a name wins. Times are written in microseconds and
+// stored in seconds. A sub-cluster that is never defined (the original: a
+// processor of undefined power) is refused, as are a power, a TStart or a
+// TByte outside its physical range (sim/machine's PowerRange, TStartRange,
+// TByteRange), each with the unit.
 //
 // Where the original only said "Syntax error N", Parse returns an *Error
 // naming the file, line, column and what was expected. A few original errors

@@ -114,9 +114,16 @@ func flatValue(s *scanner, m *machine.Machine, key string, at int, power *float6
 			return s.errAt(wat, "expected ethernet, transputer, network or myrinet(N) after type =, found %s", quoteOr(w, s))
 		}
 	case "start time", "send byte time":
-		v, _, err := s.real(key + " in microseconds")
+		v, vat, err := s.real(key + " in microseconds")
 		if err != nil {
 			return err
+		}
+		r := machine.TStartRange
+		if key == "send byte time" {
+			r = machine.TByteRange
+		}
+		if !r.Contains(v / 1e6) {
+			return s.errAt(vat, "%s = %v: %s", key, v, r.Want(1e6, "microseconds"))
 		}
 		if key == "start time" {
 			root.TStart = v / 1e6
@@ -130,6 +137,9 @@ func flatValue(s *scanner, m *machine.Machine, key string, at int, power *float6
 		}
 		if v == 0 {
 			return s.errAt(vat, "processor power must not be 0")
+		}
+		if err := machine.PowerRange.Check(v); err != nil {
+			return s.errAt(vat, "processor %v", err)
 		}
 		*power = v
 	case "search":

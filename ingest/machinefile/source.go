@@ -106,12 +106,37 @@ func (s *scanner) pos(i int) position {
 
 func (s *scanner) errAt(i int, format string, args ...any) *Error {
 	p := s.pos(i)
-	return &Error{File: s.src.file, Line: int(p.line), Col: int(p.col), Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: s.src.file, Line: int(p.line), Col: int(p.col), Msg: fmt.Sprintf(format, shortened(args)...)}
 }
 
 func (s *scanner) warnAt(i int, format string, args ...any) {
 	p := s.pos(i)
-	s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: %s", s.src.file, p.line, p.col, fmt.Sprintf(format, args...)))
+	s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: %s", s.src.file, p.line, p.col, fmt.Sprintf(format, shortened(args)...)))
+}
+
+// maxQuoted is how many bytes of a name or number from the file a message
+// quotes: a line of megabytes without a delimiter is one "name", and an
+// error echoing it whole would be megabytes long.
+const maxQuoted = 64
+
+// shortened returns args with every text longer than maxQuoted cut to its
+// first maxQuoted bytes and "…".
+func shortened(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+		switch v := a.(type) {
+		case string:
+			if len(v) > maxQuoted {
+				out[i] = v[:maxQuoted] + "…"
+			}
+		case []byte:
+			if len(v) > maxQuoted {
+				out[i] = string(v[:maxQuoted]) + "…"
+			}
+		}
+	}
+	return out
 }
 
 // found describes what is at the cursor, for "expected X, found Y".

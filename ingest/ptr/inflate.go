@@ -29,6 +29,28 @@ const (
 	aheadSize   = 256 << 10
 )
 
+// ReadAhead reads src in a goroutine of its own, a few blocks ahead of
+// the reader of the result, as NewConcurrentReader inflates a gzip trace:
+// for a decompressor that its caller bounds or checks itself. Close the
+// result to stop the goroutine.
+func ReadAhead(src io.Reader) io.ReadCloser { return newInflater(src) }
+
+// fill reads src into buf until buf is full or src fails; io.EOF only
+// when src ended. Unlike io.ReadFull, it keeps the decompressor's own
+// io.ErrUnexpectedEOF — a gzip stream cut short — apart from a short
+// last block.
+func fill(src io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := src.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
 func newInflater(src io.Reader) *inflater {
 	in := &inflater{
 		full: make(chan block, aheadBlocks),
@@ -52,10 +74,7 @@ func (in *inflater) run(src io.Reader) {
 		case <-in.stop:
 			return
 		}
-		n, err := io.ReadFull(src, buf)
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
+		n, err := fill(src, buf)
 		select {
 		case in.full <- block{buf: buf[:n], err: err}:
 		case <-in.stop:

@@ -93,7 +93,7 @@ func writeGauss(e *emitter, opt Options) {
 			e.enloop(gauLineInitE, 1, gauLineInit)
 			e.bsloop(gauLineElim, 2)
 		}
-		for k := 1; k < n; k++ {
+		for k := 1; k < n && e.err == nil; k++ { // a failed write (a cancelled context) stops the generation
 			if opt.Intervals {
 				e.bploop(gauLineElimL, 3)
 			}
@@ -112,7 +112,7 @@ func writeGauss(e *emitter, opt Options) {
 			e.enloop(gauLineElimX, 2, gauLineElim)
 			e.bsloop(gauLineBack, 4)
 		}
-		for k := n; k > 1; k-- {
+		for k := n; k > 1 && e.err == nil; k-- {
 			if opt.Intervals {
 				e.bploop(gauLineBackL, 5)
 			}

@@ -44,6 +44,10 @@ const (
 	// MaxN bounds N so that element counts and times stay far from int64
 	// overflow.
 	MaxN = 1 << 22
+	// MaxCalls bounds a trace: 100 million calls are about 27 GB of
+	// text (1.8 GB gzip-compressed), more than any traced run of the
+	// model programs, and minutes to write.
+	MaxCalls = 100_000_000
 )
 
 // normalize returns opt with defaults applied, or an error naming the
@@ -75,7 +79,25 @@ func (opt Options) normalize() (Options, error) {
 	case opt.Iterations == 0:
 		opt.Iterations = 1
 	}
+	switch {
+	case opt.Calls > MaxCalls:
+		return opt, fmt.Errorf("tracegen: Calls = %d: want at most %d (MaxCalls)", opt.Calls, MaxCalls)
+	case opt.Calls == 0 && int64(opt.Iterations) > (MaxCalls-int64(fixed))/int64(per):
+		return opt, fmt.Errorf("tracegen: Iterations = %d of %d calls each: more than %d calls (MaxCalls)", opt.Iterations, per, MaxCalls)
+	}
 	return opt, nil
+}
+
+// Plan returns how many calls the trace opt describes holds, after its
+// defaults: the count Write would return, or an error naming the first
+// unusable field (a size past MaxCalls among them).
+func Plan(opt Options) (calls int64, err error) {
+	opt, err = opt.normalize()
+	if err != nil {
+		return 0, err
+	}
+	fixed, per := plan(opt)
+	return int64(fixed) + int64(opt.Iterations)*int64(per), nil
 }
 
 // minN is the smallest array size whose loops are not empty.

@@ -71,3 +71,22 @@ func generate(w io.Writer, opt Options) (int, error) {
 	}
 	return e.calls, e.flush()
 }
+
+// Generated reports whether head, the first bytes of a trace, is of a
+// trace this package wrote: the run-time system's first line, then the
+// first event's FILE= naming one of the model programs' sources. A real
+// trace of a program whose source is jacobi.fdv or gauss.fdv looks
+// generated too.
+func Generated(head []byte) bool {
+	s := string(head)
+	if !strings.HasPrefix(s, "RTS VERSION = ") {
+		return false
+	}
+	i := strings.Index(s, "FILE=")
+	if i < 0 {
+		return false
+	}
+	file, _, _ := strings.Cut(s[i+len("FILE="):], "\n")
+	file = strings.TrimSpace(file)
+	return file == jacFile || file == gauFile
+}

@@ -3,12 +3,14 @@ package stage
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/compare"
@@ -27,6 +29,10 @@ type FitRequest struct {
 	Holdout  []string // grids ("2x2") held out of the fit and predicted
 	Out      string   // the machine file to write; its base name (without .par) names the machine
 	MaxEvals int      // bound on the simulations of the fit (0: 3000)
+	// Output guards Out: what it may replace, and what it must never be
+	// (the store, the command's inputs); nil: Out is written through a
+	// temporary and replaces only an earlier fitted machine file.
+	Output *outfile.Guard
 }
 
 // Fitted are the characteristics the fit matches, per matched interval.
@@ -258,21 +264,32 @@ func storeFit(ctx context.Context, st *store.Store, c *fit.Outcome, req FitReque
 	for _, r := range runs {
 		slots = max(slots, req.Host.ProcsPerNode(r.procs))
 	}
-	f, err := os.Create(req.Out)
-	if err != nil {
+	guard := req.Output
+	if guard == nil {
+		guard = &outfile.Guard{}
+	}
+	if err := guard.WriteFile(ctx, FittedMachine(req.Out), func(w io.Writer) error {
+		return fit.WritePar(w, fit.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
+	}); err != nil {
 		return err
-	}
-	err = fit.WritePar(f, fit.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", req.Out, err)
 	}
 	c.Path = req.Out
 	m, err := ingest.Machine(ctx, st, req.Out)
 	c.Machine, c.MachineID = m.Name, m.ID
 	return err
+}
+
+// fittedMark starts every machine file Fit writes: what tells an
+// earlier fitted machine file, which a new fit replaces, from a machine
+// file of the user's, which it does not.
+const fittedMark = "// Machine fitted by presage fit"
+
+// FittedMachine is the machine file Fit writes at path, as an output:
+// it replaces an earlier fitted machine file (its first line is
+// fittedMark's), never another file unless forced.
+func FittedMachine(path string) outfile.Target {
+	return outfile.Target{Path: path, Flag: "--out", Kind: outfile.Kind{Name: "a fitted machine file",
+		Is: func(_ string, head []byte) bool { return strings.HasPrefix(string(head), fittedMark) }}}
 }
 
 // fitComments are the machine file's header: what was fitted to what, the

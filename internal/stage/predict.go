@@ -88,7 +88,7 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	// The run report's per-processor picture is recorded as the run is
 	// simulated and stored with it: reading the report simulates nothing.
 	sampler := newTimelineSampler(cfg.Procs())
-	opt.Recorder = sampler
+	opt.Recorder, opt.Stop = sampler, ctx.Err
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {

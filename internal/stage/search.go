@@ -107,6 +107,9 @@ func Search(ctx context.Context, st *store.Store, req SearchRequest) (*SearchRep
 		if err != nil {
 			return nil, err
 		}
+		if sum.SweepID == 0 && len(sum.Failed) > 0 { // the sweep's row was dropped: nothing to answer from
+			return nil, fmt.Errorf("search: all %d configurations failed, over a limit of the simulator, nothing stored: %s: %w", len(sum.Failed), sum.Failed[0].Config, sum.Failed[0].Err)
+		}
 		rep.count(sum)
 	} else {
 		eval := evaluator(st, plan, opt, rep)

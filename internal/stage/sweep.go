@@ -36,6 +36,10 @@ type SweepRequest struct {
 	PerProcMax int
 	Options    sim.Options
 	Extra      string // see sweep.Definition.Extra
+	// CountOnly plans a dry run: the configurations are counted by group
+	// (sweep.NewCountedPlan), not listed, so that a product of millions
+	// takes no memory; the plan cannot be run.
+	CountOnly bool
 }
 
 // ProcRange is processor counts — the range Lo..Hi when Hi > 0, else
@@ -134,7 +138,11 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 	}
 	opt := req.Options
 	opt.TraceFile = tr.Info.Name
-	p, err := sweep.NewPlan(def, tr.Program, machines, opt)
+	newPlan := sweep.NewPlan
+	if req.CountOnly {
+		newPlan = sweep.NewCountedPlan
+	}
+	p, err := newPlan(def, tr.Program, machines, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -265,18 +273,22 @@ type resumable[C sweep.Positioned, R any] struct {
 // in their order on opt.Workers workers (sweep.Execute) and saves each as
 // it finishes, in its own transaction, reporting progress. So a sweep
 // cancelled, killed or split into shards ends with the same rows as one
-// run straight through.
-func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw resumable[C, R], selected []C, opt SweepOptions) (SweepSummary, error) {
+// run straight through. A row it created is removed again when the sweep
+// fails before any configuration is stored (dropIfNothingStored).
+func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw resumable[C, R], selected []C, opt SweepOptions) (sum SweepSummary, err error) {
 	start := time.Now()
-	var sum SweepSummary
 	def, err := json.Marshal(sw.def)
 	if err != nil {
 		return sum, err
 	}
 	row := sw.row
 	row.Hash, row.Definition, row.Command = sw.hash, string(def), opt.Command
-	if sum.SweepID, err = st.EnsureSweep(ctx, row); err != nil {
+	created := false
+	if sum.SweepID, created, err = st.EnsureSweepCreated(ctx, row); err != nil {
 		return sum, err
+	}
+	if created {
+		defer func() { dropIfNothingStored(ctx, st, &sum, err) }()
 	}
 	done, err := st.SweepDone(ctx, sum.SweepID)
 	if err != nil {
@@ -355,4 +367,18 @@ func resume[C sweep.Positioned, R any](ctx context.Context, st *store.Store, sw 
 	})
 	sum.Elapsed = time.Since(start)
 	return sum, err
+}
+
+// dropIfNothingStored removes the row of a sweep that resume created when
+// the sweep failed (err, or every configuration over a limit) before any
+// configuration was stored, by this process or another: a failed sweep
+// leaves no empty sweep behind, and running it again creates the row
+// anew. sum.SweepID is then 0.
+func dropIfNothingStored(ctx context.Context, st *store.Store, sum *SweepSummary, err error) {
+	if err == nil && len(sum.Failed) == 0 {
+		return
+	}
+	if dropped, _ := st.DropEmptySweep(ctx, sum.SweepID); dropped {
+		sum.SweepID = 0
+	}
 }

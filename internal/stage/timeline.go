@@ -43,7 +43,7 @@ func Replay(ctx context.Context, st *store.Store, run *result.Run, rec events.Re
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	opt.TraceFile, opt.Recorder = filepath.Base(info.Path), rec
+	opt.TraceFile, opt.Recorder, opt.Stop = filepath.Base(info.Path), rec, ctx.Err
 	cfg := run.Config
 	cfg.Used = result.MachineValues{}
 	tr, err := st.OpenTrace(ctx, info)

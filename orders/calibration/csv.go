@@ -61,7 +61,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	case strings.Join(columnsV1, ","):
 		rd.fields = len(columnsV1)
 	default:
-		return nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("header %q (expected %s)", strings.Join(head, ","), strings.Join(columns, ","))}
+		return nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("header %q (expected %s)", short(strings.Join(head, ",")), strings.Join(columns, ","))}
 	}
 	return rd, nil
 }
@@ -111,23 +111,26 @@ func parseRow(rec []string) (Row, string) {
 		return row, err.Error()
 	}
 	if row.F, err = parseNumber(rec[2]); err != nil {
-		return row, fmt.Sprintf("f %q (expected a number)", rec[2])
+		return row, fmt.Sprintf("f %q (expected a number)", short(rec[2]))
 	}
 	if row.Seconds, err = parseNumber(rec[3]); err != nil {
-		return row, fmt.Sprintf("seconds %q (expected a number)", rec[3])
+		return row, fmt.Sprintf("seconds %q (expected a number)", short(rec[3]))
 	}
 	if row.Rep, err = strconv.Atoi(rec[5]); err != nil {
-		return row, fmt.Sprintf("rep %q (expected an integer)", rec[5])
+		return row, fmt.Sprintf("rep %q (expected an integer)", short(rec[5]))
 	}
 	if len(rec) == len(columnsV1) {
 		row.Copies = 1
 		return row, ""
 	}
 	if row.Copies, err = strconv.Atoi(rec[6]); err != nil {
-		return row, fmt.Sprintf("copies %q (expected an integer)", rec[6])
+		return row, fmt.Sprintf("copies %q (expected an integer)", short(rec[6]))
+	}
+	if row.Copies == 0 {
+		row.Copies = 1 // alone, as the analysis reads 0 and as the writer writes it
 	}
 	if row.Wall, err = parseNumber(rec[7]); err != nil {
-		return row, fmt.Sprintf("wall %q (expected a number)", rec[7])
+		return row, fmt.Sprintf("wall %q (expected a number)", short(rec[7]))
 	}
 	return row, ""
 }
@@ -142,7 +145,7 @@ func parseAlpha(s string) ([]float64, error) {
 	for i, p := range parts {
 		a, err := parseNumber(strings.TrimSpace(p))
 		if err != nil {
-			return nil, fmt.Errorf("alpha %q: part %d %q (expected numbers separated by ';')", s, i, p)
+			return nil, fmt.Errorf("alpha %q: part %d %q (expected numbers separated by ';')", short(s), i, short(p))
 		}
 		alpha[i] = a
 	}
@@ -226,4 +229,17 @@ func (w *Writer) Write(r Row) error {
 func (w *Writer) Close() error {
 	w.cw.Flush()
 	return w.cw.Error()
+}
+
+// maxQuoted is how many bytes of a field an error quotes: a file of one
+// line of megabytes is one field, and its error would echo it whole.
+const maxQuoted = 64
+
+// short is s cut to its first maxQuoted bytes and "…", for quoting in an
+// error.
+func short(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	return s[:maxQuoted] + "…"
 }

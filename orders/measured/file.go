@@ -109,7 +109,24 @@ type lines struct {
 
 // errorf is an *Error at the last line read.
 func (l *lines) errorf(format string, args ...any) error {
-	return &Error{File: l.name, Line: l.line, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: l.name, Line: l.line, Msg: fmt.Sprintf(format, shortened(args)...)}
+}
+
+// maxQuoted is how many bytes of a text from the file an error quotes: a
+// header field of megabytes would otherwise be echoed whole.
+const maxQuoted = 64
+
+// shortened returns args with every string longer than maxQuoted cut to
+// its first maxQuoted bytes and "…".
+func shortened(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			out[i] = s[:maxQuoted] + "…"
+		}
+	}
+	return out
 }
 
 // next decodes the next non-blank line into v and reports whether there

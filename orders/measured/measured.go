@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // Format and Version identify the file format in its header line.
@@ -79,8 +81,8 @@ func (r *Execution) check() (line int, err error) {
 		return 1, fmt.Errorf("no program (expected its name)")
 	case r.Orders < 1:
 		return 1, fmt.Errorf("orders %d (expected at least the main order)", r.Orders)
-	case !finite(r.Makespan) || r.Makespan < 0:
-		return 1, fmt.Errorf("makespan %v (expected a finite number of seconds ≥ 0)", r.Makespan)
+	case !machine.DurationRange.Contains(r.Makespan):
+		return 1, fmt.Errorf("makespan %v (%s)", r.Makespan, machine.DurationRange.Want(1, "seconds"))
 	}
 	var started int64
 	for i, w := range r.Workers {
@@ -88,8 +90,8 @@ func (r *Execution) check() (line int, err error) {
 			name string
 			v    float64
 		}{{"busy", w.Busy}, {"waiting", w.Waiting}, {"idle", w.Idle}} {
-			if !finite(f.v) || f.v < 0 {
-				return i + 2, fmt.Errorf("worker %d: %s %v (expected a finite number of seconds ≥ 0)", i, f.name, f.v)
+			if !machine.DurationRange.Contains(f.v) {
+				return i + 2, fmt.Errorf("worker %d: %s %v (%s)", i, f.name, f.v, machine.DurationRange.Want(1, "seconds"))
 			}
 		}
 		if w.Orders < 0 {

@@ -29,6 +29,9 @@ type Run struct {
 	Stdout, Stderr string
 	Err            error // the child's exit status, nil for 0
 	Workers        []int // the worker processes' pids
+	// WorkersLeft is, with KillCoordinator or StopCoordinator, how long
+	// after the coordinator was struck its last worker ended.
+	WorkersLeft time.Duration
 }
 
 // Options are the events Start brings about during the run.
@@ -38,6 +41,15 @@ type Options struct {
 	// KillCoordinator kills the child itself, the coordinator, once
 	// every worker runs orders.
 	KillCoordinator bool
+	// StopCoordinator stops the child with SIGSTOP once every worker
+	// runs orders, as a coordinator whose computer died: it answers
+	// nothing and closes no connection. Start kills it once its workers
+	// have ended, or after 30 s.
+	StopCoordinator bool
+	// During, when set, is called with the worker processes' pids once
+	// every one runs orders, before the events above: the test looks at
+	// the run while it goes on.
+	During func(workers []int)
 }
 
 // Main runs program in the child process Start started (and in its
@@ -66,6 +78,13 @@ func Start(t *testing.T, opt Options) Run {
 		t.Fatal(err)
 	}
 	workers := waitForChildren(t, child.Process.Pid, opt.Workers)
+	if opt.During != nil {
+		for _, w := range workers {
+			waitForWork(t, w)
+		}
+		opt.During(workers)
+	}
+	var struck time.Time // when the coordinator was killed or stopped
 	switch {
 	case opt.Kill:
 		victim := workers[len(workers)-1]
@@ -80,6 +99,17 @@ func Start(t *testing.T, opt Options) Run {
 		if err := child.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
+		struck = time.Now()
+	case opt.StopCoordinator:
+		for _, w := range workers {
+			waitForWork(t, w)
+		}
+		if err := syscall.Kill(child.Process.Pid, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		struck = time.Now()
+		waitForEnd(workers, 30*time.Second)
+		child.Process.Kill()
 	}
 	hung := time.AfterFunc(2*time.Minute, func() {
 		for _, pid := range workers {
@@ -91,17 +121,28 @@ func Start(t *testing.T, opt Options) Run {
 	if !hung.Stop() {
 		err = fmt.Errorf("killed after 2 minutes: %v", err)
 	}
-	left := time.Now().Add(10 * time.Second) // a killed coordinator's workers end on their own
+	waitForEnd(workers, 10*time.Second) // a killed coordinator's workers end on their own
+	var left time.Duration
+	if !struck.IsZero() {
+		left = time.Since(struck)
+	}
 	for _, pid := range workers {
-		for alive(pid) && time.Now().Before(left) {
-			time.Sleep(10 * time.Millisecond)
-		}
 		if alive(pid) {
 			t.Errorf("worker process %d outlived its run", pid)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
-	return Run{Stdout: stdout.String(), Stderr: stderr.String(), Err: err, Workers: workers}
+	return Run{Stdout: stdout.String(), Stderr: stderr.String(), Err: err, Workers: workers, WorkersLeft: left}
+}
+
+// waitForEnd returns once none of the processes pids runs, or after d.
+func waitForEnd(pids []int, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 }
 
 // Command returns the command that runs the calling test again in a

@@ -99,6 +99,7 @@ const joinEnv = "PRESAGE_PROCSTEST_JOIN"
 func joined(t *testing.T, in sumInput, killCoordinator bool) (Run, []string, []error) {
 	addr := freeAddr(t)
 	t.Setenv(joinEnv, addr)
+	t.Setenv(orders.TokenEnv, "procstest-token-of-this-run-0123456789abcdef")
 	done := make(chan Run, 1)
 	go func() { done <- Start(t, Options{}) }()
 	var workers []*exec.Cmd
@@ -142,6 +143,10 @@ func TestWorkersJoinAtAnAddress(t *testing.T) {
 	r, logs, errs := joined(t, sumInput{}, false)
 	if r.Err != nil || strings.TrimSpace(r.Stdout) != "sum 435" {
 		t.Errorf("coordinator: %v, printed %q, stderr %q", r.Err, r.Stdout, r.Stderr)
+	}
+	// The token is given (joined sets it): it is not printed.
+	if want := "orders: coordinator listening on " + os.Getenv(joinEnv) + " for 2 workers (token required, TLS off)\n"; r.Stderr != want {
+		t.Errorf("coordinator's log %q; want only %q", r.Stderr, want)
 	}
 	for i, err := range errs {
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 
@@ -41,6 +43,15 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 	if err := checkTables(dst); err != nil {
 		return sum, err
 	}
+	dstCols, err := mergeColumns(dst)
+	if err != nil {
+		return sum, err
+	}
+	for name, cols := range dstCols {
+		if len(cols) == 0 {
+			return sum, fmt.Errorf("merge: the destination %s lacks the table %s of schema version %d: not a complete Presage store", s.path, name, want)
+		}
+	}
 	var dbs []*sqlx.DB
 	defer func() {
 		for _, db := range dbs {
@@ -53,7 +64,7 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		}
 		src, err := OpenReadOnly(path)
 		if err != nil {
-			return sum, err
+			return sum, fmt.Errorf("merge: %w", err)
 		}
 		db := src.db
 		dbs = append(dbs, db)
@@ -66,6 +77,9 @@ func (s *Store) Merge(ctx context.Context, srcs []string) (MergeSummary, error) 
 		}
 		if v < want {
 			return sum, fmt.Errorf("merge: %s has schema version %d, the destination %d: migrate it first by opening it once with this build (e.g. presage --db %s list runs)", path, v, want, path)
+		}
+		if err := sameTables(db, path, dstCols, v); err != nil {
+			return sum, err
 		}
 	}
 	tx, err := begin(ctx, dst)
@@ -110,6 +124,41 @@ func checkTables(db *sqlx.DB) error {
 	for _, n := range names {
 		if !known[n] {
 			return fmt.Errorf("merge: the store has a mergeTable %q that merge does not know how to copy", n)
+		}
+	}
+	return nil
+}
+
+// mergeColumns lists the columns of every table merge copies, in order,
+// as db has them (none for a table db lacks).
+func mergeColumns(db *sqlx.DB) (map[string][]string, error) {
+	cols := make(map[string][]string, len(mergeTables))
+	for _, t := range mergeTables {
+		var names []string
+		if err := db.Select(&names, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, t.name); err != nil {
+			return nil, fmt.Errorf("merge: columns of %s: %w", t.name, err)
+		}
+		cols[t.name] = names
+	}
+	return cols, nil
+}
+
+// sameTables refuses a source store (at path, of schema version) whose
+// tables merge copies are missing or differ from the destination's: a
+// store of the right version that someone altered, which the copy's
+// statements would otherwise fail on with an SQL error.
+func sameTables(src *sqlx.DB, path string, want map[string][]string, version int) error {
+	have, err := mergeColumns(src)
+	if err != nil {
+		return fmt.Errorf("merge: %s: %w", path, err)
+	}
+	for _, t := range mergeTables {
+		switch got := have[t.name]; {
+		case len(got) == 0:
+			return fmt.Errorf("merge: %s lacks the table %s of schema version %d: not a complete Presage store", path, t.name, version)
+		case !slices.Equal(got, want[t.name]):
+			return fmt.Errorf("merge: %s: table %s has the columns (%s), expected (%s) of schema version %d", path, t.name,
+				strings.Join(got, ", "), strings.Join(want[t.name], ", "), version)
 		}
 	}
 	return nil

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // procValue is one row of the view interval_proc_values.
@@ -21,7 +19,7 @@ type procValue struct {
 // order of interval, processor and characteristic, as the view
 // interval_proc_values holds them; it decodes the stored arrays itself,
 // which is several times faster than the view and its sort.
-func eachProcValue(ctx context.Context, db *sqlx.DB, runID int64, fn func(procValue) error) error {
+func eachProcValue(ctx context.Context, db querier, runID int64, fn func(procValue) error) error {
 	classes := map[int64][]int32{} // interval → class of each processor, -1: none
 	err := eachQueryRow(ctx, db, `SELECT interval_id, classes FROM interval_proc_classes WHERE run_id = ?`, runID,
 		func(iv, _ int64, text []byte) error {
@@ -97,7 +95,7 @@ func emitProcValues(iv int64, classes []int32, series []charSeries, fn func(proc
 
 // eachQueryRow runs a query of rows (one or two integers, a text) for one
 // run and calls fn with them, 0 for a missing second integer.
-func eachQueryRow(ctx context.Context, db *sqlx.DB, query string, runID int64, fn func(a, b int64, text []byte) error) error {
+func eachQueryRow(ctx context.Context, db querier, query string, runID int64, fn func(a, b int64, text []byte) error) error {
 	rows, err := db.QueryContext(ctx, query, runID)
 	if err != nil {
 		return err

@@ -13,13 +13,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
-	"modernc.org/sqlite" // also registers the "sqlite" driver
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/presage-dvm/presage/schema"
 )
@@ -27,88 +23,22 @@ import (
 // Store is an open store. It is safe for concurrent use; SQLite serialises
 // the writers (each waits up to busyTimeout for the others).
 type Store struct {
-	db   *sqlx.DB
+	db *sqlx.DB
+	// q is what the export streams read through: db, or the read
+	// transaction of a Snapshot.
+	q    querier
 	path string
+	// snap is the read transaction of a Snapshot, which Close ends.
+	snap *sqlx.Tx
 }
 
-// busyTimeout is how long (ms) a writer waits for another one.
-const busyTimeout = 10000
-
-// Open opens (creating if needed) the store at path and brings its schema
-// up to date. Foreign keys are enforced; writers wait for each other.
-func Open(path string) (*Store, error) {
-	// Transactions take the write lock when they begin (_txlock=immediate):
-	// one that reads before it writes, such as a sweep checking that its
-	// position is free, then cannot be overtaken by another process.
-	dsn := fmt.Sprintf("%s?_txlock=immediate&_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)",
-		fileURI(path), busyTimeout)
-	db, err := sqlx.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	if err := migrateWaiting(db); err != nil {
-		db.Close()
-		if cannotWrite(err) {
-			return nil, fmt.Errorf("store %s: %w: it cannot be written (a read-only file or folder, or a full disk); list, report, export, compare and query only read it and still work", path, err)
-		}
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
-	return &Store{db: db, path: path}, nil
-}
-
-// migrateWaiting applies the migrations, waiting up to busyTimeout for
-// other processes opening the same new store: SQLite does not call its
-// busy handler while a connection switches the file to write-ahead
-// logging, so that step can fail at once with SQLITE_BUSY.
-func migrateWaiting(db *sqlx.DB) error {
-	deadline := time.Now().Add(busyTimeout * time.Millisecond)
-	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
-		err := schema.Migrate(db)
-		var e *sqlite.Error
-		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(wait)
-	}
-}
-
-// OpenReadOnly opens an existing store for reading only: the connection
-// refuses every write, and nothing is written to open it, so a store the
-// user may not write (a 0444 file, a read-only folder, a full disk) can
-// still be read. A store the user may write is opened for writing, with
-// writes refused all the same: as the last connection to close, it then
-// removes the write-ahead log and its index that reading made, which a
-// read-only connection may not. In a folder where SQLite cannot create
-// the log's index, the store is read as immutable: no writer can be at
-// work there either.
-func OpenReadOnly(path string) (*Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	st, err := openReader(path, "rw")
-	if err != nil {
-		st, err = openReader(path, "ro")
-	}
-	if err != nil {
-		st, err = openReader(path, "ro&immutable=1")
-	}
-	return st, err
-}
-
-// openReader opens path in mode (with more URI parameters after it),
-// refusing writes, and checks that it can be read.
-func openReader(path, mode string) (*Store, error) {
-	dsn := fmt.Sprintf("%s?mode=%s&_pragma=query_only(1)&_pragma=busy_timeout(%d)", fileURI(path), mode, busyTimeout)
-	db, err := sqlx.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	var n int
-	if err := db.Get(&n, `SELECT count(*) FROM sqlite_master`); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	return &Store{db: db, path: path}, nil
+// querier is what the export streams read through: the store's database
+// or one read transaction (Snapshot).
+type querier interface {
+	sqlx.Queryer
+	sqlx.QueryerContext
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
 }
 
 // CheckCurrent refuses a store whose schema version is not this build's:
@@ -140,8 +70,13 @@ func fileURI(path string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
-// Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the store; for a Snapshot, it ends its read transaction.
+func (s *Store) Close() error {
+	if s.snap != nil {
+		return s.snap.Rollback()
+	}
+	return s.db.Close()
+}
 
 // Path is the file the store was opened from.
 func (s *Store) Path() string { return s.path }
@@ -228,4 +163,28 @@ func (s *Store) CountRows(table string) (int, error) {
 func (s *Store) Checkpoint(ctx context.Context) error {
 	_, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	return err
+}
+
+// Integrity runs SQLite's integrity check and the foreign key check on
+// the store and returns an error naming the first problems found, nil
+// when the store is sound.
+func (s *Store) Integrity(ctx context.Context) error {
+	var problems []string
+	if err := s.db.SelectContext(ctx, &problems, `PRAGMA integrity_check(10)`); err != nil {
+		return fmt.Errorf("integrity check of store %s: %w", s.path, err)
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		problems = nil
+	}
+	var broken int
+	if err := s.db.GetContext(ctx, &broken, `SELECT count(*) FROM pragma_foreign_key_check`); err != nil {
+		return fmt.Errorf("foreign key check of store %s: %w", s.path, err)
+	}
+	if broken > 0 {
+		problems = append(problems, fmt.Sprintf("%d rows break foreign keys", broken))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("store %s is damaged: %s", s.path, strings.Join(problems, "; "))
+	}
+	return nil
 }

@@ -17,9 +17,17 @@ import (
 // when the store has none (several processes may race to create it; one
 // row results).
 func (s *Store) EnsureSweep(ctx context.Context, sw stored.Sweep) (int64, error) {
+	id, _, err := s.EnsureSweepCreated(ctx, sw)
+	return id, err
+}
+
+// EnsureSweepCreated is EnsureSweep that also reports whether this call
+// created the row, which its caller then drops if the sweep fails before
+// storing anything (DropEmptySweep).
+func (s *Store) EnsureSweepCreated(ctx context.Context, sw stored.Sweep) (id int64, created bool, err error) {
 	id, ok, err := s.sweepByHash(ctx, sw.Hash)
 	if err != nil || ok {
-		return id, err
+		return id, false, err
 	}
 	if sw.CreatedAt == "" {
 		sw.CreatedAt = time.Now().UTC().Format(time.RFC3339)
@@ -28,14 +36,28 @@ func (s *Store) EnsureSweep(ctx context.Context, sw stored.Sweep) (int64, error)
 		VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(def_hash) DO NOTHING`,
 		nullID(sw.TraceID), nullID(sw.OrderTrace), sw.Command, sw.CreatedAt, sw.Kind, sw.Hash, sw.Definition, sw.Configs, sw.Skipped)
 	if err != nil {
-		return 0, fmt.Errorf("create sweep: %w", err)
+		return 0, false, fmt.Errorf("create sweep: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
-		return res.LastInsertId()
+		id, err := res.LastInsertId()
+		return id, err == nil, err
 	}
 	// Another process created it between the two statements.
 	id, _, err = s.sweepByHash(ctx, sw.Hash)
-	return id, err
+	return id, false, err
+}
+
+// DropEmptySweep removes the row of sweep id if no run is stored in it,
+// in one statement (a run another process stores meanwhile keeps it), and
+// reports whether it did. It runs even when ctx is cancelled: it is what
+// a sweep stopped by a signal does last.
+func (s *Store) DropEmptySweep(ctx context.Context, id int64) (bool, error) {
+	res, err := s.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM sweeps WHERE id = ? AND NOT EXISTS (SELECT 1 FROM runs WHERE sweep_id = ?)`, id, id)
+	if err != nil {
+		return false, fmt.Errorf("drop empty sweep %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 func (s *Store) sweepByHash(ctx context.Context, hash string) (int64, bool, error) {

@@ -88,7 +88,7 @@ func (s *Store) ValueRows(ctx context.Context, sweepID int64, fn func(*stored.Va
 // order.
 func (s *Store) runProcValues(ctx context.Context, run *stored.RunRow, dims *sweepDims, fn func(*stored.ValueRow) error) error {
 	r := stored.ValueRow{Run: run}
-	return eachProcValue(ctx, s.db, run.ID, func(v procValue) (err error) {
+	return eachProcValue(ctx, s.q, run.ID, func(v procValue) (err error) {
 		if r.Interval, err = dims.interval(run, v.interval); err != nil {
 			return err
 		}

@@ -37,7 +37,7 @@ func intervalRowFields(iv *stored.IntervalRow) []any {
 // runs outside any sweep. It refuses a store whose schema is older than
 // this build's: the views the exports follow may differ.
 func (s *Store) ExportSweeps(ctx context.Context, only int64) ([]int64, error) {
-	v, err := schema.CurrentVersion(s.db)
+	v, err := schema.CurrentVersion(s.q)
 	if err != nil {
 		return nil, err
 	}
@@ -46,13 +46,13 @@ func (s *Store) ExportSweeps(ctx context.Context, only int64) ([]int64, error) {
 	}
 	var ids []int64
 	if only != 0 {
-		err = s.db.SelectContext(ctx, &ids, `SELECT DISTINCT sweep_id FROM v_runs WHERE sweep_id = ?`, only)
+		err = s.q.SelectContext(ctx, &ids, `SELECT DISTINCT sweep_id FROM v_runs WHERE sweep_id = ?`, only)
 		if err == nil && len(ids) == 0 {
 			err = fmt.Errorf("sweep %d: no runs", only)
 		}
 		return ids, err
 	}
-	err = s.db.SelectContext(ctx, &ids, `SELECT DISTINCT sweep_id FROM v_runs ORDER BY sweep_id`)
+	err = s.q.SelectContext(ctx, &ids, `SELECT DISTINCT sweep_id FROM v_runs ORDER BY sweep_id`)
 	return ids, err
 }
 
@@ -63,7 +63,7 @@ func (s *Store) ExportSweeps(ctx context.Context, only int64) ([]int64, error) {
 // per-processor values.
 func (s *Store) ExportRowsEstimate(ctx context.Context, only int64) (int64, error) {
 	var n int64
-	err := s.db.GetContext(ctx, &n, `WITH r AS MATERIALIZED (SELECT id, procs FROM runs WHERE ? = 0 OR coalesce(sweep_id, 0) = ?)
+	err := s.q.GetContext(ctx, &n, `WITH r AS MATERIALIZED (SELECT id, procs FROM runs WHERE ? = 0 OR coalesce(sweep_id, 0) = ?)
 		SELECT (SELECT count(*) FROM r)
 		     + 2 * (SELECT count(*) FROM intervals WHERE run_id IN (SELECT id FROM r))
 		     + (SELECT count(*) FROM interval_values WHERE run_id IN (SELECT id FROM r))
@@ -91,7 +91,7 @@ func (s *Store) IntervalRows(ctx context.Context, sweepID int64, fn func(*stored
 // eachRow scans each row of query into dest and calls fn after each one.
 // Errors name the row (1-based).
 func (s *Store) eachRow(ctx context.Context, fn func() error, dest []any, query string, args ...any) error {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

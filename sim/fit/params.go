@@ -42,9 +42,11 @@ func (q Param) String() string { return paramNames[q] }
 
 // Bounds are the least and largest value the fit gives each parameter:
 // wide enough for any real machine, narrow enough that a parameter no
-// observation depends on cannot run away.
+// observation depends on cannot run away; the power's are its physical
+// range (machine.PowerRange), so that a fitted machine file is one a
+// machine file may be.
 var Bounds = [NumParams][2]float64{
-	Power:       {1e-3, 1e3},
+	Power:       {machine.PowerRange.Min, machine.PowerRange.Max},
 	TStartNodes: {1e-8, 1},
 	TStartNode:  {1e-8, 1},
 	TByteNodes:  {1e-13, 1e-4},

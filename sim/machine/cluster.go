@@ -94,11 +94,11 @@ func (n Network) measured(bytes int64) float64 {
 
 // Validate reports the first field of n that cannot describe a network.
 func (n Network) Validate() error {
-	if err := nonNegative("latency", n.Latency); err != nil {
-		return err
+	if !TStartRange.Contains(n.Latency) {
+		return fmt.Errorf("latency = %v (%s)", n.Latency, TStartRange.Want(1, "seconds"))
 	}
-	if err := nonNegative("bandwidth", n.Bandwidth); err != nil {
-		return err
+	if minBandwidth := 1 / TByteRange.Max; n.Bandwidth != 0 && !(n.Bandwidth >= minBandwidth && !math.IsInf(n.Bandwidth, 1)) {
+		return fmt.Errorf("bandwidth = %v (expected a finite number of bytes per second ≥ %v, or 0 for unlimited)", n.Bandwidth, minBandwidth)
 	}
 	if len(n.Messages) == 1 {
 		return fmt.Errorf("1 message time (expected none, or at least 2 for the pieces between them)")
@@ -126,8 +126,8 @@ func (c Cluster) Validate() error {
 		return fmt.Errorf("%d power values for %d nodes (expected 1 or one per node)", len(c.Power), c.Nodes)
 	}
 	for i, p := range c.Power {
-		if !(p > 0) || math.IsInf(p, 0) {
-			return fmt.Errorf("power[%d] = %v (expected a finite number > 0)", i, p)
+		if !PowerRange.Contains(p) {
+			return fmt.Errorf("power[%d] = %v (%s)", i, p, PowerRange.Want(1, PowerRange.Unit))
 		}
 	}
 	return c.Network().Validate()

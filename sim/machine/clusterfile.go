@@ -36,15 +36,24 @@ func WriteCluster(w io.Writer, c Cluster) error {
 	return err
 }
 
-// ReadClusterFile reads the cluster description file at path.
+// ReadClusterFile reads the cluster description file at path, a regular
+// file: a FIFO would block the command until a writer came, a device
+// never ends.
 func ReadClusterFile(path string) (Cluster, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return Cluster{}, fmt.Errorf("%s: not a regular file (a named pipe, a device or a directory): expected a %s JSON file", path, ClusterFormat)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Cluster{}, err
 	}
 	defer f.Close()
-	return ReadCluster(f, path)
+	return ReadCluster(io.LimitReader(f, maxClusterFile), path)
 }
+
+// maxClusterFile bounds a cluster description: a few numbers and a table
+// of message times.
+const maxClusterFile = 64 << 20
 
 // ReadCluster reads the cluster description file named name from r.
 func ReadCluster(r io.Reader, name string) (Cluster, error) {
@@ -55,7 +64,7 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 		return Cluster{}, fmt.Errorf("%s: %w (expected a %s JSON object)", name, err, ClusterFormat)
 	}
 	if f.Format != ClusterFormat {
-		return Cluster{}, fmt.Errorf("%s: format %q (expected %q)", name, f.Format, ClusterFormat)
+		return Cluster{}, fmt.Errorf("%s: format %.64q (expected %q)", name, f.Format, ClusterFormat)
 	}
 	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, Bandwidth: f.Bandwidth, Hub: f.Hub}
 	if len(f.Power) > 0 { // "power": [] means none, as no "power" does

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // checker applies the validation rules of docs/orders.md to orders in
@@ -101,7 +102,7 @@ func (c *checker) identity(o *Order) *defect {
 	case o.ArgBytes < 0:
 		return defectf(o.ID, "arg_bytes %d negative", o.ArgBytes)
 	case !moment(o.MadeAt):
-		return defectf(o.ID, "made_at %v is not a moment (expected a finite number ≥ 0)", o.MadeAt)
+		return defectf(o.ID, "made_at %v is not a moment (%s)", o.MadeAt, lengthWant)
 	case o.ID == 1 && o.MadeAt != 0:
 		return defectf(o.ID, "the main order is made at %v (expected 0)", o.MadeAt)
 	}
@@ -113,14 +114,19 @@ func (c *checker) identity(o *Order) *defect {
 	return nil
 }
 
-// moment reports whether t can be a moment or length of own time.
-func moment(t float64) bool { return t >= 0 && !math.IsInf(t, 1) }
+// moment reports whether t can be a moment or length of own time: in
+// machine.DurationRange, so that no sum of a trace's times overflows to
+// +Inf on its way to the store.
+func moment(t float64) bool { return machine.DurationRange.Contains(t) }
+
+// lengthWant is what a length of time must be, for the errors.
+var lengthWant = machine.DurationRange.Want(1, "seconds")
 
 // checkOwnTime checks the duration, the segments and the moments of the
 // events against it.
 func checkOwnTime(o *Order) *defect {
 	if !moment(o.Duration) {
-		return defectf(o.ID, "duration %v is not a length of time (expected a finite number ≥ 0)", o.Duration)
+		return defectf(o.ID, "duration %v is not a length of time (%s)", o.Duration, lengthWant)
 	}
 	if err := checkSegments(o); err != nil {
 		return err
@@ -170,7 +176,7 @@ func checkSegments(o *Order) *defect {
 	for i, g := range o.Segments {
 		switch {
 		case !moment(g.Dur):
-			return defectf(o.ID, "segment %d: dur %v is not a length of time (expected a finite number ≥ 0)", i, g.Dur)
+			return defectf(o.ID, "segment %d: dur %v is not a length of time (%s)", i, g.Dur, lengthWant)
 		case !moment(g.Start) || math.Abs(g.Start-end) > tolerance(end):
 			return defectf(o.ID, "segment %d starts at %v (expected %v, where the previous one ends: segments cover [0, duration] in order)", i, g.Start, end)
 		}

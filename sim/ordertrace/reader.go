@@ -3,13 +3,14 @@ package ordertrace
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 
-	"compress/gzip"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 const bufSize = 64 << 10
@@ -213,7 +214,7 @@ func parseHeader(line []byte) (Header, error) {
 	}
 	switch {
 	case *id.Format != Format:
-		return Header{}, fmt.Errorf("format %q is not an order trace (expected %q)", *id.Format, Format)
+		return Header{}, fmt.Errorf("format %q is not an order trace (expected %q)", short(*id.Format), Format)
 	case id.Version == nil || *id.Version < 1:
 		return Header{}, fmt.Errorf("header without a valid version (expected a version from 1 to %d)", Version)
 	case *id.Version > Version:
@@ -226,13 +227,14 @@ func parseHeader(line []byte) (Header, error) {
 		return Header{}, fmt.Errorf("header: %v", err)
 	}
 	if h.Unit != "s" && h.Unit != "ref" {
-		return Header{}, fmt.Errorf("header: unit %q (expected \"s\" or \"ref\")", h.Unit)
+		return Header{}, fmt.Errorf("header: unit %q (expected \"s\" or \"ref\")", short(h.Unit))
 	}
 	if h.Orders < 0 {
 		return Header{}, fmt.Errorf("header: orders %d negative", h.Orders)
 	}
-	if !(h.OrderCost >= 0 && h.WaitCost >= 0) || math.IsInf(h.OrderCost+h.WaitCost, 0) {
-		return Header{}, fmt.Errorf("header: order_cost %v, wait_cost %v (expected finite numbers ≥ 0)", h.OrderCost, h.WaitCost)
+	if !machine.DurationRange.Contains(h.OrderCost) || !machine.DurationRange.Contains(h.WaitCost) {
+		return Header{}, fmt.Errorf("header: order_cost %v, wait_cost %v (%s each: a cost per order is added up over every order)",
+			h.OrderCost, h.WaitCost, machine.DurationRange.Want(1, "seconds"))
 	}
 	for i, s := range h.Slowdown {
 		if !(s > 0) || math.IsInf(s, 1) {
@@ -240,4 +242,17 @@ func parseHeader(line []byte) (Header, error) {
 		}
 	}
 	return h, nil
+}
+
+// maxQuoted is how many bytes of a value from the file an error quotes: a
+// header of megabytes would otherwise be echoed whole.
+const maxQuoted = 64
+
+// short is s cut to its first maxQuoted bytes and "…", for quoting in an
+// error.
+func short(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	return s[:maxQuoted] + "…"
 }

@@ -98,7 +98,7 @@ func TestWriterRejects(t *testing.T) {
 		{"ids out of order", 0, func(o []*Order) []*Order { return append(o[:1:1], o[2:]...) },
 			"order trace:3: order 3: id out of order (expected 2: ids count up from 1 in creation order)"},
 		{"NaN", 0, func(o []*Order) []*Order { o[1].Duration = math.NaN(); return o },
-			"order trace:3: order 2: duration NaN is not a length of time (expected a finite number ≥ 0)"},
+			"order trace:3: order 2: duration NaN is not a length of time (expected a number of seconds from 0 to 1000000000)"},
 		{"infinity", 0, func(o []*Order) []*Order { o[3].Results[1].At = math.Inf(1); return o },
 			"order trace:5: order 4: result 1 at +Inf, outside the order's own time [0, 1]"},
 		{"order never written", 0, func(o []*Order) []*Order { return o[:3] },

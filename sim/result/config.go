@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // Config is the machine configuration of a predicted run, or the processor
@@ -73,14 +75,20 @@ func CheckGrid(grid []int) error {
 }
 
 // CheckOverrides is the one validation of the configuration's overrides:
-// each is 0 (the machine file's value) or a positive finite number.
+// each is 0 (the machine file's value) or a finite number in its physical
+// range (machine.PowerRange, TStartRange, TByteRange; the unit named in
+// the error).
 func (c Config) CheckOverrides() error {
 	for _, o := range []struct {
 		name string
 		v    float64
-	}{{"tstart", c.TStart}, {"tbyte", c.TByte}, {"power", c.Power}} {
+		r    machine.Range
+	}{{"tstart", c.TStart, machine.TStartRange}, {"tbyte", c.TByte, machine.TByteRange}, {"power", c.Power, machine.PowerRange}} {
 		if math.IsNaN(o.v) || math.IsInf(o.v, 0) || o.v < 0 {
 			return fmt.Errorf("%s %g: expected a positive finite number (or 0 for the machine file's value)", o.name, o.v)
+		}
+		if o.v != 0 && !o.r.Contains(o.v) {
+			return fmt.Errorf("%s %g: %s (or 0 for the machine file's value)", o.name, o.v, o.r.Want(1, o.r.Unit))
 		}
 	}
 	return nil

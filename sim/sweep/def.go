@@ -62,13 +62,21 @@ func (d *Definition) Normalize() error {
 			*l = []float64{0}
 		}
 	}
+	// Each list on its own: the product of three lists of a million
+	// values is too long to walk.
 	for _, ts := range d.TStart {
-		for _, tb := range d.TByte {
-			for _, pw := range d.Power {
-				if err := (result.Config{TStart: ts, TByte: tb, Power: pw}).CheckOverrides(); err != nil {
-					return fmt.Errorf("sweep: %w", err)
-				}
-			}
+		if err := (result.Config{TStart: ts}).CheckOverrides(); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	for _, tb := range d.TByte {
+		if err := (result.Config{TByte: tb}).CheckOverrides(); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	for _, pw := range d.Power {
+		if err := (result.Config{Power: pw}).CheckOverrides(); err != nil {
+			return fmt.Errorf("sweep: %w", err)
 		}
 	}
 	if len(d.Machines) == 0 {
@@ -82,8 +90,20 @@ func (d *Definition) Normalize() error {
 			return fmt.Errorf("sweep: %w", err)
 		}
 	}
+	n := 1
+	for _, k := range []int{len(d.Machines), len(d.Grids), len(d.Networks), len(d.TStart), len(d.TByte), len(d.Power)} {
+		if k > MaxConfigs/n {
+			return fmt.Errorf("sweep: %d machines × %d grids × %d networks × %d tstart × %d tbyte × %d power: more than %d configurations",
+				len(d.Machines), len(d.Grids), len(d.Networks), len(d.TStart), len(d.TByte), len(d.Power), MaxConfigs)
+		}
+		n *= k
+	}
 	return nil
 }
+
+// MaxConfigs bounds the configurations of a definition, so that they are
+// counted without overflow.
+const MaxConfigs = 1 << 62
 
 // Hash identifies the definition (DefinitionHash) without the names of
 // its trace and machines.
@@ -119,24 +139,53 @@ func (c Config) Procs() int { return result.Config{Grid: c.Grid}.Procs() }
 // more processors than the machine has (procs[i] for machine i) are left out
 // and counted in skipped; indexes number the configurations kept.
 func (d Definition) Configs(procs []int) (cfgs []Config, skipped int) {
-	for mi := range d.Machines {
-		for _, g := range d.Grids {
-			c := Config{Machine: mi, Grid: g}
-			if c.Procs() > procs[mi] {
-				skipped += len(d.Networks) * len(d.TStart) * len(d.TByte) * len(d.Power)
-				continue
-			}
-			for _, nw := range d.Networks {
-				for _, ts := range d.TStart {
-					for _, tb := range d.TByte {
-						for _, pw := range d.Power {
-							cfgs = append(cfgs, Config{Index: len(cfgs), Machine: mi, Grid: g,
-								Network: nw, TStart: ts, TByte: tb, Power: pw})
-						}
-					}
-				}
-			}
+	groups, skipped := d.Groups(procs)
+	for _, g := range groups {
+		for k := range g.Count {
+			cfgs = append(cfgs, d.config(g, g.First+k))
 		}
 	}
 	return cfgs, skipped
+}
+
+// Group is the configurations of one machine and grid, numbered First to
+// First+Count−1 in the canonical order: they differ only in network,
+// TStart, TByte and power.
+type Group struct {
+	Machine      int // index in Definition.Machines
+	Grid         []int
+	First, Count int
+}
+
+// Groups counts the configurations of Configs by machine and grid without
+// listing them, in the same order: a dry run of a product of millions of
+// configurations holds a few groups, not the configurations.
+func (d Definition) Groups(procs []int) (groups []Group, skipped int) {
+	per := len(d.Networks) * len(d.TStart) * len(d.TByte) * len(d.Power)
+	next := 0
+	for mi := range d.Machines {
+		for _, g := range d.Grids {
+			if (Config{Grid: g}).Procs() > procs[mi] {
+				skipped += per
+				continue
+			}
+			groups = append(groups, Group{Machine: mi, Grid: g, First: next, Count: per})
+			next += per
+		}
+	}
+	return groups, skipped
+}
+
+// config is configuration i of group g (First ≤ i < First+Count): the
+// offset in the group read as digits of network, tstart, tbyte and power,
+// power the fastest.
+func (d Definition) config(g Group, i int) Config {
+	k := i - g.First
+	pw := k % len(d.Power)
+	k /= len(d.Power)
+	tb := k % len(d.TByte)
+	k /= len(d.TByte)
+	ts := k % len(d.TStart)
+	nw := k / len(d.TStart)
+	return Config{Index: i, Machine: g.Machine, Grid: g.Grid, Network: d.Networks[nw], TStart: d.TStart[ts], TByte: d.TByte[tb], Power: d.Power[pw]}
 }

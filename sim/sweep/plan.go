@@ -25,7 +25,8 @@ type Plan struct {
 	Def      Definition
 	Program  *sim.Program
 	Machines []Machine
-	Configs  []Config // all configurations in canonical order
+	Configs  []Config // all configurations in canonical order (nil in a counted plan)
+	Groups   []Group  // the configurations by machine and grid, counted
 	Skipped  int      // left out: grid larger than the machine
 	Options  sim.Options
 }
@@ -33,6 +34,18 @@ type Plan struct {
 // NewPlan normalizes def (filling its Machines from machines) and
 // enumerates its configurations. opt.Trace names the trace in messages.
 func NewPlan(def Definition, prog *sim.Program, machines []Machine, opt sim.Options) (*Plan, error) {
+	p, err := NewCountedPlan(def, prog, machines, opt)
+	if err != nil {
+		return nil, err
+	}
+	p.Configs, _ = p.Def.Configs(p.procs())
+	return p, nil
+}
+
+// NewCountedPlan is NewPlan without the list of configurations (Configs
+// stays nil), for a dry run: EstimateRows counts them by group, so that
+// its memory does not grow with the product of the lists.
+func NewCountedPlan(def Definition, prog *sim.Program, machines []Machine, opt sim.Options) (*Plan, error) {
 	if len(machines) == 0 {
 		return nil, fmt.Errorf("sweep: no machine given")
 	}
@@ -47,14 +60,22 @@ func NewPlan(def Definition, prog *sim.Program, machines []Machine, opt sim.Opti
 		return nil, err
 	}
 	p := &Plan{Def: def, Program: prog, Machines: machines, Options: opt}
-	p.Configs, p.Skipped = def.Configs(procs)
+	p.Groups, p.Skipped = def.Groups(procs)
 	return p, nil
 }
 
+// procs is the processor count of each machine of the plan.
+func (p *Plan) procs() []int {
+	procs := make([]int, len(p.Machines))
+	for i, m := range p.Machines {
+		procs[i] = m.Machine.Processors()
+	}
+	return procs
+}
+
 // Simulate simulates one configuration of the plan; it is safe for
-// concurrent use. A cancelled ctx stops it before it starts; a running
-// simulation of the compiled trace is not interruptible (it takes a
-// fraction of a second per million calls).
+// concurrent use. A cancelled ctx stops it before it starts, or between
+// steps of the simulation (sim.Options.Stop).
 func (p *Plan) Simulate(ctx context.Context, c Config) (*result.Run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -62,7 +83,9 @@ func (p *Plan) Simulate(ctx context.Context, c Config) (*result.Run, error) {
 	m := p.Machines[c.Machine]
 	cfg := result.Config{Machine: m.Name, MachineID: m.ID, Grid: c.Grid, Network: c.Network,
 		TStart: c.TStart, TByte: c.TByte, Power: c.Power}
-	run, err := sim.Simulate(p.Program, m.Machine, cfg, p.Options)
+	opt := p.Options
+	opt.Stop = ctx.Err
+	run, err := sim.Simulate(p.Program, m.Machine, cfg, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

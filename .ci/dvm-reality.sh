@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The DVM reality check (docs/compare.md, "The DVM reality check"): the real
+# DVM system packed in ../shared/tools/devdvm runs jac and sor, big size on
+# grids 1, 1x2 and 2x1 three times (OUT/round1..3) and small size once
+# (OUT/small), then `presage reality` holds the predictions against the
+# measured times in one table, and Presage's Predictor and analyzer reports
+# against the original's on these fresh files. Fails when a devdvm run is
+# missing or a report differs. Run it alone on the machine: the times are
+# real.
+#
+# usage: .ci/dvm-reality.sh PRESAGE OUT
+set -euo pipefail
+presage=$1 out=$2
+devdvm=${DEVDVM:-../shared/tools/devdvm}
+# devdvm runs the original Predictor on its own par/Predictor.par, which
+# equals this one (and copies none into OUT).
+machine=${MACHINE:-../shared/data/machines/Predictor.par}
+grids="1 1x2 2x1"
+
+# measure SIZE DIR: one devdvm round; every program on every grid must have
+# its statistics, or the table would silently lose a row.
+measure() {
+  local size=$1 dir=$2 want=$((2 * $(wc -w <<<"$grids")))
+  local start=$SECONDS
+  DVMB_SIZE=$size DVMB_MAXNP=2 DVMB_GRIDS="$grids" DVMB_PROGS="jac sor" "$devdvm/run.sh" "$dir" >"$dir.log" 2>&1 ||
+    { cat "$dir.log"; echo "devdvm run.sh $dir failed"; exit 1; }
+  local got
+  got=$(find "$dir" -maxdepth 1 -name '*.sts.gz+' | wc -l)
+  if [ "$got" -ne "$want" ]; then
+    cat "$dir/times.tsv"; echo "$dir: $got statistics files, expected $want (2 programs x grids $grids)"; exit 1
+  fi
+  echo "-- $dir: devdvm $size in $((SECONDS - start)) s"
+}
+
+for r in 1 2 3; do measure big "$out/round$r"; done
+measure small "$out/small"
+"$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all \
+  "$out/round1" "$out/round2" "$out/round3" "$out/small"

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/presage-dvm/presage/exports/realityreport"
+	"github.com/presage-dvm/presage/exports/textreport"
+	"github.com/presage-dvm/presage/internal/stage"
+	"github.com/presage-dvm/presage/schema/store"
+)
+
+// realityCmd is the DVM reality check: real runs of the DVM system (devdvm's
+// output folders, or a user's own in the same layout) against Presage's
+// predictions, and Presage's reports against the original's on the same
+// fresh files (docs/compare.md, "The DVM reality check").
+type realityCmd struct {
+	Dirs       []string `arg:"" name:"dir" help:"Folders in devdvm's layout (run.sh OUT), one round each: NAME.ptr.gz, NAME.GRID.sts.gz+, extra/pred/NAME.GRID.html, extra/pa/NAME.GRID.txt." type:"existingdir"`
+	Machine    string   `help:"Machine file of the original-compatible prediction (default: the Predictor.par the first folder holds, if any; devdvm's run.sh copies none: give the one its reports were made with, e.g. ../shared/data/machines/Predictor.par)." type:"existingfile" placeholder:"FILE.par"`
+	Intervals  string   `help:"Rows: all (every interval matched between the measured and predicted runs) or main (Main only)." enum:"all,main" default:"all"`
+	NoExtended bool     `help:"Leave out the extended column (a leave-one-out fit per program and grid)."`
+	JSON       bool     `help:"Write the check as JSON instead of the table." xor:"format"`
+	CSV        bool     `help:"Write the table's rows as CSV instead of the table." xor:"format"`
+	hostFlags
+}
+
+// Run ingests the rounds, predicts, prints the table and fails when a
+// report of Presage's differs from the original's.
+func (c *realityCmd) Run(ctx context.Context, g *Globals) error {
+	req, err := c.request()
+	if err != nil {
+		return err
+	}
+	st, err := g.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	req.Analyzer = func(ctx context.Context, runID int64, original string) ([]string, error) {
+		return analyzerDiffs(ctx, st, runID, original)
+	}
+	req.Progress = g.infof
+	r, err := stage.DVMReality(ctx, st, req)
+	if err != nil {
+		return err
+	}
+	if c.Intervals == "main" {
+		rows := r.Rows[:0]
+		for _, row := range r.Rows {
+			if row.Depth == 0 {
+				rows = append(rows, row)
+			}
+		}
+		r.Rows = rows
+	}
+	w := bufio.NewWriter(os.Stdout)
+	write := realityreport.WriteText
+	switch {
+	case c.JSON:
+		write = realityreport.WriteJSON
+	case c.CSV:
+		write = realityreport.WriteCSV
+	}
+	if err := write(w, r); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if bad := r.Mismatches(); len(bad) > 0 {
+		var files []string
+		for _, b := range bad {
+			files = append(files, b.Original)
+		}
+		return fmt.Errorf("reality: %d of %d reports differ from the original's: %s", len(bad), len(r.Reports), strings.Join(files, ", "))
+	}
+	return nil
+}
+
+// request resolves the machine and the host: the flags, else what the
+// first folder says (its Predictor.par, its sysinfo.txt's nproc).
+func (c *realityCmd) request() (stage.RealityRequest, error) {
+	req := stage.RealityRequest{Dirs: c.Dirs, Machine: c.Machine, Extended: !c.NoExtended}
+	if req.Machine == "" {
+		if req.Machine = stage.DefaultRealityMachine(c.Dirs[0]); req.Machine == "" {
+			return req, fmt.Errorf("reality: %s holds no Predictor.par: give --machine FILE.par (the machine file the original's reports were made with)", c.Dirs[0])
+		}
+	}
+	host, described, err := c.host()
+	if err != nil {
+		return req, err
+	}
+	if !described {
+		n := stage.RealityCores(c.Dirs[0])
+		if n == 0 && req.Extended {
+			return req, fmt.Errorf("reality: %s/sysinfo.txt gives no \"nproc: N\": describe the host the runs ran on (--cores-per-node N), or --no-extended", c.Dirs[0])
+		}
+		host.Nodes, host.CoresPerNode, host.Network = 1, max(n, 1), c.Network
+	}
+	req.Host = host
+	return req, nil
+}
+
+// analyzerDiffs renders Presage's analyzer report of a stored measured run
+// and compares it with the original's file as the golden test does
+// (textreport.DiffOriginal).
+func analyzerDiffs(ctx context.Context, st *store.Store, runID int64, original string) ([]string, error) {
+	want, err := os.ReadFile(original)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := textreport.Load(ctx, st, runID)
+	if err != nil {
+		return nil, err
+	}
+	var got bytes.Buffer
+	if err := textreport.Render(&got, rep, textreport.Options{}); err != nil {
+		return nil, err
+	}
+	return textreport.DiffOriginal(got.String(), string(want)), nil
+}

@@ -1,0 +1,1 @@
+DROP TABLE interval_stats;

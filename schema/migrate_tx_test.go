@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// TestFailedMigrationLeavesStoreAsItWas: the migrations a store lacks
+// are applied in one transaction, so when the last of them fails the
+// ones before it are undone too: the store keeps its version, never half
+// migrated.
+func TestFailedMigrationLeavesStoreAsItWas(t *testing.T) {
+	db := storeOfVersion(t, Version-2)
+	// The last migration adds this column: it now fails.
+	db.MustExec(`ALTER TABLE order_measurements ADD COLUMN cores INTEGER NOT NULL DEFAULT 0`)
+	if err := Migrate(db); err == nil {
+		t.Fatal("a migration that fails was reported applied")
+	}
+	if v, err := CurrentVersion(db); err != nil || v != Version-2 {
+		t.Errorf("after the failed migration: version %d (%v), want %d as before", v, err, Version-2)
+	}
+	var cols int
+	if err := db.Get(&cols, `SELECT count(*) FROM pragma_table_info('order_traces') WHERE name = 'order_cost'`); err != nil || cols != 0 {
+		t.Errorf("the migration before the failed one stayed applied: %d columns order_traces.order_cost (%v)", cols, err)
+	}
+}
+
+// TestMigrateRefusesForeignDatabase: Migrate leaves another program's
+// database as it is, with an error wrapping ErrNotStore.
+func TestMigrateRefusesForeignDatabase(t *testing.T) {
+	db, err := sqlx.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "foreign.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.MustExec(`CREATE TABLE accounts(id INTEGER PRIMARY KEY)`)
+	if err := Migrate(db); !errors.Is(err, ErrNotStore) {
+		t.Fatalf("Migrate of a foreign database: %v, want ErrNotStore", err)
+	}
+	var tables int
+	if err := db.Get(&tables, `SELECT count(*) FROM sqlite_master`); err != nil || tables != 1 {
+		t.Errorf("the foreign database has %d objects after Migrate (%v), want its one table", tables, err)
+	}
+}

@@ -1,0 +1,60 @@
+package machine
+
+import "fmt"
+
+// The physical ranges of a machine's parameters: the one place that says
+// what a processor's power, a message's start-up time and a time per
+// byte may be, for the machine files, the command-line overrides, the
+// sweep definitions and the clusters of the orders simulator alike. A
+// value outside its range is refused with its unit, never clamped: an
+// infinite start-up time overflows the times it is added to (a NaN that
+// the store refuses), and a power far above the traced processor's makes
+// the one time the model leaves unscaled by power, the system
+// insufficient parallelism of dopl_ (docs/model.md §5.8), outweigh the
+// CPU time it is part of, so that productive time and efficiency go
+// negative (at power 1000 on 4 processors for jac). Within the range the
+// model is the original's: its own reports show a negative productive
+// time in some intervals at power 2 on 64 processors.
+var (
+	// PowerRange is a processor's relative power: the traced processor's
+	// speed is 1, and every traced time is divided by the power.
+	PowerRange = Range{Name: "power", Min: 1e-3, Max: 100, Unit: "times the traced processor's speed"}
+	// TStartRange is a message's start-up time (the DVM's TStart, the
+	// orders simulator's latency), in seconds.
+	TStartRange = Range{Name: "message start-up time", Min: 0, Max: 10, Unit: "seconds"}
+	// TByteRange is the time a message takes per byte (the DVM's
+	// TByte, the inverse of the orders simulator's bandwidth), in seconds.
+	TByteRange = Range{Name: "time per byte", Min: 0, Max: 1, Unit: "seconds per byte"}
+	// DurationRange is a measured or traced duration (an order's work, a
+	// stretch of a measured run), in seconds: the sum of a billion of
+	// them stays finite.
+	DurationRange = Range{Name: "duration", Min: 0, Max: 1e9, Unit: "seconds"}
+)
+
+// Range is the closed interval [Min, Max] of a physical quantity, in
+// Unit. The lower bound of a quantity that must be positive (a power) is
+// above 0; a start-up time or a time per byte may be 0 (a free network).
+type Range struct {
+	Name     string
+	Min, Max float64
+	Unit     string
+}
+
+// Contains reports whether v is a finite number in the range.
+func (r Range) Contains(v float64) bool { return v >= r.Min && v <= r.Max }
+
+// Check returns an error naming v, the quantity and its range with the
+// unit when v is not in the range (NaN and the infinities never are).
+func (r Range) Check(v float64) error {
+	if r.Contains(v) {
+		return nil
+	}
+	return fmt.Errorf("%s %v: %s", r.Name, v, r.Want(1, r.Unit))
+}
+
+// Want says what a value must be, in a unit per times smaller than the
+// range's own (1e6 for microseconds of a range in seconds): "expected a
+// number of microseconds from 0 to 1e+07".
+func (r Range) Want(per float64, unit string) string {
+	return fmt.Sprintf("expected a number of %s from %.12g to %.12g", unit, r.Min*per, r.Max*per)
+}
