@@ -52,7 +52,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatalf("%d overview rows, want 4", len(rows))
 	}
 	wantRows := []struct{ text, meas, pred string }{
-		{"Main jac.fdv:8 main 8.000000 10.000000 +25.0%", "width: 80.0%", "width: 100.0%"},
+		{"Seq jac.fdv:8 main 8.000000 10.000000 +25.0%", "width: 80.0%", "width: 100.0%"},
 		{"Seq jac.fdv:22 path 0.000000 1.000000 -", "width: 0.0%", "width: 100.0%"},
 		{"Par jac.fdv:24 path 4.000000 3.000000 -25.0%", "width: 100.0%", "width: 75.0%"},
 	}
@@ -66,8 +66,8 @@ func TestWriteHTML(t *testing.T) {
 			t.Errorf("overview row %d bars %v %v, want %q %q", i, bars[1].Attr, bars[3].Attr, w.meas, w.pred)
 		}
 	}
-	// Main is matched with Main.
-	if h := sections[0].All(htmltest.Named("h2"))[0].Text(); !strings.Contains(h, "predicted interval 1 · measured interval 1 · matched by main") {
+	// The measured Main is matched with the program-level loop.
+	if h := sections[0].All(htmltest.Named("h2"))[0].Text(); !strings.Contains(h, "predicted interval 2 · measured interval 1 (Main jac.fdv:8) · matched by main") {
 		t.Errorf("root heading %q", h)
 	}
 	first := sections[0].All(htmltest.Named("tbody"))[0].All(htmltest.Named("tr"))
@@ -79,7 +79,7 @@ func TestWriteHTML(t *testing.T) {
 	}
 	lists := doc.All(htmltest.WithClass("unmatched"))
 	if len(lists) != 2 || !strings.HasPrefix(lists[0].Text(), "Unmatched measured intervals") ||
-		rowText(lists[1].All(htmltest.Named("tr"))[2]) != "Par jac.fdv 11 - 3 2 1 1.000000 no measured interval Par jac.fdv:11 under Main jac.fdv:8" {
+		rowText(lists[1].All(htmltest.Named("tr"))[2]) != "Par jac.fdv 11 - 3 2 1 1.000000 no measured interval Par jac.fdv:11 under Seq jac.fdv:8" {
 		for _, l := range lists {
 			for _, r := range l.All(htmltest.Named("tr")) {
 				t.Logf("%q", rowText(r))
@@ -125,7 +125,7 @@ func TestWriteHTMLEscapes(t *testing.T) {
 		t.Errorf("heading %q", h)
 	}
 	row := doc.All(htmltest.WithClass("overview"))[0].All(htmltest.Named("tr"))[1]
-	if got := row.All(htmltest.Named("th"))[0].Text(); got != `Main <i>"x&y".fdv:8` {
+	if got := row.All(htmltest.Named("th"))[0].Text(); got != `Seq <i>"x&y".fdv:8` {
 		t.Errorf("overview label %q", got)
 	}
 }

@@ -57,7 +57,7 @@ func TestWriteJSON(t *testing.T) {
 		len(doc.Predicted.Facts) < 2 || doc.Predicted.Facts[0].Label != "Processes" || doc.Predicted.Facts[0].Value != "4" {
 		t.Errorf("sides %+v / %+v", doc.Measured, doc.Predicted)
 	}
-	if len(doc.Matches) != 5 || doc.Matches[0].By != "main" || doc.Matches[0].Predicted.ID != 1 || doc.Matches[0].Measured.ID != 1 {
+	if len(doc.Matches) != 5 || doc.Matches[0].By != "main" || doc.Matches[0].Predicted.ID != 2 || doc.Matches[0].Measured.ID != 1 {
 		t.Fatalf("matches %+v", doc.Matches)
 	}
 	exec := doc.Matches[0].Values[1]

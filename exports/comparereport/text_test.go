@@ -27,8 +27,8 @@ func TestWriteText(t *testing.T) {
 	c := comparetest.MustCompare(t, comparetest.JacMeasured(8, 2, 0, 4, 2), comparetest.JacPredicted(10, 1, 1, 3, 2))
 	out := string(render(t, c, WriteText))
 	bs := blocks(out)
-	// Header, machines, overview, 5 interval tables, the program-level
-	// loop unmatched, summary.
+	// Header, machines, overview, 5 interval tables, the predicted Main
+	// (start-up included) unmatched, summary.
 	if len(bs) != 10 {
 		t.Fatalf("%d blocks, want 10:\n%s", len(bs), out)
 	}
@@ -43,13 +43,13 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	wantLines := []string{
-		"  Main jac.fdv:8      main        8.000000  10.000000     +25.0%",
+		"  Seq jac.fdv:8       main        8.000000  10.000000     +25.0%",
 		"    Seq jac.fdv:22    path        0.000000   1.000000          -",
-		"Main jac.fdv:8 (predicted interval 1, count 1) = Main jac.fdv:8 (measured interval 1, count 1), matched by main",
+		"Seq jac.fdv:8 (predicted interval 2, count 1) = Main jac.fdv:8 (measured interval 1, count 1), matched by main",
 		"  Execution_time           8.000000  10.000000  +2.000000     +25.0%",
 		"  Efficiency              0.000000   0.250000  +0.250000          -",
-		"  Seq jac.fdv:8   2      1      1       10.000000",
-		"      because the program-level loop of a trace compiled with -e4 (a Seq at Main's line): the other side's Main stands for it, its children are compared as Main's",
+		"  Main jac.fdv:8   1      0      1       10.000000",
+		"      because Main of a trace compiled with -e4: the traced run's start-up before the program-level loop, then that loop, which the other side's Main is compared with",
 		"Summary: 5 matched, 0 unmatched measured, 1 unmatched predicted intervals; Execution_time MAPE 25.0% over 4 intervals",
 	}
 	for _, w := range wantLines {
@@ -74,7 +74,7 @@ func TestWriteTextUnmatchedAndWarnings(t *testing.T) {
 		"warning: compared with --force: the prediction has no interval level 1 Par jac.fdv:10\n",
 		"Unmatched measured intervals\n  Interval        ID  Level  Count  Execution time\n  Par jac.fdv:10   2      1      1        0.000000\n" +
 			"      because no predicted interval Par jac.fdv:10 under Main jac.fdv:8\n",
-		"  Par jac.fdv:11   3      2      1        1.000000\n      because no measured interval Par jac.fdv:11 under Main jac.fdv:8\n",
+		"  Par jac.fdv:11   3      2      1        1.000000\n      because no measured interval Par jac.fdv:11 under Seq jac.fdv:8\n",
 		"Summary: 4 matched, 1 unmatched measured, 2 unmatched predicted intervals; Execution_time MAPE undefined (no matched interval has a measured execution time)\n",
 	} {
 		if !strings.Contains(out, w) {

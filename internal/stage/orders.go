@@ -57,7 +57,7 @@ func simulateOrders(ctx context.Context, st *store.Store, info store.OrderTraceI
 	if opt.Scheduler == "" {
 		opt.Scheduler = ordersched.Default
 	}
-	opt.ByProc, opt.PathSteps = true, maxPathSteps
+	opt.ByProc, opt.PathSteps, opt.Stop = true, maxPathSteps, ctx.Err
 	if req.Progress != nil {
 		opt.Progress = func(finished int64) { req.Progress(finished, info.Orders) }
 	}

@@ -73,7 +73,7 @@ func TestMatching(t *testing.T) {
 			name:      "program-level loop of an -e4 trace, whatever the report roots",
 			measured:  comparetest.JacMeasured(5, 1, 4, 2, 2),
 			predicted: comparetest.JacPredicted(5, 1, 4, 2, 2),
-			want:      "1=1/main 3=2/path 4=3/path 5=4/path 6=5/path", wantUnP: "2",
+			want:      "2=1/main 3=2/path 4=3/path 5=4/path 6=5/path", wantUnP: "1",
 		},
 		{
 			name: "a Seq at Main's line beside other children is an interval like any other",

@@ -109,14 +109,26 @@ func (t *tree) setDepth(iv *result.Interval, d int) {
 		t.setDepth(c, d+1)
 	}
 	if iv == t.main && t.wrapper != nil {
-		t.depth[t.wrapper.ID] = 1
+		t.depth[t.wrapper.ID] = 0 // it stands where Main does
 	}
+}
+
+// top is the interval of t that the other side's Main is compared with:
+// the program-level loop of an -e4 trace when the other side has none
+// (the statistics of a real run), since a real run's Main starts where
+// that loop does, after the run-time's start-up that only the traced run
+// has (docs/compare.md, "Where the time goes"); else Main.
+func (t *tree) top(other *tree) *result.Interval {
+	if t.wrapper != nil && other.wrapper == nil {
+		return t.wrapper
+	}
+	return t.main
 }
 
 // children are the children of iv as the comparison sees them: Main's
 // are those of the program-level loop when there is one.
 func (t *tree) children(iv *result.Interval) []*result.Interval {
-	if iv == t.main && t.wrapper != nil {
+	if (iv == t.main || iv == t.wrapper) && t.wrapper != nil {
 		iv = t.wrapper
 	}
 	out := make([]*result.Interval, len(iv.Children))
@@ -190,9 +202,14 @@ func match(m, p *tree) []pair {
 		out = append(out, pair{a, b, by})
 		matchChildren(m, p, a, b, add)
 	}
-	add(m.main, p.main, ByMain)
+	mTop, pTop := m.top(p), p.top(m)
+	add(mTop, pTop, ByMain)
 	for _, t := range []*tree{m, p} {
-		if t.wrapper != nil {
+		switch {
+		case t.wrapper == nil:
+		case t.matched[t.wrapper.ID]:
+			t.reason[t.main.ID] = "Main of a trace compiled with -e4: the traced run's start-up before the program-level loop, then that loop, which the other side's Main is compared with"
+		default:
 			t.reason[t.wrapper.ID] = "the program-level loop of a trace compiled with -e4 (a Seq at Main's line): the other side's Main stands for it, its children are compared as Main's"
 		}
 	}
@@ -241,7 +258,8 @@ func explain(t, other *tree, otherSide string) {
 			walk(c, iv)
 		}
 	}
-	for _, c := range t.children(t.main) {
-		walk(c, t.main)
+	top := t.top(other)
+	for _, c := range t.children(top) {
+		walk(c, top)
 	}
 }

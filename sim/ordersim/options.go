@@ -29,6 +29,12 @@ type Options struct {
 	// ProgressEvery orders, for a progress display: unlike OnOrder it
 	// costs nothing per order.
 	Progress func(finished int64)
+	// Stop, when set, is asked every ProgressEvery orders read and every
+	// ProgressEvery orders finished: an error it returns ends the
+	// simulation with that error (ctx.Err stops it within milliseconds
+	// of a cancelled context, the simulation keeping no state of its own
+	// beyond the call).
+	Stop func() error
 	// ByProc sums the orders by procedure into Result.Procs. It keeps
 	// of every live order its wait so far alone (8 bytes; its start is
 	// in the entry), not its schedule as OnOrder does.

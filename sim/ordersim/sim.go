@@ -190,6 +190,11 @@ func (e *engine) readNext() error {
 		return fmt.Errorf("ordersim: order %d: more orders than the simulator numbers (expected at most %d)", o.ID, uint32(math.MaxUint32))
 	}
 	e.nextID++
+	if o.ID%ProgressEvery == 0 {
+		if err := e.stopped(); err != nil {
+			return err
+		}
+	}
 	if len(o.Results) == 0 {
 		return fmt.Errorf("ordersim: order %d provides no result (expected at least one)", o.ID)
 	}
@@ -342,6 +347,14 @@ func (e *engine) result() *Result {
 }
 
 func (e *engine) markDirty(n int32) { e.dirty.set(int(n), true) }
+
+// stopped is Options.Stop's answer, nil without one.
+func (e *engine) stopped() error {
+	if e.opt.Stop == nil {
+		return nil
+	}
+	return e.opt.Stop()
+}
 
 func (e *engine) fail(err error) {
 	if e.err == nil {

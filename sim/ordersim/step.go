@@ -245,8 +245,13 @@ func (e *engine) finish(l *live) {
 	}
 	l.state = finished
 	e.orders++
-	if e.orders%ProgressEvery == 0 && e.opt.Progress != nil {
-		e.opt.Progress(e.orders)
+	if e.orders%ProgressEvery == 0 {
+		if e.opt.Progress != nil {
+			e.opt.Progress(e.orders)
+		}
+		if err := e.stopped(); err != nil {
+			e.fail(err)
+		}
 	}
 	if e.now >= e.makespan {
 		e.makespan = e.now

@@ -56,8 +56,8 @@ func (t *Prepared) Sizes(base Cluster, opt Options) (*Sizes, error) {
 }
 
 // At predicts the trace on n nodes: from a run made already that settles
-// n, else by simulating. A cancelled ctx stops it before it simulates; a
-// running simulation is not interruptible.
+// n, else by simulating. A cancelled ctx stops it before it simulates,
+// and a running simulation within ProgressEvery orders.
 func (s *Sizes) At(ctx context.Context, n int) (Point, error) {
 	if n < 1 {
 		return Point{}, fmt.Errorf("ordersim: a cluster of %d nodes (expected at least 1)", n)
@@ -70,7 +70,9 @@ func (s *Sizes) At(ctx context.Context, n int) (Point, error) {
 	}
 	cl := s.base
 	cl.Nodes = n
-	r, err := s.t.Simulate(cl, s.opt)
+	opt := s.opt
+	opt.Stop = ctx.Err
+	r, err := s.t.Simulate(cl, opt)
 	if err != nil {
 		return Point{}, err
 	}
