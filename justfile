@@ -12,9 +12,58 @@ test:
 demo:
     go run ./cmd/presage demo
 
-# Benchmarks: ingest, load, prediction speed.
-bench:
+# The benchmarks of the paths whose speed docs/performance.md keeps, COUNT times each, in benchstat's format: ingest (BenchmarkTraceX40000), the one-shot `predict FILE --grid 1` (BenchmarkPredictFile), a stored prediction at 2x2, 8x8 and 64x64 (BenchmarkPredictStored, jac1d_x40000) and a sweep (BenchmarkSweep, 2 workers). The stage benchmarks report CPU ns per operation (cpu-ns/op) beside the wall time.
+bench count="6":
+    go test -run '^$' -bench '^BenchmarkTraceX40000$' -benchmem -count {{count}} ./ingest
+    go test -run '^$' -bench '^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$' -benchmem -count {{count}} ./internal/stage
+
+# Every benchmark: ingest, load, prediction speed, orders (CI runs each once).
+bench-all:
     go test -run '^$' -bench . -benchmem ./ingest/... ./sim/... ./internal/stage ./schema/store ./orders/...
+
+# REF (a commit, branch or tag) against the working tree, with benchstat: the whole commands first, CPU time (user+sys) of each, COUNT runs interleaved REF / working tree (ingest trace, predict FILE --grid 1 on a fresh store, a stored prediction at 2x2, 8x8 and 64x64 on Predictor.par's cluster grown to 16,384 processors, a sweep of the grids of 1..16 processors), then the benchmarks of `just bench` of both, -count 1 per round, interleaved. REF is checked out in a temporary git worktree, removed at the end.
+bench-compare ref count="6" trace="../shared/data/traces/jac1d_x40000.ptr.gz":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    benchstat="go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
+    export PRESAGE_SHARED=$(realpath ../shared) # for REF's worktree, which has no ../shared beside it
+    work=$(mktemp -d); wt="$work/ref"
+    trap 'git worktree remove --force "$wt" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+    git worktree add --detach "$wt" "{{ref}}" >/dev/null
+    (cd "$wt" && go build -o "$work/presage-ref" ./cmd/presage)
+    go build -o "$work/presage-new" ./cmd/presage
+    case "{{trace}}" in *.gz) gunzip -c "{{trace}}" >"$work/trace.ptr" ;; *) cp "{{trace}}" "$work/trace.ptr" ;; esac
+    sed 's/{512 x mvsP2}/{8192 x mvsP2}/' ../shared/data/machines/Predictor.par >"$work/Predictor.par"
+    cpu() { # name side command...: one benchmark line of the command's CPU time
+      local name=$1 side=$2; shift 2
+      /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1
+      awk -v n="$name" '{printf "BenchmarkCLI/%s 1 %.0f cpu-ns/op\n", n, ($1 + $2) * 1e9}' "$work/time" >>"$work/$side-cli.txt"
+    }
+    for side in ref new; do
+      "$work/presage-$side" -q --db "$work/$side-tpl.db" ingest trace "$work/trace.ptr" >/dev/null
+      "$work/presage-$side" -q --db "$work/$side-tpl.db" ingest machine "$work/Predictor.par" >/dev/null
+    done
+    fresh() { rm -f "$work"/run.db*; if [ -n "${1:-}" ]; then cp "$work/$1-tpl.db" "$work/run.db"; fi; }
+    for i in $(seq {{count}}); do
+      for side in ref new; do
+        p="$work/presage-$side"
+        fresh; cpu ingest $side "$p" -q --db "$work/run.db" ingest trace "$work/trace.ptr"
+        fresh; cpu predict-file-grid1 $side "$p" -q --db "$work/run.db" predict "$work/trace.ptr" --machine "$work/Predictor.par" --grid 1
+        for g in 2x2 8x8 64x64; do
+          fresh $side; cpu "stored-$g" $side "$p" -q --db "$work/run.db" predict --trace trace --machine Predictor --grid "$g"
+        done
+        fresh $side; cpu sweep-1..16 $side "$p" -q --db "$work/run.db" sweep --trace trace --machine Predictor --procs 1..16
+      done
+    done
+    echo "== whole commands, CPU time (user+sys): {{ref}} against the working tree"
+    $benchstat "{{ref}}=$work/ref-cli.txt" "working tree=$work/new-cli.txt"
+    pattern='^BenchmarkTraceX40000$|^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$'
+    for i in $(seq {{count}}); do
+      (cd "$wt" && go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage) >>"$work/ref-go.txt"
+      go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage >>"$work/new-go.txt"
+    done
+    echo "== the benchmarks of just bench: {{ref}} against the working tree"
+    $benchstat "{{ref}}=$work/ref-go.txt" "working tree=$work/new-go.txt"
 
 # The orders reality check: every example at two sizes, every placement, on 1, 2 and every power of two up to the cores (or WORKERS, e.g. "1,2,4"), real runs against predictions, as one table. Run it alone on the machine.
 reality workers="":

@@ -7,6 +7,7 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // TraceName is the name a trace file is stored under: its base name without
@@ -34,11 +35,17 @@ type TraceOptions struct {
 	// for SQL users (store.MaterializeCalls), in a second transaction; a
 	// stored trace gets them too when it has none.
 	Calls bool
+	// Check, if not nil, makes the check of a new trace's calls in place
+	// of sim.Check's (given the trace's header and the file's path): a
+	// prediction of the trace, whose defects are the check's, made in the
+	// same pass (`presage predict FILE`, stage.PredictFile). It is not
+	// called for a trace stored already.
+	Check func(h *trace.Header, path string) CallCheck
 }
 
 // TraceWith is Trace with options.
 func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptions) (store.TraceInfo, error) {
-	info, err := packFile(ctx, st, path, opt.Progress)
+	info, err := packFile(ctx, st, path, opt.Progress, opt.Check)
 	if err != nil || !opt.Calls {
 		return info, err
 	}
@@ -53,7 +60,7 @@ func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptio
 // file (of its compressed bytes when gzip), not a parse; a new one is then
 // inflated in a goroutine beside the parsing, and the parser keeps the
 // parameter texts without parsing them, as the pack needs.
-func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
+func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64), check func(*trace.Header, string) CallCheck) (store.TraceInfo, error) {
 	f, size, digest, err := openSummed(ctx, path, ptr.Sniff, xxh3Reader)
 	if err != nil {
 		return store.TraceInfo{}, err
@@ -74,7 +81,7 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 	}
 	defer r.Close()
 	r.TextOnly()
-	checked := newCheckedReader(r, path)
+	checked := newCheckedReader(r, path, check)
 	defer checked.Close()
 	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, checked)
 	if err != nil {

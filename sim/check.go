@@ -11,13 +11,47 @@ import (
 // processor system never created, a rank, size or nesting beyond the
 // engine's limits (engine.MaxRank and the others), a parameter that does
 // not mean what its call needs. The error is the first defect, an
-// *engine.Error naming traceFile's line. Ingest runs it so that such a
-// trace is refused when it is stored, not by every prediction after.
-// Nothing about one processor's times is kept: grid-dependent defects
-// (none is known) would still be found only by the predictions.
+// *engine.Error naming traceFile's line. Ingest runs it (as a Checker, fed
+// the calls as they are parsed) so that such a trace is refused when it is
+// stored, not by every prediction after. Nothing about one processor's
+// times is kept: grid-dependent defects (none is known) would still be
+// found only by the predictions.
 func Check(h *trace.Header, calls trace.Source, traceFile string) error {
-	one := &machine.Machine{Name: "check", Root: &machine.Node{Name: "check", Channels: 1,
+	_, err := Predict(h, calls, checkMachine(), oneProcessor(), Options{TraceFile: traceFile})
+	return err
+}
+
+// oneProcessor is the configuration Check simulates.
+func oneProcessor() result.Config { return result.Config{Grid: []int{1}} }
+
+// checkMachine is the machine of one processor Check simulates on.
+func checkMachine() *machine.Machine {
+	return &machine.Machine{Name: "check", Root: &machine.Node{Name: "check", Channels: 1,
 		Children: []*machine.Node{{Name: "p0", Power: 1}}}}
-	_, err := Predict(h, calls, one, result.Config{Grid: []int{1}}, Options{TraceFile: traceFile})
+}
+
+// Checker is Check fed one call at a time (a Stream): in the goroutine
+// that reads the trace, the check costs no second pass over the calls, no
+// copy of them and no goroutine beside the reading. Add each call in
+// order, then End.
+type Checker struct{ s *Stream }
+
+// NewChecker starts the check of the trace whose header is h.
+func NewChecker(h *trace.Header, traceFile string) *Checker {
+	s, err := NewStream(h, checkMachine(), oneProcessor(), Options{TraceFile: traceFile})
+	if err != nil {
+		s = &Stream{err: err}
+	}
+	return &Checker{s}
+}
+
+// Add simulates the next call. It returns the first defect found, and
+// that error again for every call after.
+func (c *Checker) Add(call *trace.Call) error { return c.s.Add(call) }
+
+// End ends the check at the end of the trace and returns its verdict, as
+// Check's.
+func (c *Checker) End() error {
+	_, err := c.s.End()
 	return err
 }

@@ -86,21 +86,23 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	defer st.Close()
-	traceRef, machineRef, err := c.storeInputs(ctx, g, st)
+	req := stage.PredictRequest{Config: cfg, Options: g.simOptions()}
+	run, err := c.storeInputs(ctx, g, st, &req)
 	if err != nil {
 		return err
 	}
-	req := stage.PredictRequest{Trace: traceRef, Machine: machineRef, Config: cfg, Options: g.simOptions()}
-	var run *result.Run
-	if !c.Again {
+	if run == nil && !c.Again {
 		if run, err = stage.StoredPrediction(ctx, st, req); err != nil {
 			return err
 		}
+		if run != nil {
+			g.infof("run %d predicted this configuration already: shown again, not stored twice (--again predicts it anew)", run.ID)
+		}
 	}
-	if run != nil {
-		g.infof("run %d predicted this configuration already: shown again, not stored twice (--again predicts it anew)", run.ID)
-	} else if run, err = stage.PredictOne(ctx, st, req); err != nil {
-		return err
+	if run == nil {
+		if run, err = stage.PredictOne(ctx, st, req); err != nil {
+			return err
+		}
 	}
 	main := run.Intervals[0].Values
 	fmt.Printf("run %d: %s on %s, grid %s: execution time %.4f s, efficiency %.4f (Main)\n",
@@ -116,36 +118,43 @@ func (c *predictCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // storeInputs ingests the trace and the machine where they name files,
-// de-duplicated by content as `presage ingest` does, and returns how the
-// store knows each: the id of an ingested file, else the name given.
-func (c *predictCmd) storeInputs(ctx context.Context, g *Globals, st *store.Store) (traceRef, machineRef string, err error) {
-	traceRef, machineRef = c.TraceArg, c.Machine
+// de-duplicated by content as `presage ingest` does, and sets how the
+// store knows each in req: the id of an ingested file, else the name
+// given. A new trace file is predicted as it is ingested
+// (stage.PredictFile: parsed and simulated once), and that run is
+// returned; else the run is nil.
+func (c *predictCmd) storeInputs(ctx context.Context, g *Globals, st *store.Store, req *stage.PredictRequest) (*result.Run, error) {
+	traceRef, machineRef := c.TraceArg, c.Machine
 	if traceRef == "" {
 		traceRef = c.Trace
 	}
-	if isFile(traceRef) {
-		update, finish := g.progress("ingest " + traceRef)
-		info, err := ingest.Trace(ctx, st, traceRef, update)
-		finish()
-		if err != nil {
-			return "", "", err
-		}
-		if !info.Existing {
-			g.infof("trace %s: %d calls, %d bytes (id %d)", info.Name, info.Calls, info.Bytes, info.ID)
-		}
-		traceRef = strconv.FormatInt(info.ID, 10)
-	}
 	if isFile(machineRef) {
+		// The machine first: a new trace is predicted on it as it is
+		// ingested.
 		info, err := ingest.Machine(ctx, st, machineRef)
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		if !info.Existing {
 			g.infof("machine %s (id %d)", info.Name, info.ID)
 		}
 		machineRef = strconv.FormatInt(info.ID, 10)
 	}
-	return traceRef, machineRef, nil
+	req.Trace, req.Machine = traceRef, machineRef
+	if !isFile(traceRef) {
+		return nil, nil
+	}
+	update, finish := g.progress("ingest " + traceRef)
+	info, run, err := stage.PredictFile(ctx, st, traceRef, *req, ingest.TraceOptions{Progress: update})
+	finish()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Existing {
+		g.infof("trace %s: %d calls, %d bytes (id %d)", info.Name, info.Calls, info.Bytes, info.ID)
+	}
+	req.Trace = strconv.FormatInt(info.ID, 10)
+	return run, nil
 }
 
 // isFile tells whether ref names a regular file: a file wins over a

@@ -2,14 +2,18 @@ package stage
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
+	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/engine"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
+	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // PredictRequest names a stored trace and machine and the configuration to
@@ -99,4 +103,85 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 		return nil, err
 	}
 	return run, nil
+}
+
+// PredictFile ingests the trace file at path (ingest.TraceWith with opt)
+// and, when it is new, predicts req in the same pass: the prediction is
+// the check of the trace's meaning ingest makes (a defect refuses the
+// trace with its file and line, and nothing is stored), so the trace is
+// parsed and simulated once, not simulated twice. The run is stored as
+// PredictOne stores it, with its picture, and returned. It returns no run,
+// and the trace's info, when the trace was stored already, when the
+// machine is not stored, or when the configuration cannot be simulated:
+// PredictOne (or the stored prediction) then answers, as for a stored
+// trace.
+func PredictFile(ctx context.Context, st *store.Store, path string, req PredictRequest, opt ingest.TraceOptions) (store.TraceInfo, *result.Run, error) {
+	m, minfo, err := st.Machine(req.Machine)
+	if err != nil {
+		info, err := ingest.TraceWith(ctx, st, path, opt)
+		return info, nil, err
+	}
+	cfg := req.Config
+	cfg.Machine, cfg.MachineID = minfo.Name, minfo.ID
+	sampler := newTimelineSampler(cfg.Procs())
+	var run *result.Run
+	opt.Check = func(h *trace.Header, name string) ingest.CallCheck {
+		sopt := req.Options
+		if sopt.TraceFile == "" {
+			sopt.TraceFile = name // the check's errors name the file so
+		}
+		sopt.Recorder, sopt.Stop = sampler, ctx.Err
+		s, err := sim.NewStream(h, m, cfg, sopt)
+		if err != nil { // PredictOne says why, after the check
+			return sim.NewChecker(h, name)
+		}
+		return streamCheck{s, &run}
+	}
+	info, err := ingest.TraceWith(ctx, st, path, opt)
+	if errors.Is(err, errNotTheTrace) {
+		// The configuration failed, not the trace: the trace is stored
+		// after the check alone, and PredictOne says what failed.
+		opt.Check = nil
+		info, err = ingest.TraceWith(ctx, st, path, opt)
+		return info, nil, err
+	}
+	if err != nil || run == nil {
+		return info, nil, err
+	}
+	run.TraceID, run.Program = info.ID, info.Name
+	if err := st.SaveRun(ctx, run, store.SaveOptions{Timeline: sampler.Sample()}); err != nil {
+		return info, nil, err
+	}
+	return info, run, nil
+}
+
+// streamCheck is a prediction made as the check of a trace being
+// ingested: its run is kept at the end. A failure that is no defect of the
+// trace (a limit of the simulator the configuration needs more than, a
+// run whose times overflow, a stop) is errNotTheTrace: the check alone
+// decides then.
+type streamCheck struct {
+	s   *sim.Stream
+	run **result.Run
+}
+
+// errNotTheTrace is a prediction made as a trace's check failing for its
+// configuration, not for the trace.
+var errNotTheTrace = errors.New("stage: the configuration, not the trace, failed")
+
+func (c streamCheck) Add(call *trace.Call) error {
+	err := c.s.Add(call)
+	if ee := (*engine.Error)(nil); err != nil && !(errors.As(err, &ee) && !ee.Limit) {
+		return errNotTheTrace
+	}
+	return err
+}
+
+func (c streamCheck) End() error {
+	run, err := c.s.End()
+	if err != nil { // finish's: times that overflow
+		return errNotTheTrace
+	}
+	*c.run = run
+	return nil
 }

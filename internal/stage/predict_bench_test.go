@@ -1,12 +1,16 @@
 package stage_test
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/ingest/tracegen"
@@ -49,6 +53,7 @@ func BenchmarkPredictStored(b *testing.B) {
 		for _, grid := range [][]int{{2, 2}, {8, 8}, {64, 64}, {128, 128}} {
 			b.Run(fmt.Sprintf("%s/%s", info.Name, result.GridString(grid)), func(b *testing.B) {
 				b.ReportAllocs()
+				defer reportCPU(b)()
 				for b.Loop() {
 					if _, err := stage.PredictOne(ctx, db, stage.PredictRequest{Trace: info.Name, Machine: "Predictor", Config: result.Config{Grid: grid}}); err != nil {
 						b.Fatal(err)
@@ -75,4 +80,66 @@ func BenchmarkPredictStored(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkPredictFile is `presage predict FILE --grid 1` on a fresh store
+// less the process start: the machine file ingested, then the trace file
+// (jac1d_x40000, inflated beforehand as `just compare-original` does)
+// ingested and predicted in one pass (stage.PredictFile), the run stored.
+func BenchmarkPredictFile(b *testing.B) {
+	ctx := context.Background()
+	gz, err := os.Open(golden.Path(b, "traces", "jac1d_x40000.ptr.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "jac1d_x40000.ptr")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(f, zr); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	machine := golden.Path(b, "machines", "Predictor.par")
+	dir := b.TempDir()
+	i := 0
+	defer reportCPU(b)()
+	for b.Loop() {
+		i++
+		db, err := store.Open(filepath.Join(dir, fmt.Sprintf("p%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ingest.Machine(ctx, db, machine); err != nil {
+			b.Fatal(err)
+		}
+		req := stage.PredictRequest{Machine: "Predictor", Config: result.Config{Grid: []int{1}}}
+		if _, run, err := stage.PredictFile(ctx, db, path, req, ingest.TraceOptions{}); err != nil || run == nil {
+			b.Fatalf("run %v, error %v", run, err)
+		}
+		db.Close()
+	}
+}
+
+// reportCPU, deferred at the start of a benchmark, reports the process's
+// CPU time (user + system, every goroutine's) per operation: the measure
+// of docs/performance.md, which wall time on a shared machine is not.
+func reportCPU(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	return func() { b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op") }
 }

@@ -67,24 +67,10 @@ func (e *Engine) markRepeated(f float64) {
 	}
 }
 
-// part is a piece of a charge in one state, from offset at of its start.
-type part struct {
-	s     events.State
-	at, d float64
-}
-
-// partsOf splits a charge of kind k and duration d into the states it is
-// shown in: CPU time of which a share f is repeated work is Computing for
-// d·(1−f), then Redundant for the rest (the insufficient parallelism the
-// model counts); any other charge is one part.
-func (e *Engine) partsOf(k Kind, d float64) (parts [2]part, n int) {
-	s := e.stateOf(k)
-	if f := e.rec.repeated; f > 0 && s == events.Computing {
-		own := d * (1 - f)
-		return [2]part{{events.Computing, 0, own}, {events.Redundant, own, d - own}}, 2
-	}
-	return [2]part{{s, 0, d}}, 1
-}
+// The split of a charge into the states it is shown in (recordClass,
+// recordAll): CPU time of which a share f is repeated work is Computing
+// for d·(1−f), then Redundant for the rest (the insufficient parallelism
+// the model counts); any other charge is one state.
 
 // recordClass reports a charge of kind k on class c, before the charge
 // is applied to the class's clock.
@@ -93,12 +79,19 @@ func (e *Engine) recordClass(k Kind, c int32, d float64) {
 		return
 	}
 	e.flushAll()
-	parts, n := e.partsOf(k, d)
-	for _, p := range parts[:n] {
-		if p.d > 0 {
-			e.rec.r.State(p.s, e.classProcs(c), e.classClock(c)+p.at, p.d)
+	s, clk := e.stateOf(k), e.classClock(c)
+	if f := e.rec.repeated; f > 0 && s == events.Computing {
+		own := d * (1 - f)
+		who := e.classProcs(c)
+		if own > 0 {
+			e.rec.r.State(events.Computing, who, clk, own)
 		}
+		if d-own > 0 {
+			e.rec.r.State(events.Redundant, who, clk+own, d-own)
+		}
+		return
 	}
+	e.rec.r.State(s, e.classProcs(c), clk, d)
 }
 
 // recordAll reports a charge of kind k on every root processor, before
@@ -107,12 +100,18 @@ func (e *Engine) recordAll(k Kind, d float64) {
 	if d <= 0 {
 		return
 	}
-	parts, n := e.partsOf(k, d)
-	for _, p := range parts[:n] {
-		if p.d > 0 {
-			e.recordAllState(p.s, p.at, p.d)
+	s := e.stateOf(k)
+	if f := e.rec.repeated; f > 0 && s == events.Computing {
+		own := d * (1 - f)
+		if own > 0 {
+			e.recordAllState(events.Computing, 0, own)
 		}
+		if d-own > 0 {
+			e.recordAllState(events.Redundant, own, d-own)
+		}
+		return
 	}
+	e.recordAllState(s, 0, d)
 }
 
 // recordAllState reports d in state s on every root processor from offset

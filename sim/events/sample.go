@@ -73,7 +73,58 @@ type Sampler struct {
 	version   ClassVersion // of classes
 	classes   []*rowSet    // per class of the engine's: its sampled rows
 	classPend []secs       // per class: its charges not yet given to its groups
+	classAcc  []acc        // per class: its charges within one column not yet given to its groups
+	evAcc     acc          // the charges on every processor within one column not yet in every
 	members   rowSet       // the rows of a charge given by a member list
+	limit     int64        // Bucket × cols: the end the columns reach
+}
+
+// acc is the time in each state of charges that fall within one column
+// (col, from lo to hi ns), added to the buckets at once when a charge
+// falls elsewhere: the engine charges a class many short stretches in
+// alternating states (computing, then the redundant share of the same
+// call), a thousand and more per column, and adding each to every group's
+// buckets was most of the sampler's cost. The sums are exact (integer
+// nanoseconds), so the buckets are the same as when each is added alone.
+type acc struct {
+	on     bool
+	col    int64
+	lo, hi int64
+	t      cell
+}
+
+// add adds the span to a when it falls within a's column, and reports
+// whether it did.
+func (a *acc) add(p span) bool {
+	if a.on && p.b >= a.lo && p.e <= a.hi {
+		a.t[p.s] += p.e - p.b
+		return true
+	}
+	return false
+}
+
+// start makes a the span's column if the span falls within one column of
+// width w, and reports whether it did. a must be empty.
+func (a *acc) start(p span, w int64) bool {
+	col := p.b / w
+	if lo, hi := col*w, (col+1)*w; p.e <= hi {
+		*a = acc{on: true, col: col, lo: lo, hi: hi}
+		a.t[p.s] = p.e - p.b
+		return true
+	}
+	return false
+}
+
+// addTo adds a's time to the row's column, and empties a.
+func (a *acc) addTo(row []cell) {
+	if !a.on {
+		return
+	}
+	r := &row[a.col]
+	for st, v := range a.t {
+		r[st] += v
+	}
+	*a = acc{}
 }
 
 // secs is consecutive charges of one state, in seconds as the engine
@@ -130,6 +181,7 @@ func NewSampler(procs, maxRows, cols int) *Sampler {
 		sm.s.Procs = append(sm.s.Procs, p)
 	}
 	sm.s.Total, sm.s.Bucket = procs, 1
+	sm.limit = int64(sm.cols)
 	sm.group = make([]int, rows) // every row in group 0
 	sm.groups = [][]cell{make([]cell, sm.cols)}
 	sm.pend = []span{{}}
@@ -140,13 +192,23 @@ func NewSampler(procs, maxRows, cols int) *Sampler {
 // State implements Recorder: it adds the charge to the buckets of the
 // groups of the sampled processors it falls on.
 func (sm *Sampler) State(s State, who Procs, start, dur float64) {
-	b, e := ns(start), ns(start+dur)
-	if e <= b {
+	if who.classOf != nil {
+		// A charge of 2 ns or more ends at a later nanosecond than it
+		// starts (for clocks within 10⁶ s of 0, whose rounding errors are
+		// a small fraction of a nanosecond): rounding is for the others.
+		if !(dur >= 2e-9 && math.Abs(start) < 1e6) && ns(start+dur) <= ns(start) {
+			return
+		}
+		if sm.classes == nil || who.version != sm.version {
+			sm.classRows(who)
+		} else {
+			sm.class(int(who.class))
+		}
+		sm.chargeClass(int(who.class), s, start, dur)
 		return
 	}
-	if who.classOf != nil {
-		sm.classRows(who)
-		sm.chargeClass(int(who.class), s, start, dur)
+	b, e := ns(start), ns(start+dur)
+	if e <= b {
 		return
 	}
 	sm.reach(e)
@@ -157,11 +219,49 @@ func (sm *Sampler) State(s State, who Procs, start, dur float64) {
 			p.e = e
 			return
 		}
-		sm.evPend.addTo(sm.every, sm.s.Bucket)
+		sm.commitEvery()
 		sm.evPend = span{s, b, e}
 		return
 	}
 	sm.charge(sm.groupsOf(who), span{s, b, e})
+}
+
+// commitEvery adds the pending charges on every processor to every, or to
+// evAcc when they fall within its column.
+func (sm *Sampler) commitEvery() {
+	p := sm.evPend
+	sm.evPend = span{}
+	if p.s == 0 || sm.evAcc.add(p) {
+		return
+	}
+	sm.evAcc.addTo(sm.every)
+	if !sm.evAcc.start(p, sm.s.Bucket) {
+		p.addTo(sm.every, sm.s.Bucket)
+	}
+}
+
+// pushAll adds what every acc holds to the buckets: before the columns
+// widen, the groups split or the classes change.
+func (sm *Sampler) pushAll() {
+	for c := range sm.classAcc {
+		sm.pushClass(c)
+	}
+	sm.evAcc.addTo(sm.every)
+}
+
+// pushClass adds what class c's acc holds to its groups' buckets.
+func (sm *Sampler) pushClass(c int) {
+	a := &sm.classAcc[c]
+	if !a.on {
+		return
+	}
+	for _, g := range sm.classes[c].groups {
+		r := &sm.groups[g][a.col]
+		for st, v := range a.t {
+			r[st] += v
+		}
+	}
+	*a = acc{}
 }
 
 // addTo adds the span's time to the buckets of width w it covers.
@@ -183,7 +283,22 @@ func (sm *Sampler) chargeClass(c int, s State, start, dur float64) {
 		p.end = start + dur
 		return
 	}
-	sm.flushClass(c)
+	if p.s != 0 { // flushClass, its acc's case inline
+		var b, e int64 // ns of both ends, inline (see ns)
+		if xb, xe := p.start*1e9, p.end*1e9; min(xb, xe) >= 1 && max(xb, xe) < 1<<52 {
+			b, e = int64(xb+0.5), int64(xe+0.5)
+		} else {
+			b, e = ns(p.start), ns(p.end)
+		}
+		if a := &sm.classAcc[c]; a.on && b >= a.lo && e <= a.hi && sm.classes[c].splits == sm.splits {
+			if e > b {
+				a.t[p.s] += e - b
+				sm.s.End = max(sm.s.End, e)
+			}
+		} else {
+			sm.flushClass(c)
+		}
+	}
 	*p = secs{s, start, start + dur}
 }
 
@@ -198,12 +313,24 @@ func (sm *Sampler) flushClass(c int) {
 	if e <= b {
 		return
 	}
-	sm.reach(e)
+	if e > sm.limit {
+		sm.reach(e)
+	} else if e > sm.s.End {
+		sm.s.End = e
+	}
 	m := sm.classes[c]
 	if m.splits != sm.splits {
 		sm.place(m)
 	}
-	sm.charge(m.groups, span{p.s, b, e})
+	sp := span{p.s, b, e}
+	a := &sm.classAcc[c]
+	if a.add(sp) {
+		return
+	}
+	sm.pushClass(c)
+	if !a.start(sp, sm.s.Bucket) {
+		sm.charge(m.groups, sp)
+	}
 }
 
 // charge adds a charge to groups: to each group's pending charges when it
@@ -240,9 +367,36 @@ func (sm *Sampler) StatesOfClasses(s State, classOf []int32, version ClassVersio
 	if len(clocks) == 0 || !(dur > 0) {
 		return
 	}
-	sm.classRows(Class(classOf, int32(len(clocks)-1), version))
+	if sm.classes == nil || version != sm.version || len(sm.classes) < len(clocks) {
+		sm.classRows(Class(classOf, int32(len(clocks)-1), version))
+	}
+	// chargeClass and flushClass for every class, inline: when a class's
+	// pending charges fall within its acc's column, they are added there.
+	pend, accs := sm.classPend[:len(clocks)], sm.classAcc[:len(clocks)]
 	for c, clk := range clocks {
-		sm.chargeClass(c, s, base+clk, dur)
+		start := base + clk
+		p := &pend[c]
+		if p.s == s && math.Abs(start-p.end) <= JoinGap {
+			p.end = start + dur
+			continue
+		}
+		if p.s != 0 {
+			var b, e int64 // ns of both ends, inline (see ns)
+			if xb, xe := p.start*1e9, p.end*1e9; min(xb, xe) >= 1 && max(xb, xe) < 1<<52 {
+				b, e = int64(xb+0.5), int64(xe+0.5)
+			} else {
+				b, e = ns(p.start), ns(p.end)
+			}
+			if a := &accs[c]; a.on && b >= a.lo && e <= a.hi && sm.classes[c].splits == sm.splits {
+				if e > b { // a.hi ≤ limit: the columns reach e
+					a.t[p.s] += e - b
+					sm.s.End = max(sm.s.End, e)
+				}
+			} else {
+				sm.flushClass(c)
+			}
+		}
+		*p = secs{s, start, start + dur}
 	}
 }
 
@@ -270,6 +424,7 @@ func (sm *Sampler) classRows(who Procs) *rowSet {
 		for c := range sm.classes {
 			sm.flushClass(c)
 		}
+		sm.pushAll()
 		for _, m := range sm.classes {
 			m.reset(len(sm.group))
 		}
@@ -287,6 +442,7 @@ func (sm *Sampler) class(c int) *rowSet {
 		m.reset(len(sm.group))
 		sm.classes = append(sm.classes, m)
 		sm.classPend = append(sm.classPend, secs{})
+		sm.classAcc = append(sm.classAcc, acc{})
 	}
 	return sm.classes[c]
 }
@@ -295,6 +451,7 @@ func (sm *Sampler) class(c int) *rowSet {
 // partly in m splits, its rows in m moving to a new group that starts as a
 // copy of its buckets and pending charges. It sets m's groups.
 func (sm *Sampler) place(m *rowSet) {
+	sm.pushAll() // the accs' groups may split
 	sm.to = sm.to[:0]
 	for range sm.groups {
 		sm.to = append(sm.to, -1)
@@ -331,12 +488,16 @@ func (sm *Sampler) place(m *rowSet) {
 // reach widens the buckets until time t fits.
 func (sm *Sampler) reach(t int64) {
 	sm.s.End = max(sm.s.End, t)
-	for t > sm.s.Bucket*int64(sm.cols) {
+	if t > sm.limit {
+		sm.pushAll() // the accs' columns are of the width before
+	}
+	for t > sm.limit {
 		for _, row := range sm.groups {
 			halve(row)
 		}
 		halve(sm.every)
 		sm.s.Bucket *= 2
+		sm.limit = sm.s.Bucket * int64(sm.cols)
 	}
 }
 
@@ -363,11 +524,11 @@ func (sm *Sampler) Sample() *Sample {
 	for c := range sm.classes {
 		sm.flushClass(c)
 	}
+	sm.commitEvery()
+	sm.pushAll()
 	for g := range sm.groups {
 		sm.flush(g)
 	}
-	sm.evPend.addTo(sm.every, sm.s.Bucket)
-	sm.evPend = span{}
 	n := min(int((sm.s.End+sm.s.Bucket-1)/sm.s.Bucket), sm.cols)
 	s := sm.s
 	s.States = make([][]State, len(sm.group))

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -131,6 +132,31 @@ func TestSamplerMatchesPerProcessor(t *testing.T) {
 					t.Fatalf("trial %d, row %d (processor %d), column %d: %v, per processor %v", trial, r, p, c, got, ref[c])
 				}
 			}
+		}
+	}
+}
+
+// TestNsIsRound: ns's fast rounding is math.Round's, at the edges of its
+// range, at halves and next to them, and at random.
+func TestNsIsRound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(x float64) {
+		if got, want := ns(x/1e9), int64(math.Round(x/1e9*1e9)); got != want {
+			t.Fatalf("ns(%v s) = %d, math.Round gives %d", x/1e9, got, want)
+		}
+	}
+	for k := 0.0; k < 53; k++ {
+		for _, x := range []float64{math.Exp2(k), math.Exp2(k) - 0.5, math.Exp2(k) + 0.5, math.Exp2(k) - 1.5} {
+			for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+				check(y)
+			}
+		}
+	}
+	for range 1_000_000 {
+		x := math.Exp2(rng.Float64()*56 - 2)
+		h := math.Floor(x) + 0.5
+		for _, y := range []float64{x, h, math.Nextafter(h, 0), math.Nextafter(h, math.Inf(1))} {
+			check(y)
 		}
 	}
 }
