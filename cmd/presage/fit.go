@@ -19,6 +19,10 @@ type fitCmd struct {
 	Holdout  []string `help:"Grids held out of the fit and predicted (e.g. 2x2)." sep:","`
 	Out      string   `help:"Machine file to write and ingest; its base name names the fitted machine (default: TRACE-fit.par)." placeholder:"FILE.par"`
 	Report   string   `help:"Write the fit report (per run and interval, before and after) to this file: text, JSON when it ends in .json, an HTML page with a chart when it ends in .html." placeholder:"FILE"`
+	// TracedElsewhere frees the power: by default the measured runs ran on
+	// the traced host, where one process is the trace itself (power 1).
+	TracedElsewhere bool `help:"The measured runs ran on another host than the one the trace was recorded on: fit the processors' power too (by default it stays 1: one process on the traced host is the trace itself)."`
+	NoLeaveOneOut   bool `help:"Leave out the leave-one-out (a fit without each fitted grid in turn, predicting it, and each parameter's spread over those fits)."`
 	hostFlags
 	outputFlags
 }
@@ -69,6 +73,7 @@ func (c *fitCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	cal, err := stage.Fit(ctx, st, stage.FitRequest{
 		Trace: c.Trace, Measured: c.Measured, Machine: c.Machine, Host: host, Holdout: c.Holdout, Out: par.Path, Output: parGuard,
+		PowerFree: c.TracedElsewhere, LeaveOneOut: !c.NoLeaveOneOut,
 	})
 	if err != nil {
 		return err

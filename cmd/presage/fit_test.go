@@ -34,7 +34,8 @@ func TestFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Fit of jac_e4 on 1 node(s) of 2 core(s)", "fitted: power ", "held out", "Main jac.fdv:8"} {
+	for _, want := range []string{"Fit of jac_e4 on 1 node(s) of 2 core(s)", "fitted: power 1,", "held out", "Main jac.fdv:8",
+		"power: 1, not fitted", "leave-one-out over the fitted grids", "spread over the 2 fits"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}

@@ -93,6 +93,7 @@ type realityJSON struct {
 	} `json:"reports"`
 	Mismatching int      `json:"reports_mismatching"`
 	Notes       []string `json:"notes"`
+	LeaveOneOut []string `json:"leave_one_out"`
 }
 
 // TestReality runs the DVM reality check on two rounds made from the
@@ -111,6 +112,11 @@ func TestReality(t *testing.T) {
 		t.Fatalf("reality --json: %v\n%s", err, out.stdout)
 	}
 	checkRealityRows(t, got)
+	// Across programs: each fitted on all its runs, the other predicted.
+	if len(got.LeaveOneOut) != 2 || !strings.HasPrefix(got.LeaveOneOut[0], "fitted on jac_e4") ||
+		!strings.Contains(got.LeaveOneOut[0], ", predicted sor_e4: error 1 ") || !strings.Contains(got.LeaveOneOut[1], ", predicted jac_e4: error 1 ") {
+		t.Errorf("leave-one-out across programs: %q, want jac_e4's fit predicting sor_e4 and back", got.LeaveOneOut)
+	}
 	if got.Mismatching != 0 || len(got.Reports) != 2*(3+6) {
 		t.Errorf("%d reports, %d mismatching; want 18 (3 Predictor and 6 analyzer reports per round), none mismatching: %+v", len(got.Reports), got.Mismatching, got.Reports)
 	}

@@ -35,6 +35,14 @@ type view struct {
 	Chart   template.HTML
 	Rows    []errorRow
 	Holdout int
+	Notes   []string
+	LOO     []looRow
+	Spread  string
+}
+
+type looRow struct {
+	fit.IntervalError
+	Grid, Fit, ErrBefore, ErrAfter string
 }
 
 type paramRow struct {
@@ -77,6 +85,14 @@ func newView(c *fit.Outcome) view {
 			ErrBefore: pctOf(e.RelBefore()), ErrAfter: pctOf(e.RelAfter())})
 	}
 	v.Chart = ratioChart(c.Errors)
+	v.Notes = notes(c)
+	for _, l := range c.LeaveOneOut {
+		how := looFit(l)
+		for _, e := range l.Errors {
+			v.LOO = append(v.LOO, looRow{IntervalError: e, Grid: l.Grid, Fit: how, ErrBefore: pctOf(e.RelBefore()), ErrAfter: pctOf(e.RelAfter())})
+		}
+	}
+	v.Spread = spreads(c)
 	return v
 }
 

@@ -24,13 +24,18 @@ func TestHTML(t *testing.T) {
 			{RunID: 3, Grid: "2x2", Procs: 4, Holdout: true, Interval: "Main jac.fdv:8", Measured: 0.36, Before: 0.21, After: 1.03},
 		},
 	}
+	r.LeaveOneOut = []fit.LeaveOneOut{
+		{Grid: "1", Fit: fit.Result{Params: start, Kept: true}, Errors: []fit.IntervalError{r.Errors[0]}},
+		{Grid: "2x2", Fit: fit.Result{Params: start.Set(fit.Param(0), 2), Fitted: []fit.Param{fit.Param(0)}}, Errors: []fit.IntervalError{r.Errors[2]}},
+	}
 	var b bytes.Buffer
 	if err := WriteHTML(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
 	for _, want := range []string{"<h1>jac_e4</h1>", "<b>fit</b> (machine 2)", "1 run(s) held out", "run 3 · 2x2 · held out",
-		`<td class="free">` + fit.Param(0).String() + "</td>", "+1900.0%", "×1/"} {
+		`<td class="free">` + fit.Param(0).String() + "</td>", "+1900.0%", "×1/",
+		"Leave-one-out over the fitted grids", "kept the starting machine", fit.Param(0).String() + " 0–2"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -37,6 +37,9 @@ func WriteText(w io.Writer, r *compare.Reality) error {
 	p, e, n := r.Within(Bound)
 	fmt.Fprintf(w, "\nruns (Main) within %.0f%% of the measured median: original-compatible %d of %d, extended %d of %d\n", Bound*100, p, n, e, n)
 	fmt.Fprintf(w, "extended: %s\n", r.Extended)
+	for _, l := range r.LeaveOneOut {
+		fmt.Fprintf(w, "leave-one-out: %s\n", l)
+	}
 	for _, note := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", note)
 	}
@@ -133,8 +136,9 @@ func WriteJSON(w io.Writer, r *compare.Reality) error {
 		ExtendedWithin     int                   `json:"extended_within"`
 		Reports            []compare.ReportCheck `json:"reports"`
 		Notes              []string              `json:"notes"`
+		LeaveOneOut        []string              `json:"leave_one_out,omitempty"`
 		ReportsMismatching int                   `json:"reports_mismatching"`
-	}{r.Rounds, r.Machine, r.Extended, rows, Bound, n, p, e, r.Reports, r.Notes, len(r.Mismatches())})
+	}{r.Rounds, r.Machine, r.Extended, rows, Bound, n, p, e, r.Reports, r.Notes, r.LeaveOneOut, len(r.Mismatches())})
 }
 
 // WriteCSV writes the table's rows, one line per row, for a spreadsheet.

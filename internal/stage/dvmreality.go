@@ -28,8 +28,12 @@ type RealityRequest struct {
 	Dirs    []string
 	Machine string   // the machine file of the original-compatible prediction
 	Host    fit.Host // the machine the runs ran on, for the extended column's fit
-	// Extended makes the extended column (a fit per run); off, it is NaN.
+	// Extended makes the extended column (a fit per run) and the
+	// leave-one-out across programs and sizes; off, the column is NaN.
 	Extended bool
+	// PowerFree fits the power too: the runs ran on another host than the
+	// traces (FitRequest.PowerFree); off, the power stays 1.
+	PowerFree bool
 	// Analyzer compares Presage's analyzer report of a stored measured run
 	// with the original's report file: the renderers are the command's,
 	// not this package's. Nil: the analyzer reports are not checked.
@@ -113,6 +117,14 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 			return nil, err
 		}
 		out.Rows = append(out.Rows, rows...)
+		out.Notes = append(out.Notes, notes...)
+	}
+	if req.Extended {
+		lines, notes, err := crossFits(ctx, st, req, machineID, traceNames(rounds), runs)
+		if err != nil {
+			return nil, err
+		}
+		out.LeaveOneOut = lines
 		out.Notes = append(out.Notes, notes...)
 	}
 	for i, r := range rounds {
@@ -267,25 +279,7 @@ func gridOrder(grids []string) {
 // realityRows predicts the trace of the first round that has name on every
 // grid any round measured, and makes one row per matched interval.
 func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name, machineID string, runs []realityRuns) ([]compare.RealityRow, []string, error) {
-	var traceID int64
-	byGrid := map[string][]int64{}
-	var all []int64
-	for _, r := range runs {
-		if traceID == 0 {
-			traceID = r.traceID[name]
-		}
-		for g, id := range r.measured[name] {
-			byGrid[g] = append(byGrid[g], id)
-			if !slices.Contains(all, id) { // rounds of one file: the fit weighs it once
-				all = append(all, id)
-			}
-		}
-	}
-	var grids []string
-	for g := range byGrid {
-		grids = append(grids, g)
-	}
-	gridOrder(grids)
+	traceID, byGrid, all, grids := programRuns(name, runs)
 	var rows []compare.RealityRow
 	var notes []string
 	for _, g := range grids {
@@ -311,6 +305,29 @@ func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name,
 		rows = append(rows, r...)
 	}
 	return rows, notes, nil
+}
+
+// programRuns are a program's trace (the first round's that has it), its
+// measured runs by grid, all of them (a file of several rounds once), and
+// its grids in order.
+func programRuns(name string, runs []realityRuns) (traceID int64, byGrid map[string][]int64, all []int64, grids []string) {
+	byGrid = map[string][]int64{}
+	for _, r := range runs {
+		if traceID == 0 {
+			traceID = r.traceID[name]
+		}
+		for g, id := range r.measured[name] {
+			byGrid[g] = append(byGrid[g], id)
+			if !slices.Contains(all, id) { // rounds of one file: the fit weighs it once
+				all = append(all, id)
+			}
+		}
+	}
+	for g := range byGrid {
+		grids = append(grids, g)
+	}
+	gridOrder(grids)
+	return traceID, byGrid, all, grids
 }
 
 // gridRows matches every measured round of one grid with the prediction,
@@ -386,6 +403,7 @@ func extendedPrediction(ctx context.Context, st *store.Store, req RealityRequest
 	oc, err := Fit(ctx, st, FitRequest{
 		Trace: strconv.FormatInt(traceID, 10), Measured: measured, Machine: machineID, Host: req.Host,
 		Holdout: []string{grid}, Out: filepath.Join(tmp, fmt.Sprintf("reality-t%d-%s-loo.par", traceID, grid)),
+		PowerFree: req.PowerFree,
 	})
 	if err != nil {
 		return nil, err
@@ -397,6 +415,167 @@ func extendedPrediction(ctx context.Context, st *store.Store, req RealityRequest
 		}
 	}
 	return out, nil
+}
+
+// crossFits is the leave-one-out across programs and sizes: each
+// program's machine fitted (extended, as the extended column) to all its
+// measured runs, and every other program of the same size, and the same
+// program's other sizes, predicted on it: one line per pair, "fitted on
+// X, predicted Y: error" and Main's error on each grid, against the
+// median of the rounds. A size is a program's rank among the sizes of
+// its name's program (by Main's measured median on its grids): the
+// biggest jac pairs with the biggest sor. A fit or a prediction that
+// fails is a note, not an error.
+func crossFits(ctx context.Context, st *store.Store, req RealityRequest, machineID string, names []string, runs []realityRuns) (lines, notes []string, err error) {
+	type prog struct {
+		name, program string
+		traceID       int64
+		byGrid        map[string][]int64
+		all           []int64
+		grids         []string
+		rank          int
+		size          float64 // sum of the grids' median Main, measured
+		fitted        *fit.Result
+	}
+	var progs []*prog
+	for _, n := range names {
+		p := &prog{name: n}
+		p.program, _, _ = strings.Cut(n, "_")
+		p.traceID, p.byGrid, p.all, p.grids = programRuns(n, runs)
+		for _, g := range p.grids {
+			var mains []float64
+			for _, id := range p.byGrid[g] {
+				if m, err := st.Run(id); err == nil {
+					mains = append(mains, mainTime(m))
+				}
+			}
+			p.size += median(mains)
+		}
+		progs = append(progs, p)
+	}
+	for _, p := range progs {
+		for _, q := range progs {
+			if q.program == p.program && q.size > p.size {
+				p.rank++
+			}
+		}
+	}
+	tmp, err := os.MkdirTemp("", "presage-reality-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	for _, a := range progs {
+		req.progress("%s: fitting on every grid, for the leave-one-out across programs and sizes", a.name)
+		oc, err := Fit(ctx, st, FitRequest{Trace: strconv.FormatInt(a.traceID, 10), Measured: a.all, Machine: machineID, Host: req.Host,
+			Out: filepath.Join(tmp, fmt.Sprintf("reality-t%d-all.par", a.traceID)), PowerFree: req.PowerFree})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			notes = append(notes, fmt.Sprintf("leave-one-out: no fit on %s: %v", a.name, err))
+			continue
+		}
+		a.fitted = &oc.Fit
+	}
+	for _, a := range progs {
+		if a.fitted == nil {
+			continue
+		}
+		for _, b := range progs {
+			if a == b || (a.program != b.program && a.rank != b.rank) {
+				continue
+			}
+			errs, err := crossPredict(ctx, st, req, machineID, *a.fitted, b.traceID, b.byGrid, b.grids)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, nil, ctx.Err()
+				}
+				notes = append(notes, fmt.Sprintf("leave-one-out: %s not predicted on %s's fit: %v", b.name, a.name, err))
+				continue
+			}
+			how := ""
+			if a.fitted.Kept {
+				how = " (the fit kept the starting machine)"
+			}
+			lines = append(lines, fmt.Sprintf("fitted on %s%s, predicted %s: error %s", a.name, how, b.name, strings.Join(errs, ", ")))
+		}
+	}
+	return lines, notes, nil
+}
+
+// crossPredict predicts a trace's measured grids on what a fit of another
+// trace gives (with the extended model), and writes Main's error against
+// the median of each grid's rounds: "1 +3.1%".
+func crossPredict(ctx context.Context, st *store.Store, req RealityRequest, machineID string, res fit.Result, traceID int64, byGrid map[string][]int64, grids []string) ([]string, error) {
+	f, err := newFitter(ctx, st, FitRequest{Trace: strconv.FormatInt(traceID, 10), Machine: machineID, Host: req.Host,
+		Out: "reality-cross.par"})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, g := range grids {
+		var mains []float64
+		var pred *result.Run
+		predicted := math.NaN()
+		for _, id := range byGrid[g] {
+			m, err := st.Run(id)
+			if err != nil {
+				return nil, err
+			}
+			if pred == nil {
+				if pred, err = f.predictWith(res, fitRun{run: m, procs: m.Config.Procs()}); err != nil {
+					return nil, err
+				}
+			}
+			cmp, err := compare.Compare(m, pred, compare.Options{})
+			if err != nil {
+				return nil, err
+			}
+			for _, mt := range cmp.Matches {
+				if mt.By == compare.ByMain {
+					// Main as the table has it: the measured Main against
+					// the predicted program-level loop where the trace has one.
+					v, _ := mt.Value(result.ExecutionTime)
+					mains = append(mains, v.Measured)
+					predicted = v.Predicted
+				}
+			}
+		}
+		e := math.NaN()
+		if len(mains) > 0 {
+			e = predicted/median(mains) - 1
+		}
+		out = append(out, fmt.Sprintf("%s %s", g, pctString(e)))
+	}
+	return out, nil
+}
+
+// mainTime is the execution time of a measured run's Main (its first interval).
+func mainTime(r *result.Run) float64 {
+	if len(r.Intervals) == 0 {
+		return math.NaN()
+	}
+	return r.Intervals[0].Values[result.ExecutionTime]
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
+func pctString(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 
 // checkReports holds Presage's reports of one round against the

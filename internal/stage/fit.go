@@ -29,14 +29,26 @@ type FitRequest struct {
 	Holdout  []string // grids ("2x2") held out of the fit and predicted
 	Out      string   // the machine file to write; its base name (without .par) names the machine
 	MaxEvals int      // bound on the simulations of the fit (0: 3000)
+	// PowerFree fits the processors' power: the measured runs ran on
+	// another host than the traced run. Off, they ran on the traced host,
+	// where one process is the trace itself: the power stays 1.
+	PowerFree bool
+	// LeaveOneOut fits again without each fitted grid in turn and
+	// predicts the grid left out (fit.Outcome.LeaveOneOut).
+	LeaveOneOut bool
 	// Output guards Out: what it may replace, and what it must never be
 	// (the store, the command's inputs); nil: Out is written through a
 	// temporary and replaces only an earlier fitted machine file.
 	Output *outfile.Guard
 }
 
-// Fitted are the characteristics the fit matches, per matched interval.
-var Fitted = []result.Char{result.ExecutionTime, result.Communication, result.Synchronization}
+// Fitted are the characteristics the fit matches, per matched interval:
+// the execution time, what a prediction is for. Not the communication and
+// synchronization the statistics measure: they hold what the model
+// leaves out (docs/compare.md, "Where the time goes": 0.08 s of
+// communication measured where 0.004 s is predicted), and fitting them
+// drove the in-node time per byte to its bound while Main got worse.
+var Fitted = []result.Char{result.ExecutionTime}
 
 // fitRun is a measured run with what the fit needs of it.
 type fitRun struct {
@@ -45,14 +57,19 @@ type fitRun struct {
 	holdout bool
 }
 
-// Fit fits the machine parameters of the model to the measured runs
-// of a traced program (sim/fit), stores the fitted machine through
-// a machine file written at req.Out, and predicts every run before and
-// after the fit.
-func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, error) {
-	if err := req.Host.Check(); err != nil {
-		return nil, err
-	}
+// fitter simulates a compiled trace for a fit: on the request's machine
+// (before) and on the host with a fit's parameters (after).
+type fitter struct {
+	ctx      context.Context
+	ct       *CompiledTrace
+	base     *machine.Machine
+	host     fit.Host
+	name     string // the fitted machine's
+	opts     sim.Options
+	maxEvals int
+}
+
+func newFitter(ctx context.Context, st *store.Store, req FitRequest) (*fitter, error) {
 	ct, err := CompileTrace(ctx, st, req.Trace, nil)
 	if err != nil {
 		return nil, err
@@ -61,78 +78,216 @@ func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	runs, err := loadMeasured(st, ct.Info.Name, req)
+	opts := sim.Options{TraceFile: filepath.Base(ct.Info.Path)}
+	f := &fitter{ctx: ctx, ct: ct, base: base, host: req.Host, name: fit.ParName(ingest.MachineName(req.Out)),
+		opts: opts, maxEvals: req.MaxEvals}
+	if f.maxEvals == 0 {
+		f.maxEvals = 3000
+	}
+	return f, nil
+}
+
+func (f *fitter) simulate(m *machine.Machine, grid []int) (*result.Run, error) {
+	if err := f.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return sim.Simulate(f.ct.Program, m, result.Config{Grid: grid}, f.opts)
+}
+
+// before is run r predicted on the request's machine.
+func (f *fitter) before(r fitRun) (*result.Run, error) {
+	run, err := f.simulate(f.base, r.run.Config.Grid)
+	if err != nil {
+		return nil, fmt.Errorf("predict %s on %s, grid %s: %w", f.ct.Info.Name, f.base.Name, result.GridString(r.run.Config.Grid), err)
+	}
+	return run, nil
+}
+
+// onHost is run r predicted on the host with parameters p.
+func (f *fitter) onHost(p fit.Params, r fitRun) (*result.Run, error) {
+	return f.simulate(f.host.Machine(f.name, p, r.procs), r.run.Config.Grid)
+}
+
+// residuals are the fit's observations of one run predicted as pred: per
+// matched interval, the residual of every Fitted characteristic.
+func (f *fitter) residuals(r fitRun, pred *result.Run) ([]float64, error) {
+	cmp, err := compare.Compare(r.run, pred, compare.Options{})
 	if err != nil {
 		return nil, err
 	}
-	sim1 := func(m *machine.Machine, grid []int) (*result.Run, error) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	var out []float64
+	// Main too: a real run's Main is compared with an -e4 trace's
+	// program-level loop (sim/compare), so the traced run's start-up
+	// before it, which the statistics never see, is in no residual. A
+	// trace without that loop keeps its start-up in Main unless the
+	// extended model leaves it out (FitRequest.Extended).
+	for _, m := range cmp.Matches {
+		for _, ch := range Fitted {
+			v, _ := m.Value(ch)
+			out = append(out, fit.Residual(v.Predicted, v.Measured))
 		}
-		return sim.Simulate(ct.Program, m, result.Config{Grid: grid}, sim.Options{TraceFile: filepath.Base(ct.Info.Path)})
 	}
-	name := fit.ParName(ingest.MachineName(req.Out))
-	onHost := func(p fit.Params, r fitRun) (*result.Run, error) {
-		return sim1(req.Host.Machine(name, p, r.procs), r.run.Config.Grid)
+	return out, nil
+}
+
+// fit fits the free parameters to the runs not held out, from start; the
+// starting machine is the request's (before, per run), which the fit
+// keeps when it does no better on those runs.
+func (f *fitter) fit(start fit.Params, free []fit.Param, runs []fitRun, before []*result.Run) (fit.Result, error) {
+	var startRes []float64
+	for i, r := range runs {
+		if r.holdout {
+			continue
+		}
+		v, err := f.residuals(r, before[i])
+		if err != nil {
+			return fit.Result{}, err
+		}
+		startRes = append(startRes, v...)
 	}
-	c := &fit.Outcome{Program: ct.Info.Name, Host: req.Host, Start: fit.FromMachine(base)}
-	c.Free = freeParams(req.Host, runs)
 	residuals := func(p fit.Params) ([]float64, error) {
 		var out []float64
 		for _, r := range runs {
 			if r.holdout {
 				continue
 			}
-			pred, err := onHost(p, r)
+			pred, err := f.onHost(p, r)
 			if err != nil {
 				return nil, err
 			}
-			cmp, err := compare.Compare(r.run, pred, compare.Options{})
+			v, err := f.residuals(r, pred)
 			if err != nil {
 				return nil, err
 			}
-			for _, m := range cmp.Matches {
-				if m.By == compare.ByMain && cmp.Predicted.ProgramLoop != nil {
-					// The trace's Main holds, besides the program-level
-					// loop, the traced run's start-up (the time before
-					// bsloop_), which the statistics never see: no machine
-					// parameter explains it, so Main is not fitted.
-					continue
-				}
-				for _, ch := range Fitted {
-					v, _ := m.Value(ch)
-					out = append(out, fit.Residual(v.Predicted, v.Measured))
-				}
-			}
+			out = append(out, v...)
 		}
 		return out, nil
 	}
-	maxEvals := req.MaxEvals
-	if maxEvals == 0 {
-		maxEvals = 3000
+	res, err := fit.Fit(start, free, residuals, f.maxEvals, startRes)
+	if err != nil {
+		return res, fmt.Errorf("fit %s: %w", f.ct.Info.Name, err)
 	}
-	if c.Fit, err = fit.Fit(c.Start, c.Free, residuals, maxEvals); err != nil {
-		return nil, fmt.Errorf("fit %s: %w", ct.Info.Name, err)
+	return res, nil
+}
+
+// predictWith is run r predicted on what fit res gives: the host with its
+// parameters, or the request's machine when it kept that.
+func (f *fitter) predictWith(res fit.Result, r fitRun) (*result.Run, error) {
+	if res.Kept {
+		return f.before(r)
 	}
-	for _, r := range runs {
-		before, err := sim1(base, r.run.Config.Grid)
-		if err != nil {
-			return nil, fmt.Errorf("predict %s on %s, grid %s: %w", ct.Info.Name, req.Machine, result.GridString(r.run.Config.Grid), err)
+	return f.onHost(res.Params, r)
+}
+
+// after is run r predicted after fit res: on the host with its
+// parameters, or the starting machine's prediction when it kept it.
+func (f *fitter) after(res fit.Result, r fitRun, before *result.Run) (*result.Run, error) {
+	if res.Kept {
+		return before, nil
+	}
+	return f.onHost(res.Params, r)
+}
+
+// Fit fits the machine parameters of the model to the measured runs
+// of a traced program (sim/fit), stores the fitted machine through
+// a machine file written at req.Out, and predicts every run before and
+// after the fit. On the traced host (req.PowerFree off) the power stays
+// 1; a parameter no fitted run depends on stays at req.Machine's value;
+// a fit that does not make the fitted runs' error smaller than
+// req.Machine's keeps req.Machine's predictions (fit.Result.Kept).
+func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, error) {
+	if err := req.Host.Check(); err != nil {
+		return nil, err
+	}
+	f, err := newFitter(ctx, st, req)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := loadMeasured(st, f.ct.Info.Name, req)
+	if err != nil {
+		return nil, err
+	}
+	c := &fit.Outcome{Program: f.ct.Info.Name, Host: req.Host, Start: fit.FromMachine(f.base), PowerFree: req.PowerFree}
+	if !req.PowerFree {
+		c.Start.Power = 1
+	}
+	c.Free = freeParams(req.Host, runs, req.PowerFree)
+	before := make([]*result.Run, len(runs))
+	for i, r := range runs {
+		if before[i], err = f.before(r); err != nil {
+			return nil, err
 		}
-		after, err := onHost(c.Fit.Params, r)
+	}
+	if c.Fit, err = f.fit(c.Start, c.Free, runs, before); err != nil {
+		return nil, err
+	}
+	for i, r := range runs {
+		after, err := f.after(c.Fit, r, before[i])
 		if err != nil {
 			return nil, err
 		}
-		errs, err := intervalErrors(r, before, after, req.Host)
+		errs, err := intervalErrors(r, before[i], after, req.Host)
 		if err != nil {
 			return nil, err
 		}
 		c.Errors = append(c.Errors, errs...)
 	}
+	if req.LeaveOneOut {
+		if c.LeaveOneOut, err = f.leaveOneOut(c.Start, runs, before, req.PowerFree); err != nil {
+			return nil, err
+		}
+	}
 	if err := storeFit(ctx, st, c, req, runs); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// leaveOneOut fits without each fitted grid in turn (the held-out grids
+// stay out) and predicts the grid left out: its runs' Main. One fitted
+// grid has no leave-one-out.
+func (f *fitter) leaveOneOut(start fit.Params, runs []fitRun, before []*result.Run, powerFree bool) ([]fit.LeaveOneOut, error) {
+	var grids []string
+	for _, r := range runs {
+		if g := result.GridString(r.run.Config.Grid); !r.holdout && !slices.Contains(grids, g) {
+			grids = append(grids, g)
+		}
+	}
+	if len(grids) < 2 {
+		return nil, nil
+	}
+	var out []fit.LeaveOneOut
+	for _, g := range grids {
+		without := slices.Clone(runs)
+		for i := range without {
+			without[i].holdout = without[i].holdout || result.GridString(without[i].run.Config.Grid) == g
+		}
+		res, err := f.fit(start, freeParams(f.host, without, powerFree), without, before)
+		if err != nil {
+			return nil, fmt.Errorf("leave-one-out without %s: %w", g, err)
+		}
+		l := fit.LeaveOneOut{Grid: g, Fit: res}
+		for i, r := range without {
+			if result.GridString(r.run.Config.Grid) != g {
+				continue
+			}
+			after, err := f.after(res, r, before[i])
+			if err != nil {
+				return nil, err
+			}
+			errs, err := intervalErrors(r, before[i], after, f.host)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range errs {
+				if e.Depth == 0 {
+					l.Errors = append(l.Errors, e)
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
 
 // loadMeasured loads the measured runs of the request (or of program)
@@ -203,26 +358,15 @@ func sameGrid(a, b []int) bool {
 	return slices.Equal(trim(a), trim(b))
 }
 
-// freeParams are the parameters the fitted runs can tell: power and the
-// node's messages always, the messages between nodes when a run spans
-// nodes, the oversubscription latency when a run oversubscribes.
-func freeParams(h fit.Host, runs []fitRun) []fit.Param {
-	free := []fit.Param{fit.Power, fit.TStartNode, fit.TByteNode}
-	spans, over := false, false
+// freeParams are the parameters the fitted runs can tell (fit.Free).
+func freeParams(h fit.Host, runs []fitRun, powerFree bool) []fit.Param {
+	var procs []int
 	for _, r := range runs {
-		if r.holdout {
-			continue
+		if !r.holdout {
+			procs = append(procs, r.procs)
 		}
-		spans = spans || h.Nodes > 1 && r.procs > 1 && h.ProcsPerNode(r.procs) < r.procs
-		over = over || h.Oversubscribed(r.procs)
 	}
-	if spans {
-		free = append(free, fit.TStartNodes, fit.TByteNodes)
-	}
-	if over {
-		free = append(free, fit.Oversub)
-	}
-	return free
+	return fit.Free(h, procs, powerFree)
 }
 
 // intervalErrors compares a measured run with its predictions before and
@@ -299,9 +443,19 @@ func fitComments(c *fit.Outcome, req FitRequest) []string {
 		fmt.Sprintf("Machine fitted by presage fit to measured runs of %s (trace %s), starting from %s.", c.Program, req.Trace, req.Machine),
 		fmt.Sprintf("Host: %d node(s) of %d core(s), network %s.", c.Host.Nodes, c.Host.CoresPerNode, c.Host.Network),
 		"Fitted: " + c.Fit.Params.String() + ".",
-		fmt.Sprintf("Residuals (log of predicted/measured over %d values of %d fitted intervals' Execution_time, Communication, Synchronization): RMS %.4g after %d simulations.",
-			len(c.Fit.Residuals), len(c.Fit.Residuals)/len(Fitted), c.Fit.RMS, c.Fit.Evals),
+		fmt.Sprintf("Residuals (log of predicted/measured of %d fitted intervals' Execution_time): RMS %.4g (the starting machine's %.4g) after %d simulations.",
+			len(c.Fit.Residuals)/len(Fitted), c.Fit.RMS, c.Fit.StartRMS, c.Fit.Evals),
 		"The oversubscription latency has no place in a machine file: a prediction on this file alone models processes that do not outnumber cores.",
+	}
+	if !c.PowerFree {
+		lines = append(lines, "The runs ran on the traced host: the power stays 1 (one process is the trace itself).")
+	}
+	if len(c.Fit.Unused) > 0 {
+		lines = append(lines, "No fitted run depends on "+paramList(c.Fit.Unused)+": kept at "+req.Machine+"'s value.")
+	}
+	if c.Fit.Kept {
+		lines = append(lines, fmt.Sprintf("Kept the starting machine %s: the fit did not make the fitted runs' error smaller (RMS %.4g, starting machine's %.4g).",
+			req.Machine, c.Fit.RMS, c.Fit.StartRMS))
 	}
 	for _, e := range c.Errors {
 		if e.Depth == 0 {
@@ -313,4 +467,12 @@ func fitComments(c *fit.Outcome, req FitRequest) []string {
 		}
 	}
 	return lines
+}
+
+func paramList(ps []fit.Param) string {
+	names := make([]string, len(ps))
+	for i, q := range ps {
+		names[i] = q.String()
+	}
+	return strings.Join(names, ", ")
 }

@@ -71,6 +71,9 @@ type Reality struct {
 	Rows     []RealityRow
 	Reports  []ReportCheck
 	Notes    []string // what could not be done (a fit that failed, a missing trace)
+	// LeaveOneOut are the fits across programs and sizes, one line each:
+	// "fitted on X, predicted Y: error ..." (internal/stage's crossFits).
+	LeaveOneOut []string
 }
 
 // Mismatches are the reports that differ from the original's.

@@ -4,7 +4,10 @@
 // traced run, message start-up time and time per byte per level of the
 // cluster tree, and an oversubscription latency where processes outnumber
 // cores), the machine a set of parameters gives for a run (Host.Machine),
-// a bounded least-squares fit of the parameters (Fit), and the machine
+// a bounded least-squares fit of the parameters (Fit: physical Bounds, the
+// parameters no observation depends on left at the start's values, and the
+// start kept when the fit does no better), the leave-one-out's spread
+// (Spread), and the machine
 // file of a fit (WritePar), and the report of a fit (Report: the fit and
 // per run and matched interval the errors before and after). It is pure: the caller simulates and measures,
 // this package only turns parameters into machines and residuals into

@@ -41,17 +41,33 @@ var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-n
 func (q Param) String() string { return paramNames[q] }
 
 // Bounds are the least and largest value the fit gives each parameter:
-// wide enough for any real machine, narrow enough that a parameter no
-// observation depends on cannot run away; the power's are its physical
-// range (machine.PowerRange), so that a fitted machine file is one a
-// machine file may be.
+// the range a real MPI on one machine or on a cluster can have, so that a
+// fitted machine is one that could exist and a parameter the observations
+// hardly tell cannot run away to an absurd value.
 var Bounds = [NumParams][2]float64{
-	Power:       {machine.PowerRange.Min, machine.PowerRange.Max},
-	TStartNodes: {1e-8, 1},
-	TStartNode:  {1e-8, 1},
-	TByteNodes:  {1e-13, 1e-4},
-	TByteNode:   {1e-13, 1e-4},
-	Oversub:     {1e-8, 1},
+	// The power, fitted only when the measured runs ran on another host
+	// than the traced one: a core between 20 times slower and 20 times
+	// faster than the traced one (two decades cover every processor
+	// generation the DVM ran on); within machine.PowerRange, so that a
+	// fitted machine file is one a machine file may be.
+	Power: {0.05, 20},
+	// Between nodes: no interconnect starts a message in less than about
+	// 1 µs (RDMA over InfiniBand), and none that works takes more than
+	// 10 ms (TCP over a slow, loaded ethernet takes 50–500 µs).
+	TStartNodes: {1e-6, 1e-2},
+	// Inside a node: an MPI's shared-memory path starts a message in
+	// 0.1–1 µs on a quiet node, and no more than 1 ms when the receiver
+	// is busy (more than that is waiting, not a start-up: Oversub's).
+	TStartNode: {1e-7, 1e-3},
+	// Between nodes: 1 MB/s (10 Mbit/s ethernet) to 50 GB/s (400 Gbit/s).
+	TByteNodes: {2e-11, 1e-6},
+	// Inside a node: a copy through memory, 100 MB/s (a loaded, old node)
+	// to 100 GB/s (a cache-resident copy).
+	TByteNode: {1e-11, 1e-8},
+	// Where processes outnumber cores: at least a context switch (1 µs),
+	// at most a few of the scheduler's time slices (Linux CFS's latency
+	// target is 6–24 ms).
+	Oversub: {1e-6, 5e-2},
 }
 
 func (p *Params) ref(q Param) *float64 {
@@ -79,11 +95,13 @@ func (p Params) Set(q Param, v float64) Params {
 	return p
 }
 
-// FromMachine takes the starting parameters from a machine: the power of
-// its first processor, the TStart and TByte of its root (between nodes)
-// and of the root's first child (inside a node; the root's again when the
-// child is a processor), and an oversubscription latency equal to the
-// node's start-up time.
+// FromMachine takes the starting parameters (the fit's prior) from a
+// machine: the power of its first processor, the TStart and TByte of its
+// root (between nodes) and of the root's first child (inside a node; the
+// root's again when the child is a processor), and an oversubscription
+// latency equal to the node's start-up time. The values are the
+// machine's, not clamped to Bounds: a parameter the fit leaves alone
+// keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
 	p := Params{Power: 1}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
@@ -95,10 +113,7 @@ func FromMachine(m *machine.Machine) Params {
 	if len(r.Children) > 0 && !r.Children[0].IsLeaf() {
 		p.TStart[1], p.TByte[1] = r.Children[0].TStart, r.Children[0].TByte
 	}
-	p.Oversub = p.TStart[1]
-	for q := range NumParams {
-		p = p.Set(q, clamp(q, p.Get(q)))
-	}
+	p.Oversub = clamp(Oversub, p.TStart[1])
 	return p
 }
 
@@ -118,4 +133,30 @@ func (p Params) String() string {
 	}
 	fmt.Fprintf(&b, ", oversubscription %.4g µs per message and extra process", p.Oversub*1e6)
 	return b.String()
+}
+
+// Free are the parameters that runs of procs processes on h can tell:
+// the power only when powerFree (the runs ran on another host than the
+// traced run; on the traced host one process is the trace itself, and
+// the power stays 1), the node's messages always, the messages between
+// nodes when a run spans nodes, the oversubscription latency when a run
+// oversubscribes.
+func Free(h Host, procs []int, powerFree bool) []Param {
+	var free []Param
+	if powerFree {
+		free = append(free, Power)
+	}
+	free = append(free, TStartNode, TByteNode)
+	spans, over := false, false
+	for _, n := range procs {
+		spans = spans || h.Nodes > 1 && n > 1 && h.ProcsPerNode(n) < n
+		over = over || h.Oversubscribed(n)
+	}
+	if spans {
+		free = append(free, TStartNodes, TByteNodes)
+	}
+	if over {
+		free = append(free, Oversub)
+	}
+	return free
 }

@@ -1,5 +1,7 @@
 package fit
 
+import "math"
+
 // IntervalError is the execution time of one matched interval of one
 // measured run, measured and predicted before (on the request's machine)
 // and after the fit (on the fitted host).
@@ -30,4 +32,38 @@ type Outcome struct {
 	MachineID int64
 	Path      string          // the machine file written
 	Errors    []IntervalError // every run, matched interval by interval, in the runs' order
+	// PowerFree: the power was fitted (the measured runs ran on another
+	// host than the traced one); otherwise it stayed at 1, the trace's.
+	PowerFree bool
+	// LeaveOneOut are the fits without each fitted grid in turn (when
+	// asked), each predicting the grid it left out.
+	LeaveOneOut []LeaveOneOut
+}
+
+// LeaveOneOut is one fit of a leave-one-out: the parameters fitted
+// without the runs of one grid, and that grid's runs predicted on them.
+type LeaveOneOut struct {
+	Grid   string          // the grid left out of this fit
+	Fit    Result          // the fit without it
+	Errors []IntervalError // the left-out runs' Main: measured, before (the starting machine), after (this fit)
+}
+
+// Spread is the least and the largest value of each parameter over the
+// fits of a leave-one-out (NaN when there is none): how much what the
+// fit says depends on which run it did not see.
+func Spread(loo []LeaveOneOut) [NumParams][2]float64 {
+	var out [NumParams][2]float64
+	for q := range NumParams {
+		out[q] = [2]float64{math.NaN(), math.NaN()}
+		for i, l := range loo {
+			v := l.Fit.Params.Get(q)
+			if i == 0 || v < out[q][0] {
+				out[q][0] = v
+			}
+			if i == 0 || v > out[q][1] {
+				out[q][1] = v
+			}
+		}
+	}
+	return out
 }
