@@ -276,10 +276,11 @@ func gridOrder(grids []string) {
 	})
 }
 
-// realityRows predicts the trace of the first round that has name on every
+// realityRows predicts the trace of every round that has name on every
 // grid any round measured, and makes one row per matched interval.
 func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name, machineID string, runs []realityRuns) ([]compare.RealityRow, []string, error) {
-	traceID, byGrid, all, grids := programRuns(name, runs)
+	traceIDs, byGrid, all, grids := programRuns(name, runs)
+	traceID := traceIDs[0] // the extended column's
 	var rows []compare.RealityRow
 	var notes []string
 	for _, g := range grids {
@@ -288,9 +289,13 @@ func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name,
 		if err != nil {
 			return nil, nil, err
 		}
-		pred, err := storedPredict(ctx, st, traceID, machineID, grid)
-		if err != nil {
-			return nil, nil, fmt.Errorf("predict %s on %s: %w", name, g, err)
+		var preds []*result.Run
+		for _, id := range traceIDs {
+			pred, err := storedPredict(ctx, st, id, machineID, grid)
+			if err != nil {
+				return nil, nil, fmt.Errorf("predict %s on %s: %w", name, g, err)
+			}
+			preds = append(preds, pred)
 		}
 		ext := map[string]float64{}
 		if req.Extended {
@@ -298,7 +303,7 @@ func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name,
 				notes = append(notes, fmt.Sprintf("%s on %s: no extended prediction: %v", name, g, err))
 			}
 		}
-		r, err := gridRows(st, name, g, pred, byGrid[g], ext)
+		r, err := gridRows(st, name, g, preds, byGrid[g], ext)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -307,14 +312,14 @@ func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name,
 	return rows, notes, nil
 }
 
-// programRuns are a program's trace (the first round's that has it), its
-// measured runs by grid, all of them (a file of several rounds once), and
-// its grids in order.
-func programRuns(name string, runs []realityRuns) (traceID int64, byGrid map[string][]int64, all []int64, grids []string) {
+// programRuns are a program's traces (each round's that has it, a file of
+// several rounds once), its measured runs by grid, all of them, and its
+// grids in order.
+func programRuns(name string, runs []realityRuns) (traceIDs []int64, byGrid map[string][]int64, all []int64, grids []string) {
 	byGrid = map[string][]int64{}
 	for _, r := range runs {
-		if traceID == 0 {
-			traceID = r.traceID[name]
+		if id := r.traceID[name]; id != 0 && !slices.Contains(traceIDs, id) {
+			traceIDs = append(traceIDs, id)
 		}
 		for g, id := range r.measured[name] {
 			byGrid[g] = append(byGrid[g], id)
@@ -327,32 +332,45 @@ func programRuns(name string, runs []realityRuns) (traceID int64, byGrid map[str
 		grids = append(grids, g)
 	}
 	gridOrder(grids)
-	return traceID, byGrid, all, grids
+	return traceIDs, byGrid, all, grids
 }
 
-// gridRows matches every measured round of one grid with the prediction,
-// interval by interval, in the prediction's pre-order (Main first).
-func gridRows(st *store.Store, name, grid string, pred *result.Run, measured []int64, ext map[string]float64) ([]compare.RealityRow, error) {
+// gridRows matches every measured round of one grid with the prediction
+// of every round's trace, interval by interval, in the first prediction's
+// pre-order (Main first): a row holds each measured round and each
+// prediction once.
+func gridRows(st *store.Store, name, grid string, preds []*result.Run, measured []int64, ext map[string]float64) ([]compare.RealityRow, error) {
 	var rows []compare.RealityRow
 	at := map[string]int{}
-	for _, id := range measured {
+	for n, id := range measured {
 		m, err := st.Run(id)
 		if err != nil {
 			return nil, err
 		}
-		cmp, err := compare.Compare(m, pred, compare.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("%s on %s: run %d against run %d: %w", name, grid, id, pred.ID, err)
-		}
-		for _, mt := range cmp.Matches {
-			v, _ := mt.Value(result.ExecutionTime)
-			k := realityKey(mt.Measured.Depth, mt.Measured.String())
-			i, ok := at[k]
-			if !ok {
-				i, at[k] = len(rows), len(rows)
-				rows = append(rows, newRealityRow(name, grid, mt, v.Predicted, ext, k))
+		for p, pred := range preds {
+			if n > 0 && p > 0 {
+				break // each prediction is taken once, with the first measured round
 			}
-			rows[i].Measured = append(rows[i].Measured, v.Measured)
+			cmp, err := compare.Compare(m, pred, compare.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s: run %d against run %d: %w", name, grid, id, pred.ID, err)
+			}
+			for _, mt := range cmp.Matches {
+				v, _ := mt.Value(result.ExecutionTime)
+				k := realityKey(mt.Measured.Depth, mt.Measured.String())
+				i, ok := at[k]
+				if !ok {
+					i, at[k] = len(rows), len(rows)
+					rows = append(rows, newRealityRow(name, grid, mt, ext, k))
+				}
+				if p == 0 {
+					rows[i].Measured = append(rows[i].Measured, v.Measured)
+				}
+				if n == 0 {
+					rows[i].Predictions = append(rows[i].Predictions, v.Predicted)
+					rows[i].Predicted = compare.Median(rows[i].Predictions)
+				}
+			}
 		}
 	}
 	return rows, nil
@@ -362,7 +380,7 @@ func gridRows(st *store.Store, name, grid string, pred *result.Run, measured []i
 // rounds and the fit's report (fit.IntervalError.Interval and Depth).
 func realityKey(depth int, interval string) string { return fmt.Sprintf("%d %s", depth, interval) }
 
-func newRealityRow(name, grid string, mt compare.Match, predicted float64, ext map[string]float64, key string) compare.RealityRow {
+func newRealityRow(name, grid string, mt compare.Match, ext map[string]float64, key string) compare.RealityRow {
 	program, size, _ := strings.Cut(name, "_")
 	label := mt.Measured.String()
 	if mt.By == compare.ByMain {
@@ -373,7 +391,7 @@ func newRealityRow(name, grid string, mt compare.Match, predicted float64, ext m
 		e = math.NaN()
 	}
 	return compare.RealityRow{Trace: name, Program: program, Size: size, Grid: grid, Interval: label,
-		Depth: mt.Measured.Depth, Predicted: predicted, Extended: e}
+		Depth: mt.Measured.Depth, Extended: e}
 }
 
 // storedPredict is the original-compatible prediction of a stored trace on
@@ -441,7 +459,9 @@ func crossFits(ctx context.Context, st *store.Store, req RealityRequest, machine
 	for _, n := range names {
 		p := &prog{name: n}
 		p.program, _, _ = strings.Cut(n, "_")
-		p.traceID, p.byGrid, p.all, p.grids = programRuns(n, runs)
+		var traceIDs []int64
+		traceIDs, p.byGrid, p.all, p.grids = programRuns(n, runs)
+		p.traceID = traceIDs[0]
 		for _, g := range p.grids {
 			var mains []float64
 			for _, id := range p.byGrid[g] {
@@ -449,7 +469,7 @@ func crossFits(ctx context.Context, st *store.Store, req RealityRequest, machine
 					mains = append(mains, mainTime(m))
 				}
 			}
-			p.size += median(mains)
+			p.size += compare.Median(mains)
 		}
 		progs = append(progs, p)
 	}
@@ -544,7 +564,7 @@ func crossPredict(ctx context.Context, st *store.Store, req RealityRequest, mach
 		}
 		e := math.NaN()
 		if len(mains) > 0 {
-			e = predicted/median(mains) - 1
+			e = predicted/compare.Median(mains) - 1
 		}
 		out = append(out, fmt.Sprintf("%s %s", g, pctString(e)))
 	}
@@ -557,18 +577,6 @@ func mainTime(r *result.Run) float64 {
 		return math.NaN()
 	}
 	return r.Intervals[0].Values[result.ExecutionTime]
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
 }
 
 func pctString(v float64) string {

@@ -18,18 +18,25 @@ type RealityRow struct {
 	// Measured is the interval's execution time in each round that
 	// measured it, in the rounds' order.
 	Measured []float64
-	// Predicted is the original-compatible prediction (the machine file as
-	// the original Predictor reads it), Extended the prediction with the
-	// machine parameters fitted without this run (NaN when not made).
+	// Predictions are the original-compatible predictions (the machine
+	// file as the original Predictor reads it) of each round's trace, in
+	// the rounds' order: each round traces its program again, and a trace
+	// made on a busy machine runs slow. Predicted is their median,
+	// Extended the prediction with the machine parameters fitted without
+	// this run (NaN when not made).
+	Predictions         []float64
 	Predicted, Extended float64
 }
 
 // Median is the median of the measured rounds (NaN when none).
-func (r RealityRow) Median() float64 {
-	if len(r.Measured) == 0 {
+func (r RealityRow) Median() float64 { return Median(r.Measured) }
+
+// Median is the median of xs (NaN when none).
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := slices.Clone(r.Measured)
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	if n := len(s); n%2 == 1 {
 		return s[n/2]
