@@ -15,7 +15,6 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
-	"github.com/presage-dvm/presage/schema/store"
 )
 
 // The inputs of a hostile user (issue 41, part C): files that are not
@@ -215,15 +214,7 @@ func maxRSS(cmd *exec.Cmd) int64 {
 // integrity and foreign key checks and holds what storeCounts said before.
 func soundAndUnchanged(t *testing.T, dir, before string) {
 	t.Helper()
-	st, err := store.OpenReadOnly(filepath.Join(dir, "presage.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = st.Integrity(context.Background())
-	st.Close()
-	if err != nil {
-		t.Error(err)
-	}
+	soundStore(t, filepath.Join(dir, "presage.db"), -1)
 	if after := storeCounts(t, dir); after != before {
 		t.Errorf("the store changed:\n before %s\n after  %s", before, after)
 	}
