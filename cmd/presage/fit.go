@@ -22,6 +22,7 @@ type fitCmd struct {
 	// TracedElsewhere frees the power: by default the measured runs ran on
 	// the traced host, where one process is the trace itself (power 1).
 	TracedElsewhere bool `help:"The measured runs ran on another host than the one the trace was recorded on: fit the processors' power too (by default it stays 1: one process on the traced host is the trace itself)."`
+	Extended        bool `help:"Fit the extended model's run work too (seconds per process a real run spends beyond its trace, written as the machine file's runwork statement; docs/compare.md, \"The extended model\"). By default the model is the original's."`
 	NoLeaveOneOut   bool `help:"Leave out the leave-one-out (a fit without each fitted grid in turn, predicting it, and each parameter's spread over those fits)."`
 	hostFlags
 	outputFlags
@@ -73,7 +74,7 @@ func (c *fitCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	cal, err := stage.Fit(ctx, st, stage.FitRequest{
 		Trace: c.Trace, Measured: c.Measured, Machine: c.Machine, Host: host, Holdout: c.Holdout, Out: par.Path, Output: parGuard,
-		PowerFree: c.TracedElsewhere, LeaveOneOut: !c.NoLeaveOneOut,
+		PowerFree: c.TracedElsewhere, Extended: c.Extended, LeaveOneOut: !c.NoLeaveOneOut,
 	})
 	if err != nil {
 		return err

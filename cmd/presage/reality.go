@@ -19,18 +19,19 @@ import (
 // predictions, and Presage's reports against the original's on the same
 // fresh files (docs/compare.md, "The DVM reality check").
 type realityCmd struct {
-	Dirs            []string `arg:"" name:"dir" help:"Folders in devdvm's layout (run.sh OUT), one round each: NAME.ptr.gz, NAME.GRID.sts.gz+, extra/pred/NAME.GRID.html, extra/pa/NAME.GRID.txt." type:"existingdir"`
-	Machine         string   `help:"Machine file of the original-compatible prediction (default: the Predictor.par the first folder holds, if any; devdvm's run.sh copies none: give the one its reports were made with, e.g. ../shared/data/machines/Predictor.par)." type:"existingfile" placeholder:"FILE.par"`
-	Intervals       string   `help:"Rows: all (every interval matched between the measured and predicted runs) or main (Main only)." enum:"all,main" default:"all"`
-	NoExtended      bool     `help:"Leave out the extended column (a leave-one-out fit per program and grid) and the leave-one-out across programs and sizes."`
-	TracedElsewhere bool     `help:"The runs ran on another host than the traces: the extended column's fits fit the processors' power too (by default it stays 1)."`
-	JSON            bool     `help:"Write the check as JSON instead of the table." xor:"format"`
-	CSV             bool     `help:"Write the table's rows as CSV instead of the table." xor:"format"`
+	Dirs       []string `arg:"" name:"dir" help:"Folders in devdvm's layout (run.sh OUT), one round each: NAME.ptr.gz, NAME.GRID.sts.gz+, extra/pred/NAME.GRID.html, extra/pa/NAME.GRID.txt." type:"existingdir"`
+	Machine    string   `help:"Machine file of the original-compatible prediction (default: the Predictor.par the first folder holds, if any; devdvm's run.sh copies none: give the one its reports were made with, e.g. ../shared/data/machines/Predictor.par)." type:"existingfile" placeholder:"FILE.par"`
+	Intervals  string   `help:"Rows: all (every interval matched between the measured and predicted runs) or main (Main only)." enum:"all,main" default:"all"`
+	NoExtended bool     `help:"Leave out the extended column (a leave-one-out fit per program and grid) and the leave-one-out across programs and sizes."`
+	JSON       bool     `help:"Write the check as JSON instead of the table." xor:"format"`
+	CSV        bool     `help:"Write the table's rows as CSV instead of the table." xor:"format"`
 	hostFlags
 }
 
 // Run ingests the rounds, predicts, prints the table and fails when a
-// report of Presage's differs from the original's.
+// report of Presage's differs from the original's, or when the extended
+// model misses a run by more than realityreport.Bound (and the rounds'
+// spread).
 func (c *realityCmd) Run(ctx context.Context, g *Globals) error {
 	req, err := c.request()
 	if err != nil {
@@ -79,13 +80,24 @@ func (c *realityCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		return fmt.Errorf("reality: %d of %d reports differ from the original's: %s", len(bad), len(r.Reports), strings.Join(files, ", "))
 	}
+	if !req.Extended {
+		return nil
+	}
+	if miss := r.ExtendedMisses(realityreport.Bound); len(miss) > 0 {
+		var runs []string
+		for _, m := range miss {
+			runs = append(runs, fmt.Sprintf("%s on %s (%+.1f%%)", m.Trace, m.Grid, 100*m.RelExtended()))
+		}
+		return fmt.Errorf("reality: the extended model predicts %d run(s) beyond %.0f%% of the measured median and the rounds' spread: %s",
+			len(miss), 100*realityreport.Bound, strings.Join(runs, ", "))
+	}
 	return nil
 }
 
 // request resolves the machine and the host: the flags, else what the
 // first folder says (its Predictor.par, its sysinfo.txt's nproc).
 func (c *realityCmd) request() (stage.RealityRequest, error) {
-	req := stage.RealityRequest{Dirs: c.Dirs, Machine: c.Machine, Extended: !c.NoExtended, PowerFree: c.TracedElsewhere}
+	req := stage.RealityRequest{Dirs: c.Dirs, Machine: c.Machine, Extended: !c.NoExtended}
 	if req.Machine == "" {
 		if req.Machine = stage.DefaultRealityMachine(c.Dirs[0]); req.Machine == "" {
 			return req, fmt.Errorf("reality: %s holds no Predictor.par: give --machine FILE.par (the machine file the original's reports were made with)", c.Dirs[0])

@@ -39,6 +39,7 @@ type clusterFile struct {
 	root    string
 	rootAt  int
 	search  int
+	runWork float64 // seconds
 	hasRoot bool
 }
 
@@ -60,7 +61,7 @@ func parseCluster(s *scanner) (*machine.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &machine.Machine{Name: f.root, Root: root, Search: f.search, Format: machine.FormatCluster, Warnings: s.warnings}, nil
+	return &machine.Machine{Name: f.root, Root: root, Search: f.search, RunWork: f.runWork, Format: machine.FormatCluster, Warnings: s.warnings}, nil
 }
 
 // statement parses one statement up to and including its ';'.
@@ -68,7 +69,7 @@ func (f *clusterFile) statement(s *scanner) error {
 	word, at := s.name()
 	switch {
 	case word == "":
-		return s.errAt(at, "expected a statement (cluster = NAME; search = N; NAME = ...; NAME.ATTR = ...), found %s", s.found())
+		return s.errAt(at, "expected a statement (cluster = NAME; search = N; runwork = R; NAME = ...; NAME.ATTR = ...), found %s", s.found())
 	case word == "cluster":
 		if err := s.expect('=', "'=' after cluster"); err != nil {
 			return err
@@ -89,6 +90,8 @@ func (f *clusterFile) statement(s *scanner) error {
 		}
 		f.search = v
 		return s.end("the search mode")
+	case word == "runwork":
+		return f.runWorkStatement(s)
 	case isDigit(word[0]):
 		return s.errAt(at, "expected a cluster name, found %q (names must not start with a digit)", word)
 	}
@@ -123,6 +126,24 @@ func (f *clusterFile) statement(s *scanner) error {
 	default:
 		return s.errAt(s.i, "expected '{' (a composite cluster) or a number (a processor's power) after %q =, found %s", word, s.found())
 	}
+}
+
+// runWorkStatement parses "runwork = R;" after its keyword: the extended
+// model's run work per process in microseconds (machine.Machine.RunWork),
+// a statement the original's files do not have.
+func (f *clusterFile) runWorkStatement(s *scanner) error {
+	if err := s.expect('=', "'=' after runwork"); err != nil {
+		return err
+	}
+	v, vat, err := s.real("the run work in microseconds")
+	if err != nil {
+		return err
+	}
+	if err := machine.RunWorkRange.Check(v / 1e6); err != nil {
+		return s.errAt(vat, "runwork = %v: %s", v, machine.RunWorkRange.Want(1e6, "microseconds"))
+	}
+	f.runWork = v / 1e6
+	return s.end("the run work")
 }
 
 func (f *clusterFile) add(d *def) {

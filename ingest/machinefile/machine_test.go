@@ -121,8 +121,13 @@ func TestFormatAndTopology(t *testing.T) {
 		t.Fatalf("flat: format %q topology %v search %d", m.Format, m.Topology, m.Search)
 	}
 	m = mustParse(t, "search = 5; cluster = mvs; mvs = {2 x p}; p = 1;")
-	if m.Format != machine.FormatCluster || m.Topology != nil || m.Search != 5 || m.Name != "mvs" {
-		t.Fatalf("cluster: format %q topology %v search %d name %q", m.Format, m.Topology, m.Search, m.Name)
+	if m.Format != machine.FormatCluster || m.Topology != nil || m.Search != 5 || m.Name != "mvs" || m.RunWork != 0 {
+		t.Fatalf("cluster: format %q topology %v search %d name %q run work %g", m.Format, m.Topology, m.Search, m.Name, m.RunWork)
+	}
+	// The extended model's statement, in microseconds.
+	m = mustParse(t, "cluster = mvs; runwork = 12500; mvs = {2 x p}; p = 1;")
+	if m.RunWork != 0.0125 {
+		t.Fatalf("runwork = 12500: run work %g s, want 0.0125", m.RunWork)
 	}
 }
 
@@ -171,6 +176,10 @@ func TestErrors(t *testing.T) {
 		{"cluster = c; c = {2 x " + strings.Repeat("q", 1<<20) + "}; p = 1;", `sub-cluster "` + strings.Repeat("q", 64) + `…" of cluster "c" is not defined`},
 		{"cluster = c; c = {p}; p = 0.0;", `t.par:1:27: processor power must not be 0`},
 		{"search = x; cluster = c;", `t.par:1:10: expected the search mode (an integer), found "x"`},
+		{"cluster = c;\nrunwork = 100000000; c = {p}; p = 1;", `t.par:2:11: runwork = 1e+08: expected a number of microseconds from 0 to 60000000`},
+		{"cluster = c;\nrunwork = -1; c = {p}; p = 1;", `t.par:2:11: expected the run work in microseconds (a number such as 1.5), found "-1"`},
+		{"cluster = c; runwork 5; c = {p}; p = 1;", `t.par:1:22: expected '=' after runwork, found "5"`},
+		{"cluster = c; runwork = x; c = {p}; p = 1;", `t.par:1:24: expected the run work in microseconds (a number such as 1.5), found "x"`},
 		{"cluster c;", `t.par:1:9: expected '=' after cluster, found "c"`},
 		{"cluster = c; c {p};", `t.par:1:16: expected '=' or '.' after "c", found "{"`},
 		{"cluster = c; c = {2 x p}; p = 1", `t.par:1:32: expected ';' after the processor power, found end of file`},

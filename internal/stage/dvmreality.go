@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -30,10 +31,9 @@ type RealityRequest struct {
 	Host    fit.Host // the machine the runs ran on, for the extended column's fit
 	// Extended makes the extended column (a fit per run) and the
 	// leave-one-out across programs and sizes; off, the column is NaN.
+	// The traces must have been recorded on the host of the runs, as
+	// devdvm records them: the power stays 1.
 	Extended bool
-	// PowerFree fits the power too: the runs ran on another host than the
-	// traces (FitRequest.PowerFree); off, the power stays 1.
-	PowerFree bool
 	// Analyzer compares Presage's analyzer report of a stored measured run
 	// with the original's report file: the renderers are the command's,
 	// not this package's. Nil: the analyzer reports are not checked.
@@ -111,21 +111,39 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 	if !req.Extended {
 		out.Extended = "not made (--no-extended)"
 	}
-	for _, name := range traceNames(rounds) {
-		rows, notes, err := realityRows(ctx, st, req, name, machineID, runs)
+	names := traceNames(rounds)
+	var ext map[string]map[string]map[string]float64
+	var h *hostFitter
+	var units []*hostUnit
+	if req.Extended {
+		base, _, err := st.Machine(machineID)
+		if err != nil {
+			return nil, err
+		}
+		h = newHostFitter(ctx, req.Host, base)
+		median := func(name string) int64 { return medianTrace(ctx, st, machineID, name, runs) }
+		if units, err = hostUnits(h, st, names, runs, median); err != nil {
+			return nil, err
+		}
+		req.progress("the extended model: fitting without each of %d runs", len(units))
+		var notes []string
+		if ext, notes, err = extendedRows(h, units); err != nil {
+			return nil, err
+		}
+		out.Notes = append(out.Notes, notes...)
+	}
+	for _, name := range names {
+		rows, err := realityRows(ctx, st, req, name, machineID, runs, ext[name])
 		if err != nil {
 			return nil, err
 		}
 		out.Rows = append(out.Rows, rows...)
-		out.Notes = append(out.Notes, notes...)
 	}
 	if req.Extended {
-		lines, notes, err := crossFits(ctx, st, req, machineID, traceNames(rounds), runs)
-		if err != nil {
+		req.progress("the extended model: leave-one-out across programs and sizes")
+		if out.LeaveOneOut, err = crossFits(h, units); err != nil {
 			return nil, err
 		}
-		out.LeaveOneOut = lines
-		out.Notes = append(out.Notes, notes...)
 	}
 	for i, r := range rounds {
 		checks, err := checkReports(ctx, st, req, r, runs[i], machineID)
@@ -277,39 +295,61 @@ func gridOrder(grids []string) {
 }
 
 // realityRows predicts the trace of every round that has name on every
-// grid any round measured, and makes one row per matched interval.
-func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name, machineID string, runs []realityRuns) ([]compare.RealityRow, []string, error) {
-	traceIDs, byGrid, all, grids := programRuns(name, runs)
-	traceID := traceIDs[0] // the extended column's
+// grid any round measured, and makes one row per matched interval, with
+// the extended column ext (by grid and realityKey; nil: not made).
+func realityRows(ctx context.Context, st *store.Store, req RealityRequest, name, machineID string, runs []realityRuns, ext map[string]map[string]float64) ([]compare.RealityRow, error) {
+	traceIDs, byGrid, _, grids := programRuns(name, runs)
 	var rows []compare.RealityRow
-	var notes []string
 	for _, g := range grids {
 		req.progress("%s on %s: predicting", name, g)
-		grid, err := result.ParseGrid(g)
+		preds, err := roundPredictions(ctx, st, machineID, traceIDs, g)
 		if err != nil {
-			return nil, nil, err
+			return nil, fmt.Errorf("predict %s on %s: %w", name, g, err)
 		}
-		var preds []*result.Run
-		for _, id := range traceIDs {
-			pred, err := storedPredict(ctx, st, id, machineID, grid)
-			if err != nil {
-				return nil, nil, fmt.Errorf("predict %s on %s: %w", name, g, err)
-			}
-			preds = append(preds, pred)
-		}
-		ext := map[string]float64{}
-		if req.Extended {
-			if ext, err = extendedPrediction(ctx, st, req, traceID, machineID, all, g); err != nil {
-				notes = append(notes, fmt.Sprintf("%s on %s: no extended prediction: %v", name, g, err))
-			}
-		}
-		r, err := gridRows(st, name, g, preds, byGrid[g], ext)
+		r, err := gridRows(st, name, g, preds, byGrid[g], ext[g])
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rows = append(rows, r...)
 	}
-	return rows, notes, nil
+	return rows, nil
+}
+
+// roundPredictions are the original-compatible predictions of each
+// round's trace on grid.
+func roundPredictions(ctx context.Context, st *store.Store, machineID string, traceIDs []int64, grid string) ([]*result.Run, error) {
+	g, err := result.ParseGrid(grid)
+	if err != nil {
+		return nil, err
+	}
+	var preds []*result.Run
+	for _, id := range traceIDs {
+		pred, err := storedPredict(ctx, st, id, machineID, g)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, pred)
+	}
+	return preds, nil
+}
+
+// medianTrace is the round's trace of name whose original-compatible
+// prediction on its first grid (the fewest processors) is the median of
+// the rounds' (the lower one of an even count): the trace that stands for
+// the rounds in the extended model's fit. The first round's trace when
+// the predictions fail (realityRows then says why).
+func medianTrace(ctx context.Context, st *store.Store, machineID, name string, runs []realityRuns) int64 {
+	traceIDs, _, _, grids := programRuns(name, runs)
+	preds, err := roundPredictions(ctx, st, machineID, traceIDs, grids[0])
+	if err != nil {
+		return traceIDs[0]
+	}
+	order := make([]int, len(preds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(mainTime(preds[a]), mainTime(preds[b])) })
+	return traceIDs[order[(len(order)-1)/2]]
 }
 
 // programRuns are a program's traces (each round's that has it, a file of
@@ -405,170 +445,155 @@ func storedPredict(ctx context.Context, st *store.Store, traceID int64, machineI
 	return PredictOne(ctx, st, req)
 }
 
-// extendedMethod says how extendedPrediction makes the extended column.
-const extendedMethod = "the machine fitted by presage fit (internal/stage.Fit) to every measured run of the program but the grid's, the grid predicted on it"
+// extendedMethod says how the extended column is made.
+const extendedMethod = "the extended model (an in-node message start-up time and a run work per process, docs/compare.md) with both fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
 
-// extendedPrediction is the extended column of one grid: the machine
-// fitted to the program's measured runs without that grid's (leave one
-// out), and the grid predicted on it, by interval key. The one place the
-// extended model is called: swap the fit or the model here.
-func extendedPrediction(ctx context.Context, st *store.Store, req RealityRequest, traceID int64, machineID string, measured []int64, grid string) (map[string]float64, error) {
-	tmp, err := os.MkdirTemp("", "presage-reality-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	oc, err := Fit(ctx, st, FitRequest{
-		Trace: strconv.FormatInt(traceID, 10), Measured: measured, Machine: machineID, Host: req.Host,
-		Holdout: []string{grid}, Out: filepath.Join(tmp, fmt.Sprintf("reality-t%d-%s-loo.par", traceID, grid)),
-		PowerFree: req.PowerFree,
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]float64{}
-	for _, e := range oc.Errors {
-		if e.Holdout {
-			out[realityKey(e.Depth, e.Interval)] = e.After
-		}
-	}
-	return out, nil
-}
-
-// crossFits is the leave-one-out across programs and sizes: each
-// program's machine fitted (extended, as the extended column) to all its
-// measured runs, and every other program of the same size, and the same
-// program's other sizes, predicted on it: one line per pair, "fitted on
-// X, predicted Y: error" and Main's error on each grid, against the
-// median of the rounds. A size is a program's rank among the sizes of
-// its name's program (by Main's measured median on its grids): the
-// biggest jac pairs with the biggest sor. A fit or a prediction that
-// fails is a note, not an error.
-func crossFits(ctx context.Context, st *store.Store, req RealityRequest, machineID string, names []string, runs []realityRuns) (lines, notes []string, err error) {
-	type prog struct {
-		name, program string
-		traceID       int64
-		byGrid        map[string][]int64
-		all           []int64
-		grids         []string
-		rank          int
-		size          float64 // sum of the grids' median Main, measured
-		fitted        *fit.Result
-	}
-	var progs []*prog
-	for _, n := range names {
-		p := &prog{name: n}
-		p.program, _, _ = strings.Cut(n, "_")
-		var traceIDs []int64
-		traceIDs, p.byGrid, p.all, p.grids = programRuns(n, runs)
-		p.traceID = traceIDs[0]
-		for _, g := range p.grids {
-			var mains []float64
-			for _, id := range p.byGrid[g] {
-				if m, err := st.Run(id); err == nil {
-					mains = append(mains, mainTime(m))
-				}
-			}
-			p.size += compare.Median(mains)
-		}
-		progs = append(progs, p)
-	}
-	for _, p := range progs {
-		for _, q := range progs {
-			if q.program == p.program && q.size > p.size {
-				p.rank++
-			}
-		}
-	}
-	tmp, err := os.MkdirTemp("", "presage-reality-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(tmp)
-	for _, a := range progs {
-		req.progress("%s: fitting on every grid, for the leave-one-out across programs and sizes", a.name)
-		oc, err := Fit(ctx, st, FitRequest{Trace: strconv.FormatInt(a.traceID, 10), Measured: a.all, Machine: machineID, Host: req.Host,
-			Out: filepath.Join(tmp, fmt.Sprintf("reality-t%d-all.par", a.traceID)), PowerFree: req.PowerFree})
+// extendedRows fits the extended model's host parameters without each
+// unit in turn and predicts the unit left out: the extended column, by
+// trace name, grid and realityKey, and a note per unit with what its fit
+// found.
+func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[string]float64, []string, error) {
+	out := map[string]map[string]map[string]float64{}
+	var notes []string
+	for _, u := range units {
+		hf, err := h.fit(without(units, u))
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			notes = append(notes, fmt.Sprintf("leave-one-out: no fit on %s: %v", a.name, err))
-			continue
+			return nil, nil, err
 		}
-		a.fitted = &oc.Fit
+		pred, err := h.predict(u, hf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
+		}
+		times, err := matchTimes(u.measured[0], pred)
+		if err != nil {
+			return nil, nil, err
+		}
+		if out[u.name] == nil {
+			out[u.name] = map[string]map[string]float64{}
+		}
+		out[u.name][u.grid] = times
+		notes = append(notes, fmt.Sprintf("extended: %s on %s fitted without it: %s (RMS of the log residuals %.3f, the original-compatible model's %.3f)",
+			u.name, u.grid, hostParams(hf), hf.RMS, hf.RMSStart))
 	}
-	for _, a := range progs {
-		if a.fitted == nil {
-			continue
-		}
-		for _, b := range progs {
-			if a == b || (a.program != b.program && a.rank != b.rank) {
-				continue
-			}
-			errs, err := crossPredict(ctx, st, req, machineID, *a.fitted, b.traceID, b.byGrid, b.grids)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, nil, ctx.Err()
-				}
-				notes = append(notes, fmt.Sprintf("leave-one-out: %s not predicted on %s's fit: %v", b.name, a.name, err))
-				continue
-			}
-			how := ""
-			if a.fitted.Kept {
-				how = " (the fit kept the starting machine)"
-			}
-			lines = append(lines, fmt.Sprintf("fitted on %s%s, predicted %s: error %s", a.name, how, b.name, strings.Join(errs, ", ")))
-		}
-	}
-	return lines, notes, nil
+	return out, notes, nil
 }
 
-// crossPredict predicts a trace's measured grids on what a fit of another
-// trace gives (with the extended model), and writes Main's error against
-// the median of each grid's rounds: "1 +3.1%".
-func crossPredict(ctx context.Context, st *store.Store, req RealityRequest, machineID string, res fit.Result, traceID int64, byGrid map[string][]int64, grids []string) ([]string, error) {
-	f, err := newFitter(ctx, st, FitRequest{Trace: strconv.FormatInt(traceID, 10), Machine: machineID, Host: req.Host,
-		Out: "reality-cross.par"})
-	if err != nil {
-		return nil, err
+// hostParams says what a host fit found, in the machine files' units.
+func hostParams(hf fit.HostFit) string {
+	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms", hf.TStartNode*1e6, hf.RunWork*1e3)
+}
+
+// crossFits is the leave-one-out across programs and sizes: the extended
+// model's host parameters fitted to every run of one program (every
+// size), the other programs predicted on them, and fitted to every run of
+// one size (every program), the other sizes predicted: one line per
+// predicted program and size, with Main's error on each grid against the
+// median of its rounds. A size is a program's rank among its sizes by
+// measured Main (the biggest jac pairs with the biggest sor).
+func crossFits(h *hostFitter, units []*hostUnit) ([]string, error) {
+	rank := sizeRanks(units)
+	groups := []struct {
+		label string
+		in    func(u *hostUnit) string // the unit's group
+	}{
+		{"program", func(u *hostUnit) string { p, _, _ := strings.Cut(u.name, "_"); return p }},
+		{"size rank", func(u *hostUnit) string { return fmt.Sprintf("%d", rank[u.name]) }},
 	}
-	var out []string
-	for _, g := range grids {
+	var lines []string
+	for _, g := range groups {
+		var keys []string
+		for _, u := range units {
+			if k := g.in(u); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) < 2 {
+			continue
+		}
+		for _, k := range keys {
+			var fitted, predicted []*hostUnit
+			var fittedNames []string
+			for _, u := range units {
+				if g.in(u) == k {
+					fitted = append(fitted, u)
+					if !slices.Contains(fittedNames, u.name) {
+						fittedNames = append(fittedNames, u.name)
+					}
+				} else {
+					predicted = append(predicted, u)
+				}
+			}
+			hf, err := h.fit(fitted)
+			if err != nil {
+				return nil, err
+			}
+			errs := map[string][]string{}
+			var order []string
+			for _, u := range predicted {
+				pred, err := h.predict(u, hf)
+				if err != nil {
+					return nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
+				}
+				if _, ok := errs[u.name]; !ok {
+					order = append(order, u.name)
+				}
+				errs[u.name] = append(errs[u.name], fmt.Sprintf("%s %s", u.grid, pctString(mainError(u, pred))))
+			}
+			for _, name := range order {
+				lines = append(lines, fmt.Sprintf("fitted on %s (%s: %s), predicted %s: error %s",
+					strings.Join(fittedNames, ", "), g.label, hostParams(hf), name, strings.Join(errs[name], ", ")))
+			}
+		}
+	}
+	return lines, nil
+}
+
+// sizeRanks ranks each trace among its program's traces by the sum of its
+// grids' median measured Main, the biggest 0.
+func sizeRanks(units []*hostUnit) map[string]int {
+	size := map[string]float64{}
+	for _, u := range units {
 		var mains []float64
-		var pred *result.Run
-		predicted := math.NaN()
-		for _, id := range byGrid[g] {
-			m, err := st.Run(id)
-			if err != nil {
-				return nil, err
-			}
-			if pred == nil {
-				if pred, err = f.predictWith(res, fitRun{run: m, procs: m.Config.Procs()}); err != nil {
-					return nil, err
-				}
-			}
-			cmp, err := compare.Compare(m, pred, compare.Options{})
-			if err != nil {
-				return nil, err
-			}
-			for _, mt := range cmp.Matches {
-				if mt.By == compare.ByMain {
-					// Main as the table has it: the measured Main against
-					// the predicted program-level loop where the trace has one.
-					v, _ := mt.Value(result.ExecutionTime)
-					mains = append(mains, v.Measured)
-					predicted = v.Predicted
-				}
-			}
+		for _, m := range u.measured {
+			mains = append(mains, mainTime(m))
 		}
-		e := math.NaN()
-		if len(mains) > 0 {
-			e = predicted/compare.Median(mains) - 1
-		}
-		out = append(out, fmt.Sprintf("%s %s", g, pctString(e)))
+		size[u.name] += compare.Median(mains)
 	}
-	return out, nil
+	rank := map[string]int{}
+	for a := range size {
+		pa, _, _ := strings.Cut(a, "_")
+		for b := range size {
+			if pb, _, _ := strings.Cut(b, "_"); pa == pb && size[b] > size[a] {
+				rank[a]++
+			}
+		}
+	}
+	return rank
+}
+
+// mainError is the error of pred's Main against the median of u's
+// measured Main, as the table has it: the measured Main against the
+// predicted program-level loop where the trace has one.
+func mainError(u *hostUnit, pred *result.Run) float64 {
+	var mains []float64
+	predicted := math.NaN()
+	for _, m := range u.measured {
+		cmp, err := compare.Compare(m, pred, compare.Options{})
+		if err != nil {
+			continue
+		}
+		for _, mt := range cmp.Matches {
+			if mt.By == compare.ByMain {
+				v, _ := mt.Value(result.ExecutionTime)
+				mains = append(mains, v.Measured)
+				predicted = v.Predicted
+			}
+		}
+	}
+	if len(mains) == 0 {
+		return math.NaN()
+	}
+	return predicted/compare.Median(mains) - 1
 }
 
 // mainTime is the execution time of a measured run's Main (its first interval).

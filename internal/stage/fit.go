@@ -33,6 +33,10 @@ type FitRequest struct {
 	// another host than the traced run. Off, they ran on the traced host,
 	// where one process is the trace itself: the power stays 1.
 	PowerFree bool
+	// Extended fits the extended model's terms too (fit.RunWork: the run
+	// work a real run spends beyond its trace), written to the machine
+	// file as its runwork statement; off, the model is the original's.
+	Extended bool
 	// LeaveOneOut fits again without each fitted grid in turn and
 	// predicts the grid left out (fit.Outcome.LeaveOneOut).
 	LeaveOneOut bool
@@ -60,13 +64,14 @@ type fitRun struct {
 // fitter simulates a compiled trace for a fit: on the request's machine
 // (before) and on the host with a fit's parameters (after).
 type fitter struct {
-	ctx      context.Context
-	ct       *CompiledTrace
-	base     *machine.Machine
-	host     fit.Host
-	name     string // the fitted machine's
-	opts     sim.Options
-	maxEvals int
+	ctx                 context.Context
+	ct                  *CompiledTrace
+	base                *machine.Machine
+	host                fit.Host
+	name                string // the fitted machine's
+	opts                sim.Options
+	maxEvals            int
+	powerFree, extended bool // the request's: which parameters are free
 }
 
 func newFitter(ctx context.Context, st *store.Store, req FitRequest) (*fitter, error) {
@@ -80,7 +85,7 @@ func newFitter(ctx context.Context, st *store.Store, req FitRequest) (*fitter, e
 	}
 	opts := sim.Options{TraceFile: filepath.Base(ct.Info.Path)}
 	f := &fitter{ctx: ctx, ct: ct, base: base, host: req.Host, name: fit.ParName(ingest.MachineName(req.Out)),
-		opts: opts, maxEvals: req.MaxEvals}
+		opts: opts, maxEvals: req.MaxEvals, powerFree: req.PowerFree, extended: req.Extended}
 	if f.maxEvals == 0 {
 		f.maxEvals = 3000
 	}
@@ -119,8 +124,7 @@ func (f *fitter) residuals(r fitRun, pred *result.Run) ([]float64, error) {
 	// Main too: a real run's Main is compared with an -e4 trace's
 	// program-level loop (sim/compare), so the traced run's start-up
 	// before it, which the statistics never see, is in no residual. A
-	// trace without that loop keeps its start-up in Main unless the
-	// extended model leaves it out (FitRequest.Extended).
+	// trace without that loop keeps its start-up in Main.
 	for _, m := range cmp.Matches {
 		for _, ch := range Fitted {
 			v, _ := m.Value(ch)
@@ -211,7 +215,7 @@ func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, er
 	if !req.PowerFree {
 		c.Start.Power = 1
 	}
-	c.Free = freeParams(req.Host, runs, req.PowerFree)
+	c.Free = f.freeParams(runs)
 	before := make([]*result.Run, len(runs))
 	for i, r := range runs {
 		if before[i], err = f.before(r); err != nil {
@@ -233,7 +237,7 @@ func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, er
 		c.Errors = append(c.Errors, errs...)
 	}
 	if req.LeaveOneOut {
-		if c.LeaveOneOut, err = f.leaveOneOut(c.Start, runs, before, req.PowerFree); err != nil {
+		if c.LeaveOneOut, err = f.leaveOneOut(c.Start, runs, before); err != nil {
 			return nil, err
 		}
 	}
@@ -246,7 +250,7 @@ func Fit(ctx context.Context, st *store.Store, req FitRequest) (*fit.Outcome, er
 // leaveOneOut fits without each fitted grid in turn (the held-out grids
 // stay out) and predicts the grid left out: its runs' Main. One fitted
 // grid has no leave-one-out.
-func (f *fitter) leaveOneOut(start fit.Params, runs []fitRun, before []*result.Run, powerFree bool) ([]fit.LeaveOneOut, error) {
+func (f *fitter) leaveOneOut(start fit.Params, runs []fitRun, before []*result.Run) ([]fit.LeaveOneOut, error) {
 	var grids []string
 	for _, r := range runs {
 		if g := result.GridString(r.run.Config.Grid); !r.holdout && !slices.Contains(grids, g) {
@@ -262,7 +266,7 @@ func (f *fitter) leaveOneOut(start fit.Params, runs []fitRun, before []*result.R
 		for i := range without {
 			without[i].holdout = without[i].holdout || result.GridString(without[i].run.Config.Grid) == g
 		}
-		res, err := f.fit(start, freeParams(f.host, without, powerFree), without, before)
+		res, err := f.fit(start, f.freeParams(without), without, before)
 		if err != nil {
 			return nil, fmt.Errorf("leave-one-out without %s: %w", g, err)
 		}
@@ -359,14 +363,14 @@ func sameGrid(a, b []int) bool {
 }
 
 // freeParams are the parameters the fitted runs can tell (fit.Free).
-func freeParams(h fit.Host, runs []fitRun, powerFree bool) []fit.Param {
+func (f *fitter) freeParams(runs []fitRun) []fit.Param {
 	var procs []int
 	for _, r := range runs {
 		if !r.holdout {
 			procs = append(procs, r.procs)
 		}
 	}
-	return fit.Free(h, procs, powerFree)
+	return fit.Free(f.host, procs, f.powerFree, f.extended)
 }
 
 // intervalErrors compares a measured run with its predictions before and

@@ -94,20 +94,43 @@ func (r *Reality) Mismatches() []ReportCheck {
 	return out
 }
 
-// Within counts the runs (the Main rows) whose median is predicted within
-// bound (a fraction) by each column, and the runs.
+// Holds reports whether pred predicts the row within bound (a fraction)
+// of its measured median, or, where the rounds themselves spread more
+// than bound about their median, within their spread (min–max).
+func (r RealityRow) Holds(pred, bound float64) bool {
+	med := r.Median()
+	if math.Abs(rel(pred, med)) <= bound {
+		return true
+	}
+	return (r.Max()-r.Min())/med > bound && pred >= r.Min() && pred <= r.Max()
+}
+
+// Within counts the runs (the Main rows) each column predicts within
+// bound (RealityRow.Holds), and the runs.
 func (r *Reality) Within(bound float64) (predicted, extended, runs int) {
 	for _, row := range r.Rows {
 		if row.Depth != 0 {
 			continue
 		}
 		runs++
-		if math.Abs(row.RelPredicted()) <= bound {
+		if row.Holds(row.Predicted, bound) {
 			predicted++
 		}
-		if math.Abs(row.RelExtended()) <= bound {
+		if row.Holds(row.Extended, bound) {
 			extended++
 		}
 	}
 	return predicted, extended, runs
+}
+
+// ExtendedMisses are the runs (Main rows) the extended column does not
+// predict within bound (RealityRow.Holds).
+func (r *Reality) ExtendedMisses(bound float64) []RealityRow {
+	var out []RealityRow
+	for _, row := range r.Rows {
+		if row.Depth == 0 && !row.Holds(row.Extended, bound) {
+			out = append(out, row)
+		}
+	}
+	return out
 }

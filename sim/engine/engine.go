@@ -56,6 +56,9 @@ type Engine struct {
 	root *layout.VM
 	vm   *layout.VM // current VM
 	pow  []float64  // power of every root processor
+	// runWork is the machine's run work (the extended model), seconds
+	// per processor, charged at the trace's end (chargeRunWork).
+	runWork float64
 
 	clkU float64   // clock part common to every processor
 	clk  []float64 // clock part of every processor class
@@ -144,7 +147,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		}
 	}
 	e := &Engine{
-		name: name, opt: opt, net: net, L: n, pow: pow,
+		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork,
 		classes:    newClasses(n, opt.Reference),
 		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},

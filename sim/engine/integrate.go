@@ -10,6 +10,7 @@ import (
 // interval, then Integrate over the whole tree (docs/model.md §7.2). It returns
 // the intervals in pre-order, the ID of the report root and the warnings.
 func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []result.Warning) {
+	e.chargeRunWork()
 	if e.rec != nil {
 		e.flushAll()
 	}
@@ -26,6 +27,26 @@ func (e *Engine) Finish() (ivs []*result.Interval, reportRoot int, warnings []re
 		warnings = append(warnings, result.Warning{Message: w, Count: e.warnings[w], Doubtful: e.doubts[w]})
 	}
 	return ivs, reportRoot, warnings
+}
+
+// chargeRunWork charges the machine's run work (machine.Machine.RunWork,
+// the extended model) to every processor at the trace's end, in the
+// innermost interval still open: what a real run spends beyond its trace
+// (the run-time's start and finish, its statistics) lies within the run's
+// Main, which its statistics match with an -e4 trace's program-level loop,
+// open to the end. It is replicated system work, as a call every
+// processor makes: system time, and insufficient parallelism for all but
+// one processor's share. The host's seconds: no power divides it. Every
+// interval open at the end grows by exactly the run work, no other one
+// changes (a fit relies on it: internal/stage's host fit).
+func (e *Engine) chargeRunWork() {
+	if e.runWork == 0 {
+		return
+	}
+	vm := e.root
+	f := float64(vm.P()-1) / float64(vm.P())
+	e.addAll(vm, KSys, e.runWork)
+	e.addAll(vm, KInsSys, e.runWork*f)
 }
 
 // integrate computes iv's values and per-processor values with its

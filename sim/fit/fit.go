@@ -3,6 +3,7 @@ package fit
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -37,7 +38,7 @@ type Result struct {
 const Floor = 1e-5
 
 // PriorWeight weighs the fit's pull towards the start (the prior, the
-// machine file's values): every fitted parameter adds the residual
+// machine file's values): every fitted parameter the start sets adds the residual
 // PriorWeight·ln(value/start), so that a decade away from the prior costs
 // as much as a 2.3 % error on one observation. What the observations tell
 // outweighs it; where they tell little (a flat direction), the parameter
@@ -101,7 +102,14 @@ func Fit(start Params, free []Param, res Residuals, maxEvals int, startRes []flo
 	for i, q := range f.free {
 		x0[i] = math.Log(clamp(q, start.Get(q)))
 	}
-	f.prior = x0
+	// A parameter the start does not set (0: the run work of the
+	// original's model) has no prior to pull towards.
+	f.prior = slices.Clone(x0)
+	for i, q := range f.free {
+		if !(start.Get(q) > 0) {
+			f.prior[i] = math.NaN()
+		}
+	}
 	best, err := f.minimize(x0, maxEvals)
 	if err != nil {
 		return Result{}, err
@@ -180,6 +188,9 @@ func (f *objective) cost(x []float64) (float64, error) {
 	}
 	s := sumSquares(r)
 	for i, v := range x {
+		if math.IsNaN(f.prior[i]) {
+			continue
+		}
 		// The prior's pull, on the bounded value the simulation used.
 		d := PriorWeight * (math.Log(clamp(f.free[i], math.Exp(v))) - f.prior[i])
 		s += d * d

@@ -55,7 +55,7 @@ func syntheticResiduals(data []synthetic, measured []float64) Residuals {
 // another host's runs fit it.
 func TestFitPowerStaysOne(t *testing.T) {
 	host := Host{Nodes: 1, CoresPerNode: 2}
-	free := Free(host, []int{1, 2}, false)
+	free := Free(host, []int{1, 2}, false, false)
 	if slices.Contains(free, Power) {
 		t.Fatalf("free parameters on the traced host %v include the power", free)
 	}
@@ -72,7 +72,7 @@ func TestFitPowerStaysOne(t *testing.T) {
 	if r.Params.TStart[1] <= start.TStart[1] || r.RMS >= r.StartRMS {
 		t.Errorf("fitted %v, RMS %g from %g: want a larger in-node TStart and a smaller error", r.Params, r.RMS, r.StartRMS)
 	}
-	r, err = Fit(start, Free(host, []int{1, 2}, true), syntheticResiduals(data, measured), 2000, nil)
+	r, err = Fit(start, Free(host, []int{1, 2}, true, false), syntheticResiduals(data, measured), 2000, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 // node). Where processes outnumber cores, the processes of a core share
 // it (the power is divided by ProcsPerCore) and every message waits for
 // its receiver to be scheduled (TStart grows by p.Oversub per extra
-// process on the core).
+// process on the core). p.RunWork is the machine's run work.
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
@@ -61,5 +61,5 @@ func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 		nodes[i] = n
 	}
 	root := &machine.Node{Name: name, TStart: p.TStart[0] + wait, TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
-	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster}
+	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork}
 }

@@ -21,7 +21,13 @@ func WritePar(w io.Writer, name string, h Host, p Params, slots int, comments []
 		}
 	}
 	comm := commType(h.Network)
-	fmt.Fprintf(b, "// network: %s\ncluster = %s;\nsearch=0;\n\n", h.Network, name)
+	fmt.Fprintf(b, "// network: %s\ncluster = %s;\nsearch=0;\n", h.Network, name)
+	if p.RunWork > 0 {
+		// The extended model's statement (machine.Machine.RunWork): the
+		// original Predictor does not read it.
+		fmt.Fprintf(b, "runwork = %s;\n", plain(p.RunWork*1e6))
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(b, "%s = {%d x %sN};\n%s.CommType = %s;\n%s.TStart = %s;\n%s.TByte = %s;\n\n",
 		name, h.Nodes, name, name, comm, name, plain(p.TStart[0]*1e6), name, plain(p.TByte[0]*1e6))
 	fmt.Fprintf(b, "%sN = {%d x %sP};\n%sN.CommType = %s;\n%sN.TStart = %s;\n%sN.TByte = %s;\n\n",

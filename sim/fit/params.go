@@ -21,6 +21,10 @@ type Params struct {
 	// to be scheduled per extra process on a core, where processes
 	// outnumber cores.
 	Oversub float64
+	// RunWork is the extended model's run work, seconds per process
+	// (machine.Machine.RunWork): what a real run spends beyond its trace.
+	// 0 in the original's model.
+	RunWork float64
 }
 
 // Param names one parameter of Params.
@@ -33,10 +37,11 @@ const (
 	TByteNodes
 	TByteNode
 	Oversub
+	RunWork
 	NumParams
 )
 
-var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription"}
+var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription", "run-work"}
 
 func (q Param) String() string { return paramNames[q] }
 
@@ -68,6 +73,10 @@ var Bounds = [NumParams][2]float64{
 	// at most a few of the scheduler's time slices (Linux CFS's latency
 	// target is 6–24 ms).
 	Oversub: {1e-6, 5e-2},
+	// The run work of the extended model: from 1 µs (next to nothing) to
+	// 1 s, far beyond the milliseconds a run-time takes to start and
+	// finish a process.
+	RunWork: {1e-6, 1},
 }
 
 func (p *Params) ref(q Param) *float64 {
@@ -82,6 +91,8 @@ func (p *Params) ref(q Param) *float64 {
 		return &p.TByte[0]
 	case TByteNode:
 		return &p.TByte[1]
+	case RunWork:
+		return &p.RunWork
 	}
 	return &p.Oversub
 }
@@ -103,7 +114,7 @@ func (p Params) Set(q Param, v float64) Params {
 // machine's, not clamped to Bounds: a parameter the fit leaves alone
 // keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
-	p := Params{Power: 1}
+	p := Params{Power: 1, RunWork: m.RunWork}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
 		p.Power = leaves[0].Power
 	}
@@ -132,6 +143,9 @@ func (p Params) String() string {
 		fmt.Fprintf(&b, ", %s TStart %.4g µs TByte %.4g µs", name, p.TStart[l]*1e6, p.TByte[l]*1e6)
 	}
 	fmt.Fprintf(&b, ", oversubscription %.4g µs per message and extra process", p.Oversub*1e6)
+	if p.RunWork > 0 {
+		fmt.Fprintf(&b, ", run work %.4g µs per process", p.RunWork*1e6)
+	}
 	return b.String()
 }
 
@@ -140,8 +154,8 @@ func (p Params) String() string {
 // traced run; on the traced host one process is the trace itself, and
 // the power stays 1), the node's messages always, the messages between
 // nodes when a run spans nodes, the oversubscription latency when a run
-// oversubscribes.
-func Free(h Host, procs []int, powerFree bool) []Param {
+// oversubscribes, and the extended model's run work when extended.
+func Free(h Host, procs []int, powerFree, extended bool) []Param {
 	var free []Param
 	if powerFree {
 		free = append(free, Power)
@@ -157,6 +171,9 @@ func Free(h Host, procs []int, powerFree bool) []Param {
 	}
 	if over {
 		free = append(free, Oversub)
+	}
+	if extended {
+		free = append(free, RunWork)
 	}
 	return free
 }

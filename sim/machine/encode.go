@@ -15,6 +15,7 @@ import (
 type encoded struct {
 	Name     string        `json:"name"`
 	Search   int           `json:"search,omitempty"`
+	RunWork  float64       `json:"runwork,omitempty"` // seconds
 	Format   string        `json:"format"`
 	Topology []int         `json:"topology,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
@@ -36,7 +37,7 @@ type encodedNode struct {
 
 // Encode returns the stored form of m.
 func Encode(m *Machine) ([]byte, error) {
-	e := encoded{Name: m.Name, Search: m.Search, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
+	e := encoded{Name: m.Name, Search: m.Search, RunWork: m.RunWork, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
 	index := map[string]int{}
 	var add func(n *Node) (int, error)
 	add = func(n *Node) (int, error) {
@@ -78,7 +79,7 @@ func Decode(b []byte) (*Machine, error) {
 	if err := json.Unmarshal(b, &e); err != nil {
 		return nil, fmt.Errorf("stored machine: %w", err)
 	}
-	m := &Machine{Name: e.Name, Search: e.Search, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
+	m := &Machine{Name: e.Name, Search: e.Search, RunWork: e.RunWork, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
 	if e.Root < 0 {
 		return m, nil
 	}

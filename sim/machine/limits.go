@@ -25,6 +25,10 @@ var (
 	// TByteRange is the time a message takes per byte (the DVM's
 	// TByte, the inverse of the orders simulator's bandwidth), in seconds.
 	TByteRange = Range{Name: "time per byte", Min: 0, Max: 1, Unit: "seconds per byte"}
+	// RunWorkRange is the extended model's run work per process
+	// (Machine.RunWork): a run-time starts and finishes a process in
+	// milliseconds; a minute is far beyond any.
+	RunWorkRange = Range{Name: "run work", Min: 0, Max: 60, Unit: "seconds"}
 	// DurationRange is a measured or traced duration (an order's work, a
 	// stretch of a measured run), in seconds: the sum of a billion of
 	// them stays finite.

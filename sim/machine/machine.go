@@ -34,6 +34,12 @@ type Machine struct {
 	Format   string // FormatCluster or FormatFlat
 	Topology []int  // processor grid of a flat file (nil for cluster files)
 	Warnings []string
+	// RunWork is the extended model's run work, seconds per process: what
+	// a real run's program spends beyond its trace (the run-time's start
+	// and finish, the statistics it gathers), charged to every process at
+	// the trace's end (docs/deviations.md, "The extended model"). 0, the
+	// original's model, unless a machine file's runwork statement sets it.
+	RunWork float64
 }
 
 // Processors returns the number of leaves.

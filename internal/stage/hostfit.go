@@ -1,0 +1,208 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
+	"github.com/presage-dvm/presage/sim/compare"
+	"github.com/presage-dvm/presage/sim/fit"
+	"github.com/presage-dvm/presage/sim/machine"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// runWorkProbe is the run work hostUnit.findOpen simulates with to find
+// the intervals it lengthens: any positive value does (the lengthening is
+// exact), one far above rounding and far below any interval's time.
+const runWorkProbe = 1e-3
+
+// hostUnit is one program, size and grid of the DVM reality check for the
+// extended model's host fit: the trace that stands for the program's
+// rounds and the grid's measured runs.
+type hostUnit struct {
+	name     string // the trace's name (program_size)
+	grid     string
+	procs    int
+	ct       *CompiledTrace
+	measured []*result.Run
+	// open are the matched intervals (realityKey) the run work lengthens:
+	// those open at the trace's end.
+	open map[string]bool
+	// memo holds the observations of each in-node start-up time predicted:
+	// the host fit's grid is the same for every fit.
+	memo map[float64][]fit.Observation
+}
+
+// hostFitter fits the extended model's host parameters (fit.FitHost) to
+// units of the reality check and predicts units on them. The parameters
+// other than the in-node start-up time and the run work are the starting
+// machine's; the power is 1 (the traces were recorded on the host).
+type hostFitter struct {
+	ctx   context.Context
+	host  fit.Host
+	start fit.Params
+}
+
+func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine) *hostFitter {
+	p := fit.FromMachine(base)
+	p.Power, p.RunWork = 1, 0
+	return &hostFitter{ctx: ctx, host: host, start: p}
+}
+
+// newHostUnit makes the unit of trace (compiled) on grid, measured by runs.
+func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, runs []*result.Run) (*hostUnit, error) {
+	u := &hostUnit{name: name, grid: grid, procs: runs[0].Config.Procs(), ct: ct, measured: runs,
+		memo: map[float64][]fit.Observation{}}
+	if err := h.findOpen(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// params are the starting parameters with the in-node start-up time and
+// the run work given.
+func (h *hostFitter) params(tstart, runWork float64) fit.Params {
+	p := h.start
+	p.TStart[1], p.RunWork = tstart, runWork
+	return p
+}
+
+// simulate predicts unit u with parameters p.
+func (h *hostFitter) simulate(u *hostUnit, p fit.Params) (*result.Run, error) {
+	if err := h.ctx.Err(); err != nil {
+		return nil, err
+	}
+	m := h.host.Machine("host", p, u.procs)
+	return sim.Simulate(u.ct.Program, m, result.Config{Grid: u.measured[0].Config.Grid},
+		sim.Options{TraceFile: filepath.Base(u.ct.Info.Path)})
+}
+
+// findOpen finds the intervals of u the run work lengthens, from two
+// predictions: without run work and with runWorkProbe.
+func (h *hostFitter) findOpen(u *hostUnit) error {
+	without, err := h.simulate(u, h.start)
+	if err != nil {
+		return err
+	}
+	with, err := h.simulate(u, h.params(h.start.TStart[1], runWorkProbe))
+	if err != nil {
+		return err
+	}
+	a, err := matchTimes(u.measured[0], without)
+	if err != nil {
+		return err
+	}
+	b, err := matchTimes(u.measured[0], with)
+	if err != nil {
+		return err
+	}
+	u.open = map[string]bool{}
+	for k, t := range a {
+		u.open[k] = math.Abs(b[k]-t-runWorkProbe) < runWorkProbe/1e3
+	}
+	return nil
+}
+
+// matchTimes are the predicted execution times of the intervals of pred
+// matched with measured, by realityKey.
+func matchTimes(measured, pred *result.Run) (map[string]float64, error) {
+	cmp, err := compare.Compare(measured, pred, compare.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for _, m := range cmp.Matches {
+		v, _ := m.Value(result.ExecutionTime)
+		out[realityKey(m.Measured.Depth, m.Measured.String())] = v.Predicted
+	}
+	return out, nil
+}
+
+// observations are unit u's observations at in-node start-up time tstart
+// without run work: every matched interval of every measured run.
+func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observation, error) {
+	if obs, ok := u.memo[tstart]; ok {
+		return obs, nil
+	}
+	pred, err := h.simulate(u, h.params(tstart, 0))
+	if err != nil {
+		return nil, err
+	}
+	var obs []fit.Observation
+	for _, m := range u.measured {
+		cmp, err := compare.Compare(m, pred, compare.Options{})
+		if err != nil {
+			return nil, err
+		}
+		for _, mt := range cmp.Matches {
+			v, _ := mt.Value(result.ExecutionTime)
+			obs = append(obs, fit.Observation{Predicted: v.Predicted, Measured: v.Measured,
+				Open: u.open[realityKey(mt.Measured.Depth, mt.Measured.String())]})
+		}
+	}
+	u.memo[tstart] = obs
+	return obs, nil
+}
+
+// fit fits the host parameters to units.
+func (h *hostFitter) fit(units []*hostUnit) (fit.HostFit, error) {
+	if len(units) == 0 {
+		return fit.HostFit{}, fmt.Errorf("no run to fit the host parameters to")
+	}
+	return fit.FitHost(func(tstart float64) ([]fit.Observation, error) {
+		var all []fit.Observation
+		for _, u := range units {
+			obs, err := h.observations(u, tstart)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
+			}
+			all = append(all, obs...)
+		}
+		return all, nil
+	}, h.start.TStart[1])
+}
+
+// predict is unit u predicted on the fitted host parameters hf.
+func (h *hostFitter) predict(u *hostUnit, hf fit.HostFit) (*result.Run, error) {
+	return h.simulate(u, h.params(hf.TStartNode, hf.RunWork))
+}
+
+// without are the units but u.
+func without(units []*hostUnit, u *hostUnit) []*hostUnit {
+	return slices.DeleteFunc(slices.Clone(units), func(v *hostUnit) bool { return v == u })
+}
+
+// hostUnits makes the reality check's units: for each program and size,
+// the trace whose grid-1 original-compatible prediction is the median of
+// the rounds' traces (a trace made on a busy machine runs slow), on every
+// measured grid.
+func hostUnits(h *hostFitter, st *store.Store, names []string, runs []realityRuns, median func(name string) int64) ([]*hostUnit, error) {
+	var units []*hostUnit
+	for _, name := range names {
+		_, byGrid, _, grids := programRuns(name, runs)
+		ct, err := CompileTrace(h.ctx, st, fmt.Sprint(median(name)), nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range grids {
+			var measured []*result.Run
+			for _, id := range byGrid[g] {
+				m, err := st.Run(id)
+				if err != nil {
+					return nil, err
+				}
+				measured = append(measured, m)
+			}
+			u, err := h.newHostUnit(name, g, ct, measured)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s: %w", name, g, err)
+			}
+			units = append(units, u)
+		}
+	}
+	return units, nil
+}
