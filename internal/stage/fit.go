@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/machinefile"
 	"github.com/presage-dvm/presage/internal/outfile"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
@@ -84,7 +85,7 @@ func newFitter(ctx context.Context, st *store.Store, req FitRequest) (*fitter, e
 		return nil, err
 	}
 	opts := sim.Options{TraceFile: filepath.Base(ct.Info.Path)}
-	f := &fitter{ctx: ctx, ct: ct, base: base, host: req.Host, name: fit.ParName(ingest.MachineName(req.Out)),
+	f := &fitter{ctx: ctx, ct: ct, base: base, host: req.Host, name: machinefile.Name(ingest.MachineName(req.Out)),
 		opts: opts, maxEvals: req.MaxEvals, powerFree: req.PowerFree, extended: req.Extended}
 	if f.maxEvals == 0 {
 		f.maxEvals = 3000
@@ -417,7 +418,8 @@ func storeFit(ctx context.Context, st *store.Store, c *fit.Outcome, req FitReque
 		guard = &outfile.Guard{}
 	}
 	if err := guard.WriteFile(ctx, FittedMachine(req.Out), func(w io.Writer) error {
-		return fit.WritePar(w, fit.ParName(ingest.MachineName(req.Out)), req.Host, c.Fit.Params, slots, fitComments(c, req))
+		m := req.Host.FileMachine(machinefile.Name(ingest.MachineName(req.Out)), c.Fit.Params, slots)
+		return machinefile.Write(w, m, append(fitComments(c, req), "network: "+req.Host.Network))
 	}); err != nil {
 		return err
 	}

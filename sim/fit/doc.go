@@ -7,8 +7,9 @@
 // a bounded least-squares fit of the parameters (Fit: physical Bounds, the
 // parameters no observation depends on left at the start's values, and the
 // start kept when the fit does no better), the leave-one-out's spread
-// (Spread), and the machine
-// file of a fit (WritePar), and the report of a fit (Report: the fit and
+// (Spread), the machine a fitted machine file describes (Host.FileMachine;
+// ingest/machinefile writes it), the extended model's host fit of the DVM
+// reality check (FitHost), and the report of a fit (Report: the fit and
 // per run and matched interval the errors before and after). It is pure: the caller simulates and measures,
 // this package only turns parameters into machines and residuals into
 // parameters.

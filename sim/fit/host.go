@@ -42,24 +42,36 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 
 // Machine is the machine the model simulates for a run of procs
 // processes on h with parameters p: a cluster of h.Nodes nodes (level 0:
-// between nodes) of ProcsPerNode(procs) processors each (level 1: inside a
-// node). Where processes outnumber cores, the processes of a core share
-// it (the power is divided by ProcsPerCore) and every message waits for
-// its receiver to be scheduled (TStart grows by p.Oversub per extra
-// process on the core). p.RunWork is the machine's run work.
+// between nodes) of ProcsPerNode(procs) processors each, at least a
+// node's cores (level 1: inside a node; the engine prices a pipeline's
+// neighbours even on one processor). Where processes outnumber cores, the
+// processes of a core share it (the power is divided by ProcsPerCore) and
+// every message waits for its receiver to be scheduled (TStart grows by
+// p.Oversub per extra process on the core). p.RunWork is the machine's
+// run work.
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
+	p.Power /= share
+	p.TStart[0] += wait
+	p.TStart[1] += wait
+	return h.FileMachine(name, p, max(h.ProcsPerNode(procs), h.CoresPerNode))
+}
+
+// FileMachine is the machine a fitted machine file describes: h.Nodes
+// nodes of slots processors, with p's power, start-up times, times per
+// byte and run work (a machine file has no place for the
+// oversubscription latency: a prediction on the file alone models
+// processes that do not outnumber cores).
+func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 	nodes := make([]*machine.Node, h.Nodes)
 	for i := range nodes {
-		n := &machine.Node{Name: name + "N", TStart: p.TStart[1] + wait, TByte: p.TByte[1], Channels: 1, CommType: h.Network}
-		// At least a node's cores: the engine prices a pipeline's
-		// neighbours even on one processor.
-		for range max(h.ProcsPerNode(procs), h.CoresPerNode) {
-			n.Children = append(n.Children, &machine.Node{Name: name + "P", Power: p.Power / share})
+		n := &machine.Node{Name: name + "N", TStart: p.TStart[1], TByte: p.TByte[1], Channels: 1, CommType: h.Network}
+		for range max(slots, 1) {
+			n.Children = append(n.Children, &machine.Node{Name: name + "P", Power: p.Power})
 		}
 		nodes[i] = n
 	}
-	root := &machine.Node{Name: name, TStart: p.TStart[0] + wait, TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
+	root := &machine.Node{Name: name, TStart: p.TStart[0], TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
 	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork}
 }

@@ -1,9 +1,7 @@
 package fit
 
 import (
-	"bytes"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -78,26 +76,5 @@ func TestFitHostRecovers(t *testing.T) {
 	}
 	if got.TStartNode != 1e-6 || got.RunWork != 0 || got.RMS != 0 {
 		t.Errorf("observations the start explains: %+v, want the start kept (1e-06, no run work, RMS 0)", got)
-	}
-}
-
-// TestWriteParRunWork: a fitted machine file carries the run work as the
-// extended model's runwork statement, in microseconds, and the original's
-// model (no run work) writes none.
-func TestWriteParRunWork(t *testing.T) {
-	h := Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}
-	p := Params{Power: 1, TStart: [Levels]float64{7e-6, 28e-6}, TByte: [Levels]float64{4e-9, 1e-9}}
-	for _, tc := range []struct {
-		runWork float64
-		want    string
-	}{{0.0125, "runwork = 12500;\n"}, {0, ""}} {
-		var b bytes.Buffer
-		p.RunWork = tc.runWork
-		if err := WritePar(&b, "host", h, p, 2, nil); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(b.String(), "runwork"); got != (tc.want != "") || !strings.Contains(b.String(), tc.want) {
-			t.Errorf("run work %g: machine file\n%s\nwant the statement %q", tc.runWork, b.String(), tc.want)
-		}
 	}
 }

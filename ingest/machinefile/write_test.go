@@ -1,0 +1,103 @@
+package machinefile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/machine"
+)
+
+// sameTiming reports where a and b would predict differently: the tree,
+// powers, start-up times, times per byte, channels, search mode and run
+// work ("" when they agree).
+func sameTiming(a, b *machine.Machine) string {
+	if a.Search != b.Search || a.RunWork != b.RunWork {
+		return "search or run work"
+	}
+	var walk func(x, y *machine.Node, at string) string
+	walk = func(x, y *machine.Node, at string) string {
+		if x.Power != y.Power || x.TStart != y.TStart || x.TByte != y.TByte || x.Channels != y.Channels || len(x.Children) != len(y.Children) {
+			return at
+		}
+		for i := range x.Children {
+			if d := walk(x.Children[i], y.Children[i], at+"/"+x.Children[i].Name); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	return walk(a.Root, b.Root, a.Root.Name)
+}
+
+// TestWriteReadsBack: every machine file of ../shared/data, and a fitted
+// machine with the extended model's run work, written by Write, is read
+// back by Parse to a machine that predicts alike, and written again to
+// the same text.
+func TestWriteReadsBack(t *testing.T) {
+	machines := map[string]*machine.Machine{"fitted": {
+		Name: "fitted", Search: 0, RunWork: 0.0125, Format: machine.FormatCluster,
+		Root: &machine.Node{Name: "fitted", TStart: 7e-6, TByte: 4e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
+			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
+				{Name: "fittedP", Power: 1}, {Name: "fittedP", Power: 1}}},
+		}},
+	}}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(golden.Path(t, "machines", "Predictor.par")), "*.par"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Parse(bytes.NewReader(b), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		machines[filepath.Base(f)] = m
+	}
+	if len(machines) < 8 {
+		t.Fatalf("%d machines, want the fitted one and the 7 or more files of ../shared/data/machines", len(machines))
+	}
+	for name, m := range machines {
+		var first bytes.Buffer
+		if err := Write(&first, m, []string{"written by TestWriteReadsBack", "two lines"}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, err := Parse(bytes.NewReader(first.Bytes()), name)
+		if err != nil {
+			t.Fatalf("%s: written file does not parse: %v\n%s", name, err, first.String())
+		}
+		if d := sameTiming(m, back); d != "" {
+			t.Errorf("%s: read back differs at %s", name, d)
+		}
+		var second bytes.Buffer
+		if err := Write(&second, back, []string{"written by TestWriteReadsBack", "two lines"}); err != nil {
+			t.Fatal(err)
+		}
+		if first.String() != second.String() {
+			t.Errorf("%s: written twice, two texts:\n%s\n---\n%s", name, first.String(), second.String())
+		}
+	}
+	if got := machines["fitted"]; !strings.Contains(write(t, got), "runwork = 12500;\n") || strings.Contains(write(t, machines["Predictor.par"]), "runwork") {
+		t.Errorf("the run work: want runwork = 12500 in the fitted machine's file and no runwork statement in Predictor.par's")
+	}
+}
+
+func write(t *testing.T, m *machine.Machine) string {
+	var b bytes.Buffer
+	if err := Write(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestName: a machine file's identifiers.
+func TestName(t *testing.T) {
+	for in, want := range map[string]string{"jac-Fit": "jacfit", "": "network", "4x": "m4x", "a_b9": "a_b9", "été": "t"} {
+		if got := Name(in); got != want {
+			t.Errorf("Name(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
