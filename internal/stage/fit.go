@@ -175,15 +175,6 @@ func (f *fitter) fit(start fit.Params, free []fit.Param, runs []fitRun, before [
 	return res, nil
 }
 
-// predictWith is run r predicted on what fit res gives: the host with its
-// parameters, or the request's machine when it kept that.
-func (f *fitter) predictWith(res fit.Result, r fitRun) (*result.Run, error) {
-	if res.Kept {
-		return f.before(r)
-	}
-	return f.onHost(res.Params, r)
-}
-
 // after is run r predicted after fit res: on the host with its
 // parameters, or the starting machine's prediction when it kept it.
 func (f *fitter) after(res fit.Result, r fitRun, before *result.Run) (*result.Run, error) {
