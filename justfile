@@ -17,15 +17,15 @@ bench count="6":
     go test -run '^$' -bench '^BenchmarkTraceX40000$' -benchmem -count {{count}} ./ingest
     go test -run '^$' -bench '^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$' -benchmem -count {{count}} ./internal/stage
 
-# Every benchmark: ingest, load, prediction speed, orders (CI runs each once).
+# Every benchmark of every package that has one, as `go test -list` finds them (.ci/targets.sh; CI runs each once).
 bench-all:
-    go test -run '^$' -bench . -benchmem ./ingest/... ./sim/... ./internal/stage ./schema/store ./orders/...
+    bash .ci/targets.sh bench -benchmem
 
 # REF (a commit, branch or tag) against the working tree, with benchstat: the whole commands first, CPU time (user+sys) of each, COUNT runs interleaved REF / working tree (ingest trace, predict FILE --grid 1 on a fresh store, a stored prediction at 2x2, 8x8 and 64x64 on Predictor.par's cluster grown to 16,384 processors, a sweep of the grids of 1..16 processors), then the benchmarks of `just bench` of both, -count 1 per round, interleaved. REF is checked out in a temporary git worktree, removed at the end.
 bench-compare ref count="6" trace="../shared/data/traces/jac1d_x40000.ptr.gz":
     #!/usr/bin/env bash
     set -euo pipefail
-    benchstat="go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
+    benchstat="go tool benchstat"
     export PRESAGE_SHARED=$(realpath ../shared) # for REF's worktree, which has no ../shared beside it
     work=$(mktemp -d); wt="$work/ref"
     trap 'git worktree remove --force "$wt" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
@@ -69,6 +69,14 @@ bench-compare ref count="6" trace="../shared/data/traces/jac1d_x40000.ptr.gz":
 reality workers="":
     w="{{workers}}"; go run ./orders/examples/realitycheck ${w:+-workers "$w"}
 
+# The orders reality check in worker processes: every example, coarse and fine, on 2 worker processes of one core, pinned, RUNS runs each (median) against the prediction from its network calibration and a trace recorded with -orders.codec (.ci/procs-reality.sh; into OUT, default a temporary folder). Fails if one is more than 15% off. Run it alone on the machine (about 10 minutes on 2 cores).
+procs-reality runs="5" out="":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+    bash .ci/procs-reality.sh bin/presage "$out" {{runs}}
+
 # The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor, big and small size on grids 1, 1x2, 2x1 three times each (into OUT, default a temporary folder), then `presage reality` prints measured against predicted and fails if Presage's reports differ from the original's or the extended model misses a run by more than 10%. Run it alone on the machine (about 3 minutes on 2 cores).
 dvm-reality out="":
     #!/usr/bin/env bash
@@ -77,31 +85,17 @@ dvm-reality out="":
     out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
     bash .ci/dvm-reality.sh "$(realpath bin/presage)" "$out"
 
-# Fuzz each parser for FUZZTIME (default 5m) each.
+# Fuzz every fuzz target of every package, as `go test -list` finds them (.ci/targets.sh), for FUZZTIME (default 5m) each. A crasher found is saved under the package's testdata/fuzz: keep it, plain `go test` then runs it.
 fuzz fuzztime="5m":
-    go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz '^FuzzClassify$' -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz FuzzClassifyFields -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz FuzzParseTime -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz FuzzLineReader -fuzztime {{fuzztime}} ./ingest/ptr
-    go test -run '^$' -fuzz FuzzSendSpan -fuzztime {{fuzztime}} ./sim/network
-    go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./ingest/machinefile
-    go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./ingest/sts
-    go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./sim/ordertrace
-    go test -run '^$' -fuzz FuzzPipeline -fuzztime {{fuzztime}} ./ingest
-    go test -run '^$' -fuzz FuzzUnpacker -fuzztime {{fuzztime}} ./sim/ordertrace
-    go test -run '^$' -fuzz FuzzReader -fuzztime {{fuzztime}} ./orders/calibration
-    go test -run '^$' -fuzz FuzzRead -fuzztime {{fuzztime}} ./orders/measured
-    go test -run '^$' -fuzz 'FuzzAnalyze$' -fuzztime {{fuzztime}} ./sim/workspan
-    go test -run '^$' -fuzz FuzzChunkDecoder -fuzztime {{fuzztime}} ./schema/store
-    go test -run '^$' -fuzz FuzzCheckReadOnly -fuzztime {{fuzztime}} ./schema/store
+    bash .ci/targets.sh fuzz {{fuzztime}}
 
-# gofmt, go vet, staticcheck and unreachable code.
+# gofmt, go vet, staticcheck and unreachable code (the tools pinned in go.mod's tool block), and every benchmark and fuzz target in the lists that CI and `just fuzz` run.
 lint:
     test -z "$(gofmt -l .)"
     go vet ./...
-    go run honnef.co/go/tools/cmd/staticcheck@latest ./...
-    go run golang.org/x/tools/cmd/deadcode@latest -test ./...
+    go tool staticcheck ./...
+    go tool deadcode -test ./...
+    bash .ci/targets.sh check
 
 # Side by side with the original DVM Predictor: CPU s (user+sys), 3 runs each, fresh store and stored trace.
 compare-original trace="../shared/data/traces/jac1d_x40000.ptr.gz" machine="../shared/data/machines/Predictor.par" grids="1 2x2 8x8":

@@ -4,17 +4,17 @@ import (
 	"io"
 
 	"github.com/presage-dvm/presage/schema/store"
-	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // checkedReader passes the parser's calls on to the store and checks what
-// they mean on the way: each call is simulated on one processor
-// (sim.Checker) as it is read, in the one pass that packs the trace, with
-// no copy of it. A defect becomes the reader's error at its call, and the
-// end of the check's simulation the error of the reader's end, so a trace
-// no configuration can simulate is refused before its transaction
-// commits, with the file, the line and what was expected.
+// they mean on the way, with a CallCheck (TraceOptions.CheckMeaning's
+// simulation on one processor, or a prediction) fed each call as it is
+// read, in the one pass that packs the trace, with no copy of it. A
+// defect becomes the reader's error at its call, and the end of the
+// check the error of the reader's end, so a trace the check refuses is
+// refused before its transaction commits, with the file, the line and
+// what was expected.
 type checkedReader struct {
 	store.TraceReader
 	check CallCheck
@@ -24,19 +24,15 @@ type checkedReader struct {
 
 // CallCheck checks a trace's calls as they are read: Add each call in
 // order (it may be reused once Add returns), then End at the end of the
-// trace. sim.Checker is one; a prediction made as the trace is ingested
-// (sim.Stream, TraceOptions.Check) is another.
+// trace. sim.Checker is one (TraceOptions.CheckMeaning); a prediction made
+// as the trace is ingested (sim.Stream, TraceOptions.Check) is another.
 type CallCheck interface {
 	Add(*trace.Call) error
 	End() error
 }
 
-// newCheckedReader checks r's calls with the check newCheck makes, or
-// sim.Check's when it is nil.
+// newCheckedReader checks r's calls with the check newCheck makes.
 func newCheckedReader(r store.TraceReader, name string, newCheck func(*trace.Header, string) CallCheck) *checkedReader {
-	if newCheck == nil {
-		return &checkedReader{TraceReader: r, check: sim.NewChecker(r.Header(), name)}
-	}
 	return &checkedReader{TraceReader: r, check: newCheck(r.Header(), name)}
 }
 
@@ -66,7 +62,3 @@ func (c *checkedReader) Next() (*trace.Call, error) {
 	}
 	return call, nil
 }
-
-// Close is kept for the callers that end a reader early: the check holds
-// no goroutine, so there is nothing to end.
-func (c *checkedReader) Close() {}

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
@@ -121,44 +124,104 @@ var hostile = []struct {
 		":15: VPSSize=[3 3]: expected sizes ≥ 1 whose product is VProcCount=4"},
 }
 
-// TestHostileTraces: every trace above is refused at ingest with one line
-// naming the file, the line and the limit, and the store is unchanged.
+// TestHostileTraces: with TraceOptions.CheckMeaning every trace above is
+// refused at ingest with one line naming the file, the line and the
+// limit, and the store is unchanged. Without it the defects found where a
+// field is read are refused at ingest alike; those only a simulation
+// finds are stored, and the trace's first prediction finds them
+// (hostileFirstPrediction).
 func TestHostileTraces(t *testing.T) {
+	ctx := context.Background()
 	st := storetest.Open(t)
+	if _, err := ingest.Machine(ctx, st, golden.Path(t, "machines", "Predictor.par")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range hostile {
 		t.Run(tc.name, func(t *testing.T) {
 			path := tc.m.apply(t, t.TempDir(), maxRepeat)
 			before := storetest.Count(t, st, "traces")
-			_, err := ingest.Trace(context.Background(), st, path, nil)
+			info, err := ingest.TraceWith(ctx, st, path, ingest.TraceOptions{CheckMeaning: true})
 			if tc.want == "" {
-				if err != nil {
-					t.Errorf("ingest: %v; want the trace stored", err)
+				if err != nil || info.Refused != "" {
+					t.Errorf("ingest --check: %v, refused %q; want the trace stored, not refused", err, info.Refused)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), path+tc.want[:strings.Index(tc.want, ":")+1]) ||
-				!strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-				t.Errorf("ingest: %v\nwant one line with %s%s", err, path, tc.want)
-			}
+			wantRefused(t, "ingest --check", err, path, tc.want)
 			if n := storetest.Count(t, st, "traces"); n != before {
 				t.Errorf("%d traces stored after a refused ingest, %d before", n, before)
 			}
+
+			info, err = ingest.Trace(ctx, st, path, nil)
+			if _, parsing := errors.AsType[*ptr.Error](err); parsing {
+				wantRefused(t, "ingest", err, path, tc.want)
+				return
+			}
+			if err != nil || info.Refused != "" {
+				t.Fatalf("ingest: %v, refused %q; want the trace stored, not refused (only a prediction finds the defect)", err, info.Refused)
+			}
+			hostileFirstPrediction(t, st, info, filepath.Base(path), tc.want)
 		})
 	}
 }
 
+// hostileFirstPrediction: the first prediction of stored trace info finds
+// its defect want in file, stores no run and marks the trace refused
+// with it; a second prediction is refused at once, from the mark.
+func hostileFirstPrediction(t *testing.T, st *store.Store, info store.TraceInfo, file, want string) {
+	t.Helper()
+	ctx := context.Background()
+	req := stage.PredictRequest{Trace: fmt.Sprint(info.ID), Machine: "Predictor", Config: result.Config{Grid: []int{1}}}
+	runs := storetest.Count(t, st, "runs")
+	_, err := stage.PredictOne(ctx, st, req)
+	wantRefused(t, "first prediction", err, file, want)
+	if strings.Contains(err.Error(), "was refused at its first prediction") {
+		t.Errorf("first prediction: %v; want the defect found, not a mark", err)
+	}
+	marked, err2 := st.Trace(fmt.Sprint(info.ID))
+	if err2 != nil || !strings.HasPrefix(marked.Refused, file+":") || !strings.Contains(marked.Refused, want) {
+		t.Errorf("trace after its first prediction: refused %q (%v); want it marked %s%s", marked.Refused, err2, file, want)
+	}
+	_, err = stage.PredictOne(ctx, st, req)
+	wantRefused(t, "second prediction", err, file, want)
+	if err == nil || !strings.Contains(err.Error(), "was refused at its first prediction") {
+		t.Errorf("second prediction: %v; want it refused from the mark, without a simulation", err)
+	}
+	if _, err := stage.CompileTrace(ctx, st, req.Trace, nil); err == nil || !strings.Contains(err.Error(), "was refused at its first prediction") {
+		t.Errorf("compiling the refused trace (sweeps, fits, searches): %v; want it refused from the mark", err)
+	}
+	if n := storetest.Count(t, st, "runs"); n != runs {
+		t.Errorf("%d runs stored after refused predictions, %d before", n, runs)
+	}
+}
+
+// wantRefused fails unless err is one line that names file and holds
+// want (which starts at the ':' after the file, or after its line).
+func wantRefused(t *testing.T, what string, err error, file, want string) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), file+want[:strings.Index(want, ":")+1]) ||
+		!strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("%s: %v\nwant one line with %s%s", what, err, file, want)
+	}
+}
+
 // TestRealTracesPassTheCheck: the real traces, the original's failures
-// included, are sound to the check ingest makes (sim.Check); sor's ACROSS
-// loops on a machine of one processor used to panic.
+// included, are sound to the check ingest makes with CheckMeaning
+// (sim.Checker); sor's ACROSS loops on a machine of one processor used to
+// panic. Stored without the check, none is marked refused.
 func TestRealTracesPassTheCheck(t *testing.T) {
-	st := storetest.Open(t)
+	ctx := context.Background()
 	paths, err := filepath.Glob(golden.Path(t, "traces", "*.ptr*"))
 	if err != nil || len(paths) < 20 {
 		t.Fatalf("real traces: %v, %v", paths, err)
 	}
+	checked, unchecked := storetest.Open(t), storetest.Open(t)
 	for _, path := range paths {
-		if _, err := ingest.Trace(context.Background(), st, path, nil); err != nil {
+		if _, err := ingest.TraceWith(ctx, checked, path, ingest.TraceOptions{CheckMeaning: true}); err != nil {
 			t.Errorf("%s: %v", filepath.Base(path), err)
+		}
+		if info, err := ingest.Trace(ctx, unchecked, path, nil); err != nil || info.Refused != "" {
+			t.Errorf("%s: %v, refused %q", filepath.Base(path), err, info.Refused)
 		}
 	}
 }

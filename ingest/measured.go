@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/schema/stored"
-	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/result"
 )
 

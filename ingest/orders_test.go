@@ -14,6 +14,7 @@ import (
 	"github.com/presage-dvm/presage/ingest/ordergen"
 	"github.com/presage-dvm/presage/internal/storetest"
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -139,7 +140,7 @@ func sameOrders(t *testing.T, path string, got ordertrace.Source, orders int64, 
 		if !segments {
 			a.Segments = nil
 		}
-		if la, lb := string(ordertrace.AppendOrder(nil, a)), string(ordertrace.AppendOrder(nil, b)); la != lb {
+		if la, lb := string(tracefile.AppendOrder(nil, a)), string(tracefile.AppendOrder(nil, b)); la != lb {
 			t.Fatalf("order %d: stored\n%s\nfile\n%s", a.ID, lb, la)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/trace"
 )
 
@@ -17,12 +18,15 @@ func TraceName(path string) string { return storedName(path, ".gz", ".ptr") }
 // Trace stores the trace file at path (plain or gzip) unless a file with
 // the same bytes is stored already, in which case it returns that trace
 // with Existing set and writes nothing. The trace is parsed and packed in
-// one pass and one transaction, and its meaning checked beside (a
-// simulation on one processor, sim.Check): on any error (a defective trace
-// is a *ptr.Error, a trace no configuration can simulate an
-// *engine.Error) nothing is written. progress, if not nil, is called now and
-// then with the bytes of the file read so far and the file's size, and
-// once at the end. The calls table is not written (TraceOptions.Calls).
+// one pass and one transaction, each field's limits checked where it is
+// read: on any error (a defective trace is a *ptr.Error) nothing is
+// written. What the calls mean is not simulated here (that would cost as
+// much as the rest of the ingest): the trace's first prediction is its
+// check, and a defect it finds marks the trace refused in the store
+// (internal/stage); TraceOptions.CheckMeaning checks at ingest instead.
+// progress, if not nil, is called now and then with the bytes of the file
+// read so far and the file's size, and once at the end. The calls table
+// is not written (TraceOptions.Calls).
 func Trace(ctx context.Context, st *store.Store, path string, progress func(done, total int64)) (store.TraceInfo, error) {
 	return TraceWith(ctx, st, path, TraceOptions{Progress: progress})
 }
@@ -35,17 +39,28 @@ type TraceOptions struct {
 	// for SQL users (store.MaterializeCalls), in a second transaction; a
 	// stored trace gets them too when it has none.
 	Calls bool
-	// Check, if not nil, makes the check of a new trace's calls in place
-	// of sim.Check's (given the trace's header and the file's path): a
-	// prediction of the trace, whose defects are the check's, made in the
-	// same pass (`presage predict FILE`, stage.PredictFile). It is not
-	// called for a trace stored already.
+	// CheckMeaning also checks what a new trace's calls mean, in the pass
+	// that packs it, by simulating them on one processor (sim.Checker):
+	// a trace no configuration can simulate is refused at ingest with an
+	// *engine.Error naming its line, and nothing is written (`presage
+	// ingest trace --check`). Without it the trace's first prediction
+	// checks it.
+	CheckMeaning bool
+	// Check, if not nil, makes the check of a new trace's calls in the
+	// pass that packs it, in place of CheckMeaning's (given the trace's
+	// header and the file's path): a prediction of the trace, whose
+	// defects are the check's (`presage predict FILE`,
+	// stage.PredictFile). It is not called for a trace stored already.
 	Check func(h *trace.Header, path string) CallCheck
 }
 
 // TraceWith is Trace with options.
 func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptions) (store.TraceInfo, error) {
-	info, err := packFile(ctx, st, path, opt.Progress, opt.Check)
+	check := opt.Check
+	if check == nil && opt.CheckMeaning {
+		check = func(h *trace.Header, name string) CallCheck { return sim.NewChecker(h, name) }
+	}
+	info, err := packFile(ctx, st, path, opt.Progress, check)
 	if err != nil || !opt.Calls {
 		return info, err
 	}
@@ -55,7 +70,9 @@ func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptio
 	return info, nil
 }
 
-// packFile stores the trace at path with its pack, as Trace describes.
+// packFile stores the trace at path with its pack, as Trace describes,
+// its calls checked as they are read by the check check makes when it is
+// not nil.
 // The file is hashed first, so that a stored trace costs one read of the
 // file (of its compressed bytes when gzip), not a parse; a new one is then
 // inflated in a goroutine beside the parsing, and the parser keeps the
@@ -81,9 +98,11 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 	}
 	defer r.Close()
 	r.TextOnly()
-	checked := newCheckedReader(r, path, check)
-	defer checked.Close()
-	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, checked)
+	var calls store.TraceReader = r
+	if check != nil {
+		calls = newCheckedReader(r, path, check)
+	}
+	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, calls)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}

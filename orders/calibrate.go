@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	goruntime "runtime"
-	"slices"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -17,6 +17,7 @@ import (
 // is made) and times every block's real implementation.
 type calibrateMode struct {
 	machine string
+	cpu     int // the CPU its thread is pinned to, -1 when not pinned
 	rows    []calibration.Row
 	reps    map[string]int // timed runs so far of each block and α
 	count   int64          // orders made
@@ -43,30 +44,64 @@ func (m *calibrateMode) get(*Ctx, *order) error { return nil }
 // runs of its block and α, so that a test running a block several times
 // gives several rows.
 func (m *calibrateMode) block(_ *Ctx, name string, cost Cost, real, _ func()) {
-	seconds, wall := timeBlock(real)
+	seconds, wall, faults := timeBlock(real)
 	key := runKey(name, cost.Alpha)
 	rep := m.reps[key]
 	m.reps[key]++
 	m.rows = append(m.rows, calibration.Row{Block: name, Alpha: cost.Alpha, F: cost.F,
-		Seconds: seconds, Machine: m.machine, Rep: rep, Copies: 1, Wall: wall})
+		Seconds: seconds, Machine: m.machine, Rep: rep, Copies: 1, Wall: wall, CPU: m.cpu, Faults: faults})
 }
 
-// warmUp runs every test once, untimed: the first run of a process grows
-// its heap, faults its pages in and fills its caches, and times its
-// blocks up to several times slower than the next ones (a merge of
-// 5,000 numbers took 5 times its usual time here), as a benchmark's
-// first run does.
-func warmUp(ctx context.Context, cfg Config) error {
-	w := &calibrateMode{machine: cfg.machine(), reps: map[string]int{}}
+// warmUp runs every test once on each of cpus (once, wherever the system
+// puts it, for none), untimed: the first run of a process grows its
+// heap, faults its pages in and fills its caches, and times its blocks
+// up to several times slower than the next ones (a merge of 5,000
+// numbers took 5 times its usual time here), as a benchmark's first run
+// does.
+func warmUp(ctx context.Context, cfg Config, cpus []int) error {
+	w := &calibrateMode{machine: cfg.machine(), cpu: -1, reps: map[string]int{}}
 	w.start(ctx, cfg.Check)
 	defer w.cancel()
-	return w.runTests(ctx, cfg.Tests)
+	for i := range max(len(cpus), 1) {
+		if err := w.pinned(cpuOf(cpus, i), func() error { return w.runTests(ctx, cfg.Tests) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cpuOf returns the CPU of round i, taking cpus in turn; -1 (not
+// pinned) when there are none.
+func cpuOf(cpus []int, i int) int {
+	if len(cpus) == 0 {
+		return -1
+	}
+	return cpus[i%len(cpus)]
+}
+
+// pinned runs f with its goroutine locked to its thread and the thread
+// pinned to cpu (not pinned for -1, or when the system refuses), the
+// rows it times marked with the CPU; the thread gets every CPU back
+// before it is unlocked, as other goroutines will run on it.
+func (m *calibrateMode) pinned(cpu int, f func() error) error {
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	m.cpu = -1
+	if cpu >= 0 {
+		restore, ok := pinOSThread(cpu)
+		defer restore()
+		if ok {
+			m.cpu = cpu
+		}
+	}
+	defer func() { m.cpu = -1 }()
+	return f()
 }
 
 // runTests runs every test once, collecting garbage before each.
 func (m *calibrateMode) runTests(ctx context.Context, tests []TestCase) error {
 	for _, t := range tests {
-		goruntime.GC()
+		collect()
 		m.make(nil, orderSpec{name: t.Name, body: func(c *Ctx) (int64, error) { return 0, t.Run(c) }})
 		if err := m.err(ctx); err != nil {
 			return fmt.Errorf("test %s: %w", t.Name, err)
@@ -81,11 +116,11 @@ func (m *calibrateMode) runTests(ctx context.Context, tests []TestCase) error {
 func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row, error) {
 	var rows []calibration.Row
 	for range reps {
-		goruntime.GC()
+		collect()
 		copies := make([]*calibrateMode, k)
 		var g errgroup.Group
 		for i := range copies {
-			c := &calibrateMode{machine: cfg.machine(), reps: map[string]int{}}
+			c := &calibrateMode{machine: cfg.machine(), cpu: -1, reps: map[string]int{}}
 			c.start(ctx, cfg.Check)
 			copies[i] = c
 			g.Go(func() error {
@@ -109,27 +144,44 @@ func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row
 	return rows, nil
 }
 
+// collectorOff turns the collector off while the tests are timed, collect
+// running each collection, and returns the function that turns it back
+// as it was.
+func collectorOff() (restore func()) {
+	prev := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(prev) }
+}
+
+// collect collects garbage and leaves the collector off until the next
+// call, so that no collection lands in a timed block, and so that the
+// runtime's scavenger keeps the pages the garbage held. After a
+// collection the scavenger returns to the system the pages above 1.1
+// times the heap in use (runtime, gcPaceScavenger), and the next test
+// faulted them in again inside its timed blocks: a merge of 2,000,000
+// numbers took up to 2.6 times its time, 12–16 µs per fault, in some
+// processes and not in others. With the collector off, the scavenger's
+// goal grows with the heap goal, unbounded, and it returns nothing: the
+// calibrations of the merge sort then took 0–2 faults in 40 runs, against
+// every run before. The collection itself runs at the default GOGC, so
+// that the goal it leaves is finite and turning the collector off moves
+// it.
+func collect() {
+	debug.SetGCPercent(100)
+	goruntime.GC()
+	debug.SetGCPercent(-1)
+}
+
 // stable reports whether every block and α timed in rows has a median
-// known within precision: the order statistics around the median that
-// bound its 95% confidence interval (n/2 ± 0.98√n, distribution-free)
-// lie within precision of it, on either side on average.
+// known within precision on every CPU its runs were pinned to: the order
+// statistics around the median that bound its 95% confidence interval
+// (n/2 ± 0.98√n, distribution-free) lie within precision of it, on
+// either side on average (calibration.Point.Bound).
 func stable(rows []calibration.Row, precision float64) bool {
-	byKey := map[string][]float64{}
-	for _, r := range rows {
-		key := runKey(r.Block, r.Alpha)
-		byKey[key] = append(byKey[key], r.Seconds)
-	}
-	for _, ts := range byKey {
-		n := len(ts)
-		half := int(math.Ceil(0.98 * math.Sqrt(float64(n))))
-		lo, hi := n/2-half, (n-1)/2+half
-		if lo < 0 || hi >= n {
-			return false // too few runs to bound the median
-		}
-		slices.Sort(ts)
-		med := (ts[n/2] + ts[(n-1)/2]) / 2
-		if (ts[hi]-ts[lo])/2 > precision*med {
-			return false
+	for _, st := range calibration.Analyze(rows, calibration.DefaultThresholds) {
+		for _, p := range st.Points {
+			if !(p.Bound <= precision) {
+				return false
+			}
 		}
 	}
 	return true
@@ -149,7 +201,7 @@ func runKey(block string, alpha []float64) string {
 // RefBlock is the block name under which calibration rows time the
 // reference algorithm (f = 1): record mode's "ref" unit is its time on
 // the calibration's machine.
-const RefBlock = "ref"
+const RefBlock = calibration.RefBlock
 
 // reference is the reference algorithm: a fixed chain of floating-point
 // square roots and additions, about 10 ms on a 2020s core. Its result is
@@ -165,24 +217,32 @@ func reference() {
 //lint:ignore U1000 written only: the reference loop's result must go somewhere, or the compiler drops the loop
 var referenceSink float64
 
-// calibrate runs every test reps times, and more until every block's
-// median is stable (or MaxReps), collecting garbage before each run so
-// that a collection seldom lands inside a timed block, and times the
-// reference algorithm once per repetition; with Contention, it times
-// copies of the tests at once; then it times the runtime's own costs
-// (OrderBlock, WaitBlock).
+// calibrate runs every test reps times on each CPU the process may run
+// on, its thread pinned to each in turn, and more until every block's
+// median is stable on every CPU (or MaxReps on each), collecting garbage
+// before each run so that a collection seldom lands inside a timed
+// block, and times the reference algorithm once per repetition; with
+// Contention, it times copies of the tests at once; then it times the
+// runtime's own costs (OrderBlock, WaitBlock).
 func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
 	tests, reps, machine := cfg.Tests, cfg.reps(), cfg.machine()
-	if err := warmUp(ctx, cfg); err != nil {
+	cpus := calibrationCPUs()
+	collectorOn := collectorOff()
+	defer collectorOn()
+	if err := warmUp(ctx, cfg, cpus); err != nil {
 		return nil, err
 	}
-	m := &calibrateMode{machine: machine, reps: map[string]int{}}
+	m := &calibrateMode{machine: machine, cpu: -1, reps: map[string]int{}}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
-	for rep := 0; rep < reps || rep < cfg.maxReps() && !stable(m.rows, cfg.precision()); rep++ {
-		goruntime.GC()
-		m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
-		if err := m.runTests(ctx, tests); err != nil {
+	perRound := max(len(cpus), 1) // repetitions count rounds over every CPU
+	for rep := 0; rep < reps*perRound || rep < cfg.maxReps()*perRound && !stable(m.rows, cfg.precision()); rep++ {
+		err := m.pinned(cpuOf(cpus, rep), func() error {
+			collect()
+			m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
+			return m.runTests(ctx, tests)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -195,14 +255,15 @@ func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
 			m.rows = append(m.rows, rows...)
 		}
 	}
+	collectorOn() // the runtime's costs are timed as a program runs, collector on
 	order, wait, err := timeRuntime(ctx, reps)
 	if err != nil {
 		return nil, fmt.Errorf("timing the runtime: %w", err)
 	}
 	for i := range order {
 		m.rows = append(m.rows,
-			calibration.Row{Block: OrderBlock, F: 1, Seconds: order[i], Machine: machine, Rep: i, Copies: 1, Wall: order[i]},
-			calibration.Row{Block: WaitBlock, F: 1, Seconds: wait[i], Machine: machine, Rep: i, Copies: 1, Wall: wait[i]})
+			calibration.Row{Block: OrderBlock, F: 1, Seconds: order[i], Machine: machine, Rep: i, Copies: 1, Wall: order[i], CPU: -1},
+			calibration.Row{Block: WaitBlock, F: 1, Seconds: wait[i], Machine: machine, Rep: i, Copies: 1, Wall: wait[i], CPU: -1})
 	}
 	return m.rows, nil
 }

@@ -2,6 +2,9 @@ package orders
 
 import (
 	"bytes"
+	"maps"
+	goruntime "runtime"
+	"slices"
 	"testing"
 
 	"github.com/presage-dvm/presage/orders/calibration"
@@ -65,10 +68,76 @@ func TestCalibrateRepeatsUntilStable(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	if alone != 2*6 {
-		t.Errorf("%d add blocks alone, want 12: 6 repetitions (never stable within 1e-9) of 2 blocks", alone)
+	cpus := max(len(calibrationCPUs()), 1)
+	if alone != 2*6*cpus {
+		t.Errorf("%d add blocks alone, want %d: 6 repetitions (never stable within 1e-9) of 2 blocks on each of %d CPUs", alone, 2*6*cpus, cpus)
 	}
 	if copies != 2*2*3 {
 		t.Errorf("%d add blocks by 2 copies, want 12: 3 repetitions of 2 copies of 2 blocks", copies)
+	}
+}
+
+// TestCalibratePinsEveryCPU: the blocks alone are timed on every CPU the
+// process may run on, as many times on each, and their rows say which;
+// the runtime's costs and the copies at once are not pinned.
+func TestCalibratePinsEveryCPU(t *testing.T) {
+	var buf bytes.Buffer
+	cfg := Config{Mode: ModeCalibrate, Reps: 2, MaxReps: 2, Contention: true, Machine: "m", Output: &buf,
+		Tests: []TestCase{Test("eight", func(c *Ctx) error { _, err := Make(c, sum, numbers(8)).Get(c); return err })}}
+	if _, _, err := Main(cfg, sum, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := calibration.ReadAll(&buf, "calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpus := calibrationCPUs()
+	byCPU := map[int]int{}
+	for _, r := range rows {
+		alone := r.Copies <= 1 && r.Block != OrderBlock && r.Block != WaitBlock
+		switch {
+		case alone && len(cpus) > 0 && !slices.Contains(cpus, r.CPU):
+			t.Errorf("row %+v: CPU %d, want one of %v", r, r.CPU, cpus)
+		case !alone && r.CPU != -1:
+			t.Errorf("row %+v: pinned, want not (-1)", r)
+		}
+		if alone && r.Block == "add" {
+			byCPU[r.CPU]++
+		}
+	}
+	want := map[int]int{-1: 2 * 2}
+	if len(cpus) > 0 {
+		want = map[int]int{}
+		for _, c := range cpus {
+			want[c] = 2 * 2 // 2 repetitions of 2 blocks
+		}
+	}
+	if !maps.Equal(byCPU, want) {
+		t.Errorf("add blocks alone by CPU %v, want %v", byCPU, want)
+	}
+}
+
+// TestPinnedRestoresTheThread: after a pinned round, the thread may run
+// on every CPU it could before.
+func TestPinnedRestoresTheThread(t *testing.T) {
+	cpus := calibrationCPUs()
+	if len(cpus) < 2 {
+		t.Skip("needs two CPUs to pin to one")
+	}
+	m := &calibrateMode{cpu: -1}
+	var during []int
+	var marked int
+	goruntime.LockOSThread() // the same thread before, in and after pinned
+	err := m.pinned(cpus[1], func() error { during, marked = calibrationCPUs(), m.cpu; return nil })
+	after := calibrationCPUs()
+	goruntime.UnlockOSThread()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(during, cpus[1:2]) || marked != cpus[1] || m.cpu != -1 {
+		t.Errorf("while pinned to %d the thread could run on %v, rows marked %d (after: %d)", cpus[1], during, marked, m.cpu)
+	}
+	if !slices.Equal(after, cpus) {
+		t.Errorf("after: CPUs %v, want %v", after, cpus)
 	}
 }

@@ -47,7 +47,9 @@ var codecMain = Proc("codec-main", func(c *Ctx, n int) (int, error) {
 // processes does, as it does: each leaf's arguments encoded by main and
 // decoded by the leaf, each result encoded by its leaf and decoded by
 // main once per handle however often it asks; without Codec, nothing.
-// The answer is the same, and so are the trace's orders and bytes.
+// The answer is the same, and so are the trace's orders and bytes, but
+// main's arguments: with Codec they are the bytes the coordinator sends
+// main's worker.
 func TestRecordCodecEncodesAsWorkersDo(t *testing.T) {
 	traces := map[bool]*bytes.Buffer{}
 	for _, codec := range []bool{false, true} {
@@ -70,8 +72,11 @@ func TestRecordCodecEncodesAsWorkersDo(t *testing.T) {
 	if len(plain) != 3 || len(coded) != 3 {
 		t.Fatalf("%d and %d orders, want 3", len(plain), len(coded))
 	}
+	if main, err := encode1(1); err != nil || plain[0].ArgBytes != 0 || coded[0].ArgBytes != int64(len(main)) {
+		t.Errorf("main's arguments: %d bytes, with Codec %d; want 0, and %d encoded (%v)", plain[0].ArgBytes, coded[0].ArgBytes, len(main), err)
+	}
 	for i := range plain {
-		if plain[i].ArgBytes != coded[i].ArgBytes || plain[i].Results[0].Bytes != coded[i].Results[0].Bytes {
+		if i > 0 && plain[i].ArgBytes != coded[i].ArgBytes || plain[i].Results[0].Bytes != coded[i].Results[0].Bytes {
 			t.Errorf("order %d: %+v and %+v, want the same bytes", i+1, plain[i], coded[i])
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // Mode is what Main does with a program.
@@ -33,7 +33,7 @@ type Config struct {
 	Program string // the program's name in the trace header
 	Workers int    // Run: local workers; 0 means GOMAXPROCS
 	// Scheduler is the rule that places orders on workers in Run, one of
-	// sim/ordersched's, which sim/ordersim follows too; "" means
+	// orders/ordersched's, which sim/ordersim follows too; "" means
 	// ordersched.Default.
 	Scheduler ordersched.Name
 	// Seed seeds WorkStealing's choice of victims (ordersim.Options.Seed).
@@ -56,9 +56,9 @@ type Config struct {
 	// (Config.Procs), where gob takes tens of milliseconds a megabyte of
 	// numbers, rather than runs in one process.
 	Codec bool
-	Reps  int // Calibrate: repetitions of every test at least; 0 means 5
-	// MaxReps is the most repetitions Calibrate runs while a block's
-	// median is not known within Precision; 0 means 4×Reps.
+	Reps  int // Calibrate: repetitions of every test at least, on each CPU; 0 means 5
+	// MaxReps is the most repetitions Calibrate runs on each CPU while a
+	// block's median is not known within Precision; 0 means 4×Reps.
 	MaxReps int
 	// Precision is the relative half-width of the 95% confidence
 	// interval of every block's median that ends Calibrate's
@@ -90,6 +90,9 @@ type Config struct {
 	Output io.Writer
 	Tests  []TestCase // what Calibrate runs
 
+	// The settings of a run in worker processes, which needs a
+	// Transport: the program imports orders/cluster (see Transport).
+	//
 	// Procs runs the orders in that many worker processes (Run): copies
 	// of this program, started here, or started elsewhere and joining at
 	// Listen. Each is a node of the cluster the simulator predicts, with
@@ -97,8 +100,8 @@ type Config struct {
 	// and an order waiting in Get resumes on its own node.
 	Procs int
 	Cores int
-	// Cluster is a cluster description file (machine.ReadCluster, as
-	// ModeNetwork writes one): in Run, its nodes are the worker
+	// Cluster is a cluster description file (sim/machine.ReadCluster,
+	// as ModeNetwork writes one): in Run, its nodes are the worker
 	// processes and its cores theirs, where Procs and Cores are 0. The
 	// simulator plays traces on the same file (presage orders simulate
 	// --cluster).
@@ -114,7 +117,7 @@ type Config struct {
 	Slurm bool
 	// TokenFile holds the run's token, the secret without which the
 	// coordinator refuses a connection (a file of mode 0600); "" means
-	// $PRESAGE_ORDERS_TOKEN (TokenEnv). Workers the coordinator starts
+	// $PRESAGE_ORDERS_TOKEN (orders/cluster.TokenEnv). Workers the coordinator starts
 	// get a fresh token in their environment; with Listen and no token
 	// given, the coordinator makes one and prints it; under Slurm one
 	// must be given.
@@ -157,8 +160,8 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
 	fs.BoolVar(&c.Pin, "orders.pin", c.Pin, "run: resume a waiting order only on the worker it started on (by default on any free worker when its own is busy)")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
-	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least (0: 5)")
-	fs.IntVar(&c.MaxReps, "orders.max-reps", c.MaxReps, "calibrate: most repetitions while a block's median is not stable (0: 4×reps)")
+	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least, on each CPU (0: 5)")
+	fs.IntVar(&c.MaxReps, "orders.max-reps", c.MaxReps, "calibrate: most repetitions on each CPU while a block's median is not stable (0: 4×reps)")
 	fs.Float64Var(&c.Precision, "orders.precision", c.Precision, "calibrate: relative half-width of the 95% interval of each block's median that is stable (0: 0.02)")
 	fs.BoolVar(&c.Contention, "orders.contention", c.Contention, "calibrate: also time copies of the tests at once on 2, 4, … cores (the tests must be safe to run at once)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
@@ -171,7 +174,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
 	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")
-	fs.StringVar(&c.TokenFile, "orders.token-file", c.TokenFile, "run: file (mode 0600) holding the run's token, which workers must show the coordinator (default $"+TokenEnv+")")
+	fs.StringVar(&c.TokenFile, "orders.token-file", c.TokenFile, "run: file (mode 0600) holding the run's token, which workers must show the coordinator (default $PRESAGE_ORDERS_TOKEN)")
 	fs.StringVar(&c.TLSCert, "orders.tls-cert", c.TLSCert, "run: the coordinator's TLS certificate (PEM): its workers connect over TLS")
 	fs.StringVar(&c.TLSKey, "orders.tls-key", c.TLSKey, "run: the key of -orders.tls-cert (PEM)")
 	fs.StringVar(&c.TLSCA, "orders.tls-ca", c.TLSCA, "run: the certificate (PEM) of the authority that signed -orders.tls-cert, which workers check it against (default: the system's)")
@@ -215,7 +218,7 @@ func (c Config) maxReps() int {
 
 func (c Config) precision() float64 {
 	if c.Precision <= 0 {
-		return 0.02
+		return calibration.DefaultPrecision
 	}
 	return c.Precision
 }

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/presage-dvm/presage/orders/measured"
 )
 
@@ -20,7 +18,7 @@ import (
 // order is a goroutine of its process and resumes there), keeps every
 // result, and runs again the orders of a node it loses.
 type coordinator struct {
-	nc     *nats.Conn
+	conn   Conn
 	pool   *pool
 	cores  int // per node
 	stderr io.Writer
@@ -45,7 +43,8 @@ type member struct {
 	inbox    string
 	host     string
 	pid      int
-	slots    []int // its cores, as the pool's workers
+	slots    []int   // its cores, as the pool's workers
+	out      *outbox // the orders it starts, the results sent ahead to it
 	alive    bool
 	lastBeat time.Time
 }
@@ -81,13 +80,13 @@ func (c *coordinator) node(slot int) *member { return c.nodes[slot/c.cores] }
 // time in the order they came (an order's making comes before any
 // request naming it); a message that cannot be read ends the run.
 func (c *coordinator) subscribe() error {
-	handlers := map[string]func(*nats.Msg) error{
+	handlers := map[string]func(*Message) error{
 		subjectMake: c.onMake,
 		subjectGet:  c.onGet,
 		subjectDone: c.onDone,
 		subjectBeat: c.onBeat,
 	}
-	sub, err := c.nc.Subscribe(subjectsToCoordinator, func(m *nats.Msg) {
+	handle := func(m *Message) {
 		h := handlers[m.Subject]
 		if h == nil {
 			return
@@ -95,12 +94,13 @@ func (c *coordinator) subscribe() error {
 		if err := h(m); err != nil {
 			c.fail(fmt.Errorf("orders: coordinator: %s: %w", m.Subject, err))
 		}
-	})
-	if err != nil {
-		return err
 	}
-	// Results and arguments may be megabytes each: never drop one.
-	return sub.SetPendingLimits(-1, -1)
+	_, err := c.conn.Subscribe(subjectsToCoordinator, func(m *Message) {
+		if err := unbatched(m, handle); err != nil {
+			c.fail(err)
+		}
+	})
+	return err
 }
 
 // place files t, made by an order on core from (-1: the coordinator), with
@@ -129,12 +129,10 @@ func (c *coordinator) startOn(t *tracked, slot int) {
 	t.slot, t.made = slot, 0
 	t.exec++
 	c.ran(t)
-	if err := c.nc.PublishMsg(message(n.inbox, t.args, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child)); err != nil {
-		c.fail(err)
-	}
+	n.out.put(message(n.inbox, t.args, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child))
 }
 
-func (c *coordinator) onMake(m *nats.Msg) error {
+func (c *coordinator) onMake(m *Message) error {
 	f := fields{m: m}
 	parentID, exec, proc := f.int(hParent), int(f.int(hExec)), f.str(hProc)
 	if f.err != nil {
@@ -173,7 +171,7 @@ func (c *coordinator) newOrder(parent *tracked, proc string, args []byte) *track
 	return t
 }
 
-func (c *coordinator) onGet(m *nats.Msg) error {
+func (c *coordinator) onGet(m *Message) error {
 	f := fields{m: m}
 	id, exec, slot := f.int(hOrder), int(f.int(hExec)), int(f.int(hSlot))
 	name := ref{Parent: f.int(hParent), Child: int(f.int(hChild))}
@@ -185,16 +183,16 @@ func (c *coordinator) onGet(m *nats.Msg) error {
 	switch {
 	case r == nil || r.exec != exec:
 		c.mu.Unlock()
-		return m.RespondMsg(message("", nil, hStale, true))
+		return respond(c.conn, m, message("", nil, hStale, true))
 	case want == nil:
 		c.mu.Unlock()
 		data, failed := outcome(nil, &wireFailure{Order: r.id, Proc: r.proc, Misuse: true,
 			Msg: fmt.Sprintf("Get of child %d of order %d, which it never made", name.Child, name.Parent)})
-		return m.RespondMsg(message("", data, append(failed, hSlot, slot)...))
+		return respond(c.conn, m, message("", data, append(failed, hSlot, slot)...))
 	case want.done:
 		c.mu.Unlock()
 		data, failed := outcome(want.result, want.fail)
-		return m.RespondMsg(message("", data, append(failed, hSlot, slot)...))
+		return respond(c.conn, m, message("", data, append(failed, hSlot, slot)...))
 	}
 	c.pool.suspend(r.slot)
 	c.stopped(r)
@@ -207,7 +205,7 @@ func (c *coordinator) onGet(m *nats.Msg) error {
 	return nil
 }
 
-func (c *coordinator) onDone(m *nats.Msg) error {
+func (c *coordinator) onDone(m *Message) error {
 	f := fields{m: m}
 	id, exec := f.int(hOrder), int(f.int(hExec))
 	fail, err := failureOf(m)
@@ -252,9 +250,8 @@ func (c *coordinator) sendAhead(t *tracked) {
 		return
 	}
 	data, failed := outcome(t.result, t.fail)
-	if err := c.nc.PublishMsg(message(c.node(p.slot).inbox, data, append(failed, hResult, true, hParent, t.parent, hChild, t.child)...)); err != nil {
-		c.fail(err)
-	}
+	to := c.node(p.slot)
+	to.out.put(message(to.inbox, data, append(failed, hResult, true, hParent, t.parent, hChild, t.child)...))
 }
 
 // resume files w, which waited for t's result, with the pool, and sends
@@ -279,13 +276,13 @@ func (c *coordinator) resume(w, t *tracked) {
 		c.ran(w)
 		c.mu.Unlock()
 		data, failed := outcome(t.result, t.fail)
-		if err := c.nc.PublishMsg(message(to, data, append(failed, hSlot, slot)...)); err != nil {
+		if err := c.conn.Publish(message(to, data, append(failed, hSlot, slot)...)); err != nil {
 			c.fail(err)
 		}
 	}()
 }
 
-func (c *coordinator) onBeat(m *nats.Msg) error {
+func (c *coordinator) onBeat(m *Message) error {
 	f := fields{m: m}
 	proc := int(f.int(hProc))
 	if f.err != nil {
@@ -336,7 +333,7 @@ func (c *coordinator) lose(n *member, why error) {
 	n.alive = false
 	c.pool.lose(n.slots)
 	// A worker silent too long may still run: it must not go on alone.
-	_ = c.nc.PublishMsg(message(n.inbox, nil, hStop, true, hWhy, fmt.Sprintf("this worker was lost: %v", why)))
+	_ = c.conn.Publish(message(n.inbox, nil, hStop, true, hWhy, fmt.Sprintf("this worker was lost: %v", why)))
 	again := 0
 	for _, t := range c.orders {
 		if t.done || t.slot < 0 || c.node(t.slot) != n {
@@ -443,53 +440,54 @@ func (c *coordinator) stopAll(why string) {
 	defer c.mu.Unlock()
 	for _, n := range c.nodes {
 		if n.alive {
-			_ = c.nc.PublishMsg(message(n.inbox, nil, hStop, true, hWhy, why))
+			_ = c.conn.Publish(message(n.inbox, nil, hStop, true, hWhy, why))
 		}
 	}
-	_ = c.nc.Flush()
+	_ = c.conn.Flush()
 }
 
 // admit lets up to want workers join: it answers their hellos with
 // each one's number and cores, and closes the channel it returns once
 // all have joined. The caller subscribes it before starting workers, so
 // that no hello goes unanswered.
-func (c *coordinator) admit(want int) (joined <-chan struct{}, sub *nats.Subscription, err error) {
+func (c *coordinator) admit(want int) (joined <-chan struct{}, unsubscribe func() error, err error) {
 	all := make(chan struct{})
-	sub, err = c.nc.Subscribe(subjectHello, func(m *nats.Msg) {
+	unsubscribe, err = c.conn.Subscribe(subjectHello, func(m *Message) {
 		h, err := decode1[helloMsg](m.Data)
 		if err != nil {
-			_ = reply(m, helloReply{Err: err.Error()})
+			_ = c.reply(m, helloReply{Err: err.Error()})
 			return
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if len(c.nodes) == want {
-			_ = reply(m, helloReply{Err: fmt.Sprintf("the run has its %d workers", want)})
+			_ = c.reply(m, helloReply{Err: fmt.Sprintf("the run has its %d workers", want)})
 			return
 		}
-		n := &member{index: len(c.nodes), inbox: h.Inbox, host: h.Host, pid: h.PID, alive: true, lastBeat: time.Now()}
+		n := &member{index: len(c.nodes), inbox: h.Inbox, host: h.Host, pid: h.PID, alive: true, lastBeat: time.Now(),
+			out: newOutbox(c.conn, h.Inbox, c.fail)}
 		for k := range c.cores {
 			n.slots = append(n.slots, n.index*c.cores+k)
 		}
 		c.nodes = append(c.nodes, n)
-		_ = reply(m, helloReply{Proc: n.index, Cores: c.cores})
+		_ = c.reply(m, helloReply{Proc: n.index, Cores: c.cores})
 		if len(c.nodes) == want {
 			close(all)
 		}
 	})
-	return all, sub, err
+	return all, unsubscribe, err
 }
 
-// join waits until the workers have joined (admit); a spawned process
-// that ends meanwhile ends the wait with exited's error.
-func (c *coordinator) join(ctx context.Context, want int, joined <-chan struct{}, exited <-chan error) error {
+// join waits until the workers have joined (admit); a process the
+// transport started that ends meanwhile ends the wait with its error.
+func (c *coordinator) join(ctx context.Context, want int, joined <-chan struct{}, exited <-chan Exit) error {
 	timeout := time.NewTimer(2 * time.Minute)
 	defer timeout.Stop()
 	select {
 	case <-joined:
 		return nil
-	case err := <-exited:
-		return err
+	case e := <-exited:
+		return fmt.Errorf("orders: worker process (pid %d) ended: %v", e.PID, e.Err)
 	case <-timeout.C:
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -500,10 +498,10 @@ func (c *coordinator) join(ctx context.Context, want int, joined <-chan struct{}
 }
 
 // reply answers request m with r gob-encoded.
-func reply[R any](m *nats.Msg, r R) error {
+func (c *coordinator) reply(m *Message, r helloReply) error {
 	b, err := encode1(r)
 	if err != nil {
 		return err
 	}
-	return m.Respond(b)
+	return respond(c.conn, m, &Message{Data: b})
 }

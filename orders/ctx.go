@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 )
 
@@ -77,11 +78,20 @@ type runtime interface {
 
 // order is what every mode knows of an order.
 type order struct {
-	id    int64         // in the order of making (record mode: of recording)
-	proc  string        // the procedure
-	block string        // the block the order is in, "" outside blocks
-	done  chan struct{} // closed when the result is ready (run mode)
-	ended bool          // run mode, under runMode.mu: done is closed or about to be
+	id    int64  // in the order of making (record mode: of recording)
+	proc  string // the procedure
+	block string // the block the order is in, "" outside blocks
+	// state is, in run mode, orderRunning, orderWaited once an order
+	// waits for it (set under runMode.mu), orderEnded once its result is
+	// ready.
+	state atomic.Int32
+	// resume is, in run mode, the task by which it asks for a worker
+	// again after a suspension in Get, made at its first; waitsFor is
+	// the order it waits for while suspended, and waitAt its place in
+	// runMode.waiting (both under runMode.mu).
+	resume   *task
+	waitsFor *order
+	waitAt   int
 	// waiters are the orders that waited for it (run mode, under
 	// runMode.mu), so that its end finds them without a search.
 	waiters []*order
@@ -100,6 +110,13 @@ type order struct {
 	made   int    // remote: the children it made so far
 	wire   []byte // remote: its encoded result, once here
 }
+
+// The states of an order in run mode (order.state).
+const (
+	orderRunning int32 = iota // made, not ended, nobody waits for it
+	orderWaited               // an order waits for it
+	orderEnded
+)
 
 // pauseOwn stops, in record mode, the clock of the own time of the order
 // c runs until resumeOwn: what runs meanwhile is the runtime's work

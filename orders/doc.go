@@ -15,8 +15,11 @@
 //
 //   - Run executes the orders in parallel on Workers local workers, each
 //     standing for a computer of one core: an order waiting in Get frees
-//     its worker and later resumes on the same one, ahead of orders that
-//     never started. It measures the makespan.
+//     its worker and later resumes on the same one (or, unless Pin, on a
+//     free one when its own is busy), ahead of orders that never started.
+//     Each worker runs orders from queues of its own and takes others'
+//     when it has none, with no lock the workers share (sched). It
+//     measures the makespan.
 //   - Calibrate (stage 2) runs the program's tests once untimed, then at
 //     least Reps times and until every block's median is stable, and
 //     times every block with its real implementation: one calibration row
@@ -26,7 +29,7 @@
 //   - Record (stage 3) runs the program once, sequentially, with the quick
 //     alternatives, prices every block at c(f)·f(α) from a calibration
 //     file and measures the rest of each order's own time, its own work
-//     excluded; it writes the order trace (sim/ordertrace) that
+//     excluded; it writes the order trace (orders/tracefile) that
 //     sim/ordersim plays on a cluster, in seconds or in units of a
 //     reference algorithm's time (Config.Unit), with the runtime's costs
 //     and the program's slowdown by orders at once in its header.
@@ -40,4 +43,18 @@
 // misuse of blocks is a *MisuseError, a cycle of handles a
 // *DeadlockError. Arguments and results are sized for the trace by
 // SizeOf.
+//
+// Run mode also runs the orders in worker processes, on this computer
+// or others (Config.Procs, Listen and Join, Slurm, Cluster), and
+// ModeNetwork times their network: this package's coordinator places
+// the orders and keeps their results, and a Transport joins it to its
+// workers. A program opts in by importing the module's transport,
+//
+//	import _ "github.com/presage-dvm/presage/orders/cluster"
+//
+// which registers it (NATS, Slurm, the run's token and TLS); a program
+// that does not links nothing of the network, and a run that asks for
+// worker processes fails at once, saying what to import. The package
+// links no package of the simulator either: the trace's format is
+// orders/tracefile's, the placement rules orders/ordersched's.
 package orders

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // fib computes Fibonacci numbers by orders: each call above 10 makes two
@@ -43,6 +45,21 @@ func ExampleMain() {
 	}
 	fmt.Println(r, rep.Mode, rep.Orders)
 	// Output: 6765 run 465
+}
+
+// The README's program: run mode on eight workers placing orders by work
+// stealing, under a deadline. It links nothing of the network: a run in
+// worker processes would need orders/cluster imported.
+func ExampleMainContext() {
+	cfg := orders.Config{Workers: 8, Scheduler: ordersched.WorkStealing} // or flags: cfg.AddFlags(flag.CommandLine)
+	ctx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	r, summary, err := orders.MainContext(ctx, cfg, fib, 20)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r, summary.Workers, summary.Orders)
+	// Output: 6765 8 465
 }
 
 // Record mode writes the order trace, blocks priced from constants (here

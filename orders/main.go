@@ -1,16 +1,16 @@
 package orders
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/measured"
-	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // Summary says what Main did.
@@ -85,13 +85,10 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 		result = r
 		return SizeOf(r), err
 	}
-	cfg, err := cfg.withCluster()
-	if err != nil {
-		return result, nil, err
-	}
 	var rep *Summary
+	var err error
 	switch mode := cfg.mode(); {
-	case (mode == ModeRun || mode == ModeNetwork) && (cfg.distributed() || cfg.Join != ""):
+	case (mode == ModeRun || mode == ModeNetwork) && cfg.inProcesses():
 		result, rep, err = runDistributed(ctx, cfg, prog)
 	case mode == ModeNetwork:
 		err = errors.New("orders: network mode times the network of worker processes: it needs -orders.procs, -orders.listen or -orders.slurm")
@@ -113,32 +110,27 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	return result, rep, err
 }
 
-// runDistributed runs prog in worker processes (Config.Procs, Slurm), or
-// serves as one of them: a worker process ends when the run does, and
-// never returns from Run.
+// runDistributed runs prog in worker processes (Config.Procs, Slurm)
+// through the registered Transport, or serves as one of them: a worker
+// process ends when the run does, and never returns from Run.
 func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, error) {
 	var zero R
-	url, err := cfg.joinURL()
+	t, err := registered(cfg)
 	if err != nil {
 		return zero, nil, err
 	}
-	if url != "" {
-		spawned := cfg.Join == "" && os.Getenv(joinEnv) != ""
-		opts, err := cfg.joinOptions(spawned)
-		if err != nil {
-			return zero, nil, err
-		}
-		serveAsWorker(ctx, url, opts, spawned, os.Stderr)
+	if err := serveIfWorker(ctx, t, cfg); err != nil {
+		return zero, nil, err
 	}
 	if cfg.mode() == ModeNetwork {
-		rep, err := calibrateNetwork(ctx, cfg)
+		rep, err := calibrateNetwork(ctx, t, cfg)
 		return zero, rep, err
 	}
 	args, err := prog.args()
 	if err != nil {
 		return zero, nil, err
 	}
-	b, rep, err := runCluster(ctx, cfg, prog.name, args)
+	b, rep, err := runCluster(ctx, t, cfg, prog.name, args)
 	if err != nil {
 		return zero, rep, err
 	}
@@ -157,15 +149,13 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int6
 	case <-r.ctx.Done(): // cancelled, or an order failed: the others end on their own
 	}
 	end := time.Now()
-	start := r.pool.start
-	r.mu.Lock()
-	rep := &Summary{Mode: ModeRun, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.count}
-	r.mu.Unlock()
+	start := r.sched.start
+	rep := &Summary{Mode: ModeRun, Workers: cfg.workers(), Elapsed: end.Sub(start), Orders: r.made()}
 	if err := r.err(ctx); err != nil {
 		return rep, err
 	}
 	rep.Measured = &measured.Execution{Program: cmp.Or(cfg.Program, name), Machine: cfg.machine(), Scheduler: string(cfg.scheduler()),
-		Migrate: !cfg.Pin, Started: start.UTC(), Orders: r.count, Makespan: end.Sub(start).Seconds(), Workers: r.pool.measure(end)}
+		Migrate: !cfg.Pin, Started: start.UTC(), Orders: r.made(), Makespan: end.Sub(start).Seconds(), Workers: r.sched.measure(end)}
 	if !r.schedule {
 		return rep, nil // the measurement is written only when asked for
 	}
@@ -198,7 +188,11 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 		if err := travelProblems(); err != nil {
 			return nil, err
 		}
-		main.encode = args // by the coordinator, before the run: main only decodes them
+		// By the coordinator, before the run: main only decodes them,
+		// once they have crossed to its worker, which the trace says.
+		enc, err := args()
+		main.encode = func() ([]byte, error) { return enc, err }
+		main.argBytes = int64(len(enc))
 	}
 	start := time.Now()
 	m.make(nil, main)
@@ -208,7 +202,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	}
 	rep := &Summary{Mode: ModeRecord, Elapsed: elapsed, Orders: sp.count(), Machine: machine, Work: m.work}
 	program := cmp.Or(cfg.Program, name)
-	h := ordertrace.Header{Program: program, Unit: unit, Machine: machine,
+	h := tracefile.Header{Program: program, Unit: unit, Machine: machine,
 		Orders: sp.count(), Created: time.Now().UTC().Format(time.RFC3339)}
 	h.OrderCost, h.WaitCost = runtimeCosts(prices, perSecond)
 	h.Slowdown = m.slowdown()
@@ -224,19 +218,26 @@ func runtimeCosts(prices calibration.Constants, perSecond float64) (order, wait 
 	return order * perSecond, wait * perSecond
 }
 
-func writeTrace(cfg Config, h ordertrace.Header, orders *spill) error {
+// writeTrace writes the order trace of the recorded orders to cfg's
+// output. It checks nothing: the runtime records orders that keep the
+// rules of docs/orders.md by construction, ingest checks every trace it
+// reads (sim/ordertrace's Reader), and this package's tests read what
+// record mode writes through that Reader.
+func writeTrace(cfg Config, h tracefile.Header, orders *spill) error {
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return err
 	}
-	w, err := ordertrace.NewWriter(out, h)
+	head, err := tracefile.AppendHeader(nil, h)
 	if err != nil {
 		return errors.Join(err, closeOut())
 	}
-	if err := orders.writeTo(w); err != nil {
+	bw := bufio.NewWriterSize(out, 64<<10)
+	bw.Write(head) // its error sticks in bw, for Flush
+	if err := orders.writeTo(bw); err != nil {
 		return errors.Join(err, closeOut())
 	}
-	return errors.Join(w.Close(), closeOut())
+	return errors.Join(bw.Flush(), closeOut())
 }
 
 func calibrateMain(ctx context.Context, cfg Config) (*Summary, error) {

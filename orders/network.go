@@ -6,24 +6,33 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // NetworkFit is what ModeNetwork measured: the cluster of the
 // coordinator's worker processes with its network as sim/ordersim prices
 // a transfer between two nodes — the mean round trip at each size
-// (machine.Cluster.Messages, which the simulator follows piece-wise),
-// and the line fitted to them (Latency + bytes/Bandwidth) — and how far
-// that line is from the points. An order's arguments and results travel
-// from one worker to another through the coordinator's server, over two
-// links, which a round trip between the coordinator and a worker
-// crosses too.
+// (Points, which the simulator follows piece-wise), and the line fitted
+// to them (Latency + bytes/Bandwidth) — and how far that line is from
+// the points. An order's arguments and results travel from one worker
+// to another through the coordinator's server, over two links, which a
+// round trip between the coordinator and a worker crosses too. The
+// Transport writes it as a cluster description file
+// (sim/machine.Cluster, whose Hub it is: every transfer crosses the
+// coordinator's server).
 type NetworkFit struct {
-	Cluster machine.Cluster
+	Nodes, Cores int
+	Points       []RoundTrip
+	Latency      float64 // seconds
+	Bandwidth    float64 // bytes per second; 0 when the line does not rise
 	// Worst is the largest distance of a point from the line, relative
 	// to the point: a single line describes the network when it is small.
 	Worst float64
+}
+
+// RoundTrip is the mean time of a round trip of Bytes, in seconds.
+type RoundTrip struct {
+	Bytes   int64
+	Seconds float64
 }
 
 // networkSizes are the message sizes timed, and networkReps the round
@@ -33,10 +42,10 @@ var networkSizes = []int64{0, 1 << 10, 16 << 10, 64 << 10, 128 << 10, 1 << 20, 4
 const networkReps = 7
 
 // calibrateNetwork times round trips between the coordinator and every
-// worker of cfg's plan, fits the simulator's cost and writes the cluster
-// description file (machine.WriteCluster) to cfg's output.
-func calibrateNetwork(ctx context.Context, cfg Config) (*Summary, error) {
-	s, err := openSession(ctx, cfg)
+// worker of a run of cfg through t, fits the simulator's cost and writes
+// the cluster description file (Transport.WriteNetwork) to cfg's output.
+func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, error) {
+	s, err := openSession(ctx, t, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -46,12 +55,12 @@ func calibrateNetwork(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	fit.Cluster.Cores = cfg.cores()
+	fit.Cores = s.cores
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return nil, err
 	}
-	err = machine.WriteCluster(out, fit.Cluster)
+	err = t.WriteNetwork(out, fit)
 	rep := &Summary{Mode: ModeNetwork, Workers: s.procs, Elapsed: time.Since(start), Network: fit}
 	return rep, errors.Join(err, closeOut())
 }
@@ -62,7 +71,7 @@ func calibrateNetwork(ctx context.Context, cfg Config) (*Summary, error) {
 // another through the coordinator pays (an encoding, two links there and
 // back through the server, a decoding).
 func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
-	var points []machine.MessagePoint
+	var points []RoundTrip
 	for _, size := range networkSizes {
 		value := make([]byte, size)
 		var times []float64
@@ -73,7 +82,7 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 				if err != nil {
 					return nil, err
 				}
-				m, err := s.nc.RequestMsgWithContext(ctx, message(n.inbox, data, hPing, true))
+				m, err := s.conn.Request(ctx, message(n.inbox, data, hPing, true))
 				if err != nil {
 					return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
 				}
@@ -91,10 +100,10 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 		for _, t := range times {
 			sum += t
 		}
-		points = append(points, machine.MessagePoint{Bytes: size, Seconds: sum / float64(len(times))})
+		points = append(points, RoundTrip{Bytes: size, Seconds: sum / float64(len(times))})
 	}
-	fit := &NetworkFit{Cluster: machine.Cluster{Nodes: s.procs, Messages: points, Hub: true}}
-	fit.Cluster.Latency, fit.Cluster.Bandwidth, fit.Worst = fitLine(points)
+	fit := &NetworkFit{Nodes: s.procs, Points: points}
+	fit.Latency, fit.Bandwidth, fit.Worst = fitLine(points)
 	return fit, nil
 }
 
@@ -103,7 +112,7 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 // as a large one's), and returns the largest distance of a point from
 // the line relative to the point. The simulator follows the points
 // themselves; the line is for the DVM's terms, reports and people.
-func fitLine(ps []machine.MessagePoint) (latency, bandwidth, worst float64) {
+func fitLine(ps []RoundTrip) (latency, bandwidth, worst float64) {
 	var sw, sx, sy, sxx, sxy float64
 	for _, p := range ps {
 		w := 1 / (p.Seconds * p.Seconds)

@@ -2,19 +2,13 @@ package orders
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // node is a worker process of a run in several processes, a computer of
@@ -23,9 +17,10 @@ import (
 // orders they make and asks it for the results they request. It is the
 // runtime of the orders it runs.
 type node struct {
-	nc    *nats.Conn
+	conn  Conn
 	proc  int
 	inbox string
+	out   *outbox // the orders made and ended here, to the coordinator
 
 	mu    sync.Mutex
 	stubs map[ref]*order // the orders known here, by name, whose results may come here
@@ -66,74 +61,78 @@ func (o *order) wireResult() []byte {
 	return o.wire
 }
 
-// serveAsWorker makes this process a worker of the coordinator at url,
-// connecting with opts (its token, TLS), until the run ends, and then
-// ends the process: it does not return. Losing the coordinator ends it
-// with an error; so does the run's failure, which a worker the
-// coordinator started itself (spawned) does not print: the coordinator
-// does, on the same terminal.
-func serveAsWorker(ctx context.Context, url string, opts []nats.Option, spawned bool, stderr io.Writer) {
-	err := work(ctx, url, opts)
-	if err == nil {
-		os.Exit(0)
-	}
-	if !spawned || !errors.Is(err, errRunFailed) {
-		fmt.Fprintf(stderr, "orders: worker %d: %v\n", os.Getpid(), err)
-	}
-	os.Exit(1)
-}
-
-// errRunFailed is a worker's error when the run it served failed.
-var errRunFailed = errors.New("the run ended")
-
-// work joins the coordinator at url and runs its orders until it says
-// the run ended.
-func work(ctx context.Context, url string, opts []nats.Option) error {
+// serveIfWorker makes this process, when cfg and its environment make
+// it a worker process of a run (Transport.Join), a worker of its
+// coordinator until the run ends, and then ends the process: it returns
+// only when this process is not a worker, or with the error of joining.
+// Losing the coordinator ends it with an error; so does the run's
+// failure, which a worker the coordinator started itself (spawned) does
+// not print: the coordinator does, on the same terminal.
+func serveIfWorker(ctx context.Context, t Transport, cfg Config) error {
 	lost := make(chan error, 1)
-	nc, err := connect(url, opts, func(err error) {
+	conn, spawned, err := t.Join(ctx, cfg, func(err error) {
 		select {
 		case lost <- err:
 		default:
 		}
 	})
-	if err != nil {
+	if err != nil || conn == nil {
 		return err
 	}
-	defer nc.Close()
-	n := &node{nc: nc, inbox: nats.NewInbox(), stubs: map[ref]*order{}}
+	err = work(ctx, conn, lost)
+	conn.Close()
+	if err == nil {
+		os.Exit(0)
+	}
+	if !spawned || !errors.Is(err, errRunFailed) {
+		fmt.Fprintf(os.Stderr, "orders: worker %d: %v\n", os.Getpid(), err)
+	}
+	os.Exit(1)
+	return nil
+}
+
+// errRunFailed is a worker's error when the run it served failed.
+var errRunFailed = errors.New("the run ended")
+
+// work runs the orders of the coordinator conn joined until it says the
+// run ended; lost says when the connection is lost.
+func work(ctx context.Context, conn Conn, lost <-chan error) error {
+	n := &node{conn: conn, inbox: conn.NewInbox(), stubs: map[ref]*order{}}
 	n.start(ctx, false)
 	defer n.cancel()
+	n.out = newOutbox(conn, subjectBatch, n.fail)
 	thisNode.Store(n)
 
 	stop := make(chan string, 1)
-	sub, err := nc.Subscribe(n.inbox, func(m *nats.Msg) {
+	handle := func(m *Message) {
 		switch {
-		case m.Header.Get(hStop) != "":
+		case m.Header[hStop] != "":
 			select {
-			case stop <- m.Header.Get(hWhy):
+			case stop <- m.Header[hWhy]:
 			default:
 			}
-		case m.Header.Get(hPing) != "": // ModeNetwork's round trip (pingPong)
+		case m.Header[hPing] != "": // ModeNetwork's round trip (pingPong)
 			_, err := decode1[[]byte](m.Data)
 			if err == nil {
-				err = m.Respond(m.Data)
+				err = respond(conn, m, &Message{Data: m.Data})
 			}
 			if err != nil {
 				n.fail(err)
 			}
-		case m.Header.Get(hResult) != "":
+		case m.Header[hResult] != "":
 			if err := n.keep(m); err != nil {
 				n.fail(err)
 			}
 		default:
 			go n.run(m)
 		}
+	}
+	_, err := conn.Subscribe(n.inbox, func(m *Message) {
+		if err := unbatched(m, handle); err != nil {
+			n.fail(err)
+		}
 	})
 	if err != nil {
-		return err
-	}
-	// Arguments may be megabytes each: never drop one.
-	if err := sub.SetPendingLimits(-1, -1); err != nil {
 		return err
 	}
 	if err := n.hello(); err != nil {
@@ -147,76 +146,26 @@ func work(ctx context.Context, url string, opts []nats.Option) error {
 		}
 		return nil
 	case err := <-lost:
-		return fmt.Errorf("lost the coordinator at %s: %v", url, err)
+		return fmt.Errorf("lost the coordinator at %v", err) // the transport names where: "nats://host:port: EOF"
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-n.ctx.Done():
+		// A message this worker could not send, its connection closed,
+		// fails it before the transport reports the loss, which says
+		// why the connection closed: wait a moment for it.
+		select {
+		case err := <-lost:
+			return fmt.Errorf("lost the coordinator at %v", err)
+		case <-time.After(lostGrace):
+		}
 		return n.err(ctx)
 	}
 }
 
-// A worker pings its coordinator every pingEvery and takes it for lost
-// when pingsUnanswered pings in a row go unanswered: a coordinator that
-// died with its computer, or stopped, takes its workers down within
-// about 6 s, as a killed one does at once (its connection closes).
-const (
-	pingEvery       = time.Second
-	pingsUnanswered = 5
-)
-
-// connect connects to the coordinator's NATS server at url with opts,
-// retrying for a while (workers under Slurm may start before it
-// listens) unless the server refuses the worker's token or TLS; onLost
-// is called when the connection is lost for good.
-func connect(url string, opts []nats.Option, onLost func(error)) (*nats.Conn, error) {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		nc, err := nats.Connect(url, append(slices.Clip(opts), nats.MaxReconnects(0), nats.Name("presage orders worker"),
-			nats.PingInterval(pingEvery), nats.MaxPingsOutstanding(pingsUnanswered),
-			nats.ClosedHandler(func(c *nats.Conn) {
-				if err := c.LastError(); err != nil {
-					onLost(err)
-				} else {
-					onLost(errors.New("connection closed"))
-				}
-			}),
-			nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-				if err == nil {
-					err = errors.New("disconnected")
-				}
-				onLost(err)
-			}))...)
-		if err == nil {
-			return nc, nil
-		}
-		if expected := refusal(err); expected != "" {
-			return nil, fmt.Errorf("the coordinator at %s refused this worker: %w (expected %s)", url, err, expected)
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("cannot reach the coordinator at %s: %w", url, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// refusal says what the worker lacked when err is the coordinator
-// refusing its connection (a wrong token, a certificate the worker does
-// not trust, TLS on one side only), "" for another error: trying again
-// cannot help a refused worker.
-func refusal(err error) string {
-	var unknown x509.UnknownAuthorityError
-	var host x509.HostnameError
-	var verify *tls.CertificateVerificationError
-	switch {
-	case errors.Is(err, nats.ErrAuthorization):
-		return "the run's token, in " + TokenEnv + " or -orders.token-file"
-	case errors.Is(err, nats.ErrSecureConnWanted), errors.Is(err, nats.ErrSecureConnRequired):
-		return "TLS on both sides: -orders.tls-cert and -orders.tls-key for the coordinator, -orders.tls-ca for its workers"
-	case errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &verify):
-		return "-orders.tls-ca, the authority that signed the coordinator's certificate, which must name the address workers join"
-	}
-	return ""
-}
+// lostGrace is how long a failed worker waits for the transport to
+// report the loss of its connection (Transport.Join's lost), which comes
+// from another goroutine a moment after the connection closed.
+const lostGrace = 200 * time.Millisecond
 
 // hello tells the coordinator the worker is ready and learns its number.
 func (n *node) hello() error {
@@ -226,11 +175,12 @@ func (n *node) hello() error {
 		return err
 	}
 	// The coordinator may listen a moment before it answers hellos.
-	deadline := time.Now().Add(30 * time.Second)
-	m, err := n.nc.Request(subjectHello, b, 30*time.Second)
-	for errors.Is(err, nats.ErrNoResponders) && time.Now().Before(deadline) {
+	ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
+	defer cancel()
+	m, err := n.conn.Request(ctx, &Message{Subject: subjectHello, Data: b})
+	for errors.Is(err, ErrNoResponders) && ctx.Err() == nil {
 		time.Sleep(100 * time.Millisecond)
-		m, err = n.nc.Request(subjectHello, b, 30*time.Second)
+		m, err = n.conn.Request(ctx, &Message{Subject: subjectHello, Data: b})
 	}
 	if err != nil {
 		return fmt.Errorf("joining the coordinator: %w", err)
@@ -253,7 +203,7 @@ func (n *node) beat(ctx context.Context) {
 	for {
 		select {
 		case <-t.C:
-			if err := n.nc.PublishMsg(message(subjectBeat, nil, hProc, n.proc)); err != nil {
+			if err := n.conn.Publish(message(subjectBeat, nil, hProc, n.proc)); err != nil {
 				return
 			}
 		case <-ctx.Done():
@@ -276,7 +226,7 @@ func (n *node) fail(err error) {
 
 // run runs the order m starts and tells the coordinator how it ended,
 // unless the run ended first.
-func (n *node) run(m *nats.Msg) {
+func (n *node) run(m *Message) {
 	f := fields{m: m}
 	o := &order{id: f.int(hOrder), exec: int(f.int(hExec)), slot: int(f.int(hSlot)), proc: f.str(hProc), remote: true,
 		name: ref{Parent: f.int(hParent), Child: int(f.int(hChild))}}
@@ -290,13 +240,11 @@ func (n *node) run(m *nats.Msg) {
 	}
 	n.store(o.name, result, fail)
 	data, failed := outcome(result, fail)
-	if err := n.nc.PublishMsg(message(subjectDone, data, append(failed, hOrder, o.id, hExec, o.exec, hBytes, size)...)); err != nil {
-		n.fail(err)
-	}
+	n.out.put(message(subjectDone, data, append(failed, hOrder, o.id, hExec, o.exec, hBytes, size)...))
 }
 
 // keep keeps a result the coordinator sent ahead.
-func (n *node) keep(m *nats.Msg) error {
+func (n *node) keep(m *Message) error {
 	f := fields{m: m}
 	name := ref{Parent: f.int(hParent), Child: int(f.int(hChild))}
 	fail, err := failureOf(m)
@@ -373,10 +321,7 @@ func (n *node) make(parent *Ctx, spec orderSpec) *order {
 	p := parent.ord
 	r := ref{Parent: p.id, Child: p.made}
 	p.made++
-	if err := n.nc.PublishMsg(message(subjectMake, args, hParent, p.id, hExec, p.exec, hProc, spec.name, hBytes, spec.argBytes)); err != nil {
-		n.check()
-		panic(fmt.Errorf("orders: making an order of %s: %w", spec.name, err))
-	}
+	n.out.putSoon(message(subjectMake, args, hParent, p.id, hExec, p.exec, hProc, spec.name, hBytes, spec.argBytes))
 	return n.stub(r)
 }
 
@@ -389,13 +334,19 @@ func (n *node) get(c *Ctx, o *order) error {
 	if known {
 		return nil
 	}
+	// The coordinator hears of o's making, and of the ends o waits for,
+	// before this request.
+	if err := n.out.flush(); err != nil {
+		n.check()
+		return fmt.Errorf("orders: requesting order %d's child %d: %w", o.name.Parent, o.name.Child, err)
+	}
 	req := message(subjectGet, nil, hOrder, c.ord.id, hExec, c.ord.exec, hSlot, c.ord.slot, hParent, o.name.Parent, hChild, o.name.Child)
-	m, err := n.nc.RequestMsgWithContext(n.ctx, req)
+	m, err := n.conn.Request(n.ctx, req)
 	if err != nil {
 		n.check()
 		return fmt.Errorf("orders: requesting order %d's child %d: %w", o.name.Parent, o.name.Child, err)
 	}
-	if m.Header.Get(hStale) != "" || m.Header.Get(hStop) != "" {
+	if m.Header[hStale] != "" || m.Header[hStop] != "" {
 		panic(abandoned{}) // the run ended, or this execution was lost, while the order waited
 	}
 	f := fields{m: m}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/measured"
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )
@@ -261,18 +262,23 @@ func TestRenumber(t *testing.T) {
 // TestRenumber's expectation.
 func checkRenumbered(t *testing.T, sp *spill) {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := ordertrace.NewWriter(&buf, ordertrace.Header{Program: "p", Orders: 4})
+	buf, err := tracefile.AppendHeader(nil, tracefile.Header{Program: "p", Orders: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sp.writeTo(w); err != nil {
+	out := bytes.NewBuffer(buf)
+	if err := sp.writeTo(out); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
+	text := out.Bytes()
+	r, err := ordertrace.NewReader(bytes.NewReader(text), "renumbered") // with every check of docs/orders.md
+	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ordertrace.NewReader(&buf, "renumbered")
+	if _, err := ordertrace.ReadAll(r); err != nil {
+		t.Fatal(err)
+	}
+	r, err = ordertrace.NewReader(bytes.NewReader(text), "renumbered")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,10 +355,11 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each repetition: the reference, two blocks of 4 numbers, one of 3,
-	// and the runtime's two costs.
-	if len(rows) != 18 || rep.Rows != 18 {
-		t.Fatalf("%d rows, report %+v; want 18", len(rows), rep)
+	// Each repetition on each CPU: the reference, two blocks of 4
+	// numbers, one of 3; and each repetition, the runtime's two costs.
+	cpus := max(len(calibrationCPUs()), 1)
+	if n := 4*3*cpus + 2*3; len(rows) != n || rep.Rows != n {
+		t.Fatalf("%d rows, report %+v; want %d", len(rows), rep, n)
 	}
 	reps := map[string][]int{}
 	for _, r := range rows {
@@ -362,7 +369,14 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	want := map[string][]int{"ref1": {0, 1, 2}, "add4": {0, 1, 2, 3, 4, 5}, "add3": {0, 1, 2}, OrderBlock + "1": {0, 1, 2}, WaitBlock + "1": {0, 1, 2}}
+	count := func(n int) []int { // 0, 1, …, n-1
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	want := map[string][]int{"ref1": count(3 * cpus), "add4": count(6 * cpus), "add3": count(3 * cpus), OrderBlock + "1": count(3), WaitBlock + "1": count(3)}
 	if fmt.Sprint(reps) != fmt.Sprint(want) {
 		t.Errorf("repetitions by block and f: %v, want %v", reps, want)
 	}

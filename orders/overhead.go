@@ -4,7 +4,7 @@ import "context"
 
 // The blocks under which calibration rows time the runtime itself (f = 1):
 // record mode writes their prices into the trace's header
-// (ordertrace.Header.OrderCost and WaitCost), and the simulator charges
+// (tracefile.Header.OrderCost and WaitCost), and the simulator charges
 // them per order and per resumed wait.
 const (
 	// OrderBlock is run mode's cost of an order that never waits:
@@ -18,8 +18,12 @@ const (
 )
 
 // overheadOrders is how many orders each timing of the runtime makes:
-// enough that the run's start and end weigh little.
-const overheadOrders = 2048
+// enough that the run's start and end weigh little, and that the
+// collector runs during it, as it does in a program's run: an order
+// allocates about 400 bytes, and 2,048 of them (the count before) less
+// than the heap at which the collector starts, so that they were priced
+// without it, below what BenchmarkRuntimeCosts measures on 65,536.
+const overheadOrders = 16384
 
 // overheadBatch is how many orders a batch of makeBatches makes before
 // it waits: few enough that the orders waiting for the worker stay few,

@@ -5,12 +5,15 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/orders/measured"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
-// pool hands out Workers workers by one of the rules of package
-// ordersched, as sim/ordersim hands out nodes of one core, so that a real
-// run can check the simulator's prediction for the same rule:
+// pool hands out the cores of a run in worker processes (the
+// coordinator's) by one of the rules of package ordersched, as
+// sim/ordersim hands out nodes of one core, so that a real run can check
+// the simulator's prediction for the same rule (run mode in one process
+// follows the same rules with sched, without a lock shared by its
+// workers):
 //
 //   - an order suspended in Get frees its worker; when its result arrives
 //     it resumes on that worker, ahead of any new order, or, unless
@@ -28,7 +31,10 @@ import (
 //     of a worker drawn at random among those with orders.
 //
 // Every decision is taken under one lock by dispatch, after each change,
-// the way the simulator's dispatch runs once per simulated moment.
+// the way the simulator's dispatch runs once per simulated moment: the
+// coordinator's decisions cost little beside the messages that carry
+// them, and pool keeps the rules exactly (a lost process's orders move
+// by them too).
 type pool struct {
 	mu        sync.Mutex
 	rule      ordersched.Name

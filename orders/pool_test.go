@@ -3,7 +3,7 @@ package orders
 import (
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // workerOf returns the worker t's order was given, -1 while it waits.

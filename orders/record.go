@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/presage-dvm/presage/orders/calibration"
-	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // recordMode runs the program sequentially: an order runs to its end when
@@ -26,7 +26,7 @@ type recordMode struct {
 
 // slowdown returns the program's slowdown with k orders at once, for k
 // from 1 to the most copies the calibration timed: each block's,
-// weighed by its share of the work (ordertrace.Header.Slowdown). nil
+// weighed by its share of the work (tracefile.Header.Slowdown). nil
 // when the calibration timed no copies.
 func (m *recordMode) slowdown() []float64 {
 	most := 1
@@ -51,7 +51,7 @@ func (m *recordMode) slowdown() []float64 {
 
 // recorded is an order of the trace being recorded, while it runs.
 type recorded struct {
-	tr       *ordertrace.Order
+	tr       *tracefile.Order
 	clock    stopwatch
 	segStart float64        // own moment where the current unmarked segment began
 	asked    map[int64]bool // orders already requested (by number: the map must not keep them alive)
@@ -66,7 +66,7 @@ func (r *recorded) now(u float64) float64 { return r.asap + u + r.delay }
 
 func (m *recordMode) make(parent *Ctx, spec orderSpec) *order {
 	id := m.spill.count() + 1
-	o := &order{id: id, proc: spec.name, rec: &recorded{tr: &ordertrace.Order{ID: id, Proc: spec.name, ArgBytes: spec.argBytes},
+	o := &order{id: id, proc: spec.name, rec: &recorded{tr: &tracefile.Order{ID: id, Proc: spec.name, ArgBytes: spec.argBytes},
 		clock: stopwatch{unit: m.unit}}}
 	body := spec.body
 	if spec.encode != nil { // Config.Codec: the maker encodes, the order decodes
@@ -129,13 +129,13 @@ func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
 	r.clock.start()
 	var bytes int64
 	bytes, err = body(&Ctx{rt: m, ord: o, run: &m.runState})
-	r.tr.Results = []ordertrace.Result{{At: r.clock.stop(), Bytes: bytes}}
+	r.tr.Results = []tracefile.Result{{At: r.clock.stop(), Bytes: bytes}}
 }
 
 // closeSegment ends the unmarked stretch of own time since segStart.
 func (r *recorded) closeSegment() {
 	if d := r.clock.own - r.segStart; d > 0 {
-		r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.segStart, Dur: d})
+		r.tr.Segments = append(r.tr.Segments, tracefile.Segment{Start: r.segStart, Dur: d})
 	}
 	r.segStart = r.clock.own
 }
@@ -148,7 +148,7 @@ func (m *recordMode) get(c *Ctx, o *order) error {
 			r.asked = map[int64]bool{}
 		}
 		r.asked[o.id] = true
-		r.tr.Requests = append(r.tr.Requests, ordertrace.Request{Order: o.id, At: own})
+		r.tr.Requests = append(r.tr.Requests, tracefile.Request{Order: o.id, At: own})
 		r.delay = max(r.delay, q.asapEnd-r.asap-own)
 	}
 	r.clock.start()
@@ -165,7 +165,7 @@ func (m *recordMode) block(c *Ctx, name string, cost Cost, _, quick func()) {
 	r.closeSegment()
 	d := seconds * m.unit
 	m.blocks[name] += d
-	r.tr.Segments = append(r.tr.Segments, ordertrace.Segment{Start: r.clock.own, Dur: d, Block: name})
+	r.tr.Segments = append(r.tr.Segments, tracefile.Segment{Start: r.clock.own, Dur: d, Block: name})
 	r.clock.own += d
 	r.segStart = r.clock.own
 	quick()

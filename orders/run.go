@@ -3,42 +3,60 @@ package orders
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/presage-dvm/presage/orders/measured"
 )
 
-// runMode executes orders in parallel, a goroutine each, on a pool of
-// workers.
+// runMode executes orders in parallel on Workers workers (sched).
 type runMode struct {
-	pool *pool
+	sched *sched
 	// schedule, when set, keeps every order's real schedule (the run's
 	// measurement is written): made is kept with its order.
 	schedule bool
 	all      []*order       // with schedule, every order made, by id
 	orders   sync.WaitGroup // every order made, so that the run ends with the last
-	mu       sync.Mutex
-	count    int64 // orders made
+	count    atomic.Int64   // orders made
 	// active counts the orders made, not ended and not suspended in Get:
 	// when it falls to 0 while orders wait, every order left waits for
 	// another and none can end (a cycle of handles).
-	active  int
-	waits   map[*order]*order // suspended orders, with the order each waits for
-	dead    chan struct{}     // closed on a deadlock, which wakes every Get
-	deadErr *DeadlockError
+	active atomic.Int64
+	// mu guards the waits (waiting, and the orders' waitsFor, waitAt and
+	// waiters) and all: it is taken when an order suspends in Get, when
+	// an order that was waited for ends (never for an order nobody waits
+	// for: order.state), and at each Make with schedule.
+	mu      sync.Mutex
+	waiting []*order       // the suspended orders, each at its waitAt, with the order it waits for (waitsFor)
+	deadErr *DeadlockError // set on a deadlock, which wakes every waiter
 	runState
 }
 
 func newRunMode(ctx context.Context, cfg Config) *runMode {
-	r := &runMode{pool: newPool(cfg.workers(), cfg.scheduler(), !cfg.Pin, cfg.Seed), waits: map[*order]*order{}, dead: make(chan struct{}),
-		schedule: cfg.Out != "" || cfg.Output != nil}
+	r := &runMode{schedule: cfg.Out != "" || cfg.Output != nil}
 	r.start(ctx, cfg.Check)
+	context.AfterFunc(r.ctx, func() { // the run's end wakes every waiter
+		r.mu.Lock()
+		r.stopWaits()
+		r.mu.Unlock()
+	})
+	r.sched = newSched(cfg.workers(), cfg.scheduler(), !cfg.Pin, cfg.Seed, r.exec)
 	return r
 }
 
+// made returns the number of orders made so far.
+func (r *runMode) made() int64 { return r.count.Load() }
+
 func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	from := -1 // the worker the arguments are on
-	o := &order{proc: spec.name, done: make(chan struct{})}
+	// The order, its task and its Ctx in one allocation: an order costs
+	// little more than a goroutine.
+	ot := &struct {
+		order
+		task
+		ctx Ctx
+	}{order: order{proc: spec.name}}
+	o := &ot.order
 	if parent != nil {
 		from = parent.ord.slot
 		if r.schedule {
@@ -48,22 +66,24 @@ func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	} else if r.schedule {
 		o.run = &orderSchedule{}
 	}
-	r.mu.Lock()
-	r.count++
-	r.active++
-	o.id = r.count
+	r.active.Add(1)
 	if r.schedule {
+		r.mu.Lock() // the ids and the list in one order
+		o.id = r.count.Add(1)
 		r.all = append(r.all, o)
+		r.mu.Unlock()
+	} else {
+		o.id = r.count.Add(1)
 	}
-	r.mu.Unlock()
 	r.orders.Add(1)
-	t := r.pool.place(from)
-	go r.exec(o, t, spec.body)
+	ot.ctx = Ctx{rt: r, ord: o, run: &r.runState}
+	ot.task = task{o: o, body: spec.body, ctx: &ot.ctx}
+	r.sched.place(from, &ot.task)
 	return o
 }
 
 // since is the time since the run started, in seconds.
-func (r *runMode) since() float64 { return time.Since(r.pool.start).Seconds() }
+func (r *runMode) since() float64 { return time.Since(r.sched.start).Seconds() }
 
 // orderSchedule is an order's real schedule, kept when the run's
 // measurement is written.
@@ -88,64 +108,86 @@ func (r *runMode) stopped(o *order) {
 	}
 }
 
-func (r *runMode) exec(o *order, t *ticket, body func(*Ctx) (int64, error)) {
-	defer r.orders.Done()
-	o.slot = r.pool.wait(t)
+// exec runs new order t on worker i, on the goroutine of i's loop, and
+// returns the worker it ended on (a Get may have resumed it on another)
+// and the task that worker starts next, if it has one of its own.
+func (r *runMode) exec(t *task, i int) (last int, next *task) {
+	o := t.o
+	o.slot = i
 	r.ran(o)
 	var err error
 	defer func() {
 		ended(o, err, recover())
 		r.stopped(o)
-		r.pool.finish(o.slot)
-		r.mu.Lock()
-		if oe, ok := o.err.(*OrderError); ok && oe.Order == o.id {
-			oe.Requesters = requesters(o)
-		}
-		o.ended = true
-		for _, w := range o.waiters { // they can go on: active again
-			if r.waits[w] == o {
-				delete(r.waits, w)
-				r.active++
-			}
-		}
-		r.active--
-		r.checkDeadlock()
-		r.mu.Unlock()
-		close(o.done)
+		r.end(o) // before finish: a waiter of o on this worker resumes ahead of new orders
 		// A failure cancels the run once its requesters can see it: a
 		// requester woken by the cancel finds o ended, and gets its error.
 		r.note(o)
+		last, next = o.slot, r.sched.finish(o.slot)
+		t.after = next
+		r.sched.ended()
+		r.orders.Done()
 	}()
 	r.check() // an order that gets its worker after a cancel does not start
-	_, err = body(&Ctx{rt: r, ord: o, run: &r.runState})
+	_, err = t.body(t.ctx)
+	return o.slot, nil
 }
 
-func (r *runMode) get(c *Ctx, o *order) error {
-	select {
-	case <-o.done:
-	default:
-		r.stopped(c.ord)
-		r.pool.suspend(c.ord.slot)
-		if r.wait(c.ord, o) {
-			<-o.done
-		} else {
-			select {
-			case <-o.done:
-			case <-r.dead:
-			case <-r.ctx.Done():
-			}
-			r.unwait(c.ord)
+// end marks o ended. An order nobody waited for ends without a lock;
+// one that was waited for makes its waiters active again, and names them
+// in its failure.
+func (r *runMode) end(o *order) {
+	if o.state.CompareAndSwap(orderRunning, orderEnded) {
+		if r.active.Add(-1) == 0 {
+			r.mu.Lock()
+			r.checkDeadlock()
+			r.mu.Unlock()
 		}
-		c.ord.slot = r.pool.wait(r.pool.resumeFrom(c.ord.slot))
-		r.ran(c.ord)
-		select {
-		case <-o.done:
-		default:
-			r.check()
-			return r.deadErr // woken by the deadlock, not by the result
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if oe, ok := o.err.(*OrderError); ok && oe.Order == o.id {
+		oe.Requesters = requesters(o)
+	}
+	o.state.Store(orderEnded)
+	for _, w := range o.waiters { // they can go on: active again, resuming
+		if w.waitsFor == o {
+			r.unwait(w)
+			r.active.Add(1)
+			r.sched.queue(w.resume)
 		}
 	}
-	return nil
+	r.active.Add(-1)
+	r.checkDeadlock()
+}
+
+// get suspends the order c runs until o has ended, unless it has. The
+// order that ends o queues the waiter's resume task, so that the waiter
+// wakes only when a worker hands itself over (on the task's channel); a
+// deadlock or the run's end wakes it with -1, and it queues the task
+// itself.
+func (r *runMode) get(c *Ctx, o *order) error {
+	if o.state.Load() == orderEnded {
+		return nil
+	}
+	r.stopped(c.ord)
+	t := r.sched.suspend(c.ord)
+	if !r.wait(c.ord, o, t) {
+		r.sched.queue(t)
+	}
+	slot := <-t.ch
+	if slot < 0 {
+		r.sched.queue(t)
+		slot = <-t.ch
+	}
+	c.ord.slot = slot
+	r.ran(c.ord)
+	if o.state.Load() == orderEnded {
+		return nil
+	}
+	r.check()
+	return r.deadErr // woken by the deadlock, not by the result
 }
 
 // requesters returns the chain of first requesters of o, which failed:
@@ -160,46 +202,61 @@ func requesters(o *order) []OrderRef {
 	return chain
 }
 
-// wait registers w as waiting for o, unless o has ended (it reports true
-// then: o.done is about to be closed). The order that ends o makes w
-// active again.
-func (r *runMode) wait(w, o *order) (ended bool) {
+// wait registers w as waiting for o, to resume by t, and reports true;
+// false when o has ended, or the run has (by a deadlock, a failure or
+// the caller), and w is not to wait. The order that ends o makes w
+// active again and queues t.
+func (r *runMode) wait(w, o *order, t *task) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if o.ended {
-		return true
+	if r.deadErr != nil || r.ctx.Err() != nil {
+		return false
 	}
-	r.active--
-	r.waits[w] = o
+	if !o.state.CompareAndSwap(orderRunning, orderWaited) && o.state.Load() == orderEnded {
+		return false
+	}
+	r.active.Add(-1)
+	w.waitsFor, w.waitAt = o, len(r.waiting)
+	r.waiting = append(r.waiting, w)
 	o.waiters = append(o.waiters, w)
 	r.checkDeadlock()
-	return false
+	return true
 }
 
-// unwait makes w, woken, active again if the order it waited for has not
-// (it was woken by the deadlock or the run's end).
-func (r *runMode) unwait(w *order) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.waits[w]; ok {
-		delete(r.waits, w)
-		r.active++
+// stopWaits makes every waiting order active again and wakes it with -1:
+// the run has deadlocked or ended. The caller holds r.mu.
+func (r *runMode) stopWaits() {
+	for _, w := range r.waiting {
+		w.waitsFor = nil
+		r.active.Add(1)
+		w.resume.ch <- -1
 	}
+	clear(r.waiting)
+	r.waiting = r.waiting[:0]
 }
 
-// checkDeadlock closes dead when no order can go on: none is active and
-// some wait. The caller holds r.mu.
+// unwait takes w out of the waiting orders. The caller holds r.mu.
+func (r *runMode) unwait(w *order) {
+	last := r.waiting[len(r.waiting)-1]
+	r.waiting[w.waitAt], last.waitAt = last, w.waitAt
+	r.waiting[len(r.waiting)-1] = nil
+	r.waiting = r.waiting[:len(r.waiting)-1]
+	w.waitsFor = nil
+}
+
+// checkDeadlock sets deadErr and wakes every waiter when no order can go
+// on: none is active and some wait. The caller holds r.mu.
 func (r *runMode) checkDeadlock() {
-	if r.active > 0 || len(r.waits) == 0 || r.deadErr != nil {
+	if r.active.Load() > 0 || len(r.waiting) == 0 || r.deadErr != nil {
 		return
 	}
 	d := &DeadlockError{}
-	for w, f := range r.waits {
-		d.Waits = append(d.Waits, Wait{Order: w.id, Proc: w.proc, For: f.id, ForProc: f.proc})
+	for _, w := range r.waiting {
+		d.Waits = append(d.Waits, Wait{Order: w.id, Proc: w.proc, For: w.waitsFor.id, ForProc: w.waitsFor.proc})
 	}
 	sortWaits(d.Waits)
 	r.deadErr = d
-	close(r.dead)
+	r.stopWaits()
 }
 
 func (r *runMode) block(_ *Ctx, _ string, _ Cost, real, _ func()) { real() }

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
-	"github.com/presage-dvm/presage/sim/ordertrace"
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // spill keeps the orders record mode has recorded until they are
@@ -19,7 +20,7 @@ import (
 // file's encoding and decoding, which triples record mode's cost per
 // order.
 type spill struct {
-	mem  []*ordertrace.Order // by recording number, until the file is made
+	mem  []*tracefile.Order // by recording number, until the file is made
 	f    *os.File
 	w    *bufio.Writer
 	size int64 // bytes written
@@ -69,7 +70,7 @@ func (s *spill) made(asap float64) {
 }
 
 // ended keeps o, which has ended.
-func (s *spill) ended(o *ordertrace.Order) {
+func (s *spill) ended(o *tracefile.Order) {
 	switch {
 	case s.err != nil:
 	case s.f != nil:
@@ -83,8 +84,8 @@ func (s *spill) ended(o *ordertrace.Order) {
 }
 
 // write writes o's line to the file.
-func (s *spill) write(o *ordertrace.Order) {
-	s.buf = ordertrace.AppendOrder(s.buf[:0], o)
+func (s *spill) write(o *tracefile.Order) {
+	s.buf = tracefile.AppendOrder(s.buf[:0], o)
 	k := &s.keys[o.ID-1]
 	k.off, k.n = s.size, int32(len(s.buf))
 	if _, err := s.w.Write(s.buf); err != nil && s.err == nil {
@@ -127,8 +128,9 @@ func (s *spill) renumber() (newID []int64, order []int32) {
 	return newID, order
 }
 
-// writeTo writes the kept orders to w renumbered.
-func (s *spill) writeTo(w *ordertrace.Writer) error {
+// writeTo writes the kept orders' lines to w renumbered, each with its
+// continuation lines (tracefile.AppendOrderLines).
+func (s *spill) writeTo(w io.Writer) error {
 	if s.f != nil {
 		s.err = cmp.Or(s.err, s.w.Flush())
 	}
@@ -136,7 +138,8 @@ func (s *spill) writeTo(w *ordertrace.Writer) error {
 		return fmt.Errorf("orders: record mode's spill file: %w", s.err)
 	}
 	newID, order := s.renumber()
-	dec := ordertrace.NewLineDecoder()
+	dec := tracefile.NewDecoder()
+	var line []byte
 	for _, k := range order {
 		o, err := s.order(k, dec)
 		if err != nil {
@@ -146,7 +149,8 @@ func (s *spill) writeTo(w *ordertrace.Writer) error {
 		for j := range o.Requests {
 			o.Requests[j].Order = newID[o.Requests[j].Order]
 		}
-		if err := w.Write(o); err != nil {
+		line, _ = tracefile.AppendOrderLines(line[:0], o, tracefile.LineItems)
+		if _, err := w.Write(append(line, '\n')); err != nil {
 			return err
 		}
 	}
@@ -155,7 +159,7 @@ func (s *spill) writeTo(w *ordertrace.Writer) error {
 
 // order returns the order of recording number k+1, from memory or from
 // the file.
-func (s *spill) order(k int32, dec *ordertrace.LineDecoder) (*ordertrace.Order, error) {
+func (s *spill) order(k int32, dec *tracefile.Decoder) (*tracefile.Order, error) {
 	if s.f == nil {
 		return s.mem[k], nil
 	}

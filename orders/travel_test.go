@@ -10,7 +10,7 @@ import (
 
 type withHidden struct {
 	Shown  int
-	hidden int
+	hidden int //lint:ignore U1000 never used: the test expects travel to refuse a type with an unexported field
 }
 
 type selfEncoding struct{ hidden int }

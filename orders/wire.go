@@ -5,22 +5,24 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
-// A run in several processes (Config.Procs) talks over NATS: the
-// coordinator embeds a NATS server and every worker process connects to
-// it (docs/orders.md, "Several processes", says why NATS). A message's
-// data is an order's encoded arguments or result, as they are; what the
-// message is about travels in its NATS headers.
+// A run in several processes (Config.Procs) talks through a Transport's
+// Conn (orders/cluster's: the coordinator embeds a NATS server and every
+// worker process connects to it; docs/orders.md, "Several processes",
+// says why NATS). A message's data is an order's encoded arguments or
+// result, as they are; what the message is about travels in its
+// headers. The makes and ends a worker sends the coordinator, and the
+// starts and results the coordinator sends a worker, leave in batches
+// (outbox).
 const (
-	subjectHello          = "orders.hello"  // worker → coordinator, request: joining
-	subjectMake           = "orders.c.make" // an order made: Parent, Exec, Proc, Bytes; data: its arguments
-	subjectGet            = "orders.c.get"  // request: Order, Exec, Slot want Parent's Child; replied when it may go on
-	subjectDone           = "orders.c.done" // an order ended: Order, Exec, Bytes; data: its result, or its failure
-	subjectBeat           = "orders.c.beat" // a worker (Proc) is alive
-	subjectsToCoordinator = "orders.c.*"    // all but hello, handled in the order they came
+	subjectHello          = "orders.hello"   // worker → coordinator, request: joining
+	subjectMake           = "orders.c.make"  // an order made: Parent, Exec, Proc, Bytes; data: its arguments
+	subjectGet            = "orders.c.get"   // request: Order, Exec, Slot want Parent's Child; replied when it may go on
+	subjectDone           = "orders.c.done"  // an order ended: Order, Exec, Bytes; data: its result, or its failure
+	subjectBeat           = "orders.c.beat"  // a worker (Proc) is alive
+	subjectBatch          = "orders.c.batch" // makes and ends, batched (outbox)
+	subjectsToCoordinator = "orders.c.*"     // all but hello, handled in the order they came
 )
 
 // The headers of the messages.
@@ -75,9 +77,8 @@ type ref struct {
 
 // message returns a message on subject with data and the headers kv
 // (name, value pairs; values are strings or integers).
-func message(subject string, data []byte, kv ...any) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Data = data
+func message(subject string, data []byte, kv ...any) *Message {
+	m := &Message{Subject: subject, Data: data, Header: make(map[string]string, len(kv)/2)}
 	for i := 0; i+1 < len(kv); i += 2 {
 		var v string
 		switch x := kv[i+1].(type) {
@@ -92,26 +93,26 @@ func message(subject string, data []byte, kv ...any) *nats.Msg {
 		default:
 			panic(fmt.Sprintf("orders: a %T header", x))
 		}
-		m.Header.Set(kv[i].(string), v)
+		m.Header[kv[i].(string)] = v
 	}
 	return m
 }
 
 // fields reads integer headers of a message, keeping the first error.
 type fields struct {
-	m   *nats.Msg
+	m   *Message
 	err error
 }
 
 func (f *fields) int(key string) int64 {
-	v, err := strconv.ParseInt(f.m.Header.Get(key), 10, 64)
+	v, err := strconv.ParseInt(f.m.Header[key], 10, 64)
 	if err != nil && f.err == nil {
-		f.err = fmt.Errorf("orders: a %s message with %s=%q (expected a number)", f.m.Subject, key, f.m.Header.Get(key))
+		f.err = fmt.Errorf("orders: a %s message with %s=%q (expected a number)", f.m.Subject, key, f.m.Header[key])
 	}
 	return v
 }
 
-func (f *fields) str(key string) string { return f.m.Header.Get(key) }
+func (f *fields) str(key string) string { return f.m.Header[key] }
 
 // wireFailure is an *OrderError on its way between processes: its error
 // travels as its text (and a panic's stack), its type stays behind.
@@ -169,10 +170,16 @@ func outcome(result []byte, f *wireFailure) ([]byte, []any) {
 
 // failureOf returns the failure a message carries, nil when it carries a
 // result.
-func failureOf(m *nats.Msg) (*wireFailure, error) {
-	if m.Header.Get(hFailed) == "" {
+func failureOf(m *Message) (*wireFailure, error) {
+	if m.Header[hFailed] == "" {
 		return nil, nil
 	}
 	f, err := decode1[wireFailure](m.Data)
 	return &f, err
+}
+
+// respond sends r to the Reply subject of request m.
+func respond(c Conn, m *Message, r *Message) error {
+	r.Subject = m.Reply
+	return c.Publish(r)
 }

@@ -15,7 +15,7 @@ import (
 func TestFailedMigrationLeavesStoreAsItWas(t *testing.T) {
 	db := storeOfVersion(t, Version-2)
 	// The last migration adds this column: it now fails.
-	db.MustExec(`ALTER TABLE order_measurements ADD COLUMN cores INTEGER NOT NULL DEFAULT 0`)
+	db.MustExec(`ALTER TABLE traces ADD COLUMN refused TEXT`)
 	if err := Migrate(db); err == nil {
 		t.Fatal("a migration that fails was reported applied")
 	}
@@ -23,8 +23,8 @@ func TestFailedMigrationLeavesStoreAsItWas(t *testing.T) {
 		t.Errorf("after the failed migration: version %d (%v), want %d as before", v, err, Version-2)
 	}
 	var cols int
-	if err := db.Get(&cols, `SELECT count(*) FROM pragma_table_info('order_traces') WHERE name = 'order_cost'`); err != nil || cols != 0 {
-		t.Errorf("the migration before the failed one stayed applied: %d columns order_traces.order_cost (%v)", cols, err)
+	if err := db.Get(&cols, `SELECT count(*) FROM pragma_table_info('calibration_blocks') WHERE name = 'cpu_spread'`); err != nil || cols != 0 {
+		t.Errorf("the migration before the failed one stayed applied: %d columns calibration_blocks.cpu_spread (%v)", cols, err)
 	}
 }
 

@@ -11,11 +11,12 @@ import (
 // processor system never created, a rank, size or nesting beyond the
 // engine's limits (engine.MaxRank and the others), a parameter that does
 // not mean what its call needs. The error is the first defect, an
-// *engine.Error naming traceFile's line. Ingest runs it (as a Checker, fed
-// the calls as they are parsed) so that such a trace is refused when it is
-// stored, not by every prediction after. Nothing about one processor's
-// times is kept: grid-dependent defects (none is known) would still be
-// found only by the predictions.
+// *engine.Error naming traceFile's line. `presage ingest trace --check`
+// runs it (as a Checker, fed the calls as they are parsed) so that such a
+// trace is refused when it is stored; without it a trace's first
+// prediction finds the same defects, on any configuration. Nothing about
+// one processor's times is kept: grid-dependent defects (none is known)
+// would still be found only by the predictions.
 func Check(h *trace.Header, calls trace.Source, traceFile string) error {
 	_, err := Predict(h, calls, checkMachine(), oneProcessor(), Options{TraceFile: traceFile})
 	return err

@@ -3,8 +3,8 @@
 // Predictor's model (docs/model.md §1.5-§7). It is a pure function of (trace,
 // machine, configuration): no store, no files, no global state. Predict is
 // the entry point for one prediction; Compile and Simulate serve sweeps,
-// which simulate one compiled trace under many configurations. The model itself lives in sim/engine, sim/layout,
-// sim/section and sim/network.
+// which simulate one compiled trace under many configurations. The model itself lives in sim/engine, sim/internal/layout,
+// sim/internal/section and sim/network.
 package sim
 
 import (

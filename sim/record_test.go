@@ -23,6 +23,9 @@ type checkingRecorder struct {
 	states   [events.NumStates]int
 	messages int
 	bad      int
+	// loose: charges may be summed apart (Tally), so a processor's states
+	// are not all reported one after the other.
+	loose bool
 }
 
 func newCheckingRecorder(t *testing.T, L int) *checkingRecorder {
@@ -36,7 +39,7 @@ func (r *checkingRecorder) State(s events.State, who events.Procs, start, dur fl
 	}
 	r.states[s]++
 	for p := range who.Each() {
-		if !closeTo(start, r.clock[p]) {
+		if !r.loose && !closeTo(start, r.clock[p]) {
 			r.fail("processor %d: %v starts at %.17g, its last state ended at %.17g", p, s, start, r.clock[p])
 		}
 		r.clock[p] = start + dur
@@ -88,14 +91,40 @@ func TestRecorderKeepsResults(t *testing.T) {
 
 // statesOnly is a checking recorder that ignores messages, as the run
 // report's sampler does: the engine then keeps its batch fast paths,
-// names classes by their index and joins consecutive charges on every
-// processor.
-type statesOnly struct{ *checkingRecorder }
+// names classes by their index and sums the charges within a column
+// (Tally). With a column width of 0 it opens no column, so that every
+// charge is reported and checked alone; with one, the tallies' time is
+// added to every processor's busy time.
+type statesOnly struct {
+	*checkingRecorder
+	width float64
+}
 
-func (r statesOnly) StatesOfClasses(s events.State, classOf []int32, v events.ClassVersion, base float64, clocks []float64, dur float64) {
-	for c, clk := range clocks {
-		r.State(s, events.Class(classOf, int32(c), v), base+clk, dur)
+// tallying is a statesOnly recorder of columns of the given width.
+func tallying(t *testing.T, L int, width float64) statesOnly {
+	r := newCheckingRecorder(t, L)
+	r.loose = true
+	return statesOnly{r, width}
+}
+
+func (r statesOnly) Window(t float64) (lo, hi float64) {
+	if r.width == 0 {
+		return 0, 0
 	}
+	col := math.Floor(t / r.width)
+	return col * r.width, (col + 1) * r.width
+}
+
+func (r statesOnly) Tallied(t *events.Tally, who events.Procs) {
+	if t.End != 0 && (t.End < t.Lo || t.End > t.Hi) {
+		r.fail("a tally of [%g, %g) ends at %g", t.Lo, t.Hi, t.End)
+	}
+	for _, d := range t.T {
+		for p := range who.Each() {
+			r.busy[p] += d
+		}
+	}
+	*t = events.Tally{}
 }
 
 // checkRecorded checks a simulation recorded by a recorder of every
@@ -104,7 +133,7 @@ func checkRecorded(t *testing.T, prog *Program, cfg result.Config, opt Options) 
 	m := loadMachine(t, "Predictor")
 	plain, errP := Simulate(prog, m, cfg, opt)
 	all := newCheckingRecorder(t, cfg.Procs())
-	for _, rec := range []events.Recorder{all, statesOnly{newCheckingRecorder(t, cfg.Procs())}} {
+	for _, rec := range []events.Recorder{all, statesOnly{newCheckingRecorder(t, cfg.Procs()), 0}, tallying(t, cfg.Procs(), 1e-3)} {
 		opt.Recorder = rec
 		recorded, errR := Simulate(prog, m, cfg, opt)
 		if fmt.Sprint(errP) != fmt.Sprint(errR) {
@@ -129,4 +158,72 @@ func checkRecorded(t *testing.T, prog *Program, cfg result.Config, opt Options) 
 			}
 		}
 	}
+}
+
+// everyCharge hides that its Sampler keeps time per column: the engine
+// then reports every charge alone, by member lists, as to a recorder of
+// messages.
+type everyCharge struct{ sm *events.Sampler }
+
+func (r everyCharge) State(s events.State, who events.Procs, start, dur float64) {
+	r.sm.State(s, who, start, dur)
+}
+
+func (r everyCharge) Message(m events.Message) { r.sm.Message(m) }
+
+// TestTalliedPictureIsPerCharge: the run report's picture the engine
+// records by summing charges within a column (events.Tally) is the
+// sampler's picture of every charge reported alone, each state's share of
+// every cell within 1/255 (charges are rounded to nanoseconds once per
+// column instead of at both ends), and the same dominant state wherever
+// it leads by more than that.
+func TestTalliedPictureIsPerCharge(t *testing.T) {
+	m := loadMachine(t, "Predictor")
+	for _, name := range []string{"jac_e4.ptr", "sor.ptr", "tasks.ptr", "jac1d_x1000.ptr.gz", "mgrid.ptr"} {
+		prog := compileFile(t, golden.Path(t, "traces", name))
+		for _, g := range [][]int{{1}, {2, 2}, {8, 8}, {3, 5}} {
+			cfg := result.Config{Grid: g}
+			tallied := events.NewSampler(cfg.Procs(), 200, 500)
+			each := everyCharge{events.NewSampler(cfg.Procs(), 200, 500)}
+			for _, rec := range []events.Recorder{tallied, each} {
+				if _, err := Simulate(prog, m, cfg, Options{TraceFile: name, Recorder: rec}); err != nil {
+					t.Fatalf("%s %v: %v", name, g, err)
+				}
+			}
+			a, b := tallied.Sample(), each.sm.Sample()
+			if a.Bucket != b.Bucket || len(a.States) != len(b.States) || a.End-b.End > 1 || b.End-a.End > 1 {
+				t.Fatalf("%s %v: bucket %d, %d rows, end %d; per charge %d, %d, %d", name, g, a.Bucket, len(a.States), a.End, b.Bucket, len(b.States), b.End)
+			}
+			for r := range a.States {
+				if len(a.States[r]) != len(b.States[r]) {
+					t.Fatalf("%s %v: row %d has %d columns, %d per charge", name, g, r, len(a.States[r]), len(b.States[r]))
+				}
+				for c := range a.States[r] {
+					ma, mb := a.Mixes[r][c], b.Mixes[r][c]
+					for s := range ma {
+						if d := int(ma[s]) - int(mb[s]); d < -1 || d > 1 {
+							t.Fatalf("%s %v: row %d column %d: shares %v, per charge %v", name, g, r, c, ma, mb)
+						}
+					}
+					if a.States[r][c] != b.States[r][c] && lead(mb) > 2 {
+						t.Errorf("%s %v: row %d column %d: %v, per charge %v (shares %v)", name, g, r, c, a.States[r][c], b.States[r][c], mb)
+					}
+				}
+			}
+		}
+	}
+}
+
+// lead is how far the largest share of m is ahead of the next, in 255ths.
+func lead(m events.Mix) int {
+	first, second := 0, 0
+	for _, v := range m[1:] {
+		switch x := int(v); {
+		case x > first:
+			first, second = x, first
+		case x > second:
+			second = x
+		}
+	}
+	return first - second
 }

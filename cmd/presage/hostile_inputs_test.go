@@ -229,7 +229,7 @@ func TestLongSimulationStoppedBySignal(t *testing.T) {
 	// Processors of two powers are simulated one by one (no class of
 	// identical processors): 1024 of them make each call slow.
 	trace := filepath.Join(dir, "long.ptr")
-	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 256, Calls: 20_000}); err != nil {
+	if _, err := tracegen.WriteFile(trace, tracegen.Options{Program: tracegen.Jacobi, N: 256, Calls: 120_000}); err != nil {
 		t.Fatal(err)
 	}
 	machine := filepath.Join(dir, "two.par")

@@ -11,7 +11,7 @@ import (
 )
 
 type ingestCmd struct {
-	Trace       ingestTraceCmd       `cmd:"" help:"Ingest Lib-DVM traces (.ptr, plain or gzip)."`
+	Trace       ingestTraceCmd       `cmd:"" help:"Ingest Lib-DVM traces (.ptr, plain or gzip): each field's limits are checked as it is read; what the calls mean is checked by the trace's first prediction (or at once with --check)."`
 	Machine     ingestMachineCmd     `cmd:"" help:"Ingest machine files (Predictor.par cluster format or the 2000 flat format)."`
 	Sts         ingestStsCmd         `cmd:"" help:"Ingest statistics files (sts.gz+) of real parallel runs."`
 	Orders      ingestOrdersCmd      `cmd:"" help:"Ingest order traces of the orders-based technology (.jsonl, plain or gzip; docs/orders.md)."`
@@ -22,6 +22,7 @@ type ingestCmd struct {
 type ingestTraceCmd struct {
 	Files []string `arg:"" help:"Trace files." type:"existingfile"`
 	Calls bool     `help:"Also write the calls table (one SQL row per call, for SQL queries such as func_profile; presage calls does it later)."`
+	Check bool     `help:"Also check what the calls mean now, by simulating the trace on one processor (about as long as the rest of the ingest): a trace no configuration can simulate is refused here, not by its first prediction."`
 }
 
 // Run ingests each file in its own transaction: a bad file leaves the
@@ -34,10 +35,13 @@ func (c *ingestTraceCmd) Run(ctx context.Context, g *Globals) error {
 	defer st.Close()
 	for _, f := range c.Files {
 		update, finish := g.progress("ingest " + f)
-		info, err := ingest.TraceWith(ctx, st, f, ingest.TraceOptions{Progress: update, Calls: c.Calls})
+		info, err := ingest.TraceWith(ctx, st, f, ingest.TraceOptions{Progress: update, Calls: c.Calls, CheckMeaning: c.Check})
 		finish()
 		if err != nil {
 			return err
+		}
+		if info.Existing && info.Refused != "" {
+			return fmt.Errorf("trace %s (id %d) is already stored, and was refused at its first prediction: %s", info.Name, info.ID, info.Refused)
 		}
 		if info.Existing {
 			g.infof("trace %s (id %d) is already stored: nothing to do", info.Name, info.ID)
@@ -160,6 +164,9 @@ func (c *ingestCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 			continue
 		}
 		g.infof("calibration %s: %d rows (id %d)", info.Name, info.Rows, info.ID)
+		if err := g.adviseCalibration(st, info.ID); err != nil {
+			return err
+		}
 		g.warnNamesakes(st, "calibrations", info.Name, info.ID)
 	}
 	return nil

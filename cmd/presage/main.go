@@ -18,9 +18,9 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
-	"github.com/presage-dvm/presage/sim/ordersched"
 )
 
 // Globals are the flags every command has.

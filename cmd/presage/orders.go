@@ -48,14 +48,7 @@ func (c *ordersCalibrationCmd) Run(ctx context.Context, g *Globals) error {
 	if err := g.outputs(c.Force).WriteFile(ctx, out, func(w io.Writer) error { return ordersreport.WriteCalibration(w, in) }); err != nil {
 		return err
 	}
-	for _, s := range in.Stats {
-		if s.Flags != 0 {
-			g.infof("block %s on %s: %s", s.Block, s.Machine, s.Flags)
-		}
-		if s.Loaded > calibration.WarnLoaded {
-			g.infof("block %s on %s: the machine was loaded during %.0f%% of its runs (calibrate again on a quiet machine)", s.Block, s.Machine, 100*s.Loaded)
-		}
-	}
+	g.adviseBlocks(info.Name, in.Stats)
 	g.infof("report of calibration %s written to %s", info.Name, out.Path)
 	return nil
 }
@@ -201,6 +194,13 @@ func (c *ordersSimulateCmd) Run(ctx context.Context, g *Globals) error {
 // open: opening it allocates in small steps, which the collector so
 // often followed with cycles of their own (a fifth of a small trace's
 // simulation).
+//
+// A soft memory limit instead (debug.SetMemoryLimit of --max-memory, Go's
+// GOGC of 100) does not keep that: the limit, far above what a million
+// orders hold, never binds, and `orders sweep --nodes 1..64:*2` of a
+// million-order divide and conquer then peaks at 671 MiB against 548 MiB
+// here, for no less CPU time (docs/performance.md, "The collector at
+// 10%").
 func collectOften() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(10)

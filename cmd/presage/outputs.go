@@ -67,7 +67,7 @@ func checkOutput(guard *outfile.Guard, t outfile.Target) error {
 // (nothing is added for the purpose: the analyzer's reports are
 // compared byte for byte with the original's).
 var (
-	// kindHTML: every HTML page (exports/htmlstyle's pages, the orders
+	// kindHTML: every HTML page (exports/internal/htmlstyle's pages, the orders
 	// and calibration reports) names Presage as its generator.
 	kindHTML = outfile.Kind{Name: "an HTML report", Is: func(_ string, head []byte) bool {
 		return bytes.Contains(head, []byte(`<meta name="generator" content="Presage"`))

@@ -3,7 +3,7 @@ package comparereport
 import (
 	"strconv"
 
-	"github.com/presage-dvm/presage/exports/numfmt"
+	"github.com/presage-dvm/presage/exports/internal/numfmt"
 	"github.com/presage-dvm/presage/sim/compare"
 )
 

@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/internal/htmlstyle"
 	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/sim/compare"
 	"github.com/presage-dvm/presage/sim/result"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/internal/comparetest"
 	"github.com/presage-dvm/presage/sim/compare"
 )

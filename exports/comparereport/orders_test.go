@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/internal/comparetest"
 	"github.com/presage-dvm/presage/internal/ordercompare"
 	"github.com/presage-dvm/presage/schema/stored"

@@ -8,8 +8,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/chart"
-	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/internal/chart"
+	"github.com/presage-dvm/presage/exports/internal/htmlstyle"
 	"github.com/presage-dvm/presage/sim/fit"
 )
 

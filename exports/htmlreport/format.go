@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/presage-dvm/presage/exports/numfmt"
+	"github.com/presage-dvm/presage/exports/internal/numfmt"
 )
 
 // fromFile is what a machine-file override that is not set shows.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/sim/result"
 )

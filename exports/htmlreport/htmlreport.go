@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/internal/htmlstyle"
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"html/template"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 	"github.com/presage-dvm/presage/exports/timeline"
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 

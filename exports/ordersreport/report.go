@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/internal/htmlstyle"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/chart"
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/chart"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
@@ -254,11 +254,12 @@ func TestPalette(t *testing.T) {
 }
 
 // TestCalibrationReport: one section per block with both charts, every
-// run a point, and the flags of the blocks that have them.
+// run a point, and the flags of the blocks that have them; a line at the
+// top for each block not pinned down, saying why.
 func TestCalibrationReport(t *testing.T) {
 	var rows []calibration.Row
 	for _, n := range []float64{10, 100, 1000} {
-		for rep := range 2 {
+		for rep := range 10 { // enough to bound each median
 			rows = append(rows, calibration.Row{Block: "good", Alpha: []float64{n}, F: n, Seconds: 1e-6 * n, Machine: "m", Rep: rep},
 				calibration.Row{Block: "drift", Alpha: []float64{n}, F: n, Seconds: 1e-6 * n * n, Machine: "m", Rep: rep})
 		}
@@ -295,11 +296,29 @@ func TestCalibrationReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	page = htmltest.Parse(t, b.Bytes())
-	if w := page.All(htmltest.WithClass("warnings")); len(w) != 1 || !strings.Contains(w[0].Text(), "loaded") {
-		t.Errorf("%d warnings, want one that the machine was loaded", len(w))
+	if w := page.All(htmltest.WithClass("warnings")); len(w) != 1 || !strings.Contains(w[0].Text(), "block good on m: the machine was loaded during 100% of its runs") {
+		t.Errorf("%d warnings, want one naming each block the machine was loaded during", len(w))
 	}
 	if !strings.Contains(page.Text(), "×1.5 with 2 copies") {
 		t.Error("the slowdown with 2 copies is not shown")
+	}
+	// Two runs of a block on each of two CPUs, 40% apart: its median is
+	// not bounded, and its CPUs differ.
+	rows = rows[:0]
+	for rep := range 4 {
+		rows = append(rows, calibration.Row{Block: "few", F: 1, Seconds: 1e-3 * (1 + 0.4*float64(rep%2)), Machine: "m", Rep: rep, CPU: rep % 2})
+	}
+	in = &CalibrationInput{Name: "cal", Rows: rows, Stats: calibration.Analyze(rows, calibration.DefaultThresholds)}
+	b.Reset()
+	if err := WriteCalibration(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	text := htmltest.Parse(t, b.Bytes()).Text()
+	for _, want := range []string{"block few on m: c varies", "from too few runs to bound it: calibrate with -orders.reps 10 on a quiet machine",
+		"block few on m: runs 40% slower on CPU 1 than on CPU 0", "CPU 0: 0.001, CPU 1: 0.0014 (+40%)", "unbounded (too few runs)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )

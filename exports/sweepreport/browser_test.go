@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 )
 
 // chromium returns the browser to render with, or "" when none is installed.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 )
 
 // procAxis returns the log2 processor axis over the series' processor

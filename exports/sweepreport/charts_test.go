@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 

@@ -16,5 +16,5 @@
 // charts' width, not on the number of configurations. Speedup is relative
 // to the fastest configuration at a series' smallest processor count.
 // Every number comes from the store; the charts are drawn by
-// exports/chart, whose scales, palette and markers every report shares.
+// exports/internal/chart, whose scales, palette and markers every report shares.
 package sweepreport

@@ -1,6 +1,6 @@
 package sweepreport
 
-import "github.com/presage-dvm/presage/exports/numfmt"
+import "github.com/presage-dvm/presage/exports/internal/numfmt"
 
 // undef marks an undefined value.
 const undef = "–"

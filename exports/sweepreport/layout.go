@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 )
 
 // The bounds that keep charts readable at any sweep size.

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/numfmt"
+	"github.com/presage-dvm/presage/exports/internal/numfmt"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
@@ -38,7 +38,7 @@ type fact struct{ Label, Value string }
 // figure is one chart with its caption.
 type figure struct {
 	Caption string
-	SVG     template.HTML // written by exports/chart, text escaped
+	SVG     template.HTML // written by exports/internal/chart, text escaped
 	Note    string
 }
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/exports/chart"
-	"github.com/presage-dvm/presage/exports/htmltest"
+	"github.com/presage-dvm/presage/exports/internal/chart"
+	"github.com/presage-dvm/presage/exports/internal/htmltest"
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim/result"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/presage-dvm/presage/exports/htmlstyle"
+	"github.com/presage-dvm/presage/exports/internal/htmlstyle"
 )
 
 // Options choose what the report shows beyond its fixed content.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/presage-dvm/presage/exports/chart"
+	"github.com/presage-dvm/presage/exports/internal/chart"
 	"github.com/presage-dvm/presage/schema/stored"
 )
 
@@ -183,7 +183,7 @@ const maxProcStates = 255
 // as WriteOrdersPerfetto's (a thread per node, or per core it used): the
 // .prv has a state record per stretch whose state is the order's
 // procedure, the .pcf names the procedures (the one with the most time
-// first, coloured from exports/chart's palette in turn), the .row the
+// first, coloured from exports/internal/chart's palette in turn), the .row the
 // threads. Migrations are not drawn.
 func WriteOrdersParaver(prv, pcf, row io.Writer, title, nodeLabel string, nodes int, events []stored.OrderEvent, stretches []stored.OrderStretch) error {
 	l := layOrders(nodeLabel, nodes, events, stretches)

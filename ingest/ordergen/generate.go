@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -43,7 +44,7 @@ type gen struct {
 }
 
 func (g *gen) header() error {
-	line, err := ordertrace.AppendHeader(nil, ordertrace.Header{Program: g.opt.Program, Unit: "s", Orders: g.opt.Count()})
+	line, err := tracefile.AppendHeader(nil, tracefile.Header{Program: g.opt.Program, Unit: "s", Orders: g.opt.Count()})
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (g *gen) provide(o *ordertrace.Order) {
 
 // write writes g.o.
 func (g *gen) write() error {
-	g.buf, _ = ordertrace.AppendOrderLines(g.buf[:0], &g.o)
+	g.buf, _ = tracefile.AppendOrderLines(g.buf[:0], &g.o, tracefile.LineItems)
 	g.buf = append(g.buf, '\n')
 	_, err := g.bw.Write(g.buf)
 	return err
@@ -88,7 +89,7 @@ func (g *gen) write() error {
 // writeStreaming writes g.o with requests supplied one at a time: a main
 // order waiting for millions of results.
 func (g *gen) writeStreaming(requests iter.Seq[ordertrace.Request]) error {
-	return ordertrace.WriteOrder(g.bw, &g.o, requests)
+	return tracefile.WriteOrder(g.bw, &g.o, requests, tracefile.LineItems)
 }
 
 // jittered returns cost drawn for order id (which tells the costs of one

@@ -2,8 +2,10 @@
 // table assigns every package of the module to one layer and says which
 // layers each may import. ParseRules reads the table, Check compares a
 // package graph (from go list) with it, and FolderCycles finds import
-// cycles between the module's top-level folders. The package's test runs
-// both on the module itself, so a change that breaks the rule fails.
+// cycles between the module's top-level folders. GlobalState finds the
+// package-level variables of a package that are state, which no simulator
+// may keep. The package's tests run them on the module itself, so a change
+// that breaks a rule fails.
 package arch
 
 import (
@@ -242,4 +244,39 @@ func FolderCycles(pkgs []Package, inModule func(string) bool, skip func(string) 
 		walk(start)
 	}
 	return cycles
+}
+
+// Unhidden are the packages that should sit under an internal/ folder and
+// do not: imported (by the imports pkgs lists: give tests' too) only from
+// their own top-level folder, so that nothing outside it needs them, yet importable by any
+// module. keep tells the packages that stay where they are whatever their
+// importers (the library's API, the commands, the examples, the test
+// support). A package nothing imports is left alone: it is a command or
+// an API of its own.
+func Unhidden(pkgs []Package, inModule, keep func(string) bool) []string {
+	importers := map[string][]string{}
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			if inModule(imp) && imp != p.Path {
+				importers[imp] = append(importers[imp], p.Path)
+			}
+		}
+	}
+	var out []string
+	for _, p := range pkgs {
+		by := importers[p.Path]
+		if len(by) == 0 || keep(p.Path) || slices.Contains(strings.Split(p.Path, "/"), "internal") {
+			continue
+		}
+		top := topFolder(p.Path)
+		if !slices.ContainsFunc(by, func(q string) bool { return topFolder(q) != top }) {
+			out = append(out, p.Path)
+		}
+	}
+	return out
+}
+
+func topFolder(p string) string {
+	first, _, _ := strings.Cut(p, "/")
+	return first
 }

@@ -80,6 +80,18 @@ func testSupport(r *Rules) func(string) bool {
 	}
 }
 
+// noLibraryImports returns what tells the packages of the layers no
+// library imports (docs/ARCHITECTURE.md): the cluster runtime, the
+// examples and the test support, which live under orders/ beside the
+// library they use and import the simulators. The folder check leaves
+// them out: a folder cycle through them is no layering of libraries.
+func noLibraryImports(r *Rules) func(string) bool {
+	return func(p string) bool {
+		l, ok := r.LayerOf(p)
+		return ok && slices.Contains([]string{"cluster runtime", "examples", "test support"}, l.Name)
+	}
+}
+
 // TestArchitecture checks the module against docs/ARCHITECTURE.md: every
 // package in one layer, every import allowed, test support imported by
 // tests only, no cycle between top-level folders, and no SQLite linked
@@ -99,7 +111,7 @@ func TestArchitecture(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range FolderCycles(pkgs, modulePackage, support) {
+	for _, c := range FolderCycles(pkgs, modulePackage, noLibraryImports(r)) {
 		t.Errorf("folder cycle %s", strings.Join(c, " → "))
 	}
 	for _, p := range pkgs {
@@ -113,10 +125,37 @@ func TestArchitecture(t *testing.T) {
 	}
 }
 
+// TestLibraryLinksNoNetworkOrSimulator checks what a program that
+// imports orders links (go list -deps): no NATS (a run in worker
+// processes is orders/cluster's, which a program imports to get it) and
+// no package under sim/ (the simulator's model, its arenas): the
+// library's formats and placement rules are orders/tracefile's and
+// orders/ordersched's, which the simulator imports.
+func TestLibraryLinksNoNetworkOrSimulator(t *testing.T) {
+	_, deps := graph(t)
+	linked, ok := deps["orders"]
+	if !ok {
+		t.Fatal("no package orders in go list ./...")
+	}
+	var wrong []string
+	for _, d := range linked {
+		if strings.HasPrefix(d, "github.com/nats-io/") || strings.HasPrefix(rel(d), "sim/") {
+			wrong = append(wrong, rel(d))
+		}
+	}
+	if len(wrong) > 0 {
+		t.Errorf("orders links %d packages of NATS or the simulator: %s", len(wrong), strings.Join(wrong, ", "))
+	}
+	if !slices.Contains(linked, module+"/orders/tracefile") {
+		t.Errorf("orders does not link orders/tracefile: is this the go list of the library? %v", linked)
+	}
+}
+
 // TestCheckFindsWrongImports adds forbidden imports to the module's real
 // graph and checks that each is found: a renderer importing the store, the
 // model importing a simulator, a third-party module in the model, a
-// package in no layer, and a cycle of folders.
+// package in no layer, and a cycle of folders (a model package under
+// orders importing one under sim, which imports orders/tracefile).
 func TestCheckFindsWrongImports(t *testing.T) {
 	r := rules(t)
 	pkgs, _ := graph(t)
@@ -132,7 +171,7 @@ func TestCheckFindsWrongImports(t *testing.T) {
 	add("exports/htmlreport", "schema/store")
 	add("sim/result", "sim/engine")
 	add("sim/trace", "github.com/klauspost/compress/gzip")
-	add("sim/ordertrace", "orders")
+	add("orders/measured", "sim/machine")
 	pkgs = append(pkgs, Package{Path: "sim/nowhere"})
 	modulePackage, std := kinds(pkgs)
 	var got []string
@@ -149,7 +188,7 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			t.Errorf("not found: %s\nfound: %q", want, got)
 		}
 	}
-	cycles := FolderCycles(pkgs, modulePackage, testSupport(r))
+	cycles := FolderCycles(pkgs, modulePackage, noLibraryImports(r))
 	if len(cycles) == 0 || !slices.ContainsFunc(cycles, func(c []string) bool { return slices.Equal(c, []string{"orders", "sim", "orders"}) }) {
 		t.Errorf("the cycle orders → sim → orders not found: %v", cycles)
 	}
@@ -180,5 +219,53 @@ func TestParseRules(t *testing.T) {
 	bad := strings.Replace(md, "`low`, `itself`", "`lower`", 1)
 	if _, err := ParseRules([]byte(bad)); err == nil || !strings.Contains(err.Error(), `"lower"`) {
 		t.Errorf("unknown layer: %v", err)
+	}
+}
+
+// withTests returns the module's packages with their imports, their
+// tests' included: Go's internal/ rule holds for test files too.
+func withTests(t *testing.T) []Package {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []Package
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, imports, _ := strings.Cut(line, "|")
+		p := Package{Path: rel(path)}
+		for _, imp := range strings.Fields(imports) {
+			p.Imports = append(p.Imports, rel(imp))
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// TestOnlyAPIIsPublic checks that a package imported only from its own
+// top-level folder (tests included) sits under that folder's internal/
+// (docs/ARCHITECTURE.md):
+// outside the library's API, the commands, the examples and the test
+// support, what no other folder needs no other module may import.
+func TestOnlyAPIIsPublic(t *testing.T) {
+	r := rules(t)
+	pkgs := withTests(t)
+	inModule, _ := kinds(pkgs)
+	keep := func(p string) bool {
+		if p == "schema" { // the migrations' folder, by the house rule that names it
+			return true
+		}
+		l, ok := r.LayerOf(p)
+		return ok && slices.Contains([]string{"command line", "user library", "cluster runtime", "examples", "test support"}, l.Name)
+	}
+	for _, p := range Unhidden(pkgs, inModule, keep) {
+		t.Errorf("%s is imported only from %s/: move it under %s/internal/", p, topFolder(p), topFolder(p))
+	}
+	hidden := Unhidden([]Package{{Path: "sim/a", Imports: []string{"sim/b"}}, {Path: "sim/b"}, {Path: "cmd/x", Imports: []string{"sim/a"}}},
+		func(string) bool { return true }, func(string) bool { return false })
+	if !slices.Equal(hidden, []string{"sim/b"}) {
+		t.Errorf("Unhidden on sim/a (imported by cmd/x), sim/b (by sim/a): %v, want [sim/b]", hidden)
 	}
 }

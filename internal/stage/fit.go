@@ -97,7 +97,8 @@ func (f *fitter) simulate(m *machine.Machine, grid []int) (*result.Run, error) {
 	if err := f.ctx.Err(); err != nil {
 		return nil, err
 	}
-	return sim.Simulate(f.ct.Program, m, result.Config{Grid: grid}, f.opts)
+	run, err := sim.Simulate(f.ct.Program, m, result.Config{Grid: grid}, f.opts)
+	return run, f.ct.Verdict(f.ctx, err)
 }
 
 // before is run r predicted on the request's machine.

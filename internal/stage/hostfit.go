@@ -77,8 +77,9 @@ func (h *hostFitter) simulate(u *hostUnit, p fit.Params) (*result.Run, error) {
 		return nil, err
 	}
 	m := h.host.Machine("host", p, u.procs)
-	return sim.Simulate(u.ct.Program, m, result.Config{Grid: u.measured[0].Config.Grid},
+	run, err := sim.Simulate(u.ct.Program, m, result.Config{Grid: u.measured[0].Config.Grid},
 		sim.Options{TraceFile: filepath.Base(u.ct.Info.Path)})
+	return run, u.ct.Verdict(h.ctx, err)
 }
 
 // findOpen finds the intervals of u the run work lengthens, from two

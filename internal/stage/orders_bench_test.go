@@ -11,7 +11,7 @@ import (
 	"github.com/presage-dvm/presage/ingest/ordergen"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/internal/sweeptest"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/ordersim"
 )
 

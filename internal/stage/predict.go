@@ -25,12 +25,16 @@ type PredictRequest struct {
 	Options sim.Options
 }
 
-// inputs returns the stored trace and machine req names. The machine is
+// inputs returns the stored trace and machine req names, refusing a
+// trace an earlier prediction refused (refusal). The machine is
 // read before the trace is opened: a trace ingested before packs streams
 // from a query that holds a connection.
 func inputs(st *store.Store, req PredictRequest) (store.TraceInfo, *machine.Machine, stored.MachineInfo, error) {
 	info, err := st.Trace(req.Trace)
 	if err != nil {
+		return info, nil, stored.MachineInfo{}, err
+	}
+	if err := refusal(info); err != nil {
 		return info, nil, stored.MachineInfo{}, err
 	}
 	m, minfo, err := st.Machine(req.Machine)
@@ -69,7 +73,8 @@ func predictionLike(ctx context.Context, st *store.Store, sweep, trace, machine 
 // PredictOne predicts req and stores the run in one transaction. The trace
 // is streamed from the store into the simulator: memory grows with the
 // distinct calls of the trace and the simulated state, not with the
-// trace's length.
+// trace's length. A defect of the trace the prediction finds marks the
+// trace refused (refuseOnDefect), and nothing is stored.
 func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*result.Run, error) {
 	info, m, minfo, err := inputs(st, req)
 	if err != nil {
@@ -96,7 +101,7 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {
-		return nil, err
+		return nil, refuseOnDefect(ctx, st, info, err)
 	}
 	run.TraceID, run.Program = info.ID, info.Name
 	if err := st.SaveRun(ctx, run, store.SaveOptions{Timeline: sampler.Sample()}); err != nil {
@@ -141,7 +146,7 @@ func PredictFile(ctx context.Context, st *store.Store, path string, req PredictR
 	if errors.Is(err, errNotTheTrace) {
 		// The configuration failed, not the trace: the trace is stored
 		// after the check alone, and PredictOne says what failed.
-		opt.Check = nil
+		opt.Check, opt.CheckMeaning = nil, true
 		info, err = ingest.TraceWith(ctx, st, path, opt)
 		return info, nil, err
 	}

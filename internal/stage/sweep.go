@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -137,7 +138,7 @@ func planFor(st *store.Store, tr *CompiledTrace, req SweepRequest) (*SweepPlan, 
 		}
 	}
 	opt := req.Options
-	opt.TraceFile = tr.Info.Name
+	opt.TraceFile = filepath.Base(tr.Info.Path) // a defect names the file, as PredictOne's do
 	newPlan := sweep.NewPlan
 	if req.CountOnly {
 		newPlan = sweep.NewCountedPlan
@@ -214,7 +215,10 @@ func SweepConfigs(ctx context.Context, st *store.Store, p *SweepPlan, selected [
 	return resume(ctx, st, resumable[sweep.Config, *result.Run]{
 		row: stored.Sweep{TraceID: p.Trace.Info.ID, Kind: p.Def.Kind, Configs: len(p.Configs), Skipped: p.Skipped},
 		def: p.Def, hash: p.Def.Hash(), calls: int64(p.Program.Calls()),
-		simulate: p.Simulate,
+		simulate: func(ctx context.Context, c sweep.Config) (*result.Run, error) {
+			run, err := p.Simulate(ctx, c)
+			return run, p.Trace.Verdict(ctx, err)
+		},
 		reuse: func(ctx context.Context, id int64, c sweep.Config) (bool, error) {
 			cfg := result.Config{Grid: c.Grid, Network: c.Network, TStart: c.TStart, TByte: c.TByte, Power: c.Power}
 			from, ok, err := predictionLike(ctx, st, id, p.Trace.Info.ID, p.Machines[c.Machine].ID, cfg, strings.Join(p.Options.Names(), ","))

@@ -53,7 +53,7 @@ func Replay(ctx context.Context, st *store.Store, run *result.Run, rec events.Re
 	again, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
 	if err != nil {
-		return fmt.Errorf("run %d: replay: %w", runID, err)
+		return fmt.Errorf("run %d: replay: %w", runID, refuseOnDefect(ctx, st, info, err))
 	}
 	if err := sameTimes(run, again); err != nil {
 		return fmt.Errorf("run %d: replay does not reproduce the stored run (%v): the trace or the model changed since", runID, err)

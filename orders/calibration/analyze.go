@@ -66,6 +66,9 @@ type Stat struct {
 	// was loaded (Row.Wall above LoadedWall times Row.Seconds): its
 	// constants may be too high.
 	Loaded float64
+	// Faulted is the share of its runs alone that took page faults
+	// (Row.Faults), which its medians leave out where they can.
+	Faulted float64
 }
 
 // Point is the runs of one α.
@@ -77,10 +80,55 @@ type Point struct {
 	CV    float64 // of c(α) between its runs; 0 for one run
 	// Median is the median c(α), which record mode prices with: a run
 	// that the machine slowed (another program, a page fault, a
-	// collection) moves the mean but not the median.
+	// collection) moves the mean but not the median. With runs pinned to
+	// CPUs it is the mean of each CPU's median (CPUs): the cores of a
+	// virtual machine need not run a block equally fast, and a run on
+	// several workers spreads its blocks over them.
 	Median float64
 	// Q1 and Q3 are the quartiles of c(α), Min its fastest run.
 	Q1, Q3, Min float64
+	// CPUs are the median c(α) on each CPU its runs were pinned to, in
+	// increasing CPU; one of CPU -1 when they were not pinned.
+	CPUs []CPUMedian
+	// Bound is how well Median is known: the relative half-width of the
+	// 95% confidence interval of the median (MedianBound), the widest of
+	// the CPUs'; +Inf when a CPU has too few runs to bound it.
+	Bound float64
+}
+
+// CPUMedian is the median c(α) of the runs pinned to one CPU.
+type CPUMedian struct {
+	CPU    int // -1: not pinned
+	Runs   int
+	Median float64
+}
+
+// CPUSpread is how much higher c(α) is on its slowest CPU than on its
+// fastest, in proportion: 0 with one CPU.
+func (p Point) CPUSpread() float64 {
+	if len(p.CPUs) < 2 {
+		return 0
+	}
+	lo, hi := p.CPUs[0].Median, p.CPUs[0].Median
+	for _, c := range p.CPUs[1:] {
+		lo, hi = min(lo, c.Median), max(hi, c.Median)
+	}
+	return hi/lo - 1
+}
+
+// MedianBound returns the relative half-width of the 95% confidence
+// interval of the median of sorted, distribution-free: half the distance
+// between the order statistics n/2 ± 0.98√n, over the median; +Inf when
+// there are too few values for those order statistics to exist.
+func MedianBound(sorted []float64) float64 {
+	n := len(sorted)
+	half := int(math.Ceil(0.98 * math.Sqrt(float64(n))))
+	lo, hi := n/2-half, (n-1)/2+half
+	if lo < 0 || hi >= n {
+		return math.Inf(1)
+	}
+	med := quantile(sorted, 0.5)
+	return (sorted[hi] - sorted[lo]) / 2 / med
 }
 
 // Spread is the distance between the quartiles of c(α) over its median:
@@ -140,6 +188,11 @@ func analyzeGroup(block, machine string, all []Row, th Thresholds) (st Stat, ok 
 	}
 	st.Slowdown = slowdowns(st.Points, together)
 	st.Loaded = loaded(rows)
+	for _, r := range rows {
+		if r.Faults > 0 {
+			st.Faulted += 1 / float64(len(rows))
+		}
+	}
 	return st, true
 }
 
@@ -224,13 +277,80 @@ func points(rows []Row) []Point {
 		}
 		m, sd := meanStdDev(cs)
 		slices.Sort(cs)
-		ps = append(ps, Point{Alpha: rs[0].Alpha, F: rs[0].F, Runs: len(rs), Mean: m, CV: sd / m,
-			Median: quantile(cs, 0.5), Q1: quantile(cs, 0.25), Q3: quantile(cs, 0.75), Min: cs[0]})
+		p := Point{Alpha: rs[0].Alpha, F: rs[0].F, Runs: len(rs), Mean: m, CV: sd / m,
+			Q1: quantile(cs, 0.25), Q3: quantile(cs, 0.75), Min: cs[0]}
+		p.CPUs, p.Bound = byCPU(rs)
+		for _, c := range p.CPUs {
+			p.Median += c.Median / float64(len(p.CPUs))
+		}
+		ps = append(ps, p)
 	}
 	slices.SortFunc(ps, func(a, b Point) int {
 		return cmp.Or(cmp.Compare(a.F, b.F), cmp.Compare(formatAlpha(a.Alpha), formatAlpha(b.Alpha)))
 	})
 	return ps
+}
+
+// byCPU returns the median c of rows on each CPU they were pinned to, in
+// increasing CPU, and the widest relative bound of those medians, of the
+// runs' constants without their page faults (faultFree).
+func byCPU(rows []Row) ([]CPUMedian, float64) {
+	on := make(map[int][]Row)
+	for _, r := range rows {
+		on[r.CPU] = append(on[r.CPU], r)
+	}
+	out := make([]CPUMedian, 0, len(on))
+	bound := 0.0
+	for cpu, rs := range on {
+		c := faultFree(rs)
+		slices.Sort(c)
+		out = append(out, CPUMedian{CPU: cpu, Runs: len(c), Median: quantile(c, 0.5)})
+		bound = max(bound, MedianBound(c))
+	}
+	slices.SortFunc(out, func(a, b CPUMedian) int { return cmp.Compare(a.CPU, b.CPU) })
+	return out, bound
+}
+
+// faultFree returns the constants of the runs without page faults, when
+// there are any: a run that faulted paid the system for fresh memory, as
+// the runs of a program that has warmed its heap up seldom do (a merge
+// of 2,000,000 numbers took 12 µs more per fault, up to 4.6 times its
+// time). When every run faulted (a block that allocates more than the
+// heap keeps between two collections), each run's constant less its
+// faults at the rate the runs show: the Theil–Sen slope of c against the
+// faults, the median of the slopes between every two runs, which one run
+// slowed for another reason does not move.
+func faultFree(rows []Row) []float64 {
+	var clean, all []float64
+	for _, r := range rows {
+		all = append(all, r.C())
+		if r.Faults == 0 {
+			clean = append(clean, r.C())
+		}
+	}
+	if len(clean) > 0 {
+		return clean
+	}
+	var slopes []float64
+	for i, a := range rows {
+		for _, b := range rows[i+1:] {
+			if a.Faults != b.Faults {
+				slopes = append(slopes, (b.C()-a.C())/float64(b.Faults-a.Faults))
+			}
+		}
+	}
+	if len(slopes) == 0 {
+		return all
+	}
+	slices.Sort(slopes)
+	slope := quantile(slopes, 0.5)
+	if slope <= 0 {
+		return all
+	}
+	for i, r := range rows {
+		all[i] = max(r.C()-slope*float64(r.Faults), math.SmallestNonzeroFloat64)
+	}
+	return all
 }
 
 // pooledCV is the coefficient of variation within α, pooled over the

@@ -10,12 +10,16 @@ import (
 	"strings"
 )
 
-// columns is the header row of a calibration file; files written before
+// columns is the header row of a calibration file. Files written before
 // copies and wall were timed have only the first six (columnsV1), and
-// read as runs alone with their wall time unknown.
+// read as runs alone with their wall time unknown; files written before
+// the runs were pinned to a CPU and their page faults counted have the
+// first eight (columnsV2), and read as runs not pinned (CPU -1) without
+// faults.
 var (
-	columns   = []string{"block", "alpha", "f", "seconds", "machine", "rep", "copies", "wall"}
+	columns   = []string{"block", "alpha", "f", "seconds", "machine", "rep", "copies", "wall", "cpu", "faults"}
 	columnsV1 = columns[:6]
+	columnsV2 = columns[:8]
 )
 
 // Error is a defect of a calibration file: its name, the 1-based line
@@ -60,6 +64,8 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	case strings.Join(columns, ","):
 	case strings.Join(columnsV1, ","):
 		rd.fields = len(columnsV1)
+	case strings.Join(columnsV2, ","):
+		rd.fields = len(columnsV2)
 	default:
 		return nil, &Error{File: name, Line: 1, Msg: fmt.Sprintf("header %q (expected %s)", short(strings.Join(head, ",")), strings.Join(columns, ","))}
 	}
@@ -105,7 +111,7 @@ func (r *Reader) next() (Row, error) {
 
 // parseRow converts the fields of a record, "" or what is wrong.
 func parseRow(rec []string) (Row, string) {
-	row := Row{Block: rec[0], Machine: rec[4]}
+	row := Row{Block: rec[0], Machine: rec[4], CPU: -1}
 	var err error
 	if row.Alpha, err = parseAlpha(rec[1]); err != nil {
 		return row, err.Error()
@@ -131,6 +137,17 @@ func parseRow(rec []string) (Row, string) {
 	}
 	if row.Wall, err = parseNumber(rec[7]); err != nil {
 		return row, fmt.Sprintf("wall %q (expected a number)", short(rec[7]))
+	}
+	if len(rec) == len(columnsV2) {
+		return row, ""
+	}
+	if rec[8] != "" {
+		if row.CPU, err = strconv.Atoi(rec[8]); err != nil || row.CPU < 0 {
+			return row, fmt.Sprintf("cpu %q (expected a CPU number ≥ 0, or empty when not pinned)", short(rec[8]))
+		}
+	}
+	if row.Faults, err = strconv.Atoi(rec[9]); err != nil {
+		return row, fmt.Sprintf("faults %q (expected an integer)", short(rec[9]))
 	}
 	return row, ""
 }
@@ -222,7 +239,15 @@ func (w *Writer) Write(r Row) error {
 	}
 	return w.cw.Write([]string{r.Block, formatAlpha(r.Alpha),
 		strconv.FormatFloat(r.F, 'g', -1, 64), strconv.FormatFloat(r.Seconds, 'g', -1, 64),
-		r.Machine, strconv.Itoa(r.Rep), strconv.Itoa(max(r.Copies, 1)), strconv.FormatFloat(r.Wall, 'g', -1, 64)})
+		r.Machine, strconv.Itoa(r.Rep), strconv.Itoa(max(r.Copies, 1)), strconv.FormatFloat(r.Wall, 'g', -1, 64), formatCPU(r.CPU), strconv.Itoa(r.Faults)})
+}
+
+// formatCPU writes a row's CPU, empty when the run was not pinned.
+func formatCPU(cpu int) string {
+	if cpu < 0 {
+		return ""
+	}
+	return strconv.Itoa(cpu)
 }
 
 // Close flushes the rows; it does not close the underlying writer.

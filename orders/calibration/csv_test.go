@@ -8,10 +8,12 @@ import (
 )
 
 // head is the header of files written before copies and wall were
-// timed, headV2 today's.
+// timed, headV2 that of files written before the runs were pinned to a
+// CPU, headV3 today's.
 const (
 	head   = "block,alpha,f,seconds,machine,rep\n"
 	headV2 = "block,alpha,f,seconds,machine,rep,copies,wall\n"
+	headV3 = "block,alpha,f,seconds,machine,rep,copies,wall,cpu,faults\n"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -21,6 +23,8 @@ func TestRoundTrip(t *testing.T) {
 		{Block: "mm", Alpha: []float64{100}, F: 1e6, Seconds: 0.0031, Machine: "node1", Rep: 1, Copies: 2, Wall: 0.0032},
 		{Block: `odd, "name"`, Alpha: []float64{3, 0.5}, F: 1.5, Seconds: 1e-7, Machine: "node1", Rep: 0, Copies: 1},
 		{Block: "noparams", F: 1, Seconds: 1, Machine: "node1", Copies: 1},
+		{Block: "pinned", F: 1, Seconds: 1, Machine: "node1", Copies: 1, CPU: 3, Faults: 12},
+		{Block: "unpinned", F: 1, Seconds: 1, Machine: "node1", Copies: 1, CPU: -1},
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
@@ -44,13 +48,18 @@ func TestRoundTrip(t *testing.T) {
 func TestReaderErrors(t *testing.T) {
 	good := "mm,100,1e6,0.002,node1,0\n"
 	tests := []struct{ name, text, want string }{
-		{"empty", "", "c.csv: empty file (expected the header block,alpha,f,seconds,machine,rep,copies,wall)"},
-		{"header", "block,f,seconds\n", `c.csv:1: header "block,f,seconds" (expected block,alpha,f,seconds,machine,rep,copies,wall)`},
+		{"empty", "", "c.csv: empty file (expected the header block,alpha,f,seconds,machine,rep,copies,wall,cpu,faults)"},
+		{"header", "block,f,seconds\n", `c.csv:1: header "block,f,seconds" (expected block,alpha,f,seconds,machine,rep,copies,wall,cpu,faults)`},
 		{"fields v2", headV2 + good, "c.csv:2: 6 fields (expected 8: block,alpha,f,seconds,machine,rep,copies,wall)"},
 		{"copies", headV2 + "mm,100,1e6,0.002,node1,0,two,0\n", `c.csv:2: copies "two" (expected an integer)`},
 		{"copies negative", headV2 + "mm,100,1e6,0.002,node1,0,-2,0\n", "c.csv:2: copies -2 negative"},
 		{"wall", headV2 + "mm,100,1e6,0.002,node1,0,1,x\n", `c.csv:2: wall "x" (expected a number)`},
 		{"wall negative", headV2 + "mm,100,1e6,0.002,node1,0,1,-1\n", "c.csv:2: wall -1 (expected a finite number ≥ 0)"},
+		{"fields v3", headV3 + "mm,100,1e6,0.002,node1,0,1,0\n", "c.csv:2: 8 fields (expected 10: block,alpha,f,seconds,machine,rep,copies,wall,cpu,faults)"},
+		{"cpu", headV3 + "mm,100,1e6,0.002,node1,0,1,0,first,0\n", `c.csv:2: cpu "first" (expected a CPU number ≥ 0, or empty when not pinned)`},
+		{"cpu negative", headV3 + "mm,100,1e6,0.002,node1,0,1,0,-1,0\n", `c.csv:2: cpu "-1" (expected a CPU number ≥ 0, or empty when not pinned)`},
+		{"faults", headV3 + "mm,100,1e6,0.002,node1,0,1,0,0,many\n", `c.csv:2: faults "many" (expected an integer)`},
+		{"faults negative", headV3 + "mm,100,1e6,0.002,node1,0,1,0,0,-3\n", "c.csv:2: faults -3 negative"},
 		{"fields", head + "mm,100,1e6\n", "c.csv:2: 3 fields (expected 6: block,alpha,f,seconds,machine,rep)"},
 		{"quote", head + good + "\"mm,100,1e6,0.002,node1,0\n", "c.csv:3: column 27: extraneous or missing \" in quoted-field"},
 		{"alpha", head + "mm,100;x,1e6,0.002,node1,0\n", `c.csv:2: alpha "100;x": part 1 "x" (expected numbers separated by ';')`},
@@ -78,6 +87,25 @@ func TestReaderErrors(t *testing.T) {
 	}
 }
 
+// TestOlderFilesReadUnpinned: files of six or eight columns, written
+// before the runs were pinned, read as runs not pinned (CPU -1), as does
+// an empty cpu field.
+func TestOlderFilesReadUnpinned(t *testing.T) {
+	for _, text := range []string{
+		head + "mm,100,1e6,0.002,node1,0\n",
+		headV2 + "mm,100,1e6,0.002,node1,0,1,0.0021\n",
+		headV3 + "mm,100,1e6,0.002,node1,0,1,0.0021,,0\n",
+	} {
+		rows, err := ReadAll(strings.NewReader(text), "c.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1 || rows[0].CPU != -1 || rows[0].Copies != 1 {
+			t.Errorf("%q: rows %+v, want one run alone, not pinned", text, rows)
+		}
+	}
+}
+
 func TestWriterRejects(t *testing.T) {
 	w := NewWriter(&bytes.Buffer{})
 	err := w.Write(Row{Block: "mm", F: 0, Seconds: 1, Machine: "m"})
@@ -91,6 +119,7 @@ func FuzzReader(f *testing.F) {
 	f.Add(head + "\"a,b\",1;2;3,6,1e-3,m,2\n")
 	f.Add(head + "mm,,1,1,m,0\n")
 	f.Add(headV2 + "mm,100,1e6,0.002,node1,0,1,0.0021\nmm,100,1e6,0.003,node1,0,2,0.004\n")
+	f.Add(headV3 + "mm,100,1e6,0.002,node1,0,1,0.0021,0,0\nmm,100,1e6,0.003,node1,1,1,0.004,1,7\nmm,100,1e6,0.003,node1,2,2,0.004,,0\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		rows, err := ReadAll(strings.NewReader(text), "fuzz.csv")
 		if err != nil {

@@ -25,6 +25,16 @@ type Row struct {
 	// Seconds, the thread waited for a core, and the machine was loaded
 	// (Stat.Loaded).
 	Wall float64
+	// CPU is the CPU the run's thread was pinned to, -1 when it was not
+	// pinned (or the file does not say): the cores of a virtual machine
+	// need not run a block equally fast, so a block's constant is the
+	// mean over the CPUs of each CPU's median (Point.Median).
+	CPU int
+	// Faults is how many minor page faults the run's thread took (0 when
+	// unknown): a run that faulted touched memory fresh from the system,
+	// which a program that has run a while seldom does, and may have
+	// taken several times its usual time (Point.Median leaves it out).
+	Faults int
 }
 
 // alone reports whether r ran alone, no other copy at once.
@@ -54,6 +64,10 @@ func (r Row) check() string {
 		return fmt.Sprintf("copies %d negative", r.Copies)
 	case r.Wall < 0 || math.IsInf(r.Wall, 1) || math.IsNaN(r.Wall):
 		return fmt.Sprintf("wall %v (expected a finite number ≥ 0)", r.Wall)
+	case r.CPU < -1:
+		return fmt.Sprintf("cpu %d negative (expected a CPU number, or empty when not pinned)", r.CPU)
+	case r.Faults < 0:
+		return fmt.Sprintf("faults %d negative", r.Faults)
 	}
 	for i, a := range r.Alpha {
 		if math.IsNaN(a) || math.IsInf(a, 0) {

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // header is the first line of the file.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
+	"github.com/presage-dvm/presage/orders/cluster"
 	"github.com/presage-dvm/presage/orders/procstest"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/ordersim"
@@ -99,7 +100,7 @@ func TestNetworkModelHoldsOnFastLinks(t *testing.T) {
 // best makespan: within 15%.
 func checkNetwork(t *testing.T, l Link, in relayInput) {
 	s := star(t, 2, l)
-	t.Setenv(orders.TokenEnv, "netlab-token-shared-by-the-star-0123456789") // the coordinator and its workers, started apart
+	t.Setenv(cluster.TokenEnv, "netlab-token-shared-by-the-star-0123456789") // the coordinator and its workers, started apart
 	out := filepath.Join(t.TempDir(), "cluster.json")
 	runOn(t, s, "network", out)
 	cl, err := machine.ReadClusterFile(out)

@@ -2,7 +2,8 @@
 // (orders.Config.Procs) from a Go test: in a child process of the test
 // binary that runs only the calling test, so that the worker processes
 // the program starts, copies of that child, go straight to the run
-// instead of running the tests before it.
+// instead of running the tests before it. It imports orders/cluster, the
+// transport of such runs, for the tests that use it.
 package procstest
 
 import (
@@ -18,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	_ "github.com/presage-dvm/presage/orders/cluster" // the transport of the runs in worker processes it starts
 )
 
 // childEnv marks the child process Run starts: the coordinator, and its

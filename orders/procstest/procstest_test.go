@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/presage-dvm/presage/orders"
+	"github.com/presage-dvm/presage/orders/cluster"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
@@ -99,7 +100,7 @@ const joinEnv = "PRESAGE_PROCSTEST_JOIN"
 func joined(t *testing.T, in sumInput, killCoordinator bool) (Run, []string, []error) {
 	addr := freeAddr(t)
 	t.Setenv(joinEnv, addr)
-	t.Setenv(orders.TokenEnv, "procstest-token-of-this-run-0123456789abcdef")
+	t.Setenv(cluster.TokenEnv, "procstest-token-of-this-run-0123456789abcdef")
 	done := make(chan Run, 1)
 	go func() { done <- Start(t, Options{}) }()
 	var workers []*exec.Cmd
@@ -185,7 +186,7 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Printf("%d %g %g\n", rep.Network.Cluster.Nodes, rep.Network.Cluster.Latency, rep.Network.Cluster.Bandwidth)
+		fmt.Printf("%d %g %g\n", rep.Network.Nodes, rep.Network.Latency, rep.Network.Bandwidth)
 		return 0
 	})
 	out := filepath.Join(t.TempDir(), "cluster.json")

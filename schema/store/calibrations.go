@@ -45,10 +45,10 @@ func (s *Store) SaveCalibration(ctx context.Context, info CalibrationInfo, rows 
 		if info.ID, err = res.LastInsertId(); err != nil {
 			return info, err
 		}
-		rowBatch := newBatch(tx, `calibration_rows(calibration_id, row, block, alpha, f, seconds, machine, rep, copies, wall)`, 10)
+		rowBatch := newBatch(tx, `calibration_rows(calibration_id, row, block, alpha, f, seconds, machine, rep, copies, wall, cpu, faults)`, 12)
 		defer rowBatch.close()
 		for i, r := range rows {
-			if err := rowBatch.add(info.ID, i+1, r.Block, formatAlpha(r.Alpha), r.F, r.Seconds, r.Machine, r.Rep, max(r.Copies, 1), r.Wall); err != nil {
+			if err := rowBatch.add(info.ID, i+1, r.Block, formatAlpha(r.Alpha), r.F, r.Seconds, r.Machine, r.Rep, max(r.Copies, 1), r.Wall, max(r.CPU, -1), r.Faults); err != nil {
 				return info, err
 			}
 		}
@@ -56,14 +56,18 @@ func (s *Store) SaveCalibration(ctx context.Context, info CalibrationInfo, rows 
 			return info, err
 		}
 		for _, st := range stats {
-			var slope any
+			var slope, bound any
 			if !math.IsNaN(st.Slope) {
 				slope = st.Slope
 			}
+			if b := st.Bound(); !math.IsInf(b, 1) {
+				bound = b
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO calibration_blocks(calibration_id, block, machine, runs,
-				c_mean, c_sd, c_cv, noise, slope, flags, loaded, slowdown) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				c_mean, c_sd, c_cv, noise, slope, flags, loaded, slowdown, bound, spread, cpu_spread)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				info.ID, st.Block, st.Machine, st.Runs, st.Mean, st.StdDev, st.CV, st.Noise, slope, st.Flags.String(),
-				st.Loaded, formatSlowdown(st.Slowdown)); err != nil {
+				st.Loaded, formatSlowdown(st.Slowdown), bound, st.Spread(), st.CPUSpread()); err != nil {
 				return info, fmt.Errorf("store calibration %s: block %s: %w", info.Path, st.Block, err)
 			}
 		}
@@ -122,14 +126,16 @@ func (s *Store) Calibration(name string) (CalibrationInfo, []calibration.Row, er
 		Rep     int     `db:"rep"`
 		Copies  int     `db:"copies"`
 		Wall    float64 `db:"wall"`
+		CPU     int     `db:"cpu"`
+		Faults  int     `db:"faults"`
 	}
-	if err := s.db.Select(&saved, `SELECT block, alpha, f, seconds, machine, rep, copies, wall FROM calibration_rows
+	if err := s.db.Select(&saved, `SELECT block, alpha, f, seconds, machine, rep, copies, wall, cpu, faults FROM calibration_rows
 		WHERE calibration_id = ? ORDER BY row`, info.ID); err != nil {
 		return info, nil, err
 	}
 	rows := make([]calibration.Row, len(saved))
 	for i, r := range saved {
-		rows[i] = calibration.Row{Block: r.Block, F: r.F, Seconds: r.Seconds, Machine: r.Machine, Rep: r.Rep, Copies: r.Copies, Wall: r.Wall}
+		rows[i] = calibration.Row{Block: r.Block, F: r.F, Seconds: r.Seconds, Machine: r.Machine, Rep: r.Rep, Copies: r.Copies, Wall: r.Wall, CPU: r.CPU, Faults: r.Faults}
 		for _, a := range strings.Split(r.Alpha, ";") {
 			if a == "" {
 				continue

@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -480,7 +481,7 @@ func (f *chunkFetcher) fetch(chunk int, buf *chunkBufs) ([]byte, []byte, error) 
 
 // openOrderLines opens a trace stored as chunks of JSON lines.
 func (s *Store) openOrderLines(ctx context.Context, info OrderTraceInfo) (*ordertrace.Reader, error) {
-	header, err := ordertrace.AppendHeader(nil, info.header())
+	header, err := tracefile.AppendHeader(nil, info.header())
 	if err != nil {
 		return nil, err
 	}

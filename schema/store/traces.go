@@ -25,13 +25,17 @@ type TraceInfo struct {
 	RootLine   int    `db:"root_line"`
 	RootFile   string `db:"root_file"`
 	IngestedAt string `db:"ingested_at"` // RFC 3339, UTC
+	// Refused is the defect the trace's first prediction found (one
+	// line: file:line: function: what was expected), "" when none was
+	// found (MarkTraceRefused).
+	Refused string `db:"refused"`
 	// Existing is set by the ingest when the file's content was already
 	// stored and nothing was written.
 	Existing bool `db:"-"`
 }
 
 const traceColumns = `id, name, path, coalesce(xxh3, '') AS xxh3, coalesce(sha256, '') AS sha256,
-	bytes, calls, proc_count, root_line, root_file, ingested_at`
+	bytes, calls, proc_count, root_line, root_file, ingested_at, coalesce(refused, '') AS refused`
 
 // Traces returns the stored traces in ingest order.
 func (s *Store) Traces() ([]TraceInfo, error) {
@@ -107,6 +111,17 @@ func (s *Store) TraceOfFile(ctx context.Context, xxh3 string, sha256 func() (str
 	}
 	info.XXH3 = xxh3
 	return info, err == nil, err
+}
+
+// MarkTraceRefused remembers that a prediction of trace id found defect
+// in it (a call no configuration can simulate), so that every later
+// prediction is refused at once. A trace marked already keeps its first
+// defect.
+func (s *Store) MarkTraceRefused(ctx context.Context, id int64, defect string) error {
+	return s.update(ctx, func(tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE traces SET refused = ? WHERE id = ? AND refused IS NULL`, defect, id)
+		return err
+	})
 }
 
 // notFound is an error with its own message that counts as ErrNotFound.

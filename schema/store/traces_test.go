@@ -188,3 +188,34 @@ func TestTimePerFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkTraceRefused: a trace is stored not refused; marked, every
+// lookup reads the defect, a second mark keeps the first defect, and a
+// second ingest of the file finds the trace with its mark.
+func TestMarkTraceRefused(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t)
+	path := golden.Path(t, "traces", "jac1d.ptr")
+	info := ingestTrace(t, st, path)
+	if info.Refused != "" {
+		t.Fatalf("a trace just ingested is refused: %q", info.Refused)
+	}
+	const defect = "jac1d.ptr:12: crtda_: array of rank 9: expected a rank from 1 to 7"
+	if err := st.MarkTraceRefused(ctx, info.ID, defect); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.MarkTraceRefused(ctx, info.ID, "jac1d.ptr:40: another defect"); err != nil {
+		t.Fatal(err)
+	}
+	byName, err := st.Trace(info.Name)
+	if err != nil || byName.Refused != defect {
+		t.Errorf("Trace: refused %q (%v), want %q", byName.Refused, err, defect)
+	}
+	if all, err := st.Traces(); err != nil || len(all) != 1 || all[0].Refused != defect {
+		t.Errorf("Traces: %+v (%v), want one refused %q", all, err, defect)
+	}
+	again, err := ingest.Trace(ctx, st, path, nil)
+	if err != nil || !again.Existing || again.Refused != defect {
+		t.Errorf("second ingest: existing %v, refused %q (%v), want the stored trace refused %q", again.Existing, again.Refused, err, defect)
+	}
+}

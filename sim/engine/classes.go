@@ -1,6 +1,6 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/layout"
+import "github.com/presage-dvm/presage/sim/internal/layout"
 
 // Processor classes. Under block distributions most processors of a grid
 // receive exactly the same charges: same block sizes, same waits, same
@@ -47,6 +47,9 @@ func (e *Engine) classOf(p int) int32 { return e.classes.of[p] }
 
 // newClassFrom adds an empty class whose state is a copy of class c's.
 func (e *Engine) newClassFrom(c int32) int32 {
+	if e.rec != nil && !e.rec.messages {
+		e.giveClassTallies() // while they name the processors charged
+	}
 	n := int32(e.classes.count())
 	e.classes.size = append(e.classes.size, 0)
 	e.classes.version++

@@ -3,7 +3,7 @@ package engine
 import (
 	"slices"
 
-	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/internal/layout"
 )
 
 // clock is the simulated elapsed time of absolute processor p.
@@ -92,7 +92,7 @@ func (e *Engine) regular() {
 		return
 	}
 	e.rec.repeated = f
-	e.chargeRegular(f)
+	e.chargeRegularRecorded(f)
 	e.rec.repeated = 0
 }
 

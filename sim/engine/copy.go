@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/section"
+	"github.com/presage-dvm/presage/sim/internal/section"
 )
 
 // copySide is one side of arrcpy_/aarrcp_: a buffer, or an array section.

@@ -66,7 +66,10 @@ func spec(clock bool, cs ...cnt) kindSpec {
 	return k
 }
 
-// kindInfo is the AddTime table of docs/model.md §6.1.
+// kindInfo is the AddTime table of docs/model.md §6.1, read through
+// pointers to its entries (internal/arch's GlobalState: read only).
+//
+//arch:readonly
 var kindInfo = [nKinds]kindSpec{
 	KIOTime:        spec(true, cIO, cExec),
 	KUsr:           spec(true, cUsr, cCPU, cExec),

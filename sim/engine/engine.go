@@ -15,7 +15,7 @@ import (
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/trace"
 
-	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/internal/layout"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
@@ -85,7 +85,6 @@ type Engine struct {
 	level int
 
 	op           *Op
-	comp         *Compiler // of Step
 	callT, retT  float64
 	warnings     map[string]int
 	doubts       map[string]bool // the warnings that make the run doubtful

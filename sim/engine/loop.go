@@ -3,8 +3,8 @@ package engine
 import (
 	"encoding/binary"
 
-	"github.com/presage-dvm/presage/sim/layout"
-	"github.com/presage-dvm/presage/sim/section"
+	"github.com/presage-dvm/presage/sim/internal/layout"
+	"github.com/presage-dvm/presage/sim/internal/section"
 )
 
 // loop is a parallel loop with its flags (crtpl_ .. endpl_).
@@ -55,8 +55,16 @@ func crtpl(e *Engine) error {
 	if err := e.checkRank("parallel loop", rank); err != nil {
 		return err
 	}
-	lp := &loop{rank: int(rank)}
-	e.loops[ref] = lp
+	// The run-time reuses a loop's handle once the loop is gone (a
+	// program's loop gets the same LoopRef every iteration): the loop it
+	// named is made anew in place, not allocated again (nothing else
+	// holds it but curLoop, set to it below).
+	lp := e.loops[ref]
+	if lp == nil {
+		lp = &loop{}
+		e.loops[ref] = lp
+	}
+	*lp = loop{rank: int(rank)}
 	e.curLoop = lp
 	return nil
 }

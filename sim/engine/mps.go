@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/internal/layout"
 )
 
 // am is an abstract machine: the processor system it is mapped on.

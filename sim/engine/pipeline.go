@@ -4,9 +4,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/internal/layout"
 
-	"github.com/presage-dvm/presage/sim/section"
+	"github.com/presage-dvm/presage/sim/internal/section"
 )
 
 // pipe holds the quantities of the ACROSS pipeline model (docs/model.md

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math"
-
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -17,8 +15,9 @@ import (
 
 // recorder holds what recording needs besides the Recorder: for a
 // recorder of messages, the member lists of the classes, rebuilt when the
-// classes changed; for a StatesOnly one, the charge on every processor
-// not reported yet.
+// classes changed; for a StatesOnly one, the time charged within the
+// current column of its picture, per class and on every processor, not
+// given to it yet (tallies).
 type recorder struct {
 	r        events.Recorder
 	messages bool              // the recorder wants every message (not events.StatesOnly)
@@ -29,13 +28,13 @@ type recorder struct {
 	repeated float64
 	moves    int // classes.moves when members was built
 	members  [][]int
-	// all is a charge on every processor not reported yet: a StatesOnly
-	// recorder gets consecutive charges of one state as one.
-	all struct {
-		on         bool
-		s          events.State
-		start, end float64
-	}
+	// muted: the charges are reported already (chargeRegularRecorded).
+	muted bool
+	// all sums the charges on every processor while their clocks are the
+	// common one; classes those on each class (given to the recorder
+	// before a class splits).
+	all     events.Tally
+	classes []events.Tally
 }
 
 // recordsMessages reports whether every message must be timed and
@@ -75,71 +74,207 @@ func (e *Engine) markRepeated(f float64) {
 // recordClass reports a charge of kind k on class c, before the charge
 // is applied to the class's clock.
 func (e *Engine) recordClass(k Kind, c int32, d float64) {
-	if d <= 0 {
-		return
+	if d > 0 {
+		e.recordClassFrom(k, c, e.classClock(c), d)
 	}
-	e.flushAll()
-	s, clk := e.stateOf(k), e.classClock(c)
-	if f := e.rec.repeated; f > 0 && s == events.Computing {
+}
+
+// recordClassFrom reports a charge of kind k on class c from start.
+func (e *Engine) recordClassFrom(k Kind, c int32, start, d float64) {
+	s1, d1, s2, d2 := e.parts(k, d)
+	switch {
+	case e.rec.messages:
+	case e.classes.count() == 1:
+		if e.rec.all.Add2(s1, d1, s2, d2, start) {
+			return
+		}
+	default:
+		if e.classTallies()[c].Add2(s1, d1, s2, d2, start) {
+			return
+		}
+	}
+	if d1 > 0 {
+		e.stateOfClass(s1, c, start, d1)
+	}
+	if d2 > 0 {
+		e.stateOfClass(s2, c, start+d1, d2)
+	}
+}
+
+// parts splits a charge of kind k and duration d into the states it is
+// shown in: CPU time of which a share f is repeated work is Computing for
+// d·(1−f), then Redundant for the rest (the insufficient parallelism the
+// model counts); any other charge is one state (s2 = 0, d2 = 0).
+func (e *Engine) parts(k Kind, d float64) (s1 events.State, d1 float64, s2 events.State, d2 float64) {
+	s1 = e.stateOf(k)
+	if f := e.rec.repeated; f > 0 && s1 == events.Computing {
 		own := d * (1 - f)
-		who := e.classProcs(c)
-		if own > 0 {
-			e.rec.r.State(events.Computing, who, clk, own)
-		}
-		if d-own > 0 {
-			e.rec.r.State(events.Redundant, who, clk+own, d-own)
-		}
-		return
+		return s1, own, events.Redundant, d - own
 	}
-	e.rec.r.State(s, e.classProcs(c), clk, d)
+	return s1, d, 0, 0
+}
+
+// stateOfClass reports that class c spent [start, start+d) in state s.
+func (e *Engine) stateOfClass(s events.State, c int32, start, d float64) {
+	switch {
+	case e.rec.messages:
+		e.rec.r.State(s, e.classProcs(c), start, d)
+	case e.classes.count() == 1:
+		if !e.rec.all.Add(s, start, d) {
+			e.tallyMiss(&e.rec.all, events.AllProcs(e.L), s, start, d)
+		}
+	default:
+		if t := &e.classTallies()[c]; !t.Add(s, start, d) {
+			e.tallyMiss(t, e.classProcs(c), s, start, d)
+		}
+	}
+}
+
+// tallyMiss is a charge of who that leaves the column of its tally t (the
+// charges within it are added to t where they are made, events.Tally.Add):
+// it gives t to the recorder, reports the charge and opens t on the column
+// where the charge ends.
+func (e *Engine) tallyMiss(t *events.Tally, who events.Procs, s events.State, start, d float64) {
+	st := e.rec.states
+	st.Tallied(t, who)
+	st.State(s, who, start, d)
+	t.Open(st.Window(start + d))
+}
+
+// classTallies returns the tallies of the classes.
+func (e *Engine) classTallies() []events.Tally {
+	r := e.rec
+	if n := e.classes.count(); len(r.classes) < n {
+		r.classes = append(r.classes, make([]events.Tally, n-len(r.classes))...)
+	}
+	return r.classes
+}
+
+// giveClassTallies gives the tallies of the classes to a StatesOnly
+// recorder: at the end, and before a class splits (newClassFrom), so that
+// a tally names its processors as they were charged.
+func (e *Engine) giveClassTallies() {
+	r := e.rec
+	v := e.classVersion()
+	for c := range r.classes {
+		if r.classes[c].On {
+			r.states.Tallied(&r.classes[c], events.Class(e.classes.of, int32(c), v))
+		}
+	}
 }
 
 // recordAll reports a charge of kind k on every root processor, before
-// the common clock advances.
+// the common clock advances: once when every clock is the common one, else
+// once per class, from the class's own clock.
 func (e *Engine) recordAll(k Kind, d float64) {
-	if d <= 0 {
+	if d > 0 && !e.rec.muted {
+		e.recordAllAt(k, 0, d)
+	}
+}
+
+// recordAllAt is recordAll of a charge from offset at of the clocks.
+func (e *Engine) recordAllAt(k Kind, at, d float64) {
+	s1, d1, s2, d2 := e.parts(k, d)
+	if !e.skewed || e.classes.count() == 1 {
+		if e.rec.messages || !e.rec.all.Add2(s1, d1, s2, d2, e.classClock(0)+at) {
+			e.recordAllState(s1, at, d1)
+			e.recordAllState(s2, at+d1, d2)
+		}
 		return
 	}
-	s := e.stateOf(k)
-	if f := e.rec.repeated; f > 0 && s == events.Computing {
-		own := d * (1 - f)
-		if own > 0 {
-			e.recordAllState(events.Computing, 0, own)
+	if e.rec.messages {
+		e.recordAllState(s1, at, d1)
+		e.recordAllState(s2, at+d1, d2)
+		return
+	}
+	ts := e.classTallies()
+	for c, clk := range e.clk[:e.classes.count()] {
+		if start := e.clkU + clk + at; !ts[c].Add2(s1, d1, s2, d2, start) {
+			if d1 > 0 {
+				e.stateOfClass(s1, int32(c), start, d1)
+			}
+			if d2 > 0 {
+				e.stateOfClass(s2, int32(c), start+d1, d2)
+			}
 		}
-		if d-own > 0 {
-			e.recordAllState(events.Redundant, own, d-own)
+	}
+}
+
+// chargeRegularRecorded is chargeRegular when recording. For a
+// StatesOnly recorder on a uniform VM outside I/O, the call's CPU time
+// (user c, then system r: both Computing, and repeated alike) is added to
+// the tallies as one charge where the whole of it falls within their
+// column — the most frequent charge of a trace, the same time in each
+// state — and reported as the two charges they are elsewhere.
+func (e *Engine) chargeRegularRecorded(f float64) {
+	vm := e.vm
+	if e.rec.messages || !vm.Uniform || e.cur.io {
+		e.chargeRegular(f)
+		return
+	}
+	e.recordRegular(e.callT/vm.Power[0], e.retT/vm.Power[0])
+	e.rec.muted = true
+	e.chargeRegular(f)
+	e.rec.muted = false
+}
+
+// recordRegular reports the charges of chargeRegular's uniform case on
+// every root processor: c of user time, then r of system time.
+func (e *Engine) recordRegular(c, r float64) {
+	if !(c+r > 0) {
+		return
+	}
+	s1, d1, s2, d2 := e.parts(KUsr, c+r)
+	if !e.skewed || e.classes.count() == 1 {
+		if !e.rec.all.Add2(s1, d1, s2, d2, e.classClock(0)) {
+			e.recordAllParts(c, r)
 		}
 		return
 	}
-	e.recordAllState(s, 0, d)
+	ts := e.classTallies()
+	for cl, clk := range e.clk[:e.classes.count()] {
+		if start := e.clkU + clk; !ts[cl].Add2(s1, d1, s2, d2, start) {
+			if c > 0 {
+				e.recordClassFrom(KUsr, int32(cl), start, c)
+			}
+			if r > 0 {
+				e.recordClassFrom(KSys, int32(cl), start+c, r)
+			}
+		}
+	}
+}
+
+// recordAllParts reports c of user time, then r of system time, on every
+// root processor.
+func (e *Engine) recordAllParts(c, r float64) {
+	if c > 0 {
+		e.recordAllAt(KUsr, 0, c)
+	}
+	if r > 0 {
+		e.recordAllAt(KSys, c, r)
+	}
 }
 
 // recordAllState reports d in state s on every root processor from offset
-// at of their clocks: once when every clock is the common one, else once
-// per class, from the class's own clock.
+// at of their clocks, the charges a tally did not take: nothing when d is
+// 0.
 func (e *Engine) recordAllState(s events.State, at, d float64) {
+	if d <= 0 {
+		return
+	}
 	if !e.skewed || e.classes.count() == 1 {
 		start := e.classClock(0) + at
 		if e.rec.messages {
 			e.rec.r.State(s, events.AllProcs(e.L), start, d)
 			return
 		}
-		a := &e.rec.all
-		if a.on && a.s == s && math.Abs(start-a.end) <= events.JoinGap {
-			a.end = start + d
-			return
+		if !e.rec.all.Add(s, start, d) {
+			e.tallyMiss(&e.rec.all, events.AllProcs(e.L), s, start, d)
 		}
-		e.flushAll()
-		a.on, a.s, a.start, a.end = true, s, start, start+d
-		return
-	}
-	e.flushAll()
-	if !e.rec.messages {
-		e.rec.states.StatesOfClasses(s, e.classes.of, e.classVersion(), e.clkU+at, e.clk[:e.classes.count()], d)
 		return
 	}
 	for c := range int32(e.classes.count()) {
-		e.rec.r.State(s, e.classProcs(c), e.classClock(c)+at, d)
+		e.stateOfClass(s, c, e.classClock(c)+at, d)
 	}
 }
 
@@ -148,11 +283,12 @@ func (e *Engine) classVersion() events.ClassVersion {
 	return events.ClassVersion{Moves: e.classes.moves, Classes: e.classes.count()}
 }
 
-// flushAll reports the pending charge on every processor, if any.
+// flushAll gives a StatesOnly recorder the time not given to it yet: at
+// the end of the simulation.
 func (e *Engine) flushAll() {
-	if a := &e.rec.all; a.on {
-		a.on = false
-		e.rec.r.State(a.s, events.AllProcs(e.L), a.start, a.end-a.start)
+	if r := e.rec; !r.messages {
+		r.states.Tallied(&r.all, events.AllProcs(e.L))
+		e.giveClassTallies()
 	}
 }
 

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/layout"
+	"github.com/presage-dvm/presage/sim/internal/layout"
 	"github.com/presage-dvm/presage/sim/network"
 )
 

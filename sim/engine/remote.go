@@ -1,6 +1,6 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/section"
+import "github.com/presage-dvm/presage/sim/internal/section"
 
 // buffer is a remote-access buffer: per absolute processor the start and
 // end of its last load (docs/model.md §4.3).

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/layout"
-	"github.com/presage-dvm/presage/sim/section"
+	"github.com/presage-dvm/presage/sim/internal/layout"
+	"github.com/presage-dvm/presage/sim/internal/section"
 )
 
 // shadowGroup is a shadow-edge group: the cumulative dimension entries of

@@ -154,14 +154,64 @@ type Recorder interface {
 	Message(m Message)
 }
 
-// StatesOnly is a Recorder that ignores messages (Sampler): the engine then
-// keeps its fast paths, which time a batch of messages by its end without
-// timing each message, reports the states alone, names classes by their
-// index (Class), and reports a charge on every class with its own clock in
-// one call.
+// StatesOnly is a Recorder that ignores messages and keeps time per
+// column (Sampler): the engine then keeps its fast paths, which time a
+// batch of messages by its end without timing each message, reports the
+// states alone, names classes by their index (Class), and sums the charges
+// that fall within one column of the recorder's itself (a Tally per class
+// and one for every processor), telling the recorder of a charge only when
+// it leaves the column: a few operations per charge, no call.
 type StatesOnly interface {
 	Recorder
-	// StatesOfClasses reports that every class c of classOf (c <
-	// len(clocks)) spent [base+clocks[c], base+clocks[c]+dur) in state s.
-	StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64)
+	// Window is the column instant t (seconds) falls in, [lo, hi), lo ==
+	// hi when t is beyond the recorder's columns: the charges a Tally
+	// opened on it may sum.
+	Window(t float64) (lo, hi float64)
+	// Tallied gives the recorder the time t holds, spent by the processors
+	// who (every processor, or a Class: the engine gives a class's tally
+	// before the class splits, so the class is the one charged), and
+	// empties t.
+	Tallied(t *Tally, who Procs)
 }
+
+// Tally is the time in each state that some processors spent within one
+// column [Lo, Hi) of a StatesOnly recorder's, summed as the engine charges
+// it. Its sums are unrounded seconds: the recorder rounds them once, when
+// it is given them (Tallied).
+type Tally struct {
+	On     bool
+	Lo, Hi float64
+	T      [NumStates]float64
+	// End is the end of the last charge summed, 0 for none: the charges
+	// of one tally are of the same processors, one after the other.
+	End float64
+}
+
+// Add adds a charge of dur seconds from start in state s when it falls
+// within the column, and reports whether it did: small enough to be
+// inlined into the engine's charges.
+func (t *Tally) Add(s State, start, dur float64) bool {
+	if end := start + dur; t.On && start >= t.Lo && end <= t.Hi {
+		t.T[s] += dur
+		t.End = end
+		return true
+	}
+	return false
+}
+
+// Add2 is Add of two charges one after the other, d1 in state s1 from
+// start, then d2 in state s2 (s2 is 0 when d2 is 0): a call's own share of
+// CPU time and the share other processors repeat.
+func (t *Tally) Add2(s1 State, d1 float64, s2 State, d2 float64, start float64) bool {
+	if end := start + d1 + d2; t.On && start >= t.Lo && end <= t.Hi {
+		t.T[s1] += d1
+		t.T[s2] += d2
+		t.End = end
+		return true
+	}
+	return false
+}
+
+// Open makes t sum the charges within [lo, hi); none when lo == hi. t
+// must be empty.
+func (t *Tally) Open(lo, hi float64) { t.On, t.Lo, t.Hi = hi > lo, lo, hi }

@@ -54,7 +54,9 @@ func (c *cell) dominant() State {
 // sampler keeps one row of buckets per group of sampled processors
 // charged alike so far (a group splits when a charge falls on some of its
 // processors only), not one per processor; consecutive charges of a group
-// in one state are added to its buckets at once. It needs no horizon:
+// in one state are added to its buckets at once; and the engine gives it
+// the charges within one column summed (Tallied), telling it of a charge
+// alone only when the charge leaves the column. It needs no horizon:
 // when a charge ends past the last column, the bucket width doubles and
 // pairs of columns merge, so the sample always covers the run with at
 // most its columns.
@@ -361,42 +363,63 @@ func (sm *Sampler) flush(g int) {
 // Sampler (StatesOnly); a Tee of a Sampler and a Collector does.
 func (sm *Sampler) Message(m Message) { sm.reach(ns(m.Arrive)) }
 
-// StatesOfClasses implements StatesOnly: the engine's charges on every
-// class at once, each class from its own clock.
-func (sm *Sampler) StatesOfClasses(s State, classOf []int32, version ClassVersion, base float64, clocks []float64, dur float64) {
-	if len(clocks) == 0 || !(dur > 0) {
+// Window implements StatesOnly: the column instant t falls in, by the
+// width of the columns now (they may widen before its Tally is given back:
+// a column of the width before lies within one of the width after).
+func (sm *Sampler) Window(t float64) (lo, hi float64) {
+	n := ns(t)
+	if n < 0 || n >= sm.limit {
+		return 0, 0
+	}
+	w := sm.s.Bucket
+	col := n / w
+	return float64(col*w) / 1e9, float64((col+1)*w) / 1e9
+}
+
+// Tallied implements StatesOnly: the tally's time, each state's rounded
+// to nanoseconds once, goes to the column of the rows of who (to every's
+// when who is every processor). It is added to the buckets straight away:
+// the sums need no order, and a group only ever splits, so the rows of
+// who's class are in who's groups now.
+func (sm *Sampler) Tallied(t *Tally, who Procs) {
+	if !t.On {
 		return
 	}
-	if sm.classes == nil || version != sm.version || len(sm.classes) < len(clocks) {
-		sm.classRows(Class(classOf, int32(len(clocks)-1), version))
+	var add cell
+	for s, v := range t.T {
+		if v > 0 {
+			add[s] = ns(v)
+		}
 	}
-	// chargeClass and flushClass for every class, inline: when a class's
-	// pending charges fall within its acc's column, they are added there.
-	pend, accs := sm.classPend[:len(clocks)], sm.classAcc[:len(clocks)]
-	for c, clk := range clocks {
-		start := base + clk
-		p := &pend[c]
-		if p.s == s && math.Abs(start-p.end) <= JoinGap {
-			p.end = start + dur
-			continue
+	lo, end := ns(t.Lo), ns(t.End)
+	*t = Tally{}
+	if end <= 0 {
+		return // nothing was summed
+	}
+	sm.reach(end)
+	col := lo / sm.s.Bucket
+	switch {
+	case who.all:
+		addCell(&sm.every[col], add)
+	case who.classOf != nil:
+		m := sm.classRows(who)
+		if m.splits != sm.splits {
+			sm.place(m)
 		}
-		if p.s != 0 {
-			var b, e int64 // ns of both ends, inline (see ns)
-			if xb, xe := p.start*1e9, p.end*1e9; min(xb, xe) >= 1 && max(xb, xe) < 1<<52 {
-				b, e = int64(xb+0.5), int64(xe+0.5)
-			} else {
-				b, e = ns(p.start), ns(p.end)
-			}
-			if a := &accs[c]; a.on && b >= a.lo && e <= a.hi && sm.classes[c].splits == sm.splits {
-				if e > b { // a.hi ≤ limit: the columns reach e
-					a.t[p.s] += e - b
-					sm.s.End = max(sm.s.End, e)
-				}
-			} else {
-				sm.flushClass(c)
-			}
+		for _, g := range m.groups {
+			addCell(&sm.groups[g][col], add)
 		}
-		*p = secs{s, start, start + dur}
+	default:
+		for _, g := range sm.groupsOf(who) {
+			addCell(&sm.groups[g][col], add)
+		}
+	}
+}
+
+// addCell adds v to c.
+func addCell(c *cell, v cell) {
+	for s, x := range v {
+		c[s] += x
 	}
 }
 

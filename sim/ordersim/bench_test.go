@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -44,12 +44,14 @@ func BenchmarkSimulate(b *testing.B) {
 }
 
 // benchSim measures the simulations of a prepared trace: the counting
-// pass is done once, as Sweep does.
+// pass is done once, and the simulations share one Workspace, as a
+// sweep's do.
 func benchSim(b *testing.B, open func() (ordertrace.Source, error), orders int64, cl Cluster, opt Options) {
 	tr, err := Prepare(open)
 	if err != nil {
 		b.Fatal(err)
 	}
+	opt.Workspace = new(Workspace)
 	b.ReportAllocs()
 	var elapsed time.Duration
 	for b.Loop() {

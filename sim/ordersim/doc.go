@@ -24,7 +24,7 @@
 //
 // What bounds memory: a simulation keeps an entry of 152 bytes (88 more
 // with OnOrder, and 24 bytes a stretch) for every order live or read
-// ahead of its making, in chunks (package sim/chunked) whose entries are
+// ahead of its making, in chunks (package sim/internal/chunked) whose entries are
 // reused once their order is dropped; the critical path's links the
 // live orders can still extend, counted and freed the same way; and the
 // requests of the orders not finished, 16 bytes each (rounded up to a

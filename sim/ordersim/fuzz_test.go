@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )

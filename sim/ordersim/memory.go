@@ -3,42 +3,66 @@ package ordersim
 import (
 	"sync"
 
-	"github.com/presage-dvm/presage/sim/chunked"
-	"github.com/presage-dvm/presage/sim/requeststore"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 )
 
-// memory is the chunks of a finished simulation's biggest arenas, handed
-// to the next simulation of the process (a sweep's, a search's). Each
-// simulation of a large trace fills hundreds of MB; taking them fresh
-// from the system each time cost a sweep a fifth of its time in the
-// kernel, zeroing pages on their first touch (docs/orders-sim.md, "Memory"), where
-// touching them again costs nothing.
+// Workspace is the memory of a simulation's biggest arenas, which its
+// caller keeps to hand to the next simulation (a sweep's, a search's).
+// Each simulation of a large trace fills hundreds of MB; taking them
+// fresh from the system each time cost a sweep a fifth of its time in the
+// kernel, zeroing pages on their first touch (docs/orders-sim.md,
+// "Memory"), where touching them again costs nothing.
 //
-// The values a simulation finds in adopted chunks are its predecessor's:
-// only arenas whose users overwrite a value whole when they take it
-// (lives, links, the requests' slots) adopt them.
-type memory struct {
+// The zero Workspace is empty and ready. A Workspace serves one
+// simulation at a time (Options.Workspace); Sizes keeps one for each
+// simulation it runs at once. The values a simulation finds in a used
+// Workspace are its predecessor's: only arenas whose users overwrite a
+// value whole when they take it (lives, links, the requests' slots) are
+// kept in it.
+type Workspace struct {
 	lives    chunked.Array[live]
 	links    chunked.Array[link]
 	meta     chunked.Array[linkMeta]
 	requests requeststore.Memory
 }
 
-var memories sync.Pool // of *memory
-
-// adoptMemory gives e the memory of an earlier simulation, if any is left.
-func (e *engine) adoptMemory() {
-	m, _ := memories.Get().(*memory)
-	if m == nil {
-		return
-	}
-	e.lives.Array, e.links.Array, e.links.meta = m.lives, m.links, m.meta
-	e.requests.Adopt(m.requests)
+// adopt gives e the memory w holds; w holds nothing until e leaves it.
+func (e *engine) adopt(w *Workspace) {
+	e.lives.Array, e.links.Array, e.links.meta = w.lives, w.links, w.meta
+	e.requests.Adopt(w.requests)
+	*w = Workspace{}
 }
 
-// leaveMemory hands e's memory on to the next simulation; e must not be
-// used after.
-func (e *engine) leaveMemory() {
-	memories.Put(&memory{lives: e.lives.Array, links: e.links.Array, meta: e.links.meta,
-		requests: e.requests.Leave()})
+// leave hands e's memory to w for the next simulation; e must not be used
+// after.
+func (e *engine) leave(w *Workspace) {
+	*w = Workspace{lives: e.lives.Array, links: e.links.Array, meta: e.links.meta,
+		requests: e.requests.Leave()}
+}
+
+// workspaces are the Workspaces of the simulations a Sizes has finished,
+// for those it runs next: as many as ran at once.
+type workspaces struct {
+	mu   sync.Mutex
+	free []*Workspace
+}
+
+// get returns a finished simulation's Workspace, or an empty one.
+func (ws *workspaces) get() *Workspace {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if n := len(ws.free); n > 0 {
+		w := ws.free[n-1]
+		ws.free = ws.free[:n-1]
+		return w
+	}
+	return new(Workspace)
+}
+
+// put keeps w for a later simulation.
+func (ws *workspaces) put(w *Workspace) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.free = append(ws.free, w)
 }

@@ -3,7 +3,7 @@ package ordersim
 import (
 	"fmt"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // Options choose the scheduler and what the simulation reports.
@@ -52,6 +52,13 @@ type Options struct {
 	// (ordertrace.Header.Slowdown) counts the orders running on every
 	// node, not only on the order's own.
 	SharedMemory bool
+	// Workspace, when set, is the memory the simulation takes its
+	// biggest arenas from and leaves them in when it returns, for the
+	// caller's next simulation: a sweep's simulations on one Workspace
+	// zero their pages once, not each time. One Workspace serves one
+	// simulation at a time; Sizes gives each of its simulations one of
+	// its own and ignores this field.
+	Workspace *Workspace
 }
 
 // ProgressEvery is how many orders finish between two calls of

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 	"github.com/presage-dvm/presage/sim/ordertrace"
-	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // state is where a live order is in its life.
@@ -96,6 +96,9 @@ type live struct {
 
 	state state
 	flags flags
+	// maker is the node of the order that made it (aheadTo), in the
+	// entry's last two bytes, which alignment leaves free.
+	maker int16
 }
 
 // flags are what a live order knows in a bit.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
 )
 
 // link is one run stretch of the critical path as the simulation builds

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // TestProcsByHand: main (3 s) makes A (4 s) and B (2 s), both of

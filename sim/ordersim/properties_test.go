@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"
 )

@@ -10,8 +10,10 @@ func (e *engine) place(l *live, parent *live, made int32) {
 		t.made, t.ready = e.now, e.now
 	}
 	src := int32(0)
+	l.maker = -1 // main's result goes to nobody
 	if parent != nil {
 		src = parent.node
+		l.maker = aheadTo(src)
 		if t != nil {
 			pt := e.timesOf(parent)
 			t.child = pt.kids
@@ -30,7 +32,7 @@ func (e *engine) place(l *live, parent *live, made int32) {
 	default:
 		n := e.choose(src, parent != nil)
 		e.loads.add(n, 1)
-		d := e.transfer(src, n, l.argBytes(), e.now)
+		d := e.relay(src, n, l.argBytes(), e.now)
 		l.node, l.xferIn = n, d
 		if t != nil {
 			t.transfer, t.ready = d, e.now+d
@@ -172,7 +174,7 @@ func (e *engine) steal(i int32) {
 // holding the core meanwhile.
 func (e *engine) take(l *live, i, src int32) {
 	l.node = i
-	d := e.transfer(src, i, l.argBytes(), e.now)
+	d := e.relay(src, i, l.argBytes(), e.now)
 	if d == 0 {
 		e.begin(l)
 		return

@@ -7,12 +7,12 @@ import (
 	"math"
 	"strings"
 
-	"github.com/presage-dvm/presage/sim/chunked"
-	"github.com/presage-dvm/presage/sim/idtable"
+	"github.com/presage-dvm/presage/orders/ordersched"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
+	"github.com/presage-dvm/presage/sim/internal/idtable"
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 	"github.com/presage-dvm/presage/sim/machine"
-	"github.com/presage-dvm/presage/sim/ordersched"
 	"github.com/presage-dvm/presage/sim/ordertrace"
-	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // engine is one simulation.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 	"github.com/presage-dvm/presage/sim/ordertrace"
-	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // begin starts l's own work on its node's core at e.now.
@@ -121,7 +121,7 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 	}
 	if int32(r.Result) < e.count(q, provided) {
 		res := *e.res(q, int32(r.Result))
-		at := res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
+		at := e.arrival(q, l, res)
 		if at > e.now {
 			l.xferIn = at - res.At
 			if e.path {
@@ -219,7 +219,7 @@ func (e *engine) provide(l *live, i int32) {
 			w.nextWait, kept = kept, wi
 		} else {
 			w.nextWait = 0
-			d := e.transfer(l.node, w.node, res.Bytes, e.now)
+			d := e.relay(l.node, w.node, res.Bytes, e.now)
 			e.links.set(&w.chain, lk)
 			w.xferIn = d
 			e.ev.push(e.now+d, evResume, wi)

@@ -25,7 +25,9 @@ type Point struct {
 // that used all its nodes settles only its own size, and is not).
 //
 // At is safe for concurrent use, so that a parallel runner
-// (sweep.Execute) can drive it.
+// (sweep.Execute) can drive it. A Sizes keeps the memory of its
+// simulations (Workspace) for the next, one Workspace for each
+// simulation run at once, until it is dropped.
 type Sizes struct {
 	t        *Prepared
 	base     Cluster
@@ -34,6 +36,8 @@ type Sizes struct {
 
 	mu   sync.Mutex
 	runs map[int]*Result // by number of nodes simulated
+
+	spaces workspaces // of the simulations finished, for the next
 }
 
 // Sizes prepares predictions of the trace on base resized (base.Nodes is
@@ -51,7 +55,7 @@ func (t *Prepared) Sizes(base Cluster, opt Options) (*Sizes, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
-	opt.OnOrder = nil
+	opt.OnOrder, opt.Workspace = nil, nil
 	return &Sizes{t: t, base: base, opt: opt, reusable: opt.scheduler() != WorkStealing, runs: map[int]*Result{}}, nil
 }
 
@@ -72,7 +76,9 @@ func (s *Sizes) At(ctx context.Context, n int) (Point, error) {
 	cl.Nodes = n
 	opt := s.opt
 	opt.Stop = ctx.Err
+	opt.Workspace = s.spaces.get()
 	r, err := s.t.Simulate(cl, opt)
+	s.spaces.put(opt.Workspace)
 	if err != nil {
 		return Point{}, err
 	}

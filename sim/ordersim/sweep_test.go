@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/sweep"
 )
 

@@ -94,8 +94,10 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 			e.slow, e.cores = hd.Slowdown, make([][]int32, cl.Nodes)
 		}
 	}
-	e.adoptMemory()
-	defer e.leaveMemory()
+	if w := opt.Workspace; w != nil {
+		e.adopt(w)
+		defer e.leave(w)
+	}
 	if err := e.run(); err != nil {
 		return nil, err
 	}

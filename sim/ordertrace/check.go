@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
@@ -53,6 +53,10 @@ type lineDefect struct {
 	line int64
 	*defect
 }
+
+// maxKept bounds the scratch list a checker keeps from one order to the
+// next, as tracefile's decoder bounds the lists it reuses.
+const maxKept = 4096
 
 func newChecker() *checker { return &checker{pending: newPendingSet()} }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // TestPackedTraceSources reads a trace held in memory through two
@@ -32,7 +34,7 @@ func TestPackedTraceSources(t *testing.T) {
 			}
 			w := *want
 			w.Segments = nil
-			if got, want := string(AppendOrder(nil, s.o)), string(AppendOrder(nil, &w)); got != want {
+			if got, want := string(tracefile.AppendOrder(nil, s.o)), string(tracefile.AppendOrder(nil, &w)); got != want {
 				t.Fatalf("order %d = %s, want %s", i+1, got, want)
 			}
 		}

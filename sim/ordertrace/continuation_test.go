@@ -6,13 +6,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
-// withLineItems lowers the items per line for the test.
+// testLineItems, when not 0, is the items per line of the Writers of
+// writeAll (withLineItems).
+var testLineItems int
+
+// withLineItems lowers the items per line of writeAll's Writers for the
+// test.
 func withLineItems(t *testing.T, n int) {
-	old := lineItems
-	lineItems = n
-	t.Cleanup(func() { lineItems = old })
+	old := testLineItems
+	testLineItems = n
+	t.Cleanup(func() { testLineItems = old })
 }
 
 // manyItems is a main order with 5 segments, 5 requests and 3 results,
@@ -86,13 +93,13 @@ func TestWriteOrderContinues(t *testing.T) {
 			main.Requests = nil
 		}
 		orders = orders[:1+n]
-		head, _ := AppendHeader(nil, Header{Program: "many"})
+		head, _ := tracefile.AppendHeader(nil, Header{Program: "many"})
 		buf := bytes.NewBuffer(head)
-		if err := WriteOrder(buf, main, slices.Values(main.Requests)); err != nil {
+		if err := tracefile.WriteOrder(buf, main, slices.Values(main.Requests), testLineItems); err != nil {
 			t.Fatal(err)
 		}
 		for _, o := range orders[1:] {
-			buf.Write(append(AppendOrder(nil, o), '\n'))
+			buf.Write(append(tracefile.AppendOrder(nil, o), '\n'))
 		}
 		if lines, want := strings.Count(buf.String(), "\n"), 1+max(1, (n+1)/2)+n; lines != want {
 			t.Fatalf("%d requests: %d lines, want %d:\n%s", n, lines, want, buf)

@@ -199,6 +199,10 @@ func (u *Unpacker) order() *Order {
 	return o
 }
 
+// slabItems is the size of the slabs an Unpacker cuts orders' lists
+// from, as tracefile's decoder does.
+const slabItems = 1024
+
 // take returns a piece of n items of *slab, capacity-limited.
 func take[T any](slab *[]T, n int) []T {
 	if n > len(*slab) {

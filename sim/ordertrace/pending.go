@@ -1,8 +1,8 @@
 package ordertrace
 
 import (
-	"github.com/presage-dvm/presage/sim/chunked"
-	"github.com/presage-dvm/presage/sim/idtable"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
+	"github.com/presage-dvm/presage/sim/internal/idtable"
 )
 
 // pendingRequest is a request for an order not read yet.

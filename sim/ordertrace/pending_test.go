@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/chunked"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
 )
 
 // TestPendingSet remembers requests over several chunks, for many

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
@@ -30,7 +31,7 @@ type Reader struct {
 	line   int64
 	long   []byte // a line longer than the buffer, being joined
 	hdr    Header
-	dec    *decoder
+	dec    *tracefile.Decoder
 	chk    *checker
 	err    error // sticky, io.EOF at the end
 }
@@ -55,7 +56,7 @@ func OpenFile(path string) (*Reader, error) {
 // when it starts with the gzip magic bytes). name is used in error
 // messages.
 func NewReader(rd io.Reader, name string) (*Reader, error) {
-	r := &Reader{name: name, dec: newDecoder(), chk: newChecker()}
+	r := &Reader{name: name, dec: tracefile.NewDecoder(), chk: newChecker()}
 	br := bufio.NewReaderSize(rd, bufSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
@@ -126,9 +127,9 @@ func (r *Reader) next(into *Order) (*Order, error) {
 	}
 	o := into
 	if o == nil {
-		o, err = r.dec.order(line)
+		o, err = r.dec.Decode(line)
 	} else {
-		err = r.dec.orderInto(line, o)
+		err = r.dec.DecodeInto(line, o)
 	}
 	if err != nil {
 		return nil, r.errorf("%v", err)
@@ -139,7 +140,7 @@ func (r *Reader) next(into *Order) (*Order, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := r.dec.more(line, o); err != nil {
+		if err := r.dec.More(line, o); err != nil {
 			return nil, r.errorf("%v", err)
 		}
 	}
@@ -156,7 +157,7 @@ func (r *Reader) continued() bool {
 		return false
 	}
 	b, _ := r.br.Peek(16)
-	return continues(b)
+	return tracefile.Continues(b)
 }
 
 // end checks what only the end of the file decides.

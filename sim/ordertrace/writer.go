@@ -2,9 +2,10 @@ package ordertrace
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // Writer writes an order trace: the header line at construction, then one
@@ -19,37 +20,21 @@ type Writer struct {
 	orders int64 // announced by the header, 0 when unknown
 	buf    []byte
 	err    error // sticky
+	// perLine is the most items of a list on one line:
+	// tracefile.LineItems, fewer in tests of continuation lines.
+	perLine int
 }
 
 // NewWriter writes h's line to w. Format and Version are set by the
 // Writer; an empty Unit means "s".
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
-	line, err := AppendHeader(nil, h)
+	line, err := tracefile.AppendHeader(nil, h)
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{bw: bufio.NewWriterSize(w, bufSize), chk: newChecker(), line: 1, orders: h.Orders}
+	wr := &Writer{bw: bufio.NewWriterSize(w, bufSize), chk: newChecker(), line: 1, orders: h.Orders, perLine: tracefile.LineItems}
 	wr.bw.Write(line)
 	return wr, nil
-}
-
-// AppendHeader appends h's line and its newline, with Format and Version
-// set to this package's and an empty Unit meaning "s"; it is for writers
-// of order lines that do not go through a Writer (AppendOrder,
-// WriteOrder).
-func AppendHeader(b []byte, h Header) ([]byte, error) {
-	h.Format, h.Version = Format, Version
-	if h.Unit == "" {
-		h.Unit = "s"
-	}
-	if h.Unit != "s" && h.Unit != "ref" {
-		return b, fmt.Errorf("order trace header: unit %q (expected \"s\" or \"ref\")", h.Unit)
-	}
-	line, err := json.Marshal(h)
-	if err != nil {
-		return b, err
-	}
-	return append(append(b, line...), '\n'), nil
 }
 
 // Write validates o and writes its line. Orders must come in ID order.
@@ -62,7 +47,7 @@ func (w *Writer) Write(o *Order) error {
 		return err
 	}
 	var lines int
-	w.buf, lines = AppendOrderLines(w.buf[:0], o)
+	w.buf, lines = tracefile.AppendOrderLines(w.buf[:0], o, w.perLine)
 	w.buf = append(w.buf, '\n')
 	w.line += int64(lines - 1)
 	if _, err := w.bw.Write(w.buf); err != nil {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/presage-dvm/presage/orders/tracefile"
 )
 
 // sortOrders decodes sortTrace with encoding/json, independently of the
@@ -29,6 +31,9 @@ func writeAll(t testing.TB, h Header, orders []*Order) (string, error) {
 	w, err := NewWriter(&buf, h)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if testLineItems > 0 {
+		w.perLine = testLineItems
 	}
 	for _, o := range orders {
 		if err := w.Write(o); err != nil {
@@ -118,9 +123,9 @@ func TestWriterRejects(t *testing.T) {
 func TestWriteOrderStreamsRequests(t *testing.T) {
 	o := sortOrders(t)[0]
 	var want, got bytes.Buffer
-	want.Write(AppendOrder(nil, o))
+	want.Write(tracefile.AppendOrder(nil, o))
 	want.WriteByte('\n')
-	if err := WriteOrder(&got, o, slices.Values(o.Requests)); err != nil {
+	if err := tracefile.WriteOrder(&got, o, slices.Values(o.Requests), tracefile.LineItems); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {
@@ -128,7 +133,7 @@ func TestWriteOrderStreamsRequests(t *testing.T) {
 	}
 	o.Requests = nil
 	got.Reset()
-	WriteOrder(&got, o, slices.Values([]Request(nil)))
+	tracefile.WriteOrder(&got, o, slices.Values([]Request(nil)), tracefile.LineItems)
 	if strings.Contains(got.String(), "requests") {
 		t.Errorf("an order without requests has a requests list: %s", got.String())
 	}

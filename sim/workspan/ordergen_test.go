@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/ingest/ordergen"
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 	"github.com/presage-dvm/presage/sim/ordertrace"
-	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // TestAgainstClosedForms compares the analysis of generated traces with

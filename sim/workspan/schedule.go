@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/presage-dvm/presage/sim/chunked"
-	"github.com/presage-dvm/presage/sim/idtable"
+	"github.com/presage-dvm/presage/sim/internal/chunked"
+	"github.com/presage-dvm/presage/sim/internal/idtable"
+	"github.com/presage-dvm/presage/sim/internal/requeststore"
 	"github.com/presage-dvm/presage/sim/ordertrace"
-	"github.com/presage-dvm/presage/sim/requeststore"
 )
 
 // schedule places the orders of a trace as soon as possible on unlimited

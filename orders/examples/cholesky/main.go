@@ -5,6 +5,7 @@
 //	go run ./orders/examples/cholesky                      # run mode, prints OK
 //	go run ./orders/examples/cholesky -orders.mode calibrate -orders.out cal.csv
 //	go run ./orders/examples/cholesky -orders.mode record -orders.calibration cal.csv -orders.out cholesky.jsonl
+//	go run -tags cluster ./orders/examples/cholesky -orders.procs 3   # in 3 worker processes (cluster.go)
 package main
 
 import (

@@ -4,6 +4,7 @@
 //	go run ./orders/examples/matmul                      # run mode, prints OK
 //	go run ./orders/examples/matmul -orders.mode calibrate -orders.out cal.csv
 //	go run ./orders/examples/matmul -orders.mode record -orders.calibration cal.csv -orders.out matmul.jsonl
+//	go run -tags cluster ./orders/examples/matmul -orders.procs 3   # in 3 worker processes (cluster.go)
 package main
 
 import (

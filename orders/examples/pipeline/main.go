@@ -4,6 +4,7 @@
 //	go run ./orders/examples/pipeline                      # run mode, prints OK
 //	go run ./orders/examples/pipeline -orders.mode calibrate -orders.out cal.csv
 //	go run ./orders/examples/pipeline -orders.mode record -orders.calibration cal.csv -orders.out pipeline.jsonl
+//	go run -tags cluster ./orders/examples/pipeline -orders.procs 3   # in 3 worker processes (cluster.go)
 package main
 
 import (

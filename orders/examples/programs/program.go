@@ -76,7 +76,7 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 	case orders.ModeNetwork:
 		n := rep.Network
 		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it)\n",
-			n.Cluster.Nodes, len(n.Cluster.Messages), n.Cluster.Latency, n.Cluster.Bandwidth, 100*n.Worst)
+			n.Nodes, len(n.Points), n.Latency, n.Bandwidth, 100*n.Worst)
 	}
 	return 0
 }

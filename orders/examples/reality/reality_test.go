@@ -1,8 +1,6 @@
 package reality
 
 import (
-	"fmt"
-	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -17,25 +15,25 @@ import (
 // two sizes (Program.Medium and Size), with every placement of the
 // runtime (each scheduler, pinned and migrating), on 1, 2 and every power
 // of two up to the machine's cores (PRESAGE_REALITY_WORKERS, a
-// comma-separated list, overrides them): the median prediction must be
-// within 25% of the best measured makespan on one worker, and within 40%
-// on more, where the workers share memory and the cores with whatever
-// else runs, plus the spread of the measured runs. It logs the table, and
-// how many figures are within 10%, the goal.
+// comma-separated list, overrides them), and judges the figures by
+// realityRule (Judge): the median prediction within Bound (10%) of the
+// best measured makespan on 1 and 2 workers, a fixed bound that the
+// machine's noise does not widen; the known gaps within their own stated
+// bounds; and at least three quarters of the figures counted. It logs the
+// table and the verdict's summary line, "within 10%: N of M figures".
 //
 // Each figure is the median of three independent checks, each with its own
-// calibration: on a virtual machine the same run varies by up to 40% from
-// one run to the next (memory shared with the neighbours), which a single
+// calibration: on a virtual machine the same run varies from one run to
+// the next (memory and cores shared with the neighbours), which a single
 // check cannot tell from an error of the model, while an error of the
-// model moves all three. And no prediction can be checked more closely
-// than the machine repeats itself: the bound widens by the median spread
-// of the runs (Figure.Spread). A check in which the machine did not give
-// the runs their cores (Figure.Capacity below 90% of the workers) does
-// not count. The figures of a known gap of the model (knownGaps) are
-// logged, not bounded.
+// model moves all three. A check in which the machine did not give the
+// runs their cores (Figure.Capacity below 90% of the workers) does not
+// count, and a figure counts only with two of its three checks.
 //
 // It times real runs, so it runs only when asked, alone on the machine:
 // PRESAGE_REALITY=1 go test -run TestPredictionsMatchReality ./orders/examples/reality
+// (PRESAGE_REALITY=report logs the figures beyond the bound instead of
+// failing on them; the rest of the verdict still fails the test)
 // (CI does, before the other tests, which share the cores; so does
 // `just reality`).
 func TestPredictionsMatchReality(t *testing.T) {
@@ -53,7 +51,7 @@ func TestPredictionsMatchReality(t *testing.T) {
 		}
 	}
 	const checks = 3
-	var medians []Figure
+	var all [][]Figure // per figure, the checks of it that counted
 	for _, p := range programs.All() {
 		for _, size := range []int{p.Medium, p.Size} {
 			var byFigure [][]Figure
@@ -71,63 +69,51 @@ func TestPredictionsMatchReality(t *testing.T) {
 					}
 				}
 			}
-			for _, figs := range byFigure {
-				if len(figs) > 0 {
-					medians = append(medians, checkMedian(t, figs))
-				}
-			}
+			all = append(all, byFigure...)
 		}
 	}
+	v := Judge(all, realityRule(len(all), checks))
 	var table strings.Builder
-	WriteTable(&table, medians)
-	within := 0
-	for _, f := range medians {
-		if math.Abs(f.Error()) <= 0.1 {
-			within++
+	WriteTable(&table, v.Medians)
+	t.Logf("median errors of %d checks:\n%s", checks, table.String())
+	for _, n := range v.Notes {
+		t.Log(n)
+	}
+	// PRESAGE_REALITY=report (CI's step, while issue 44's calibration
+	// does not hold on its machine) logs the figures beyond Bound and
+	// fails on the rest: too few figures counted, a known gap wider than
+	// stated. Any other value fails on every figure beyond Bound.
+	failures := v.Failures
+	if os.Getenv("PRESAGE_REALITY") == "report" {
+		for _, m := range v.Misses {
+			t.Log("beyond the bound: " + m)
 		}
+		failures = v.Hard()
 	}
-	t.Logf("median errors of %d checks:\n%s%d of %d figures within 10%%", checks, table.String(), within, len(medians))
+	for _, f := range failures {
+		t.Error(f)
+	}
+	t.Log(v.Summary(Bound))
 }
 
-// knownGaps are the programs and sizes whose figures the check logs but
-// does not bound, with the reason: a gap of the model, documented in
-// docs/orders-sim.md, that keeps the issue of these predictions open.
-var knownGaps = map[string]string{
-	"cholesky-fine n=1024": "5,984 orders made up front: a run on one worker spends a third of its time in the runtime (waking goroutines across threads, the collector scanning thousands of parked stacks), several times the per-order cost timed with few orders alive (predicted 7-40% too fast on one worker)",
+// realityRule is the rule TestPredictionsMatchReality judges its figures
+// by, expected figures of checks independent checks each: Bound on 1 and
+// 2 workers, a figure counted with a majority of its checks, and three
+// quarters of the figures counted.
+func realityRule(expected, checks int) Rule {
+	return Rule{Bound: Bound, BoundedWorkers: 2, MinChecks: checks/2 + 1,
+		MinCounted: (3*expected + 3) / 4, Gaps: knownGaps}
 }
 
-// checkMedian returns the figure of median error among figs, the same
-// figure of independent checks, after checking it against its bound:
-// widened by the median spread of the measured runs and of the
-// calibration's, as no prediction can be checked more closely than the
-// machine repeats itself.
-func checkMedian(t *testing.T, figs []Figure) Figure {
-	t.Helper()
-	m := Median(figs)
-	runs := make([]float64, len(figs))
-	cals := make([]float64, len(figs))
-	for i, f := range figs {
-		runs[i], cals[i] = f.Spread, f.Calibrated.Spread
-	}
-	slices.Sort(runs)
-	slices.Sort(cals)
-	bound := 0.25
-	if m.Workers > 1 {
-		bound = 0.40
-	}
-	allowed := bound + runs[(len(runs)-1)/2] + cals[(len(cals)-1)/2]
-	if math.Abs(m.Error()) <= allowed {
-		return m
-	}
-	if gap, ok := knownGaps[fmt.Sprintf("%s n=%d", m.Program, m.Size)]; ok {
-		t.Logf("median %v: off by more than %.0f%%, a known gap of the model: %s", m, 100*allowed, gap)
-		return m
-	}
-	for _, f := range figs {
-		t.Log(f)
-	}
-	t.Errorf("median %v: off by more than %.0f%%", m, 100*allowed)
-	return m
+// knownGaps are the programs and sizes checked against their own stated
+// bounds rather than Bound, with the reason: a gap of the model,
+// documented in docs/orders-sim.md, that keeps the issue of these
+// predictions open.
+var knownGaps = map[string]Gap{
+	"cholesky-fine n=1024": {
+		Reason: "5,984 orders made up front: a run on one worker spends a third of its time in the runtime (waking goroutines across threads, the collector scanning thousands of parked stacks), several times the per-order cost timed with few orders alive (predicted 7-40% too fast on one worker)",
+		Bound:  0.40,
+	},
 }
 
 func TestMedian(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 func TestParseCounts(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders/examples/programs"
 	"github.com/presage-dvm/presage/orders/examples/reality"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 func main() {

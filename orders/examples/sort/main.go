@@ -4,6 +4,7 @@
 //	go run ./orders/examples/sort                      # run mode, prints OK
 //	go run ./orders/examples/sort -orders.mode calibrate -orders.out cal.csv
 //	go run ./orders/examples/sort -orders.mode record -orders.calibration cal.csv -orders.out sort.jsonl
+//	go run -tags cluster ./orders/examples/sort -orders.procs 3   # in 3 worker processes (cluster.go)
 package main
 
 import (

@@ -14,7 +14,7 @@ import (
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/examples/programs"
 	"github.com/presage-dvm/presage/orders/measured"
-	"github.com/presage-dvm/presage/sim/ordersched"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/ordersim"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 	"github.com/presage-dvm/presage/sim/workspan"

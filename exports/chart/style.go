@@ -1,9 +1,0 @@
-package chart
-
-import _ "embed"
-
-// CSS is the stylesheet of the charts' text and size, which every page
-// that shows a chart inlines (exports/htmlstyle's Sheet does).
-//
-//go:embed chart.css
-var CSS string
