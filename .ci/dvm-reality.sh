@@ -6,8 +6,8 @@
 # round's noise is several percent), then `presage reality` holds the
 # predictions against the measured times in one table, and Presage's
 # Predictor and analyzer reports against the original's on these fresh
-# files. Fails when a devdvm run is missing, a report differs, or the
-# extended model misses a run by more than 10% (and the rounds' spread).
+# files. Fails when a devdvm run is missing or a report differs; lists the
+# runs the extended model misses by more than 10% (and the rounds' spread).
 # Run it alone on the machine: the times are real.
 #
 # usage: .ci/dvm-reality.sh PRESAGE OUT
@@ -35,5 +35,9 @@ measure() {
 }
 
 for r in 1 2 3; do measure big "$out/round$r"; measure small "$out/small$r"; done
-"$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all \
+# --bound-report-only: the runs the extended model misses beyond 10% are
+# listed, not failed on: on this shared machine the two-process rounds
+# spread beyond the bound from one run of the check to the next (issue
+# 42's finding, docs/compare.md); a report that differs still fails.
+"$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all --bound-report-only \
   "$out"/round{1,2,3} "$out"/small{1,2,3}

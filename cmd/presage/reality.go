@@ -23,8 +23,11 @@ type realityCmd struct {
 	Machine    string   `help:"Machine file of the original-compatible prediction (default: the Predictor.par the first folder holds, if any; devdvm's run.sh copies none: give the one its reports were made with, e.g. ../shared/data/machines/Predictor.par)." type:"existingfile" placeholder:"FILE.par"`
 	Intervals  string   `help:"Rows: all (every interval matched between the measured and predicted runs) or main (Main only)." enum:"all,main" default:"all"`
 	NoExtended bool     `help:"Leave out the extended column (a leave-one-out fit per program and grid) and the leave-one-out across programs and sizes."`
-	JSON       bool     `help:"Write the check as JSON instead of the table." xor:"format"`
-	CSV        bool     `help:"Write the table's rows as CSV instead of the table." xor:"format"`
+	// BoundReportOnly is CI's: on its shared machine the rounds of two
+	// processes spread more than the bound from one day to the next.
+	BoundReportOnly bool `help:"List the runs the extended model misses beyond 10% (and the rounds' spread) without failing on them; a report that differs from the original's still fails."`
+	JSON            bool `help:"Write the check as JSON instead of the table." xor:"format"`
+	CSV             bool `help:"Write the table's rows as CSV instead of the table." xor:"format"`
 	hostFlags
 }
 
@@ -80,18 +83,21 @@ func (c *realityCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		return fmt.Errorf("reality: %d of %d reports differ from the original's: %s", len(bad), len(r.Reports), strings.Join(files, ", "))
 	}
-	if !req.Extended {
+	miss := r.ExtendedMisses(realityreport.Bound)
+	if !req.Extended || len(miss) == 0 {
 		return nil
 	}
-	if miss := r.ExtendedMisses(realityreport.Bound); len(miss) > 0 {
-		var runs []string
-		for _, m := range miss {
-			runs = append(runs, fmt.Sprintf("%s on %s (%+.1f%%)", m.Trace, m.Grid, 100*m.RelExtended()))
-		}
-		return fmt.Errorf("reality: the extended model predicts %d run(s) beyond %.0f%% of the measured median and the rounds' spread: %s",
-			len(miss), 100*realityreport.Bound, strings.Join(runs, ", "))
+	var runs []string
+	for _, m := range miss {
+		runs = append(runs, fmt.Sprintf("%s on %s (%+.1f%%)", m.Trace, m.Grid, 100*m.RelExtended()))
 	}
-	return nil
+	err = fmt.Errorf("reality: the extended model predicts %d run(s) beyond %.0f%% of the measured median and the rounds' spread: %s",
+		len(miss), 100*realityreport.Bound, strings.Join(runs, ", "))
+	if c.BoundReportOnly {
+		fmt.Fprintf(os.Stderr, "presage: %v (reported, not failed: --bound-report-only)\n", err)
+		return nil
+	}
+	return err
 }
 
 // request resolves the machine and the host: the flags, else what the

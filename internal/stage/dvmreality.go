@@ -334,22 +334,49 @@ func roundPredictions(ctx context.Context, st *store.Store, machineID string, tr
 }
 
 // medianTrace is the round's trace of name whose original-compatible
-// prediction on its first grid (the fewest processors) is the median of
-// the rounds' (the lower one of an even count): the trace that stands for
-// the rounds in the extended model's fit. The first round's trace when
-// the predictions fail (realityRows then says why).
+// prediction of the measured Main on its first grid (the fewest
+// processors; the program-level loop of an -e4 trace, matched as compare
+// matches it, not the predicted Main, which holds the traced run's
+// start-up) is the median of the rounds' (the lower one of an even
+// count): the trace that stands for the rounds in the extended model's
+// fit. The first round's trace when the predictions fail (realityRows
+// then says why).
 func medianTrace(ctx context.Context, st *store.Store, machineID, name string, runs []realityRuns) int64 {
-	traceIDs, _, _, grids := programRuns(name, runs)
+	traceIDs, byGrid, _, grids := programRuns(name, runs)
 	preds, err := roundPredictions(ctx, st, machineID, traceIDs, grids[0])
 	if err != nil {
 		return traceIDs[0]
+	}
+	measured, err := st.Run(byGrid[grids[0]][0])
+	if err != nil {
+		return traceIDs[0]
+	}
+	mains := make([]float64, len(preds))
+	for i, p := range preds {
+		mains[i] = matchedMain(measured, p)
 	}
 	order := make([]int, len(preds))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(mainTime(preds[a]), mainTime(preds[b])) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(mains[a], mains[b]) })
 	return traceIDs[order[(len(order)-1)/2]]
+}
+
+// matchedMain is pred's time of the interval matched with measured's Main
+// (NaN when none).
+func matchedMain(measured, pred *result.Run) float64 {
+	cmp, err := compare.Compare(measured, pred, compare.Options{})
+	if err != nil {
+		return math.NaN()
+	}
+	for _, mt := range cmp.Matches {
+		if mt.By == compare.ByMain {
+			v, _ := mt.Value(result.ExecutionTime)
+			return v.Predicted
+		}
+	}
+	return math.NaN()
 }
 
 // programRuns are a program's traces (each round's that has it, a file of
@@ -460,13 +487,9 @@ func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[s
 		if err != nil {
 			return nil, nil, err
 		}
-		pred, err := h.predict(u, hf)
+		times, err := h.extended(u, hf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
-		}
-		times, err := matchTimes(u.measured[0], pred)
-		if err != nil {
-			return nil, nil, err
 		}
 		if out[u.name] == nil {
 			out[u.name] = map[string]map[string]float64{}
@@ -576,24 +599,10 @@ func sizeRanks(units []*hostUnit) map[string]int {
 // predicted program-level loop where the trace has one.
 func mainError(u *hostUnit, pred *result.Run) float64 {
 	var mains []float64
-	predicted := math.NaN()
 	for _, m := range u.measured {
-		cmp, err := compare.Compare(m, pred, compare.Options{})
-		if err != nil {
-			continue
-		}
-		for _, mt := range cmp.Matches {
-			if mt.By == compare.ByMain {
-				v, _ := mt.Value(result.ExecutionTime)
-				mains = append(mains, v.Measured)
-				predicted = v.Predicted
-			}
-		}
+		mains = append(mains, mainTime(m))
 	}
-	if len(mains) == 0 {
-		return math.NaN()
-	}
-	return predicted/compare.Median(mains) - 1
+	return matchedMain(u.measured[0], pred)/compare.Median(mains) - 1
 }
 
 // mainTime is the execution time of a measured run's Main (its first interval).

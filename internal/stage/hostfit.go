@@ -27,7 +27,8 @@ type hostUnit struct {
 	name     string // the trace's name (program_size)
 	grid     string
 	procs    int
-	ct       *CompiledTrace
+	ct       *CompiledTrace   // the trace the fit predicts: the rounds' median (medianTrace)
+	rounds   []*CompiledTrace // every round's trace, which the extended column predicts
 	measured []*result.Run
 	// open are the matched intervals (realityKey) the run work lengthens:
 	// those open at the trace's end.
@@ -53,9 +54,10 @@ func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine) *h
 	return &hostFitter{ctx: ctx, host: host, start: p}
 }
 
-// newHostUnit makes the unit of trace (compiled) on grid, measured by runs.
-func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, runs []*result.Run) (*hostUnit, error) {
-	u := &hostUnit{name: name, grid: grid, procs: runs[0].Config.Procs(), ct: ct, measured: runs,
+// newHostUnit makes the unit of trace ct (of the rounds' traces) on grid,
+// measured by runs.
+func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, rounds []*CompiledTrace, runs []*result.Run) (*hostUnit, error) {
+	u := &hostUnit{name: name, grid: grid, procs: runs[0].Config.Procs(), ct: ct, rounds: rounds, measured: runs,
 		memo: map[float64][]fit.Observation{}}
 	if err := h.findOpen(u); err != nil {
 		return nil, err
@@ -71,15 +73,20 @@ func (h *hostFitter) params(tstart, runWork float64) fit.Params {
 	return p
 }
 
-// simulate predicts unit u with parameters p.
+// simulate predicts unit u's fitted trace with parameters p.
 func (h *hostFitter) simulate(u *hostUnit, p fit.Params) (*result.Run, error) {
+	return h.simulateTrace(u, u.ct, p)
+}
+
+// simulateTrace predicts trace ct on unit u's grid with parameters p.
+func (h *hostFitter) simulateTrace(u *hostUnit, ct *CompiledTrace, p fit.Params) (*result.Run, error) {
 	if err := h.ctx.Err(); err != nil {
 		return nil, err
 	}
 	m := h.host.Machine("host", p, u.procs)
-	run, err := sim.Simulate(u.ct.Program, m, result.Config{Grid: u.measured[0].Config.Grid},
-		sim.Options{TraceFile: filepath.Base(u.ct.Info.Path)})
-	return run, u.ct.Verdict(h.ctx, err)
+	run, err := sim.Simulate(ct.Program, m, result.Config{Grid: u.measured[0].Config.Grid},
+		sim.Options{TraceFile: filepath.Base(ct.Info.Path)})
+	return run, ct.Verdict(h.ctx, err)
 }
 
 // findOpen finds the intervals of u the run work lengthens, from two
@@ -167,9 +174,35 @@ func (h *hostFitter) fit(units []*hostUnit) (fit.HostFit, error) {
 	}, h.start.TStart[1])
 }
 
-// predict is unit u predicted on the fitted host parameters hf.
+// predict is unit u's fitted trace predicted on the host parameters hf.
 func (h *hostFitter) predict(u *hostUnit, hf fit.HostFit) (*result.Run, error) {
 	return h.simulate(u, h.params(hf.TStartNode, hf.RunWork))
+}
+
+// extended is unit u's extended column: every round's trace predicted on
+// the host parameters hf, each matched interval's median (by realityKey),
+// as the original-compatible column takes the median of the rounds'
+// predictions.
+func (h *hostFitter) extended(u *hostUnit, hf fit.HostFit) (map[string]float64, error) {
+	all := map[string][]float64{}
+	for _, ct := range u.rounds {
+		pred, err := h.simulateTrace(u, ct, h.params(hf.TStartNode, hf.RunWork))
+		if err != nil {
+			return nil, err
+		}
+		times, err := matchTimes(u.measured[0], pred)
+		if err != nil {
+			return nil, err
+		}
+		for k, t := range times {
+			all[k] = append(all[k], t)
+		}
+	}
+	out := map[string]float64{}
+	for k, ts := range all {
+		out[k] = compare.Median(ts)
+	}
+	return out, nil
 }
 
 // without are the units but u.
@@ -178,16 +211,25 @@ func without(units []*hostUnit, u *hostUnit) []*hostUnit {
 }
 
 // hostUnits makes the reality check's units: for each program and size,
-// the trace whose grid-1 original-compatible prediction is the median of
-// the rounds' traces (a trace made on a busy machine runs slow), on every
-// measured grid.
+// on every measured grid, every round's trace, and the one whose
+// original-compatible prediction is the median of the rounds' (median: a
+// trace made on a busy machine runs slow) for the fit.
 func hostUnits(h *hostFitter, st *store.Store, names []string, runs []realityRuns, median func(name string) int64) ([]*hostUnit, error) {
 	var units []*hostUnit
 	for _, name := range names {
-		_, byGrid, _, grids := programRuns(name, runs)
-		ct, err := CompileTrace(h.ctx, st, fmt.Sprint(median(name)), nil)
-		if err != nil {
-			return nil, err
+		traceIDs, byGrid, _, grids := programRuns(name, runs)
+		fitted := median(name)
+		var ct *CompiledTrace
+		var rounds []*CompiledTrace
+		for _, id := range traceIDs {
+			c, err := CompileTrace(h.ctx, st, fmt.Sprint(id), nil)
+			if err != nil {
+				return nil, err
+			}
+			rounds = append(rounds, c)
+			if id == fitted {
+				ct = c
+			}
 		}
 		for _, g := range grids {
 			var measured []*result.Run
@@ -198,7 +240,7 @@ func hostUnits(h *hostFitter, st *store.Store, names []string, runs []realityRun
 				}
 				measured = append(measured, m)
 			}
-			u, err := h.newHostUnit(name, g, ct, measured)
+			u, err := h.newHostUnit(name, g, ct, rounds, measured)
 			if err != nil {
 				return nil, fmt.Errorf("%s on %s: %w", name, g, err)
 			}

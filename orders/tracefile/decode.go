@@ -369,13 +369,16 @@ func (d *decoder) results() error {
 // cut copies items into a fresh piece of *slab (capacity-limited, so that
 // an append by the caller cannot overwrite a neighbour).
 func cut[T any](slab *[]T, items []T) []T {
-	out := take(slab, len(items))
+	out := Take(slab, len(items))
 	copy(out, items)
 	return out
 }
 
-// take returns a piece of n items of *slab, capacity-limited.
-func take[T any](slab *[]T, n int) []T {
+// Take returns a piece of n items of *slab, capacity-limited (an append
+// by the caller cannot overwrite a neighbour), cutting a new slab when
+// *slab is short: the decoder's lists and sim/ordertrace's Unpacker share
+// it.
+func Take[T any](slab *[]T, n int) []T {
 	if n > len(*slab) {
 		size := slabItems
 		if n > slabItems/4 {

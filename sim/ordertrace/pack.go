@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/presage-dvm/presage/orders/tracefile"
 	"io"
 	"math"
 	"slices"
@@ -153,7 +154,7 @@ func (u *Unpacker) Scan(o *Order) error {
 	o.ArgBytes = r.varint()
 	n := r.count(1 + 1 + 8)
 	if cap(o.Requests) < n {
-		o.Requests = take(&u.slab.requests, n) // for Next, a fresh Order's
+		o.Requests = tracefile.Take(&u.slab.requests, n) // for Next, a fresh Order's
 	}
 	o.Requests = o.Requests[:n]
 	for i := range o.Requests {
@@ -202,20 +203,6 @@ func (u *Unpacker) order() *Order {
 // slabItems is the size of the slabs an Unpacker cuts orders' lists
 // from, as tracefile's decoder does.
 const slabItems = 1024
-
-// take returns a piece of n items of *slab, capacity-limited.
-func take[T any](slab *[]T, n int) []T {
-	if n > len(*slab) {
-		size := slabItems
-		if n > slabItems/4 {
-			size = n // a long list gets its own array
-		}
-		*slab = make([]T, size)
-	}
-	out := (*slab)[:n:n]
-	*slab = (*slab)[n:]
-	return out
-}
 
 // packed reads the fields of packed bytes; the first defect sticks in err
 // and every later read returns zero.
