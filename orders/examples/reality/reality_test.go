@@ -32,8 +32,8 @@ import (
 //
 // It times real runs, so it runs only when asked, alone on the machine:
 // PRESAGE_REALITY=1 go test -run TestPredictionsMatchReality ./orders/examples/reality
-// (PRESAGE_REALITY=report logs the figures beyond the bound instead of
-// failing on them; the rest of the verdict still fails the test)
+// (PRESAGE_REALITY=report logs the figures beyond their bounds instead of
+// failing on them; too few figures counted still fails the test)
 // (CI does, before the other tests, which share the cores; so does
 // `just reality`).
 func TestPredictionsMatchReality(t *testing.T) {
@@ -80,9 +80,9 @@ func TestPredictionsMatchReality(t *testing.T) {
 		t.Log(n)
 	}
 	// PRESAGE_REALITY=report (CI's step, while issue 44's calibration
-	// does not hold on its machine) logs the figures beyond Bound and
-	// fails on the rest: too few figures counted, a known gap wider than
-	// stated. Any other value fails on every figure beyond Bound.
+	// does not hold on its machine) logs the figures beyond their bound
+	// (Bound, or a known gap's) and fails only when too few figures
+	// counted. Any other value fails on every figure beyond its bound.
 	failures := v.Failures
 	if os.Getenv("PRESAGE_REALITY") == "report" {
 		for _, m := range v.Misses {
