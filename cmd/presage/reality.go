@@ -12,6 +12,7 @@ import (
 	"github.com/presage-dvm/presage/exports/textreport"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/store"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // realityCmd is the DVM reality check: real runs of the DVM system (devdvm's
@@ -26,8 +27,11 @@ type realityCmd struct {
 	// BoundReportOnly is CI's: on its shared machine the rounds of two
 	// processes spread more than the bound from one day to the next.
 	BoundReportOnly bool `help:"List the runs the extended model misses beyond 10% (and the rounds' spread) without failing on them; a report that differs from the original's still fails."`
-	JSON            bool `help:"Write the check as JSON instead of the table." xor:"format"`
-	CSV             bool `help:"Write the table's rows as CSV instead of the table." xor:"format"`
+	// IOByte prices the extended model's I/O copy time for the fits that
+	// cannot (runs of one size, docs/compare.md "The extended model").
+	IOByte float64 `name:"iobyte" help:"I/O copy time in nanoseconds per byte that the fits of runs of one size keep (they cannot tell it from the run work), priced on other runs, e.g. a check of two sizes (default: the machine file's iobyte statement, else 0)." placeholder:"NS"`
+	JSON   bool    `help:"Write the check as JSON instead of the table." xor:"format"`
+	CSV    bool    `help:"Write the table's rows as CSV instead of the table." xor:"format"`
 	hostFlags
 }
 
@@ -103,7 +107,10 @@ func (c *realityCmd) Run(ctx context.Context, g *Globals) error {
 // request resolves the machine and the host: the flags, else what the
 // first folder says (its Predictor.par, its sysinfo.txt's nproc).
 func (c *realityCmd) request() (stage.RealityRequest, error) {
-	req := stage.RealityRequest{Dirs: c.Dirs, Machine: c.Machine, Extended: !c.NoExtended}
+	req := stage.RealityRequest{Dirs: c.Dirs, Machine: c.Machine, Extended: !c.NoExtended, IOByte: c.IOByte / 1e9}
+	if err := machine.IOByteRange.Check(req.IOByte); err != nil {
+		return req, fmt.Errorf("reality: --iobyte %v: %s", c.IOByte, machine.IOByteRange.Want(1e9, "nanoseconds per byte"))
+	}
 	if req.Machine == "" {
 		if req.Machine = stage.DefaultRealityMachine(c.Dirs[0]); req.Machine == "" {
 			return req, fmt.Errorf("reality: %s holds no Predictor.par: give --machine FILE.par (the machine file the original's reports were made with)", c.Dirs[0])

@@ -200,3 +200,20 @@ func realityMismatch(t *testing.T, dir, r1, r2 string) {
 		t.Errorf("verdict: want Predictor 5 of 6, analyzer 11 of 12:\n%s", r.stdout)
 	}
 }
+
+// TestRealityIOByteRange: an I/O copy time for the one-size fits outside
+// its physical range is refused before anything is read or stored.
+func TestRealityIOByteRange(t *testing.T) {
+	dir := t.TempDir()
+	r1 := filepath.Join(dir, "round1")
+	realityFixture(t, r1)
+	for _, v := range []string{"-1", "5000"} {
+		r := presage(t, dir, "reality", "--iobyte", v, r1)
+		if r.code == 0 || !strings.Contains(r.stderr, "--iobyte "+v+": expected a number of nanoseconds per byte from 0 to 1000") {
+			t.Errorf("--iobyte %s: exit %d, stderr %q: want a refusal naming the range", v, r.code, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "presage.db")); err == nil {
+			t.Errorf("--iobyte %s: the store was made before the flag was checked", v)
+		}
+	}
+}

@@ -40,6 +40,7 @@ type clusterFile struct {
 	rootAt  int
 	search  int
 	runWork float64 // seconds
+	ioByte  float64 // seconds per byte
 	hasRoot bool
 }
 
@@ -61,7 +62,7 @@ func parseCluster(s *scanner) (*machine.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &machine.Machine{Name: f.root, Root: root, Search: f.search, RunWork: f.runWork, Format: machine.FormatCluster, Warnings: s.warnings}, nil
+	return &machine.Machine{Name: f.root, Root: root, Search: f.search, RunWork: f.runWork, IOByte: f.ioByte, Format: machine.FormatCluster, Warnings: s.warnings}, nil
 }
 
 // statement parses one statement up to and including its ';'.
@@ -69,7 +70,7 @@ func (f *clusterFile) statement(s *scanner) error {
 	word, at := s.name()
 	switch {
 	case word == "":
-		return s.errAt(at, "expected a statement (cluster = NAME; search = N; runwork = R; NAME = ...; NAME.ATTR = ...), found %s", s.found())
+		return s.errAt(at, "expected a statement (cluster = NAME; search = N; runwork = R; iobyte = T; NAME = ...; NAME.ATTR = ...), found %s", s.found())
 	case word == "cluster":
 		if err := s.expect('=', "'=' after cluster"); err != nil {
 			return err
@@ -91,7 +92,9 @@ func (f *clusterFile) statement(s *scanner) error {
 		f.search = v
 		return s.end("the search mode")
 	case word == "runwork":
-		return f.runWorkStatement(s)
+		return extendedStatement(s, word, "microseconds", 1e6, machine.RunWorkRange, &f.runWork)
+	case word == "iobyte":
+		return extendedStatement(s, word, "nanoseconds per byte", 1e9, machine.IOByteRange, &f.ioByte)
 	case isDigit(word[0]):
 		return s.errAt(at, "expected a cluster name, found %q (names must not start with a digit)", word)
 	}
@@ -128,22 +131,24 @@ func (f *clusterFile) statement(s *scanner) error {
 	}
 }
 
-// runWorkStatement parses "runwork = R;" after its keyword: the extended
-// model's run work per process in microseconds (machine.Machine.RunWork),
-// a statement the original's files do not have.
-func (f *clusterFile) runWorkStatement(s *scanner) error {
-	if err := s.expect('=', "'=' after runwork"); err != nil {
+// extendedStatement parses "KEY = V;" after its keyword, one of the
+// extended model's statements the original's files do not have:
+// "runwork" (machine.Machine.RunWork, given in microseconds) and "iobyte"
+// (machine.Machine.IOByte, given in nanoseconds per byte). V is in the
+// file's unit, per of them to the second; r bounds the value in seconds.
+func extendedStatement(s *scanner, key, unit string, per float64, r machine.Range, dst *float64) error {
+	if err := s.expect('=', "'=' after "+key); err != nil {
 		return err
 	}
-	v, vat, err := s.real("the run work in microseconds")
+	v, vat, err := s.real("the " + r.Name + " in " + unit)
 	if err != nil {
 		return err
 	}
-	if err := machine.RunWorkRange.Check(v / 1e6); err != nil {
-		return s.errAt(vat, "runwork = %v: %s", v, machine.RunWorkRange.Want(1e6, "microseconds"))
+	if err := r.Check(v / per); err != nil {
+		return s.errAt(vat, "%s = %v: %s", key, v, r.Want(per, unit))
 	}
-	f.runWork = v / 1e6
-	return s.end("the run work")
+	*dst = v / per
+	return s.end("the " + r.Name)
 }
 
 func (f *clusterFile) add(d *def) {

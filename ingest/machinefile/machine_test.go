@@ -129,6 +129,11 @@ func TestFormatAndTopology(t *testing.T) {
 	if m.RunWork != 0.0125 {
 		t.Fatalf("runwork = 12500: run work %g s, want 0.0125", m.RunWork)
 	}
+	// The I/O copy time, in nanoseconds per byte.
+	m = mustParse(t, "cluster = mvs; iobyte = 0.875; mvs = {2 x p}; p = 1;")
+	if m.IOByte != 0.875e-9 || m.RunWork != 0 {
+		t.Fatalf("iobyte = 0.875: I/O copy time %g s per byte, run work %g, want 8.75e-10 and 0", m.IOByte, m.RunWork)
+	}
 }
 
 func TestWarnings(t *testing.T) {
@@ -180,6 +185,8 @@ func TestErrors(t *testing.T) {
 		{"cluster = c;\nrunwork = -1; c = {p}; p = 1;", `t.par:2:11: expected the run work in microseconds (a number such as 1.5), found "-1"`},
 		{"cluster = c; runwork 5; c = {p}; p = 1;", `t.par:1:22: expected '=' after runwork, found "5"`},
 		{"cluster = c; runwork = x; c = {p}; p = 1;", `t.par:1:24: expected the run work in microseconds (a number such as 1.5), found "x"`},
+		{"cluster = c;\niobyte = 2000; c = {p}; p = 1;", `t.par:2:10: iobyte = 2000: expected a number of nanoseconds per byte from 0 to 1000`},
+		{"cluster = c; iobyte 5; c = {p}; p = 1;", `t.par:1:21: expected '=' after iobyte, found "5"`},
 		{"cluster c;", `t.par:1:9: expected '=' after cluster, found "c"`},
 		{"cluster = c; c {p};", `t.par:1:16: expected '=' or '.' after "c", found "{"`},
 		{"cluster = c; c = {2 x p}; p = 1", `t.par:1:32: expected ';' after the processor power, found end of file`},

@@ -39,6 +39,11 @@ func Write(w io.Writer, m *machine.Machine, comments []string) error {
 		// original Predictor does not read it.
 		fmt.Fprintf(b, "runwork = %s;\n", micro(m.RunWork))
 	}
+	if m.IOByte > 0 {
+		// The extended model's statement (machine.Machine.IOByte), in ns
+		// per byte.
+		fmt.Fprintf(b, "iobyte = %s;\n", strconv.FormatFloat(m.IOByte*1e9, 'f', -1, 64))
+	}
 	cw.define(m.Root)
 	return b.Flush()
 }

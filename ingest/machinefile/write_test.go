@@ -15,8 +15,8 @@ import (
 // powers, start-up times, times per byte, channels, search mode and run
 // work ("" when they agree).
 func sameTiming(a, b *machine.Machine) string {
-	if a.Search != b.Search || a.RunWork != b.RunWork {
-		return "search or run work"
+	if a.Search != b.Search || a.RunWork != b.RunWork || a.IOByte != b.IOByte {
+		return "search, run work or I/O copy time"
 	}
 	var walk func(x, y *machine.Node, at string) string
 	walk = func(x, y *machine.Node, at string) string {
@@ -34,12 +34,12 @@ func sameTiming(a, b *machine.Machine) string {
 }
 
 // TestWriteReadsBack: every machine file of ../shared/data, and a fitted
-// machine with the extended model's run work, written by Write, is read
+// machine with the extended model's run work and I/O copy time, written by Write, is read
 // back by Parse to a machine that predicts alike, and written again to
 // the same text.
 func TestWriteReadsBack(t *testing.T) {
 	machines := map[string]*machine.Machine{"fitted": {
-		Name: "fitted", Search: 0, RunWork: 0.0125, Format: machine.FormatCluster,
+		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Format: machine.FormatCluster,
 		Root: &machine.Node{Name: "fitted", TStart: 7e-6, TByte: 4e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
 			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
 				{Name: "fittedP", Power: 1}, {Name: "fittedP", Power: 1}}},

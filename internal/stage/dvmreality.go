@@ -34,6 +34,12 @@ type RealityRequest struct {
 	// The traces must have been recorded on the host of the runs, as
 	// devdvm records them: the power stays 1.
 	Extended bool
+	// IOByte is the I/O copy time, seconds per byte, the fits of the
+	// leave-one-out across sizes keep: runs of one size cannot tell it
+	// from the run work (fit.HostFit.IOByteFitted). Price it on other
+	// runs (a check of two sizes); 0: the machine's iobyte statement, or
+	// none.
+	IOByte float64
 	// Analyzer compares Presage's analyzer report of a stored measured run
 	// with the original's report file: the renderers are the command's,
 	// not this package's. Nil: the analyzer reports are not checked.
@@ -120,7 +126,7 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 		if err != nil {
 			return nil, err
 		}
-		h = newHostFitter(ctx, req.Host, base)
+		h = newHostFitter(ctx, req.Host, base, req.IOByte)
 		median := func(name string) int64 { return medianTrace(ctx, st, machineID, name, runs) }
 		if units, err = hostUnits(h, st, names, runs, median); err != nil {
 			return nil, err
@@ -473,7 +479,7 @@ func storedPredict(ctx context.Context, st *store.Store, traceID int64, machineI
 }
 
 // extendedMethod says how the extended column is made.
-const extendedMethod = "the extended model (an in-node message start-up time and a run work per process, docs/compare.md) with both fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
+const extendedMethod = "the extended model (an in-node message start-up time, a run work per process and an I/O copy time per byte, docs/compare.md) fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
 
 // extendedRows fits the extended model's host parameters without each
 // unit in turn and predicts the unit left out: the extended column, by
@@ -501,9 +507,15 @@ func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[s
 	return out, notes, nil
 }
 
-// hostParams says what a host fit found, in the machine files' units.
+// hostParams says what a host fit found, in the machine files' units, and
+// whether its runs told the I/O copy time from the run work.
 func hostParams(hf fit.HostFit) string {
-	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms", hf.TStartNode*1e6, hf.RunWork*1e3)
+	how := "fitted"
+	if !hf.IOByteFitted {
+		how = "kept: runs of one size cannot tell it from the run work"
+	}
+	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms, I/O copy time %.3g ns/B (%s)",
+		hf.TStartNode*1e6, hf.RunWork*1e3, hf.IOByte*1e9, how)
 }
 
 // crossFits is the leave-one-out across programs and sizes: the extended

@@ -37,6 +37,9 @@ type FitRequest struct {
 	// Extended fits the extended model's terms too (fit.RunWork: the run
 	// work a real run spends beyond its trace), written to the machine
 	// file as its runwork statement; off, the model is the original's.
+	// The machine's I/O copy time (iobyte) is kept, not fitted: one
+	// program's runs copy the same bytes and cannot tell it from the run
+	// work (fit.Params.IOByte).
 	Extended bool
 	// LeaveOneOut fits again without each fitted grid in turn and
 	// predicts the grid left out (fit.Outcome.LeaveOneOut).

@@ -15,10 +15,17 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// runWorkProbe is the run work hostUnit.findOpen simulates with to find
+// runWorkProbe is the run work hostFitter.findOpen simulates with to find
 // the intervals it lengthens: any positive value does (the lengthening is
 // exact), one far above rounding and far below any interval's time.
 const runWorkProbe = 1e-3
+
+// ioByteProbe is the I/O copy time hostFitter.findOpen simulates with to
+// find how much it lengthens each interval: 1 ns a byte, of the order
+// real runs take (docs/compare.md), so that where the lengthening is not
+// one for one (the I/O processor was behind another) the slope is the
+// one near the fitted value.
+const ioByteProbe = 1e-9
 
 // hostUnit is one program, size and grid of the DVM reality check for the
 // extended model's host fit: the trace that stands for the program's
@@ -33,6 +40,10 @@ type hostUnit struct {
 	// open are the matched intervals (realityKey) the run work lengthens:
 	// those open at the trace's end.
 	open map[string]bool
+	// ioBytes is how much the I/O copy time lengthens each matched
+	// interval (realityKey), seconds per second-per-byte
+	// (fit.Observation.IOBytes).
+	ioBytes map[string]float64
 	// memo holds the observations of each in-node start-up time predicted:
 	// the host fit's grid is the same for every fit.
 	memo map[float64][]fit.Observation
@@ -40,18 +51,27 @@ type hostUnit struct {
 
 // hostFitter fits the extended model's host parameters (fit.FitHost) to
 // units of the reality check and predicts units on them. The parameters
-// other than the in-node start-up time and the run work are the starting
-// machine's; the power is 1 (the traces were recorded on the host).
+// other than the in-node start-up time, the run work and the I/O copy
+// time are the starting machine's; the power is 1 (the traces were
+// recorded on the host). ioByte is the I/O copy time a fit keeps where
+// its runs cannot tell it from the run work (runs of one size): the
+// request's, else the starting machine's iobyte statement, else 0.
 type hostFitter struct {
-	ctx   context.Context
-	host  fit.Host
-	start fit.Params
+	ctx    context.Context
+	host   fit.Host
+	start  fit.Params
+	ioByte float64
 }
 
-func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine) *hostFitter {
+// newHostFitter starts from machine base on host; ioByte, when positive,
+// is the I/O copy time fits of one size keep instead of base's.
+func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, ioByte float64) *hostFitter {
 	p := fit.FromMachine(base)
-	p.Power, p.RunWork = 1, 0
-	return &hostFitter{ctx: ctx, host: host, start: p}
+	if ioByte <= 0 {
+		ioByte = p.IOByte
+	}
+	p.Power, p.RunWork, p.IOByte = 1, 0, 0
+	return &hostFitter{ctx: ctx, host: host, start: p, ioByte: ioByte}
 }
 
 // newHostUnit makes the unit of trace ct (of the rounds' traces) on grid,
@@ -65,12 +85,17 @@ func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, rounds []
 	return u, nil
 }
 
-// params are the starting parameters with the in-node start-up time and
-// the run work given.
-func (h *hostFitter) params(tstart, runWork float64) fit.Params {
+// params are the starting parameters with the in-node start-up time, the
+// run work and the I/O copy time given.
+func (h *hostFitter) params(tstart, runWork, ioByte float64) fit.Params {
 	p := h.start
-	p.TStart[1], p.RunWork = tstart, runWork
+	p.TStart[1], p.RunWork, p.IOByte = tstart, runWork, ioByte
 	return p
+}
+
+// fitted are the starting parameters with what fit hf found.
+func (h *hostFitter) fitted(hf fit.HostFit) fit.Params {
+	return h.params(hf.TStartNode, hf.RunWork, hf.IOByte)
 }
 
 // simulate predicts unit u's fitted trace with parameters p.
@@ -89,28 +114,30 @@ func (h *hostFitter) simulateTrace(u *hostUnit, ct *CompiledTrace, p fit.Params)
 	return run, ct.Verdict(h.ctx, err)
 }
 
-// findOpen finds the intervals of u the run work lengthens, from two
-// predictions: without run work and with runWorkProbe.
+// findOpen finds the intervals of u the run work lengthens and how much
+// the I/O copy time lengthens each, from three predictions: with neither,
+// with runWorkProbe and with ioByteProbe.
 func (h *hostFitter) findOpen(u *hostUnit) error {
-	without, err := h.simulate(u, h.start)
-	if err != nil {
-		return err
+	t0 := h.start.TStart[1]
+	var times [3]map[string]float64
+	for i, p := range []fit.Params{h.start, h.params(t0, runWorkProbe, 0), h.params(t0, 0, ioByteProbe)} {
+		pred, err := h.simulate(u, p)
+		if err != nil {
+			return err
+		}
+		if times[i], err = matchTimes(u.measured[0], pred); err != nil {
+			return err
+		}
 	}
-	with, err := h.simulate(u, h.params(h.start.TStart[1], runWorkProbe))
-	if err != nil {
-		return err
-	}
-	a, err := matchTimes(u.measured[0], without)
-	if err != nil {
-		return err
-	}
-	b, err := matchTimes(u.measured[0], with)
-	if err != nil {
-		return err
-	}
-	u.open = map[string]bool{}
-	for k, t := range a {
-		u.open[k] = math.Abs(b[k]-t-runWorkProbe) < runWorkProbe/1e3
+	u.open, u.ioBytes = map[string]bool{}, map[string]float64{}
+	for k, t := range times[0] {
+		u.open[k] = math.Abs(times[1][k]-t-runWorkProbe) < runWorkProbe/1e3
+		// Below a nanosecond the difference is the float32 rounding of
+		// the clocks the original's model keeps (sim/engine's cost.go),
+		// not a copy.
+		if d := times[2][k] - t; d > 1e-9 {
+			u.ioBytes[k] = d / ioByteProbe
+		}
 	}
 	return nil
 }
@@ -136,7 +163,7 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	if obs, ok := u.memo[tstart]; ok {
 		return obs, nil
 	}
-	pred, err := h.simulate(u, h.params(tstart, 0))
+	pred, err := h.simulate(u, h.params(tstart, 0, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +175,9 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 		}
 		for _, mt := range cmp.Matches {
 			v, _ := mt.Value(result.ExecutionTime)
+			k := realityKey(mt.Measured.Depth, mt.Measured.String())
 			obs = append(obs, fit.Observation{Predicted: v.Predicted, Measured: v.Measured,
-				Open: u.open[realityKey(mt.Measured.Depth, mt.Measured.String())]})
+				Open: u.open[k], IOBytes: u.ioBytes[k]})
 		}
 	}
 	u.memo[tstart] = obs
@@ -171,12 +199,12 @@ func (h *hostFitter) fit(units []*hostUnit) (fit.HostFit, error) {
 			all = append(all, obs...)
 		}
 		return all, nil
-	}, h.start.TStart[1])
+	}, h.start.TStart[1], h.ioByte)
 }
 
 // predict is unit u's fitted trace predicted on the host parameters hf.
 func (h *hostFitter) predict(u *hostUnit, hf fit.HostFit) (*result.Run, error) {
-	return h.simulate(u, h.params(hf.TStartNode, hf.RunWork))
+	return h.simulate(u, h.fitted(hf))
 }
 
 // extended is unit u's extended column: every round's trace predicted on
@@ -186,7 +214,7 @@ func (h *hostFitter) predict(u *hostUnit, hf fit.HostFit) (*result.Run, error) {
 func (h *hostFitter) extended(u *hostUnit, hf fit.HostFit) (map[string]float64, error) {
 	all := map[string][]float64{}
 	for _, ct := range u.rounds {
-		pred, err := h.simulateTrace(u, ct, h.params(hf.TStartNode, hf.RunWork))
+		pred, err := h.simulateTrace(u, ct, h.fitted(hf))
 		if err != nil {
 			return nil, err
 		}

@@ -286,6 +286,7 @@ func arrcpy(e *Engine) error {
 		return err
 	}
 	e.copyCPU(from, to)
+	e.chargeIOCopy(from, to)
 	if sync {
 		e.mpsSync(KRemote)
 		e.addAll(e.vm, KRemote, f)

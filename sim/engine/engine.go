@@ -59,6 +59,9 @@ type Engine struct {
 	// runWork is the machine's run work (the extended model), seconds
 	// per processor, charged at the trace's end (chargeRunWork).
 	runWork float64
+	// ioByte is the machine's I/O copy time (the extended model), seconds
+	// per byte an I/O statement copies (chargeIOCopy).
+	ioByte float64
 
 	clkU float64   // clock part common to every processor
 	clk  []float64 // clock part of every processor class
@@ -146,7 +149,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		}
 	}
 	e := &Engine{
-		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork,
+		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork, ioByte: m.IOByte,
 		classes:    newClasses(n, opt.Reference),
 		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},

@@ -9,8 +9,10 @@
 // start kept when the fit does no better), the leave-one-out's spread
 // (Spread), the machine a fitted machine file describes (Host.FileMachine;
 // ingest/machinefile writes it), the extended model's host fit of the DVM
-// reality check (FitHost), and the report of a fit (Report: the fit and
-// per run and matched interval the errors before and after). It is pure: the caller simulates and measures,
-// this package only turns parameters into machines and residuals into
-// parameters.
+// reality check (FitHost: the in-node start-up time, the run work, and
+// the I/O copy time where runs of different sizes tell it from the run
+// work), and the report of a fit (Report: the fit and per run and matched
+// interval the errors before and after). It is pure: the caller simulates
+// and measures, this package only turns parameters into machines and
+// residuals into parameters.
 package fit

@@ -25,7 +25,18 @@ type Params struct {
 	// (machine.Machine.RunWork): what a real run spends beyond its trace.
 	// 0 in the original's model.
 	RunWork float64
+	// IOByte is the extended model's I/O copy time, seconds per byte an
+	// I/O statement copies (machine.Machine.IOByte). Not a Param: runs of
+	// one program's trace all copy the same bytes, so Fit cannot tell it
+	// from the run work; FitHost fits it where the runs copy different
+	// amounts (IOByteBounds). 0 in the original's model.
+	IOByte float64
 }
+
+// IOByteBounds are the least and largest I/O copy time per byte FitHost
+// gives (Params.IOByte): a copy through a cache-resident buffer takes
+// 0.01 ns a byte (100 GB/s), a write to a slow disk 100 ns (10 MB/s).
+var IOByteBounds = [2]float64{1e-11, 1e-7}
 
 // Param names one parameter of Params.
 type Param int
@@ -114,7 +125,7 @@ func (p Params) Set(q Param, v float64) Params {
 // machine's, not clamped to Bounds: a parameter the fit leaves alone
 // keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
-	p := Params{Power: 1, RunWork: m.RunWork}
+	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
 		p.Power = leaves[0].Power
 	}
@@ -145,6 +156,9 @@ func (p Params) String() string {
 	fmt.Fprintf(&b, ", oversubscription %.4g µs per message and extra process", p.Oversub*1e6)
 	if p.RunWork > 0 {
 		fmt.Fprintf(&b, ", run work %.4g µs per process", p.RunWork*1e6)
+	}
+	if p.IOByte > 0 {
+		fmt.Fprintf(&b, ", I/O copy time %.4g ns per byte", p.IOByte*1e9)
 	}
 	return b.String()
 }

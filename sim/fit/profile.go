@@ -5,22 +5,30 @@ import (
 )
 
 // Observation is one fitted interval of a measured run beside its
-// prediction without run work. Open marks an interval open at the trace's
-// end: the run work lengthens it by exactly itself, and no other one
-// (machine.Machine.RunWork), so the run work that fits best is found
-// without simulating again.
+// prediction without run work and I/O copy time. Open marks an interval
+// open at the trace's end: the run work lengthens it by exactly itself,
+// and no other one (machine.Machine.RunWork). IOBytes is how much the I/O
+// copy time lengthens it, seconds per second-per-byte: the bytes the I/O
+// statements within it copy, where the I/O processor's extra time
+// lengthens the interval one for one (machine.Machine.IOByte). So the
+// terms that fit best are found without simulating again.
 type Observation struct {
 	Predicted, Measured float64
 	Open                bool
+	IOBytes             float64
 }
 
-// HostFit is what FitHost found: the in-node message start-up time and
-// the run work of the extended model, and the root mean square of the
-// residuals there (the starting machine's, RMSStart, to compare).
+// HostFit is what FitHost found: the in-node message start-up time, the
+// run work and the I/O copy time of the extended model, and the root
+// mean square of the residuals there (the starting machine's, RMSStart,
+// to compare). IOByteFitted says whether the observations told the I/O
+// copy time from the run work (their intervals copy different amounts):
+// when not, IOByte is the starting value FitHost was given.
 type HostFit struct {
-	TStartNode, RunWork float64
-	RMS, RMSStart       float64
-	Simulations         int // distinct start-up times predicted
+	TStartNode, RunWork, IOByte float64
+	IOByteFitted                bool
+	RMS, RMSStart               float64
+	Simulations                 int // distinct start-up times predicted
 }
 
 // stepsPerDecade is FitHost's coarse grid over the in-node start-up time:
@@ -33,33 +41,37 @@ const stepsPerDecade = 4
 // factor 1.004 on the start-up time, far below the runs' noise.
 const refineSteps = 12
 
-// FitHost fits the two host parameters of the extended model the DVM
-// reality check needs (docs/compare.md, "The extended model"): the
-// start-up time of a message inside a node (TStartNode, within its
-// Bounds) and the run work (RunWork, from 0 to its upper bound), to the
-// observations predict gives for a start-up time, which it must give for
-// every fitted run with no run work. It minimises the sum of squared
-// Residuals. The start-up time is a profile search: a grid of
-// stepsPerDecade points per decade over its bounds, and start, then a
-// golden-section search between the best point's neighbours; at each
-// start-up time the best run work is a one-dimensional search with no
-// simulation (Observation.Open). A prediction is simulated once per
-// start-up time the search visits: the caller may remember them across
-// fits, since the grid's points are the same for every fit.
-func FitHost(predict func(tstart float64) ([]Observation, error), start float64) (HostFit, error) {
-	var out HostFit
+// FitHost fits the host parameters of the extended model the DVM reality
+// check needs (docs/compare.md, "The extended model"): the start-up time
+// of a message inside a node (TStartNode, within its Bounds), the run work
+// (RunWork, from 0 to its upper bound) and the I/O copy time per byte
+// (from 0 to IOByteBounds' upper one), to the observations predict gives
+// for a start-up time, which it must give for every fitted run with
+// neither term. It minimises the sum of squared Residuals. The start-up
+// time is a profile search: a grid of stepsPerDecade points per decade
+// over its bounds, and start, then a golden-section search between the
+// best point's neighbours; at each start-up time the best run work and
+// I/O copy time are found with no simulation (Observation.Open and
+// IOBytes, bestTerms). The I/O copy time is fitted only when the
+// observations tell it from the run work (identifiable); otherwise it
+// stays ioByte, the value given (a machine file's, or 0). A prediction is
+// simulated once per start-up time the search visits: the caller may
+// remember them across fits, since the grid's points are the same for
+// every fit.
+func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte float64) (HostFit, error) {
+	out := HostFit{IOByte: ioByte}
 	nObs := 0
 	// eval is the least sum of squares at start-up time exp(logT), and
 	// the run work that gives it.
-	eval := func(logT float64) (ss, w float64, err error) {
+	eval := func(logT float64) (ss float64, t terms, err error) {
 		obs, err := predict(math.Exp(logT))
 		if err != nil {
-			return 0, 0, err
+			return 0, t, err
 		}
 		out.Simulations++
 		nObs = len(obs)
-		w, ss = bestRunWork(obs)
-		return ss, w, nil
+		t, ss = bestTerms(obs, ioByte)
+		return ss, t, nil
 	}
 	// The start is a candidate: the fit is never worse than it.
 	obs, err := predict(start)
@@ -67,9 +79,10 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start float64)
 		return out, err
 	}
 	out.Simulations, nObs = 1, len(obs)
-	out.RMSStart = rootMean(obsSquares(obs, 0), nObs)
+	out.RMSStart = rootMean(obsSquares(obs, terms{}), nObs)
+	out.IOByteFitted = identifiable(obs)
 	bestAt := math.Log(start)
-	bestW, bestSS := bestRunWork(obs)
+	bestW, bestSS := bestTerms(obs, ioByte)
 	lo, hi := math.Log(Bounds[TStartNode][0]), math.Log(Bounds[TStartNode][1])
 	step := math.Ln10 / stepsPerDecade
 	n := int(math.Round((hi-lo)/step)) + 1
@@ -108,45 +121,111 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start float64)
 			}
 		}
 	}
-	out.TStartNode, out.RunWork, out.RMS = math.Exp(bestAt), bestW, rootMean(bestSS, nObs)
+	out.TStartNode, out.RunWork, out.IOByte, out.RMS = math.Exp(bestAt), bestW.runWork, bestW.ioByte, rootMean(bestSS, nObs)
 	if best < 0 && bestAt == math.Log(start) {
 		out.TStartNode = start // not exp(log(start)), a rounding away
 	}
 	return out, nil
 }
 
-// bestRunWork is the run work, from 0 to its upper bound, whose
-// observations' sum of squared residuals is least, and that sum. A
-// residual is monotone in the run work, so the sum has one minimum on a
-// logarithmic scale: a golden-section search over log(run work) from
-// 1 µs finds it, and 0 is kept when it does better.
-func bestRunWork(obs []Observation) (float64, float64) {
-	ss := func(w float64) float64 { return obsSquares(obs, w) }
-	a, b := math.Log(Bounds[RunWork][0]), math.Log(Bounds[RunWork][1])
-	for range 60 {
-		c := b - (b-a)/math.Phi
-		d := a + (b-a)/math.Phi
-		if ss(math.Exp(c)) < ss(math.Exp(d)) {
-			b = d
-		} else {
-			a = c
+// terms are the extended model's terms FitHost fits without simulating.
+type terms struct{ runWork, ioByte float64 }
+
+// identifiable reports whether obs tell the I/O copy time from the run
+// work: an interval the run work does not lengthen holds I/O copies, or
+// the bytes the intervals it lengthens copy differ by at least
+// identifyRatio (runs of different sizes, or of a program without I/O).
+// Runs of one size copy the same bytes in every such interval, and any
+// sum of the two terms that fits one fits the other as well.
+func identifiable(obs []Observation) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, o := range obs {
+		switch {
+		case !o.Open && o.IOBytes > 0:
+			return true
+		case o.Open:
+			lo, hi = math.Min(lo, o.IOBytes), math.Max(hi, o.IOBytes)
 		}
 	}
-	w := math.Exp((a + b) / 2)
+	return hi > 0 && hi >= identifyRatio*lo
+}
+
+// identifyRatio is how much the bytes copied in the intervals the run work
+// lengthens must differ for FitHost to fit the I/O copy time: where the
+// I/O processor is not the latest processor (a two-process grid) one
+// size's bytes lengthen Main by a few percent less than on one process,
+// a difference that tells the two terms apart only in the runs' noise.
+const identifyRatio = 2
+
+// bestTerms are the run work and the I/O copy time whose observations'
+// sum of squared residuals is least, and that sum: the I/O copy time by a
+// golden-section search over its logarithm within IOByteBounds (0 kept
+// when it does better), the run work at each by bestRunWork, when obs
+// tell the two apart (identifiable); else the I/O copy time is ioByte and
+// only the run work is fitted.
+func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
+	if !identifiable(obs) {
+		w, ss := bestRunWork(obs, ioByte)
+		return terms{w, ioByte}, ss
+	}
+	at := func(k float64) (terms, float64) {
+		w, ss := bestRunWork(obs, k)
+		return terms{w, k}, ss
+	}
+	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
+	logK := goldenMin(func(x float64) float64 { _, ss := at(math.Exp(x)); return ss },
+		math.Log(IOByteBounds[0]), math.Log(IOByteBounds[1]), 30)
+	t, ss := at(math.Exp(logK))
+	if t0, s0 := at(0); s0 <= ss {
+		return t0, s0
+	}
+	return t, ss
+}
+
+// bestRunWork is the run work, from 0 to its upper bound, whose
+// observations' sum of squared residuals with I/O copy time k is least,
+// and that sum. A residual is monotone in the run work, so the sum has one
+// minimum on a logarithmic scale: a golden-section search over log(run
+// work) from 1 µs finds it, and 0 is kept when it does better.
+func bestRunWork(obs []Observation, k float64) (float64, float64) {
+	ss := func(w float64) float64 { return obsSquares(obs, terms{w, k}) }
+	// 40 steps shrink the bracket, six decades, to a factor 1+6e-8.
+	w := math.Exp(goldenMin(func(x float64) float64 { return ss(math.Exp(x)) },
+		math.Log(Bounds[RunWork][0]), math.Log(Bounds[RunWork][1]), 40))
 	if s0, sw := ss(0), ss(w); s0 <= sw {
 		return 0, s0
 	}
 	return w, ss(w)
 }
 
-// obsSquares is the sum of the observations' squared residuals with run
-// work w.
-func obsSquares(obs []Observation, w float64) float64 {
+// goldenMin is the middle of the bracket a golden-section search for the
+// minimum of f leaves between a and b after steps steps, each evaluating f
+// once (the search keeps the inner point it shares with the next bracket).
+func goldenMin(f func(float64) float64, a, b float64, steps int) float64 {
+	c, d := b-(b-a)/math.Phi, a+(b-a)/math.Phi
+	fc, fd := f(c), f(d)
+	for range steps {
+		if fc < fd {
+			b, d, fd = d, c, fc
+			c = b - (b-a)/math.Phi
+			fc = f(c)
+		} else {
+			a, c, fc = c, d, fd
+			d = a + (b-a)/math.Phi
+			fd = f(d)
+		}
+	}
+	return (a + b) / 2
+}
+
+// obsSquares is the sum of the observations' squared residuals with the
+// terms t.
+func obsSquares(obs []Observation, t terms) float64 {
 	var s float64
 	for _, o := range obs {
-		p := o.Predicted
+		p := o.Predicted + t.ioByte*o.IOBytes
 		if o.Open {
-			p += w
+			p += t.runWork
 		}
 		r := Residual(p, o.Measured)
 		s += r * r

@@ -31,14 +31,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err) // every real machine file parses (ingest/machinefile's goldens)
 			}
-			b, err := machine.Encode(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := machine.Decode(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back, b := roundTrip(t, m)
 			if !reflect.DeepEqual(m, back) {
 				t.Errorf("decoded machine differs:\n%+v\n%+v", m, back)
 			}
@@ -62,4 +55,32 @@ func TestDecodeRefusesCycles(t *testing.T) {
 			t.Errorf("Decode(%s) = %v, want an error naming the stored machine", bad, err)
 		}
 	}
+}
+
+// TestEncodeExtended: the extended model's statements (run work, I/O copy
+// time) survive the stored form, so a stored machine predicts as its file.
+func TestEncodeExtended(t *testing.T) {
+	m, err := machinefile.Parse(strings.NewReader("cluster = c; runwork = 12500; iobyte = 0.875; c = {2 x p}; p = 1;"), "x.par")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := roundTrip(t, m)
+	if back.RunWork != 0.0125 || back.IOByte != 0.875e-9 || !reflect.DeepEqual(m, back) {
+		t.Errorf("decoded run work %g, I/O copy time %g (%+v), want 0.0125 and 8.75e-10 as parsed", back.RunWork, back.IOByte, back)
+	}
+}
+
+// roundTrip encodes m and decodes it back: the machine read and its
+// stored form.
+func roundTrip(t *testing.T, m *machine.Machine) (*machine.Machine, []byte) {
+	t.Helper()
+	b, err := machine.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := machine.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, b
 }

@@ -29,6 +29,10 @@ var (
 	// (Machine.RunWork): a run-time starts and finishes a process in
 	// milliseconds; a minute is far beyond any.
 	RunWorkRange = Range{Name: "run work", Min: 0, Max: 60, Unit: "seconds"}
+	// IOByteRange is the extended model's I/O copy time per byte
+	// (Machine.IOByte): copying memory costs a fraction of a nanosecond
+	// a byte; a microsecond is a disk far slower than any.
+	IOByteRange = Range{Name: "I/O copy time", Min: 0, Max: 1e-6, Unit: "seconds per byte"}
 	// DurationRange is a measured or traced duration (an order's work, a
 	// stretch of a measured run), in seconds: the sum of a billion of
 	// them stays finite.

@@ -40,6 +40,12 @@ type Machine struct {
 	// the trace's end (docs/deviations.md, "The extended model"). 0, the
 	// original's model, unless a machine file's runwork statement sets it.
 	RunWork float64
+	// IOByte is the extended model's I/O copy time, seconds per byte of a
+	// distributed array an I/O statement copies through its buffer,
+	// charged to the I/O processor at the copy (docs/deviations.md, "The
+	// extended model"). 0, the original's model, unless a machine file's
+	// iobyte statement sets it.
+	IOByte float64
 }
 
 // Processors returns the number of leaves.

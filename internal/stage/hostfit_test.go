@@ -1,0 +1,76 @@
+package stage
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/presage-dvm/presage/ingest"
+	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/sim/fit"
+	"github.com/presage-dvm/presage/sim/result"
+)
+
+// TestHostUnitLengthening: the host fit's probes find, for each interval
+// of a real trace's prediction, whether the run work lengthens it and by
+// how many bytes of I/O copies: jac_e4 writes its 8×8 array of 4-byte
+// reals once, in Main, so Main (open at the end) is lengthened by the run
+// work and by 256 bytes' I/O copy time, on one process and on two (the
+// other process waits for the I/O processor), and no loop is.
+func TestHostUnitLengthening(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	tr, err := ingest.Trace(ctx, db, golden.Path(t, "traces", "jac_e4.ptr"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ingest.Machine(ctx, db, golden.Path(t, "machines", "Predictor.par"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _, err := db.Machine(strconv.FormatInt(m.ID, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := CompileTrace(ctx, db, strconv.FormatInt(tr.ID, 10), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0)
+	for _, grid := range []string{"1", "1x2"} {
+		st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := db.Run(st.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := h.newHostUnit("jac_e4", grid, ct, []*CompiledTrace{ct}, []*result.Run{run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		loops := 0
+		for k, open := range u.open {
+			main := strings.HasPrefix(k, "0 ")
+			if open != main {
+				t.Errorf("%s: %s open %v, want %v (only Main is open at the end)", grid, k, open, main)
+			}
+			want := 0.0
+			if main {
+				want = 8 * 8 * 4
+			} else {
+				loops++
+			}
+			if got := u.ioBytes[k]; math.Abs(got-want) > 1e-3 {
+				t.Errorf("%s: %s lengthened by %g bytes of I/O copies, want %g", grid, k, got, want)
+			}
+		}
+		if loops == 0 {
+			t.Errorf("%s: no loop matched: the test would hold for any probe", grid)
+		}
+	}
+}
