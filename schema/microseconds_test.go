@@ -12,7 +12,7 @@ func TestMigrateToMicroseconds(t *testing.T) {
 		report_root, execution_time, created_at) VALUES (1, 'predicted', 'jac', '2x2', 2, 2, 4, 1e-05, 4e-09, 3e-05, 6.25e-09, 1, 0.5, '')`)
 	db.MustExec(`INSERT INTO intervals(run_id, id, parent, ord, level, type, file, line, count) VALUES
 		(1, 1, NULL, 0, 0, 'Main', '', 0, 1), (1, 2, 1, 1, 1, 'Seq', 'jac.fdv', 8, 1), (1, 3, 2, 2, 2, 'Par', 'jac.fdv', 10, 4)`)
-	if err := Migrate(db); err != nil {
+	if err := Migrate(db, testSteps...); err != nil {
 		t.Fatal(err)
 	}
 	var n int

@@ -14,7 +14,7 @@ func Open(path string) (*sqlx.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Migrate(db); err != nil {
+	if err := Migrate(db, testSteps...); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}

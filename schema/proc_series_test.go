@@ -43,7 +43,7 @@ func TestMigrateProcValues(t *testing.T) {
 	if err := old.Select(&before, query); err != nil {
 		t.Fatal(err)
 	}
-	if err := Migrate(old); err != nil {
+	if err := Migrate(old, testSteps...); err != nil {
 		t.Fatal(err)
 	}
 	if err := old.Select(&after, query); err != nil {

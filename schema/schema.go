@@ -3,7 +3,8 @@
 // them in schema_version (all in one transaction, and only on a Presage
 // store: Identify), the characteristics table, and the views
 // generated from the characteristics. schema/store opens stores and holds
-// every other statement.
+// every other statement, and the Go steps of the migrations that need
+// one (Step).
 package schema
 
 import (
@@ -34,7 +35,24 @@ type migration struct {
 	version int
 	name    string
 	sql     string
+	step    string // the name of its Step, "" for none
 }
+
+// Step is the part of a migration that SQL cannot do: rows of a legacy
+// form re-encoded by the Go code that owns the form (schema/store), so
+// that no read path of the old form has to stay. A migration names its
+// step in a line "-- step: NAME" of its file; the step runs in the
+// migration's transaction, before the file's statements, which may then
+// drop what only the old form used. A store is migrated once, so a step
+// runs once per store; applying a migration whose step the caller did not
+// supply fails, and leaves the store as it was.
+type Step struct {
+	Name string
+	Run  func(ctx context.Context, tx *sqlx.Conn) error
+}
+
+// stepLine marks the line of a migration file that names its step.
+const stepLine = "-- step: "
 
 // migrations returns the embedded NNNN_name.sql files in version order.
 func migrations() []migration {
@@ -53,7 +71,7 @@ func migrations() []migration {
 		if err != nil {
 			panic(err)
 		}
-		ms = append(ms, migration{v, e.Name(), string(text)})
+		ms = append(ms, migration{v, e.Name(), string(text), stepOf(string(text))})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	for i, m := range ms {
@@ -62,6 +80,16 @@ func migrations() []migration {
 		}
 	}
 	return ms
+}
+
+// stepOf returns the step a migration's text names, "" for none.
+func stepOf(text string) string {
+	for line := range strings.Lines(text) {
+		if name, ok := strings.CutPrefix(line, stepLine); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return ""
 }
 
 // CurrentVersion reports the schema version recorded in db (0 if none).
@@ -131,16 +159,20 @@ func listSome(names []string, most int) string {
 }
 
 // Migrate brings db to this build's schema in one transaction: the
-// migrations db lacks, the application id, the characteristics dimension
-// table and the views generated from the characteristics. A database
-// that is not a Presage store (Identify) is refused untouched, and one
-// whose migration fails is left as it was: never half-migrated.
-func Migrate(db *sqlx.DB) error { return migrate(db, Version, true) }
+// migrations db lacks (with their steps, which the caller supplies), the
+// application id, the characteristics dimension table and the views
+// generated from the characteristics. A database that is not a Presage
+// store (Identify) is refused untouched, and one whose migration fails is
+// left as it was: never half-migrated.
+func Migrate(db *sqlx.DB, steps ...Step) error { return migrate(db, Version, true, steps) }
 
-// migrateTo applies the numbered migrations db lacks up to version to, in
-// one transaction, and nothing else: the tests make the stores of older
-// builds with it.
-func migrateTo(db *sqlx.DB, to int) error { return migrate(db, to, false) }
+// MigrateTo applies the numbered migrations db lacks up to version to, in
+// one transaction, and nothing else: the tests of later migrations make
+// the stores of older builds with it.
+func MigrateTo(db *sqlx.DB, to int, steps ...Step) error { return migrate(db, to, false, steps) }
+
+// migrateTo is MigrateTo without steps.
+func migrateTo(db *sqlx.DB, to int) error { return MigrateTo(db, to) }
 
 // migrate applies the migrations db lacks up to version to, then, when
 // refresh, the application id, the characteristics and the generated
@@ -151,7 +183,7 @@ func migrateTo(db *sqlx.DB, to int) error { return migrate(db, to, false) }
 // once: the others wait, then find it applied. Foreign keys are off on
 // that connection while migrating, as SQLite requires for the table
 // rebuilds a migration may do, and checked after each migration.
-func migrate(db *sqlx.DB, to int, refresh bool) (err error) {
+func migrate(db *sqlx.DB, to int, refresh bool, steps []Step) (err error) {
 	ctx := context.Background()
 	conn, err := db.Connx(ctx)
 	if err != nil {
@@ -177,7 +209,7 @@ func migrate(db *sqlx.DB, to int, refresh bool) (err error) {
 	if _, err := Identify(ctx, conn); err != nil {
 		return err
 	}
-	if err := applyMigrations(ctx, conn, to); err != nil {
+	if err := applyMigrations(ctx, conn, to, steps); err != nil {
 		return err
 	}
 	if !refresh {
@@ -193,8 +225,8 @@ func migrate(db *sqlx.DB, to int, refresh bool) (err error) {
 }
 
 // applyMigrations applies, inside the caller's transaction, the numbered
-// migrations the store lacks up to version to.
-func applyMigrations(ctx context.Context, conn *sqlx.Conn, to int) error {
+// migrations the store lacks up to version to, each after its step.
+func applyMigrations(ctx context.Context, conn *sqlx.Conn, to int, steps []Step) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))`); err != nil {
 		return err
@@ -207,6 +239,9 @@ func applyMigrations(ctx context.Context, conn *sqlx.Conn, to int) error {
 		return fmt.Errorf("schema version %d is newer than this build's %d", have, Version)
 	}
 	for _, m := range migrations()[min(have, to):to] {
+		if err := runStep(ctx, conn, m, steps); err != nil {
+			return err
+		}
 		if _, err := conn.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
@@ -220,6 +255,21 @@ func applyMigrations(ctx context.Context, conn *sqlx.Conn, to int) error {
 		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version(version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// runStep runs the step of migration m, if it has one, from steps.
+func runStep(ctx context.Context, conn *sqlx.Conn, m migration, steps []Step) error {
+	if m.step == "" {
+		return nil
+	}
+	i := slices.IndexFunc(steps, func(s Step) bool { return s.Name == m.step })
+	if i < 0 {
+		return fmt.Errorf("migration %s: its step %q was not supplied (schema/store.Open supplies every step)", m.name, m.step)
+	}
+	if err := steps[i].Run(ctx, conn); err != nil {
+		return fmt.Errorf("migration %s, step %s: %w", m.name, m.step, err)
 	}
 	return nil
 }

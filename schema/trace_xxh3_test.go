@@ -12,7 +12,7 @@ func TestMigrateTraceHashes(t *testing.T) {
 	db.MustExec(`INSERT INTO trace_packs(trace_id, chunk, calls, data) VALUES (4, 0, 2, x'00')`)
 	db.MustExec(`INSERT INTO runs(id, kind, trace_id, program, grid, grid_rank, grid_d1, procs, report_root, execution_time, created_at)
 		VALUES (3, 'predicted', 4, 't', '4', 1, 4, 4, 1, 0.5, 'now')`)
-	if err := Migrate(db); err != nil {
+	if err := Migrate(db, testSteps...); err != nil {
 		t.Fatal(err)
 	}
 	var row struct {

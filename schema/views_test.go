@@ -76,7 +76,7 @@ func TestMigrateStoreOfVersion5(t *testing.T) {
 	old.MustExec(`INSERT INTO sweeps(id, trace_id, command, created_at, def_hash) VALUES (7, 1, 'presage sweep', 'now', 'h')`)
 	old.MustExec(`INSERT INTO runs(id, kind, trace_id, sweep_id, program, grid, grid_rank, grid_d1, procs, report_root, execution_time, created_at, sweep_index)
 		VALUES (3, 'predicted', 1, 7, 't', '2', 1, 2, 2, 1, 0.5, 'now', 0)`)
-	if err := Migrate(old); err != nil {
+	if err := Migrate(old, testSteps...); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

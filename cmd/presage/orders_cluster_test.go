@@ -33,6 +33,24 @@ func TestOrdersSimulateOnAClusterFile(t *testing.T) {
 	if !strings.HasSuffix(r.stdout, want) {
 		t.Errorf("stored runs:\n%s\nwant them ending in\n%s", r.stdout, want)
 	}
+	// The line's time per byte in a DVM machine's form.
+	tbyteFile := filepath.Join(dir, "tbyte.json")
+	if err := os.WriteFile(tbyteFile, []byte(`{"format":"presage-cluster","nodes":4,"latency":1,"tbyte":0.001,"bandwidth":0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byTByte := simulatedOn.FindStringSubmatch(mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "far", "--cluster", tbyteFile)).stdout)
+	if byTByte == nil || byTByte[2] != byLine[2] {
+		t.Errorf("with tbyte 0.001 %q, with bandwidth 1000 %q: want the same makespan", byTByte, byLine)
+	}
+	// The run's row says the bandwidth, 1/tbyte, for the reports.
+	last := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT latency, bandwidth FROM order_runs ORDER BY run_id DESC LIMIT 1"))
+	if !strings.HasSuffix(last.stdout, "\n1,1000\n") {
+		t.Errorf("the run on tbyte 0.001:\n%s\nwant latency 1 and bandwidth 1000", last.stdout)
+	}
+	bothFile := filepath.Join(dir, "both.json")
+	if err := os.WriteFile(bothFile, []byte(`{"format":"presage-cluster","nodes":4,"latency":1,"tbyte":0.001,"bandwidth":1000}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "far", "--cluster", file, "--nodes", "1..4"))
 
 	for _, c := range []struct {
@@ -40,6 +58,7 @@ func TestOrdersSimulateOnAClusterFile(t *testing.T) {
 		want string
 	}{
 		{[]string{"--cluster", file, "--latency", "1"}, "--cluster " + file + " and --cores, --power, --latency or --bandwidth: the file describes the cluster (expected one or the other)"},
+		{[]string{"--cluster", bothFile}, "tbyte = 0.001 and bandwidth = 1000 (expected one form of the time per byte, or neither)"},
 		{[]string{"--cluster", filepath.Join(dir, "none.json")}, "--cluster: open " + filepath.Join(dir, "none.json") + ": no such file or directory"},
 	} {
 		r := presage(t, dir, append([]string{"orders", "simulate", "--orders", "far"}, c.args...)...)

@@ -94,28 +94,22 @@ func storedTrace(ctx context.Context, st *store.Store, info store.OrderTraceInfo
 
 // loadedTrace opens a stored order trace for a command that reads it many
 // times (a sweep, a search): its chunks are read into memory once, and
-// every pass reads them there; a trace stored before its packed form is
-// read from the store.
+// every pass reads them there.
 func loadedTrace(ctx context.Context, st *store.Store, info store.OrderTraceInfo) (traceSource, error) {
 	t, err := st.LoadOrderTrace(ctx, info)
-	if err != nil || t == nil {
-		return storedTrace(ctx, st, info), err
+	if err != nil {
+		return nil, err
 	}
 	return func() (ordertrace.Source, error) { return t.Open(), nil }, nil
 }
 
 // prepareOrders returns a stored order trace, opened by open, ready to
-// simulate: with the counts stored with it, or counted by a first pass for
-// a trace stored before they were.
+// simulate with the counts stored with it.
 func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceInfo, open traceSource) (*ordersim.Prepared, error) {
 	counts, err := st.OrderTraceCounts(ctx, info)
 	var tr *ordersim.Prepared
-	switch {
-	case err != nil:
-	case counts != nil:
+	if err == nil {
 		tr, err = ordersim.Counted(open, counts)
-	default:
-		tr, err = ordersim.Prepare(open)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("prepare %s: %w", info.Name, err)
@@ -129,7 +123,7 @@ func prepareOrders(ctx context.Context, st *store.Store, info store.OrderTraceIn
 // the trace, for the burdened span (which, on a free network, is the
 // span).
 func analyseOrders(info store.OrderTraceInfo, cl ordersim.Cluster, open traceSource, counts *ordertrace.Counts) (workspan.Summary, error) {
-	net := workspan.Network{Latency: cl.Latency, Bandwidth: cl.Bandwidth}
+	net := machine.Cluster(cl).Link()
 	if net.Free() {
 		return workspan.Stored(info.Orders, info.Work, info.Span), nil
 	}
@@ -177,8 +171,14 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 		power = cl.Power[0]
 	}
 	lo, hi := ws.SpeedupRange(cl.Nodes * cores)
+	// The row's bandwidth, for the reports, is 1/TByte when the cluster
+	// gave a time per byte; the run's TByte (orderRun) is the one given.
+	bandwidth := cl.Bandwidth
+	if cl.TByte > 0 {
+		bandwidth = 1 / cl.TByte
+	}
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
-		Latency: cl.Latency, Bandwidth: cl.Bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub, Power: power, Makespan: res.Makespan,
+		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {
@@ -216,7 +216,7 @@ func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Resu
 	run := result.NodesRun(result.Predicted, cmp.Or(info.Program, info.Name), res.Makespan, max(cl.Cores, 1), nodes)
 	// The cluster in the DVM's terms (machine.Cluster): the latency is the
 	// start-up time, the bandwidth a time per byte.
-	run.Config.TStart, run.Config.TByte = cl.Latency, machine.Cluster(cl).TByte()
+	run.Config.TStart, run.Config.TByte = machine.Cluster(cl).Link().Line()
 	if len(cl.Power) == 1 {
 		run.Config.Power = cl.Power[0]
 	}

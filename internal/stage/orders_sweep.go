@@ -29,6 +29,7 @@ type ordersDefinition struct {
 	Cores     int       `json:"cores"`
 	Power     []float64 `json:"power"`
 	Latency   float64   `json:"latency"`
+	TByte     float64   `json:"tbyte,omitempty"` // omitted when none: the hashes of earlier sweeps stand
 	Bandwidth float64   `json:"bandwidth"`
 	// Messages: omitted when none, so that the hashes of earlier sweeps stand.
 	Messages   []machine.MessagePoint `json:"messages,omitempty"`
@@ -128,7 +129,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc, req.Options.PathSteps = nil, true, maxPathSteps
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
+		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

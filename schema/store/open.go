@@ -100,7 +100,7 @@ func migrateWaiting(db *sqlx.DB, path string, newFile bool) error {
 			_, err = db.Exec(`PRAGMA journal_mode = WAL`)
 		}
 		if err == nil {
-			err = schema.Migrate(db)
+			err = schema.Migrate(db, steps...)
 		}
 		var e *sqlite.Error
 		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {

@@ -14,7 +14,6 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/presage-dvm/presage/orders/tracefile"
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
@@ -23,7 +22,8 @@ import (
 // (order_trace_chunks), its segments apart; the trace's row keeps the
 // names the chunks refer to and the orders' counts (ordertrace.Counts). A
 // simulation streams the chunks back one at a time. Traces stored before
-// schema 14 have chunks of JSON lines instead (packing 0), read as text.
+// schema 14 as chunks of JSON lines are packed by migration 24
+// (order_traces_pack.go), so every stored trace has this one form.
 
 // chunkCoder compresses and decompresses the chunks; EncodeAll and
 // DecodeAll are safe for concurrent use, so every trace shares it.
@@ -57,7 +57,6 @@ type OrderTraceInfo struct {
 	Work       float64 `db:"work"`
 	Span       float64 `db:"span"`
 	IngestedAt string  `db:"ingested_at"`
-	Packing    int     `db:"packing"` // 1: packed; 0: JSON lines, without counts (stored before schema 14)
 	// OrderCost and WaitCost are the runtime's costs of the header
 	// (ordertrace.Header), 0 for a trace stored before schema 20.
 	OrderCost float64 `db:"order_cost"`
@@ -70,15 +69,12 @@ type OrderTraceInfo struct {
 	Existing bool `db:"-"`
 }
 
-const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at, packing, order_cost, wait_cost, slowdown`
-
-// packed is the packing of the traces this build stores.
-const packed = 1
+const orderTraceColumns = `id, name, path, sha256, bytes, program, unit, machine, orders, work, span, ingested_at, order_cost, wait_cost, slowdown`
 
 // OrderWriter receives the orders of a trace being stored.
 type OrderWriter struct {
 	ctx      context.Context
-	tx       *sqlx.Tx
+	tx       txQueryer
 	id       int64
 	name     string
 	packer   *ordertrace.Packer
@@ -89,6 +85,10 @@ type OrderWriter struct {
 	n        int    // orders in the chunk
 	chunk    int
 	closed   bool // the last chunk is written: see close
+	// staged writes the chunks at negative numbers (-1 for the first),
+	// beside the chunks of the trace's old form, which migration 24's
+	// step then replaces (order_traces_pack.go).
+	staged bool
 }
 
 // Add appends an order (validated by the caller's reader) to the trace.
@@ -119,8 +119,12 @@ func (w *OrderWriter) flush() error {
 	n := len(w.zipped)
 	w.zipped = chunkCoder.enc.EncodeAll(w.segments, w.zipped)
 	data, segments := w.zipped[:n:n], w.zipped[n:]
+	number := w.chunk
+	if w.staged {
+		number = -1 - w.chunk
+	}
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO order_trace_chunks(trace_id, chunk, orders, data, segments) VALUES (?, ?, ?, ?, ?)`,
-		w.id, w.chunk, w.n, data, segments); err != nil {
+		w.id, number, w.n, data, segments); err != nil {
 		return err
 	}
 	w.chunk++
@@ -179,9 +183,16 @@ func (w *OrderWriter) finish() error {
 	if err != nil {
 		return err
 	}
-	_, err = w.tx.ExecContext(w.ctx, `UPDATE order_traces SET packing = ?, names = ?, counts = ? WHERE id = ?`,
-		packed, string(names), chunkCoder.enc.EncodeAll(counts, nil), w.id)
+	_, err = w.tx.ExecContext(w.ctx, `UPDATE order_traces SET names = ?, counts = ? WHERE id = ?`,
+		string(names), chunkCoder.enc.EncodeAll(counts, nil), w.id)
 	return err
+}
+
+// txQueryer is the transaction an OrderWriter writes in: an ingest's, or
+// the connection migrating the store.
+type txQueryer interface {
+	sqlx.ExecerContext
+	sqlx.QueryerContext
 }
 
 // SaveOrderTrace stores an order trace in one transaction: write is called
@@ -216,7 +227,6 @@ func (s *Store) SaveOrderTrace(ctx context.Context, info OrderTraceInfo, write f
 		if done.Orders != w.counts.Orders() {
 			return info, fmt.Errorf("store order trace %s: %d orders stored, %d analysed", info.Path, w.counts.Orders(), done.Orders)
 		}
-		done.Packing = packed
 		done.ID = id
 		if done.SHA256 == "" {
 			done.SHA256 = info.SHA256
@@ -275,9 +285,6 @@ func (s *Store) OrderTraces() ([]OrderTraceInfo, error) {
 // reading one chunk at a time. The orders come without their segments
 // unless segments is set (no simulation needs them).
 func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segments bool) (ordertrace.Source, error) {
-	if info.Packing != packed {
-		return s.openOrderLines(ctx, info)
-	}
 	names, err := s.orderTraceNames(ctx, info)
 	if err != nil {
 		return nil, err
@@ -288,12 +295,8 @@ func (s *Store) OpenOrderTrace(ctx context.Context, info OrderTraceInfo, segment
 
 // LoadOrderTrace reads a stored order trace's chunks into memory,
 // decompressed and without their segments, for the many simulations of a
-// sweep to share; nil for a trace stored before schema 14, as JSON lines,
-// which OpenOrderTrace reads.
+// sweep to share.
 func (s *Store) LoadOrderTrace(ctx context.Context, info OrderTraceInfo) (*ordertrace.PackedTrace, error) {
-	if info.Packing != packed {
-		return nil, nil
-	}
 	names, err := s.orderTraceNames(ctx, info)
 	if err != nil {
 		return nil, err
@@ -328,12 +331,8 @@ func (s *Store) orderTraceNames(ctx context.Context, info OrderTraceInfo) ([]str
 }
 
 // OrderTraceCounts returns the counts of a stored order trace's orders
-// (ordertrace.Counts), nil for a trace stored before schema 14, whose
-// counts are not stored.
+// (ordertrace.Counts).
 func (s *Store) OrderTraceCounts(ctx context.Context, info OrderTraceInfo) (*ordertrace.Counts, error) {
-	if info.Packing != packed {
-		return nil, nil
-	}
 	var data []byte
 	if err := s.db.GetContext(ctx, &data, `SELECT counts FROM order_traces WHERE id = ?`, info.ID); err != nil {
 		return nil, err
@@ -477,60 +476,4 @@ func (f *chunkFetcher) fetch(chunk int, buf *chunkBufs) ([]byte, []byte, error) 
 		return nil, nil, err
 	}
 	return buf.orders, buf.segs, nil
-}
-
-// openOrderLines opens a trace stored as chunks of JSON lines.
-func (s *Store) openOrderLines(ctx context.Context, info OrderTraceInfo) (*ordertrace.Reader, error) {
-	header, err := tracefile.AppendHeader(nil, info.header())
-	if err != nil {
-		return nil, err
-	}
-	chunks := &chunkReader{ctx: ctx, s: s, id: info.ID, buf: header}
-	return ordertrace.NewReader(chunks, info.Name)
-}
-
-// chunkReader is the text of a stored order trace, its chunks fetched and
-// decompressed as the reader reaches them.
-type chunkReader struct {
-	ctx   context.Context
-	s     *Store
-	id    int64
-	text  []byte // the current chunk, decompressed
-	buf   []byte // the unread rest of it
-	chunk int
-	done  bool
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	for len(r.buf) == 0 {
-		if r.done {
-			return 0, io.EOF
-		}
-		if err := r.next(); err != nil {
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	return n, nil
-}
-
-func (r *chunkReader) next() error {
-	var data []byte
-	err := r.s.db.GetContext(r.ctx, &data, `SELECT data FROM order_trace_chunks WHERE trace_id = ? AND chunk = ?`, r.id, r.chunk)
-	if errors.Is(err, sql.ErrNoRows) {
-		r.done = true
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	// Read calls next only when the previous chunk is used up.
-	r.text, err = chunkCoder.dec.DecodeAll(data, r.text[:0])
-	if err != nil {
-		return fmt.Errorf("order trace %d, chunk %d: %w", r.id, r.chunk, err)
-	}
-	r.buf = r.text
-	r.chunk++
-	return nil
 }

@@ -45,6 +45,7 @@ func (s *Store) LoadTrace(name string) (*LoadedTrace, error) {
 			block = make([]trace.Call, 0, max(1, min(batchCalls, info.Calls-len(calls))))
 		}
 		block = append(block, *c)
+		block[len(block)-1].Shape = 0 // the calls as the file gives them
 		calls = append(calls, &block[len(block)-1])
 	}
 	return &LoadedTrace{TraceInfo: info, Header: ts.Header, Calls: calls}, nil

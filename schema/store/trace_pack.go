@@ -103,6 +103,19 @@ func (d *chunkDecoder) next() (packedCall, error) {
 func (d *chunkDecoder) done() bool { return d.off == len(d.data) }
 
 func (d *chunkDecoder) uvarint() (uint64, error) {
+	// Most varints of a pack (shapes, line steps) are one byte, and two-
+	// byte ones (most times) are next: those are read without the loop.
+	if d.off+1 < len(d.data) {
+		b0 := d.data[d.off]
+		if b0 < 0x80 {
+			d.off++
+			return uint64(b0), nil
+		}
+		if b1 := d.data[d.off+1]; b1 < 0x80 {
+			d.off += 2
+			return uint64(b0&0x7f) | uint64(b1)<<7, nil
+		}
+	}
 	v, n := binary.Uvarint(d.data[d.off:])
 	if n <= 0 {
 		return 0, errPackEnd

@@ -54,6 +54,10 @@ func (w *packWriter) add(c *trace.Call) error {
 	if err != nil {
 		return err
 	}
+	// The shape's number is the call's from here on, as a stored trace's
+	// calls carry it: a check of the call made after it is packed
+	// compiles it by the number (ingest's checkedReader).
+	c.Shape = int(shape) + 1
 	w.buf = appendCall(w.buf, packedCall{shape: shape, callTime: c.CallTime, retTime: c.RetTime, traceLine: c.TraceLine}, w.line)
 	w.line = c.TraceLine
 	w.n++

@@ -23,8 +23,8 @@ import (
 // until the next call of Next, which may overwrite it: a caller that keeps
 // calls copies them (LoadTrace does). sim.Predict and sim.Compile keep
 // none: their compiler copies the times and keeps only the strings and its
-// own parsed form of the parameters. The Params of calls of the same shape
-// are shared and must not be modified.
+// own parsed form of the parameters. A call must not be modified: a pack's
+// calls of the same shape share one (their Shape), times apart.
 type TraceStream struct {
 	TraceInfo
 	Header *trace.Header
@@ -182,9 +182,8 @@ type packSource struct {
 	ctx    context.Context
 	db     *sqlx.DB
 	info   TraceInfo
-	shapes []trace.Call // a call of each shape, without times and trace line
-	call   trace.Call
-	buf    []byte // the current chunk
+	shapes []trace.Call // a call of each shape, with the times of its last call
+	buf    []byte       // the current chunk
 	dec    chunkDecoder
 	chunk  int // the current chunk's number
 	left   int // calls of the current chunk not decoded yet
@@ -209,6 +208,7 @@ func (s *Store) openPack(ctx context.Context, info TraceInfo) (*packSource, erro
 			return nil, fmt.Errorf("load trace %s: shape %d: %w", info.Name, len(p.shapes), err)
 		}
 		c.Func, c.File = intern(names, fn), intern(names, file)
+		c.Shape = len(p.shapes) + 1 // the compiler's index of the shape
 		// The parameters as the reader gives them; the pattern is the
 		// stored one (the reader's, of the call side).
 		c.In, _ = trace.ParseParams(c.InText)
@@ -253,9 +253,11 @@ func (p *packSource) next() (*trace.Call, error) {
 	if p.left == 0 && !p.dec.done() {
 		return nil, p.corrupt(fmt.Errorf("%d bytes after the last call", len(p.buf)-p.dec.off))
 	}
-	p.call = p.shapes[pc.shape]
-	p.call.CallTime, p.call.RetTime, p.call.TraceLine = pc.callTime, pc.retTime, pc.traceLine
-	return &p.call, nil
+	// The shape's own call is returned with this call's times, not a
+	// copy: it is valid until the next call of Next, as TraceStream says.
+	c := &p.shapes[pc.shape]
+	c.CallTime, c.RetTime, c.TraceLine = pc.callTime, pc.retTime, pc.traceLine
+	return c, nil
 }
 
 // load reads chunk k, or notes the end of the pack when there is none.

@@ -83,7 +83,12 @@ func (s *Store) TraceBySHA(ctx context.Context, sum string) (TraceInfo, bool, er
 // schema 11 is known by its file's SHA-256 only: while the store holds
 // such traces, sha256 is asked for the file's and looked up too, and a
 // trace found by it gets its XXH3, so that the next ingest of the file
-// finds it at once.
+// finds it at once. No migration can give those traces their XXH3 instead,
+// as migration 24 packs the old order traces: it is a digest of the
+// file's bytes, which the store does not keep (it keeps the calls and the
+// packed trace, from which a file, gzip-compressed or not, cannot be made
+// again byte for byte); so this path stays while such traces may be in a
+// store.
 func (s *Store) TraceOfFile(ctx context.Context, xxh3 string, sha256 func() (string, error)) (TraceInfo, bool, error) {
 	info, found, err := s.TraceByXXH3(ctx, xxh3)
 	if err != nil || found {

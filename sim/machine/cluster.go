@@ -1,117 +1,40 @@
 package machine
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Cluster is what both engines mean by a cluster: Nodes computers of Cores
-// processors each, of relative Power, joined by a network on which a
-// message of b bytes between two nodes takes Latency + b/Bandwidth
-// seconds, or, when Messages are given, the time they measured at b. The orders engine plays order traces on it (ordersim.Cluster is
-// this type, with its schedulers' rules as methods). The DVM engine's
-// machine tree says more (clusters of clusters, channels, a power per
-// processor); its top level means the same: the root's children are the
-// nodes, their processors the cores, the root's TStart the latency and
-// its TByte 1/Bandwidth (an orders run is stored with those names, see
-// TByte).
+// processors each, of relative Power, every two nodes joined by one Link
+// (Latency, TByte or Bandwidth, Messages, Hub: Cluster.Link). The orders engine
+// plays order traces on it (ordersim.Cluster is this type, with its
+// schedulers' rules as methods). The DVM engine's machine tree says more
+// (clusters of clusters, channels, a power per processor); its top level
+// means the same: the root's children are the nodes, their processors
+// the cores, the root's Link the one between nodes (Machine.Cluster).
 type Cluster struct {
 	Nodes int // at least 1
 	Cores int // processors (orders run at once) per node; 0 means 1
 	// Power scales work: d seconds of work take d/p on a node of power p.
 	// Empty means 1 everywhere; one value applies to every node; otherwise
 	// one value per node.
-	Power     []float64
-	Latency   float64 // seconds per message between two nodes (the DVM's TStart)
-	Bandwidth float64 // bytes per second between two nodes; 0 means unlimited
-	// Messages, when given, are the times messages of some sizes took
-	// (as run mode's network calibration measures them): a message's
-	// time follows them piece-wise linearly where one line does not fit.
-	// Latency and Bandwidth then keep the line fitted to them, for the
-	// DVM's terms and the reports.
-	Messages []MessagePoint
-	// Hub says that every message between two nodes goes through one
-	// hub, as run mode's worker processes talk through their
-	// coordinator's server: over the sender's link to the hub, then the
-	// hub's to the receiver, each taking half the message's time, the
-	// hub taking one message at a time on each. Without it, messages do
-	// not slow each other down.
-	Hub bool
-}
-
-// MessagePoint is the time a message of Bytes bytes took.
-type MessagePoint struct {
-	Bytes   int64   `json:"bytes"`
-	Seconds float64 `json:"seconds"`
-}
-
-// Network is the part of a Cluster that prices a message between two
-// nodes.
-type Network struct {
+	Power []float64
+	// The link between two nodes (Link): its start-up time, seconds (the
+	// DVM's TStart); its time per byte, as seconds per byte (the DVM's
+	// TByte) or as a bandwidth, bytes per second, at most one of them, 0
+	// for unlimited; the measured times of messages; whether messages
+	// cross one hub.
 	Latency   float64
+	TByte     float64
 	Bandwidth float64
 	Messages  []MessagePoint
+	Hub       bool
 }
 
-// Network returns c's network.
-func (c Cluster) Network() Network {
-	return Network{Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages}
-}
-
-// Free reports whether messages cost nothing on n.
-func (n Network) Free() bool { return n.Latency == 0 && n.Bandwidth <= 0 && len(n.Messages) == 0 }
-
-// MessageTime is the time a message of bytes takes between two nodes:
-// the latency plus the bytes at the bandwidth, as the DVM's TStart +
-// bytes × TByte; with Messages, the line between the two points around
-// bytes (below the first, the first's time; beyond the last, along the
-// last piece), as SimGrid's piece-wise linear network models do.
-func (n Network) MessageTime(bytes int64) float64 {
-	if len(n.Messages) > 0 {
-		return n.measured(bytes)
-	}
-	if n.Bandwidth <= 0 {
-		return n.Latency
-	}
-	return n.Latency + float64(bytes)/n.Bandwidth
-}
-
-func (n Network) measured(bytes int64) float64 {
-	ps := n.Messages
-	i, _ := slices.BinarySearchFunc(ps, bytes, func(p MessagePoint, b int64) int { return cmp.Compare(p.Bytes, b) })
-	switch {
-	case i == 0:
-		return ps[0].Seconds
-	case i == len(ps):
-		i-- // along the last piece
-	}
-	a, b := ps[i-1], ps[i]
-	t := a.Seconds + (b.Seconds-a.Seconds)*float64(bytes-a.Bytes)/float64(b.Bytes-a.Bytes)
-	return max(t, 0)
-}
-
-// Validate reports the first field of n that cannot describe a network.
-func (n Network) Validate() error {
-	if !TStartRange.Contains(n.Latency) {
-		return fmt.Errorf("latency = %v (%s)", n.Latency, TStartRange.Want(1, "seconds"))
-	}
-	if minBandwidth := 1 / TByteRange.Max; n.Bandwidth != 0 && !(n.Bandwidth >= minBandwidth && !math.IsInf(n.Bandwidth, 1)) {
-		return fmt.Errorf("bandwidth = %v (expected a finite number of bytes per second ≥ %v, or 0 for unlimited)", n.Bandwidth, minBandwidth)
-	}
-	if len(n.Messages) == 1 {
-		return fmt.Errorf("1 message time (expected none, or at least 2 for the pieces between them)")
-	}
-	for i, p := range n.Messages {
-		if err := nonNegative(fmt.Sprintf("messages[%d].seconds", i), p.Seconds); err != nil {
-			return err
-		}
-		if p.Bytes < 0 || i > 0 && p.Bytes <= n.Messages[i-1].Bytes {
-			return fmt.Errorf("messages[%d].bytes = %d (expected sizes ≥ 0 in increasing order)", i, p.Bytes)
-		}
-	}
-	return nil
+// Link is the message-cost model between two nodes of c.
+func (c Cluster) Link() Link {
+	return Link{Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}
 }
 
 // Validate reports the first field of c that cannot describe a cluster.
@@ -130,7 +53,7 @@ func (c Cluster) Validate() error {
 			return fmt.Errorf("power[%d] = %v (%s)", i, p, PowerRange.Want(1, PowerRange.Unit))
 		}
 	}
-	return c.Network().Validate()
+	return c.Link().Validate()
 }
 
 func nonNegative(name string, v float64) error {
@@ -160,22 +83,13 @@ func (c Cluster) NodePower(i int) float64 {
 }
 
 // MessageTime is the time a message of bytes takes between two nodes
-// (Network.MessageTime).
-func (c Cluster) MessageTime(bytes int64) float64 { return c.Network().MessageTime(bytes) }
-
-// TByte is the bandwidth in the DVM's terms, seconds per byte: 0 when
-// unlimited, as a DVM machine without a per-byte time.
-func (c Cluster) TByte() float64 {
-	if c.Bandwidth == 0 {
-		return 0
-	}
-	return 1 / c.Bandwidth
-}
+// (Link.MessageTime).
+func (c Cluster) MessageTime(bytes int64) float64 { return c.Link().MessageTime(bytes) }
 
 // Cluster is the top level of m as a Cluster: the root's children are
 // the nodes (a root whose children are processors is one node), their
 // processors the cores, each node's power the mean of its processors',
-// the root's TStart the latency and 1/TByte the bandwidth.
+// the root's link the link between nodes, TStart and TByte as they are.
 func (m *Machine) Cluster() Cluster {
 	c := Cluster{Nodes: 1, Cores: m.Processors()}
 	if m.Root == nil || m.Root.IsLeaf() {
@@ -195,10 +109,7 @@ func (m *Machine) Cluster() Cluster {
 	if same {
 		c.Power = c.Power[:1]
 	}
-	c.Latency = m.Root.TStart
-	if m.Root.TByte > 0 {
-		c.Bandwidth = 1 / m.Root.TByte
-	}
+	c.Latency, c.TByte = m.Root.TStart, m.Root.TByte
 	return c
 }
 

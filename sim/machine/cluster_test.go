@@ -1,8 +1,7 @@
 package machine
 
 import (
-	"fmt"
-	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -24,6 +23,8 @@ func TestClusterDefaultsAndNetwork(t *testing.T) {
 		{Cluster{Nodes: 0}, 1, 1, 0, 0, "cluster of 0 nodes"},
 		{Cluster{Nodes: 3, Power: []float64{1, 3}}, 1, 3, 0, 0, "2 power values for 3 nodes"},
 		{Cluster{Nodes: 1, Bandwidth: -1}, 1, 1, 0, -1, "bandwidth = -1"},
+		{Cluster{Nodes: 2, Latency: 1e-3, TByte: 1e-6}, 1, 1, 2e-3, 1e-6, ""},
+		{Cluster{Nodes: 2, TByte: 1e-6, Bandwidth: 1e6}, 1, 1, 0, 0, "one form of the time per byte"},
 	} {
 		err := tc.c.Validate()
 		if tc.invalidWith != "" {
@@ -35,9 +36,9 @@ func TestClusterDefaultsAndNetwork(t *testing.T) {
 		if err != nil {
 			t.Errorf("%+v: %v", tc.c, err)
 		}
-		if tc.c.CoresPerNode() != tc.cores || tc.c.NodePower(1) != tc.power1 || tc.c.MessageTime(1000) != tc.msg1000 || tc.c.TByte() != tc.tbyte {
+		if _, tbyte := tc.c.Link().Line(); tc.c.CoresPerNode() != tc.cores || tc.c.NodePower(1) != tc.power1 || tc.c.MessageTime(1000) != tc.msg1000 || tbyte != tc.tbyte {
 			t.Errorf("%+v: %d cores, power of node 1 %g, 1000 bytes in %g s, tbyte %g; want %d, %g, %g, %g", tc.c,
-				tc.c.CoresPerNode(), tc.c.NodePower(1), tc.c.MessageTime(1000), tc.c.TByte(), tc.cores, tc.power1, tc.msg1000, tc.tbyte)
+				tc.c.CoresPerNode(), tc.c.NodePower(1), tc.c.MessageTime(1000), tbyte, tc.cores, tc.power1, tc.msg1000, tc.tbyte)
 		}
 	}
 }
@@ -58,16 +59,15 @@ func TestMachineCluster(t *testing.T) {
 		want Cluster
 	}{
 		{"one processor", leaf(2), Cluster{Nodes: 1, Cores: 1, Power: []float64{2}}},
-		{"one node of 4", node(1, 1, 1, 1), Cluster{Nodes: 1, Cores: 4, Power: []float64{1}, Latency: 1e-6, Bandwidth: 1e9}},
+		{"one node of 4", node(1, 1, 1, 1), Cluster{Nodes: 1, Cores: 4, Power: []float64{1}, Latency: 1e-6, TByte: 1e-9}},
 		{"3 nodes of 2", &Node{TStart: 2e-5, TByte: 1e-8, Children: []*Node{node(1, 1), node(1, 1), node(1, 1)}},
-			Cluster{Nodes: 3, Cores: 2, Power: []float64{1}, Latency: 2e-5, Bandwidth: 1e8}},
+			Cluster{Nodes: 3, Cores: 2, Power: []float64{1}, Latency: 2e-5, TByte: 1e-8}},
 		{"nodes of other powers", &Node{TStart: 2e-5, Children: []*Node{node(1, 3), node(4, 4)}},
 			Cluster{Nodes: 2, Cores: 2, Power: []float64{2, 4}, Latency: 2e-5}},
 	}
 	for _, tt := range tests {
 		got := (&Machine{Root: tt.root}).Cluster()
-		if got.Nodes != tt.want.Nodes || got.Cores != tt.want.Cores || got.Latency != tt.want.Latency ||
-			math.Abs(got.Bandwidth-tt.want.Bandwidth) > 1e-6*tt.want.Bandwidth || fmt.Sprint(got.Power) != fmt.Sprint(tt.want.Power) {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

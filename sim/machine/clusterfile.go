@@ -20,8 +20,9 @@ type clusterFile struct {
 	Nodes     int            `json:"nodes"`
 	Cores     int            `json:"cores,omitempty"`
 	Power     []float64      `json:"power,omitempty"`
-	Latency   float64        `json:"latency"`   // seconds
-	Bandwidth float64        `json:"bandwidth"` // bytes per second, 0 for unlimited
+	Latency   float64        `json:"latency"`         // seconds
+	TByte     float64        `json:"tbyte,omitempty"` // seconds per byte, the DVM's form; or
+	Bandwidth float64        `json:"bandwidth"`       // bytes per second, 0 for unlimited
 	Messages  []MessagePoint `json:"messages,omitempty"`
 	Hub       bool           `json:"hub,omitempty"`
 }
@@ -29,7 +30,7 @@ type clusterFile struct {
 // WriteCluster writes c as a cluster description file.
 func WriteCluster(w io.Writer, c Cluster) error {
 	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
-		Latency: c.Latency, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}, "", "  ")
+		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}, "", "  ")
 	if err == nil {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 	}
@@ -66,7 +67,7 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 	if f.Format != ClusterFormat {
 		return Cluster{}, fmt.Errorf("%s: format %.64q (expected %q)", name, f.Format, ClusterFormat)
 	}
-	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, Bandwidth: f.Bandwidth, Hub: f.Hub}
+	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, TByte: f.TByte, Bandwidth: f.Bandwidth, Hub: f.Hub}
 	if len(f.Power) > 0 { // "power": [] means none, as no "power" does
 		c.Power = f.Power
 	}

@@ -7,36 +7,14 @@ import (
 	"testing"
 )
 
-// Messages priced piece-wise: on a point, its time; between two, the
-// line between them; below the first, its time; beyond the last, along
-// the last piece.
-func TestMessageTimeFollowsThePoints(t *testing.T) {
-	n := Network{Latency: 9, Bandwidth: 1, Messages: []MessagePoint{{0, 1}, {100, 2}, {1000, 20}}}
-	for _, c := range []struct {
-		bytes int64
-		want  float64
-	}{{0, 1}, {50, 1.5}, {100, 2}, {550, 11}, {1000, 20}, {2000, 40}} {
-		if got := n.MessageTime(c.bytes); got != c.want {
-			t.Errorf("%d bytes: %v s, want %v", c.bytes, got, c.want)
-		}
-	}
-	from10 := Network{Messages: []MessagePoint{{10, 3}, {20, 4}}}
-	if got := from10.MessageTime(0); got != 3 {
-		t.Errorf("below the first point: %v s, want its 3", got)
-	}
-	line := Network{Latency: 1, Bandwidth: 10}
-	if got := line.MessageTime(20); got != 3 {
-		t.Errorf("without points: %v s, want latency + bytes/bandwidth = 3", got)
-	}
-	if (Network{}).Free() == false || (Network{Messages: n.Messages}).Free() {
-		t.Error("a network is free exactly when it has no latency, bandwidth or points")
-	}
-}
-
 func TestClusterFileRoundTrips(t *testing.T) {
-	c := Cluster{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}, Hub: true}
-	if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
-		t.Fatalf("read back %+v, %v; want %+v", back, err, c)
+	for _, c := range []Cluster{
+		{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}, Hub: true},
+		{Nodes: 2, Latency: 7e-6, TByte: 4e-9}, // the DVM's form, as a machine's top level gives it
+	} {
+		if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
+			t.Fatalf("read back %+v, %v; want %+v", back, err, c)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ package network
 type Batch struct {
 	route []int32   // lowest common cluster of every message
 	ch    []int32   // its only channel, or -1 when the cluster has several
-	d     []float64 // the message's transfer time, bytes × the cluster's TByte
+	d     []float64 // the message's transfer time on its cluster's link (machine.Link.Transfer)
 	bytes []int64
 	// chains are the messages grouped by channel, for SendSpan; nil when
 	// some message's cluster has several channels. twins groups the short
@@ -30,9 +30,7 @@ func (n *Net) NewBatch(from, to []int, bytes []int64) *Batch {
 	for i := range from {
 		r := n.common(from[i], to[i])
 		b.route[i] = r
-		// The explicit conversion forbids fusing into an FMA, which would
-		// round differently from the original's begin + TStart + n*TByte.
-		b.d[i] = float64(float64(bytes[i]) * n.tbyte[r])
+		b.d[i] = n.link[r].Transfer(bytes[i])
 		b.ch[i] = -1
 		if n.chN[r] == 1 {
 			b.ch[i] = n.chOff[r]
@@ -60,7 +58,7 @@ func (n *Net) SendBatch(b *Batch, sendAt, t0, begin, end []float64) {
 				cur, curCh = n.busyOf(ch), ch
 			}
 			bg = later(t, cur)
-			e = bg + n.tstart[b.route[i]] + b.d[i]
+			e = bg + n.link[b.route[i]].StartUp() + b.d[i]
 			cur = e
 		} else {
 			if curCh >= 0 {

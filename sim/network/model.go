@@ -51,8 +51,9 @@ type Msg struct {
 
 // NewModel builds the network of machine m as a model of the given kind.
 // grid is the processor grid (row-major, last dimension fastest): the mesh
-// measures distances in it. Bus and mesh use the root cluster's TStart and
-// TByte; the bus is a single channel, the mesh has no channel state.
+// measures distances in it. Bus and mesh use the root cluster's link as a
+// line, TStart and TByte; the bus is a single channel, the mesh has no
+// channel state.
 func NewModel(m *machine.Machine, kind Kind, grid []int) (*Net, error) {
 	if kind > Mesh {
 		return nil, fmt.Errorf("network: unknown kind %d", kind)
@@ -63,7 +64,7 @@ func NewModel(m *machine.Machine, kind Kind, grid []int) (*Net, error) {
 		return n, nil
 	}
 	if m.Root != nil && !m.Root.IsLeaf() {
-		n.ts, n.tb = m.Root.TStart, m.Root.TByte
+		n.ts, n.tb = m.Root.Link().Line()
 	}
 	n.grid = append([]int(nil), grid...)
 	n.busy, n.restorer = nil, nil

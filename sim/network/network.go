@@ -1,15 +1,20 @@
-// Package network owns the message-time models of the simulator.
+// Package network owns the DVM engine's networks: how the messages of a
+// simulation share the machine's links. What one message costs on a link
+// is the one message-cost model of both engines, machine.Link (its
+// StartUp and Transfer); this package adds the queues.
 //
 // Cluster is the original Predictor's model (docs/model.md §2): every composite
 // cluster instance of the machine has its own channels, each busy until
 // some absolute simulated time, and a message between two processors
 // occupies the first least-busy channel of their lowest common cluster for
-// TStart + bytes*TByte seconds. The channel state is global for a
+// its time on that cluster's link (machine.Node.Link: TStart +
+// bytes*TByte seconds). The channel state is global for a
 // simulation run; Snapshot and Restore reproduce the original's
 // save/restore, including its permutation quirk.
 //
 // Bus and Mesh are the network models of the 2000 design (seed 000
-// §4.2-§4.4), with the root cluster's TStart and TByte: Exchange and
+// §4.2-§4.4), with the root cluster's link as a line (TStart and TByte,
+// machine.Link.Line): Exchange and
 // Reduction give the duration of a whole exchange or reduction from the
 // design's formulas (formula.go; docs/networks.md derives them).
 package network
@@ -36,13 +41,12 @@ type Net struct {
 
 	leafParent []int32 // composite node holding each leaf
 
-	parent []int32 // -1 for the root
-	lo, hi []int32 // leaf range of each node
-	chOff  []int32 // first channel of each node in busy
-	chN    []int32 // channels of each node
-	tstart []float64
-	tbyte  []float64
-	busy   []float64 // busy-until time of every channel, nodes in pre-order
+	parent []int32        // -1 for the root
+	lo, hi []int32        // leaf range of each node
+	chOff  []int32        // first channel of each node in busy
+	chN    []int32        // channels of each node
+	link   []machine.Link // of each node: its messages' cost
+	busy   []float64      // busy-until time of every channel, nodes in pre-order
 	// Channels sharing their busy time (shared.go): share[ch] is the
 	// channel's home in shared when the channel is attached to it (≥ 0),
 	// detachedFrom(home) when it has left it, homeless otherwise; busy[ch]
@@ -86,8 +90,7 @@ func (n *Net) add(x *machine.Node, p int32) int32 {
 	n.hi = append(n.hi, 0)
 	n.chOff = append(n.chOff, int32(len(n.busy)))
 	n.chN = append(n.chN, int32(ch))
-	n.tstart = append(n.tstart, x.TStart)
-	n.tbyte = append(n.tbyte, x.TByte)
+	n.link = append(n.link, x.Link())
 	n.busy = append(n.busy, make([]float64, ch)...)
 	for _, c := range x.Children {
 		if c.IsLeaf() {
@@ -161,9 +164,15 @@ func (n *Net) sendVia(r int32, bytes int64, ts float64) (t0, begin, end float64)
 		}
 	}
 	begin = later(t0, m)
-	// The explicit conversion forbids fusing into an FMA, which would round
-	// differently from the original's begin + TStart + n*TByte.
-	end = begin + n.tstart[r] + float64(float64(bytes)*n.tbyte[r])
+	// In the original's order: begin + TStart + n*TByte.
+	l := &n.link[r]
+	var d float64
+	if len(l.Messages) == 0 {
+		d = l.LineTransfer(bytes) // Transfer, inlined
+	} else {
+		d = l.Transfer(bytes)
+	}
+	end = begin + l.StartUp() + d
 	n.setBusy(k, end)
 	return t0, begin, end
 }
@@ -172,8 +181,8 @@ func (n *Net) sendVia(r int32, bytes int64, ts float64) (t0, begin, end float64)
 func (n *Net) Processors() int { return len(n.leafParent) }
 
 // Link returns the TStart and TByte (seconds) of the lowest common cluster
-// of processors a and b (of the root cluster for a bus or mesh), or zeros
-// when a == b.
+// of processors a and b (of the root cluster for a bus or mesh), its link
+// as a line (machine.Link.Line), or zeros when a == b.
 func (n *Net) Link(a, b int) (tstart, tbyte float64) {
 	if a == b {
 		return 0, 0
@@ -181,8 +190,7 @@ func (n *Net) Link(a, b int) (tstart, tbyte float64) {
 	if n.kind != Cluster {
 		return n.ts, n.tb
 	}
-	c := n.common(a, b)
-	return n.tstart[c], n.tbyte[c]
+	return n.link[n.common(a, b)].Line()
 }
 
 // Snapshot returns the busy-until times of all channels in pre-order: a

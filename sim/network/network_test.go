@@ -288,3 +288,33 @@ func (n *Net) Reset() {
 	n.share, n.shared, n.free = nil, nil, nil
 	clear(n.busy)
 }
+
+// TestOneMessageCostForBothEngines: a message between two nodes of a
+// machine, on a free channel from time 0, takes exactly what the orders
+// engine charges on the machine's top level as a cluster
+// (machine.Machine.Cluster): both price it with the root's machine.Link.
+// Bus and mesh take the same link as a line.
+func TestOneMessageCostForBothEngines(t *testing.T) {
+	m := parse(t, `cluster = mvs; mvs = {4 x node}; mvs.commtype = myrinet (1); mvs.tstart = 7; mvs.tbyte = 0.004;
+		node = {2 x cpu}; node.tstart = 1; node.tbyte = 0.001; cpu = 1;`)
+	cl := m.Cluster()
+	for _, bytes := range []int64{0, 1, 800, 12345, 1 << 20, 123456789} {
+		n := New(m)
+		_, begin, end := n.Send(0, 7, bytes, 0)
+		if want := cl.MessageTime(bytes); begin != 0 || end != want {
+			t.Errorf("%d bytes between nodes: %v to %v, want 0 to the orders engine's %v", bytes, begin, end, want)
+		}
+		if _, _, inNode := n.Send(2, 3, bytes, 0); inNode != m.Root.Children[1].Link().MessageTime(bytes) {
+			t.Errorf("%d bytes within a node: %v, want the node's link's %v", bytes, inNode, m.Root.Children[1].Link().MessageTime(bytes))
+		}
+	}
+	for _, kind := range []Kind{Bus, Mesh} {
+		n, err := NewModel(m, kind, []int{8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts, tb := n.Link(0, 1); ts != cl.Latency || tb != cl.TByte {
+			t.Errorf("%s: link %v, %v; want the root's %v, %v", kind, ts, tb, cl.Latency, cl.TByte)
+		}
+	}
+}

@@ -25,7 +25,7 @@ import (
 // chain is the messages of a batch that use one channel, in send order.
 type chain struct {
 	ch    int32     // the channel
-	ts    float64   // its cluster's TStart
+	ts    float64   // its cluster's start-up time (machine.Link.StartUp)
 	msgs  []int32   // indices into the batch, in send order
 	kinds []int32   // kinds[j]: index in d of msgs[j]'s transfer time
 	d     []float64 // the distinct transfer times of the chain's messages
@@ -66,7 +66,7 @@ func chainsOf(n *Net, b *Batch) []chain {
 	off := 0
 	for k, size := range sizes {
 		c := &chains[k]
-		c.ch, c.ts = b.ch[firsts[k]], n.tstart[b.route[firsts[k]]]
+		c.ch, c.ts = b.ch[firsts[k]], n.link[b.route[firsts[k]]].StartUp()
 		c.msgs, c.kinds = msgs[off:off:off+size], kinds[off:off:off+size]
 		c.d, c.count = d[k*fewKinds:k*fewKinds:(k+1)*fewKinds], count[k*fewKinds:k*fewKinds:(k+1)*fewKinds]
 		off += size

@@ -50,12 +50,12 @@ type engine struct {
 
 	ev  events
 	now float64
-	// net is cl's network, kept apart so that a transfer copies no
-	// Cluster, and freeNet whether it costs nothing.
-	net     machine.Network
+	// net is the message-cost model between cl's nodes, kept apart so
+	// that a transfer copies no Cluster, and freeNet whether it costs
+	// nothing; hub is its hub's links (Link.Hub).
+	net     machine.Link
 	freeNet bool
-	// hubIn and hubOut are when the hub's links are free (Cluster.Hub).
-	hubIn, hubOut float64
+	hub     machine.HubState
 
 	lives    chunked.Arena[live]  // the orders held, named by their numbers
 	requests requeststore.Store   // their requests
@@ -92,7 +92,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 		nextID: 1,
 		rng:    ordersched.NewRand(opt.Seed),
 	}
-	e.net = machine.Cluster(cl).Network()
+	e.net = machine.Cluster(cl).Link()
 	e.freeNet = e.net.Free()
 	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {

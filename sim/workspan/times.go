@@ -23,6 +23,8 @@ func (t times) plus(d, c float64) times { return times{t[0] + d, t[1] + d + c} }
 func (t times) minus(d float64) times { return times{t[0] - d, t[1] - d} }
 
 // Network prices the messages of the burdened span: a make edge carries
-// the child's arguments, a result edge the result. It is the cluster's
-// network (machine.Cluster.Network).
-type Network = machine.Network
+// the child's arguments, a result edge the result. It is the one
+// message-cost model, the link between the cluster's nodes
+// (machine.Cluster.Link), priced by its MessageTime; a hub's queueing
+// is not part of a span (its messages wait for no others).
+type Network = machine.Link

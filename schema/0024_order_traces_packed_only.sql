@@ -1,0 +1,13 @@
+-- Presage store, version 24: every order trace in the packed form.
+--
+-- Order traces stored before version 14 kept their orders as chunks of
+-- JSON lines (packing 0), which every simulation had to parse and count
+-- again. Go code packs them, before this file's statements, the way an
+-- ingest packs a trace (schema/store, packOrderTraces): each trace's
+-- lines are read and checked, its orders packed into new chunks with
+-- their segments apart, its names and counts stored, its JSON-line chunks
+-- deleted. The orders, their work and span, and every prediction of them
+-- stay what they were. No packing column is left, nor any read path of
+-- the old form.
+-- step: pack-order-traces
+ALTER TABLE order_traces DROP COLUMN packing;

@@ -1,0 +1,168 @@
+package machine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Link is the one message-cost model of both engines: what a message of
+// some bytes between two nodes costs. The DVM engine's clusters hold one
+// each (Node.Link: the cluster's TStart and TByte, which sim/network's
+// channels price with), the orders engine's cluster one for every pair
+// of nodes (Cluster.Link, which sim/ordersim and sim/workspan price
+// with).
+//
+// A message's time is a start-up and a transfer (MessageTime = StartUp +
+// Transfer): the latency, and the bytes at the time per byte, or, when
+// Messages are given, nothing and the time they measured. The time per
+// byte comes in one of two forms, kept as given so that either engine's
+// times stay what they were to the last bit: TByte, seconds per byte
+// (the DVM's machine files: bytes × TByte), or Bandwidth, bytes per
+// second (the orders' cluster files: bytes / Bandwidth). 1/Bandwidth
+// rounded is not TByte, nor bytes/Bandwidth bytes × (1/Bandwidth).
+type Link struct {
+	Latency   float64 // seconds per message (the DVM's TStart)
+	TByte     float64 // seconds per byte; 0 with Bandwidth, or when bytes are free
+	Bandwidth float64 // bytes per second; 0 with TByte, or when bytes are free
+	// Messages, when given, are the times messages of some sizes took
+	// (as run mode's network calibration measures them): a message's
+	// time follows them piece-wise linearly where one line does not fit.
+	// Latency and the time per byte then keep the line fitted to them,
+	// for the formulas that need a line (Line) and the reports.
+	Messages []MessagePoint
+	// Hub says that every message goes through one shared hub, as run
+	// mode's worker processes talk through their coordinator's server:
+	// over the sender's link to the hub, then the hub's to the receiver,
+	// each taking half the message's time, the hub taking one message at
+	// a time on each (HubState). Without it, messages on the link do not
+	// slow each other down; the DVM engine's sharing is its clusters'
+	// channels (Node.Channels), and its links have no hub.
+	Hub bool
+}
+
+// MessagePoint is the time a message of Bytes bytes took.
+type MessagePoint struct {
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Free reports whether messages cost nothing on l.
+func (l Link) Free() bool {
+	return l.Latency == 0 && l.TByte == 0 && l.Bandwidth <= 0 && len(l.Messages) == 0
+}
+
+// MessageTime is the time a message of bytes takes on l: its StartUp plus
+// its Transfer.
+func (l Link) MessageTime(bytes int64) float64 { return l.StartUp() + l.Transfer(bytes) }
+
+// StartUp is the part of every message's time that does not depend on
+// its size: the latency; 0 with measured Messages, whose times hold it.
+func (l Link) StartUp() float64 {
+	if len(l.Messages) > 0 {
+		return 0
+	}
+	return l.Latency
+}
+
+// Transfer is the part of a message's time that depends on its bytes:
+// bytes × TByte, or bytes / Bandwidth, or, with Messages, the line between
+// the two points around bytes (below the first, the first's time; beyond
+// the last, along the last piece), as SimGrid's piece-wise linear network
+// models do. The DVM's channels add StartUp and Transfer to a message's
+// begin in that order, as the original adds TStart and n×TByte.
+func (l Link) Transfer(bytes int64) float64 {
+	if len(l.Messages) > 0 {
+		return measured(l.Messages, bytes)
+	}
+	return l.LineTransfer(bytes)
+}
+
+// LineTransfer is the transfer on l's line, bytes × TByte or bytes /
+// Bandwidth, which is Transfer when l has no Messages. Small enough to
+// be inlined, where Transfer, with its call, is not: a channel's
+// message calls it when its link has no points.
+func (l Link) LineTransfer(bytes int64) float64 {
+	x := float64(bytes)
+	if l.Bandwidth > 0 {
+		return x / l.Bandwidth
+	}
+	// The explicit conversion forbids fusing the product into an FMA with
+	// the addition that follows, which would round differently from the
+	// original's TStart + n*TByte.
+	return float64(x * l.TByte)
+}
+
+// measured is the time of a message of bytes on the line between the
+// points ps around it.
+func measured(ps []MessagePoint, bytes int64) float64 {
+	i, _ := slices.BinarySearchFunc(ps, bytes, func(p MessagePoint, b int64) int { return cmp.Compare(p.Bytes, b) })
+	switch {
+	case i == 0:
+		return ps[0].Seconds
+	case i == len(ps):
+		i-- // along the last piece
+	}
+	a, b := ps[i-1], ps[i]
+	t := a.Seconds + (b.Seconds-a.Seconds)*float64(bytes-a.Bytes)/float64(b.Bytes-a.Bytes)
+	return max(t, 0)
+}
+
+// Line is l as a start-up time and a time per byte, for the formulas of a
+// line (the bus, the mesh's pipelining, the ACROSS pipeline, the stored
+// run's TStart and TByte): TByte as given, or 1/Bandwidth; with Messages,
+// the line fitted to them.
+func (l Link) Line() (tstart, tbyte float64) {
+	if l.Bandwidth > 0 {
+		return l.Latency, 1 / l.Bandwidth
+	}
+	return l.Latency, l.TByte
+}
+
+// Validate reports the first field of l that cannot describe a link.
+func (l Link) Validate() error {
+	if !TStartRange.Contains(l.Latency) {
+		return fmt.Errorf("latency = %v (%s)", l.Latency, TStartRange.Want(1, "seconds"))
+	}
+	if minBandwidth := 1 / TByteRange.Max; l.Bandwidth != 0 && !(l.Bandwidth >= minBandwidth && !math.IsInf(l.Bandwidth, 1)) {
+		return fmt.Errorf("bandwidth = %v (expected a finite number of bytes per second ≥ %v, or 0 for unlimited)", l.Bandwidth, minBandwidth)
+	}
+	if !TByteRange.Contains(l.TByte) {
+		return fmt.Errorf("tbyte = %v (%s)", l.TByte, TByteRange.Want(1, TByteRange.Unit))
+	}
+	if l.TByte != 0 && l.Bandwidth != 0 {
+		return fmt.Errorf("tbyte = %v and bandwidth = %v (expected one form of the time per byte, or neither)", l.TByte, l.Bandwidth)
+	}
+	if len(l.Messages) == 1 {
+		return fmt.Errorf("1 message time (expected none, or at least 2 for the pieces between them)")
+	}
+	for i, p := range l.Messages {
+		if err := nonNegative(fmt.Sprintf("messages[%d].seconds", i), p.Seconds); err != nil {
+			return err
+		}
+		if p.Bytes < 0 || i > 0 && p.Bytes <= l.Messages[i-1].Bytes {
+			return fmt.Errorf("messages[%d].bytes = %d (expected sizes ≥ 0 in increasing order)", i, p.Bytes)
+		}
+	}
+	return nil
+}
+
+// Link is the message-cost model of cluster n's own messages, between
+// its children: its TStart and TByte, as the original prices them.
+func (n *Node) Link() Link { return Link{Latency: n.TStart, TByte: n.TByte} }
+
+// HubState is a shared hub's links while messages cross it (Link.Hub):
+// when the link into the hub and the one out of it are free. A
+// simulation keeps one per hub.
+type HubState struct{ in, out float64 }
+
+// Relay returns how long a message of time d (MessageTime) sent at start
+// takes through the hub: over the link in, then the link out, each for
+// half its time and behind the messages relayed before it.
+func (h *HubState) Relay(d, start float64) float64 {
+	in := max(start, h.in) + d/2
+	out := max(in, h.out) + d/2
+	h.in, h.out = in, out
+	return out - start
+}

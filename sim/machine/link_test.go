@@ -1,0 +1,111 @@
+package machine
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// Messages priced piece-wise: on a point, its time; between two, the
+// line between them; below the first, its time; beyond the last, along
+// the last piece.
+func TestMessageTimeFollowsThePoints(t *testing.T) {
+	n := Link{Latency: 9, Bandwidth: 1, Messages: []MessagePoint{{0, 1}, {100, 2}, {1000, 20}}}
+	for _, c := range []struct {
+		bytes int64
+		want  float64
+	}{{0, 1}, {50, 1.5}, {100, 2}, {550, 11}, {1000, 20}, {2000, 40}} {
+		if got := n.MessageTime(c.bytes); got != c.want {
+			t.Errorf("%d bytes: %v s, want %v", c.bytes, got, c.want)
+		}
+	}
+	from10 := Link{Messages: []MessagePoint{{10, 3}, {20, 4}}}
+	if got := from10.MessageTime(0); got != 3 {
+		t.Errorf("below the first point: %v s, want its 3", got)
+	}
+	line := Link{Latency: 1, Bandwidth: 10}
+	if got := line.MessageTime(20); got != 3 {
+		t.Errorf("without points: %v s, want latency + bytes/bandwidth = 3", got)
+	}
+	if (Link{}).Free() == false || (Link{Messages: n.Messages}).Free() || (Link{TByte: 1e-9}).Free() {
+		t.Error("a link is free exactly when it has no latency, time per byte or points")
+	}
+	// With points, the start-up is in their times: a channel that adds
+	// StartUp and Transfer to a begin adds the measured time.
+	if n.StartUp() != 0 || n.Transfer(550) != 11 {
+		t.Errorf("with points: start-up %v and transfer %v, want 0 and the measured 11", n.StartUp(), n.Transfer(550))
+	}
+}
+
+// TestLinkKeepsBothForms: a link prices bytes exactly as the engine whose
+// form it holds did before the two engines shared it, to the last bit:
+// the DVM's channels begin + TStart + n×TByte, the orders' latency +
+// n/bandwidth (latency alone when unlimited). The forms are not
+// interchangeable: n×(1/bandwidth) differs from n/bandwidth.
+func TestLinkKeepsBothForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	differ := 0
+	for range 100_000 {
+		ts, tb := rng.Float64()*1e-3, rng.Float64()*1e-6
+		bw := 1 / (rng.Float64()*1e-6 + 1e-12)
+		n, begin := rng.Int64N(1<<30), rng.Float64()*100
+		dvm := Link{Latency: ts, TByte: tb}
+		if got, want := begin+dvm.StartUp()+dvm.Transfer(n), begin+ts+float64(float64(n)*tb); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("TStart %v, TByte %v, %d bytes from %v: %v, want the channel's %v", ts, tb, n, begin, got, want)
+		}
+		if got, want := dvm.MessageTime(n), ts+float64(float64(n)*tb); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("TStart %v, TByte %v, %d bytes: %v, want %v", ts, tb, n, got, want)
+		}
+		orders := Link{Latency: ts, Bandwidth: bw}
+		if got, want := orders.MessageTime(n), ts+float64(n)/bw; math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("latency %v, bandwidth %v, %d bytes: %v, want %v", ts, bw, n, got, want)
+		}
+		if got := (Link{Latency: ts}).MessageTime(n); math.Float64bits(got) != math.Float64bits(ts) {
+			t.Fatalf("latency %v, unlimited bandwidth, %d bytes: %v, want the latency", ts, n, got)
+		}
+		if _, tbyte := orders.Line(); float64(float64(n)*tbyte) != float64(n)/bw {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("n × (1/bandwidth) equalled n / bandwidth every time: one form would do")
+	}
+}
+
+func TestLinkValidate(t *testing.T) {
+	for _, tc := range []struct {
+		l    Link
+		want string // "": valid
+	}{
+		{Link{Latency: 1e-5, TByte: 1e-9}, ""},
+		{Link{Latency: 1e-5, Bandwidth: 1e9, Hub: true}, ""},
+		{Link{TByte: 1e-9, Bandwidth: 1e9}, "one form of the time per byte"},
+		{Link{TByte: 2}, "tbyte = 2"},
+		{Link{Latency: -1}, "latency = -1"},
+		{Link{Messages: []MessagePoint{{0, 1}}}, "1 message time"},
+		{Link{Messages: []MessagePoint{{10, 1}, {10, 2}}}, "increasing order"},
+	} {
+		err := tc.l.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.l, err, tc.want)
+		}
+	}
+}
+
+// TestHubRelays: through a hub a message takes its two links in turn,
+// each for half its time, behind the messages relayed before it.
+func TestHubRelays(t *testing.T) {
+	var h HubState
+	if got := h.Relay(2, 0); got != 2 {
+		t.Errorf("first message: %v, want its 2", got)
+	}
+	// Sent at 0 too: waits for the link in (free at 1), then the link
+	// out (free at 2): in at 2, out at 3.
+	if got := h.Relay(2, 0); got != 3 {
+		t.Errorf("second message at once: %v, want 3", got)
+	}
+	if got := h.Relay(2, 10); got != 2 {
+		t.Errorf("a message after the others: %v, want 2", got)
+	}
+}
