@@ -7,7 +7,10 @@
 # (-orders.codec), predicts the run with `presage orders simulate
 # --cluster` on that network, pinned, and runs it RUNS times (default 5)
 # after one untimed run. It prints each case's median makespan, the
-# prediction and its error, and exits 1 when one is more than 15% off.
+# makespan per order and the CPU time per order of the whole run (the
+# coordinator, its server and the workers: user + system, median of the
+# runs), the prediction and its error, and exits 1 when one is more than
+# 15% off.
 set -euo pipefail
 presage=$(realpath "$1")
 out=$(realpath "$2")
@@ -20,7 +23,7 @@ if [ ${#cases[@]} -eq 0 ]; then
 fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out/bin"
-printf '%-10s %8s %8s %12s %12s %8s\n' program size orders measured predicted error
+printf '%-10s %8s %8s %12s %10s %10s %12s %8s\n' program size orders measured 'µs/order' 'cpu µs/o' predicted error
 off=0
 for c in "${cases[@]}"; do
     prog=${c%%:*} n=${c#*:}
@@ -34,15 +37,20 @@ for c in "${cases[@]}"; do
     "$presage" -q --db "$d/store.db" ingest orders "$d/$prog.jsonl" >/dev/null
     "$presage" --db "$d/store.db" orders simulate --orders "$prog" --cluster "$d/cluster.json" --pin >"$d/simulate.log" 2>&1
     predicted=$(sed -n 's/.*: makespan \([0-9.e+-]*\) s.*/\1/p' "$d/simulate.log" | head -1)
-    times=()
+    times=() cpus=()
     for i in $(seq 0 "$runs"); do
-        "$ex" -n "$n" -orders.procs 2 -orders.pin -orders.out "$d/run$i.json" >"$d/run$i.log" 2>&1
-        [ "$i" -eq 0 ] || times+=("$(grep -o '"makespan": *[0-9.e+-]*' "$d/run$i.json" | grep -o '[0-9.e+-]*$')")
+        /usr/bin/time -f '%U %S' -o "$d/cpu$i" "$ex" -n "$n" -orders.procs 2 -orders.pin -orders.out "$d/run$i.json" >"$d/run$i.log" 2>&1
+        [ "$i" -eq 0 ] && continue
+        times+=("$(grep -o '"makespan": *[0-9.e+-]*' "$d/run$i.json" | grep -o '[0-9.e+-]*$')")
+        cpus+=("$(awk '{print $1 + $2}' "$d/cpu$i")")
     done
     orders=$(grep -o '"orders": *[0-9]*' "$d/run1.json" | head -1 | grep -o '[0-9]*$')
-    measured=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
+    median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+    measured=$(median "${times[@]}")
+    cpu=$(median "${cpus[@]}")
     err=$(awk -v p="$predicted" -v m="$measured" 'BEGIN {printf "%+.1f%%", 100 * (p - m) / m}')
-    printf '%-10s %8s %8s %12.4g %12.4g %8s\n' "$prog" "$n" "$orders" "$measured" "$predicted" "$err"
+    printf '%-10s %8s %8s %12.4g %10.0f %10.0f %12.4g %8s\n' "$prog" "$n" "$orders" "$measured" \
+        "$(awk -v m="$measured" -v o="$orders" 'BEGIN {print 1e6 * m / o}')" "$(awk -v c="$cpu" -v o="$orders" 'BEGIN {print 1e6 * c / o}')" "$predicted" "$err"
     awk -v p="$predicted" -v m="$measured" 'BEGIN {exit !((p - m) / m > 0.15 || (m - p) / m > 0.15)}' && off=$((off + 1))
 done
 echo "$off of ${#cases[@]} cases more than 15% off"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -13,10 +14,13 @@ import (
 )
 
 // coordinator runs a program's orders on worker processes, the nodes of
-// the cluster: it makes every order, places it on a core by the pool's
+// the cluster: it numbers every order, places it on a core by the pool's
 // rule (the simulator's, every node's cores pinned to it: a suspended
-// order is a goroutine of its process and resumes there), keeps every
-// result, and runs again the orders of a node it loses.
+// order is a goroutine of its process and resumes there), knows which
+// nodes hold its arguments and its result, and runs again the orders of
+// a node it loses. The data itself goes between the nodes (wire.go): the
+// coordinator holds main's arguments and result, and the small ones
+// (ordersched.InlineBytes).
 type coordinator struct {
 	conn   Conn
 	pool   *pool
@@ -34,6 +38,7 @@ type coordinator struct {
 	mainDone chan struct{}
 	start    time.Time
 	schedule bool
+	remade   int // ended orders made again, their results lost with their nodes
 	runState
 }
 
@@ -54,12 +59,27 @@ type tracked struct {
 	id, parent int64
 	child      int // its place among its parent's children
 	proc       string
-	args       []byte
-	exec       int // executions started, and lost ones: a message of another is stale
-	slot       int // the core it runs or waits on, -1 before it starts
+	args       []byte // main's, and small ones (ordersched.InlineBytes): the others are on nodes (argsAt)
+	exec       int    // executions started, and lost ones: a message of another is stale
+	slot       int    // the core it runs or waits on, -1 before it starts
 	done       bool
-	result     []byte
+	result     []byte // main's, and small ones
 	fail       *wireFailure
+	// argsAt are the nodes holding its arguments: its maker's, and those
+	// it started on; at, once it ended, those holding its result: its
+	// own and its maker's. A lost node leaves both.
+	argsAt, at []int
+	// via is the node its current start went through with its
+	// arguments, or the answer to its request with the result it
+	// requested (to viaReply), -1 for none; heard is whether a message of
+	// its current execution came since. A start lost with the node it
+	// went through is started again; an answer, given again.
+	via      int
+	viaReply string
+	heard    bool
+	// needArgs is set while it waits for its maker to make it again:
+	// every node holding its arguments was lost.
+	needArgs bool
 	// kids are the orders it made, by place: an order run again after
 	// its node was lost makes them again, and gets the same orders;
 	// made counts those its current execution made.
@@ -104,32 +124,126 @@ func (c *coordinator) subscribe() error {
 }
 
 // place files t, made by an order on core from (-1: the coordinator), with
-// the pool, and starts it when the pool gives it a core.
+// the pool, and starts it when the pool gives it a core (dispatched).
+// The caller holds c.mu.
 func (c *coordinator) place(t *tracked, from int) {
-	ticket := c.pool.place(from)
-	go func() {
-		slot := c.pool.wait(ticket)
-		if slot < 0 {
+	c.pool.place(from).then = func(slot int) {
+		if slot >= 0 {
+			c.startOn(t, slot)
+		}
+	}
+}
+
+// dispatched acts on the pool's decisions taken since its last call:
+// it starts the orders given a core and answers the requesters resumed.
+// The coordinator takes them in the goroutine that handles a message,
+// once the message is handled, holding c.mu: no goroutine waits for a
+// core. The caller holds c.mu.
+func (c *coordinator) dispatched() {
+	for {
+		given := c.pool.takeGiven()
+		if len(given) == 0 {
 			return
 		}
-		c.startOn(t, slot)
-	}()
+		for _, t := range given {
+			t.then(t.worker)
+		}
+	}
 }
 
 // startOn starts t on core slot, or places it again when that core's
-// node was lost meanwhile.
+// node was lost meanwhile. The start goes to the node, which holds
+// t's arguments or gets main's with it, or through a node holding
+// them, which sends it on with them; it names the maker's node, where
+// t's result goes once made.
 func (c *coordinator) startOn(t *tracked, slot int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	n := c.node(slot)
 	if !n.alive {
 		c.place(t, -1)
 		return
 	}
-	t.slot, t.made = slot, 0
+	from := -1 // the node the arguments come from, -1 when they are on n or travel with the start
+	if t.args == nil && !slices.Contains(t.argsAt, n.index) {
+		if from = c.liveOf(t.argsAt); from < 0 {
+			// Lost with their node since t was placed: its core goes back.
+			c.pool.finish(slot)
+			c.pool.uncount(slot)
+			c.need(t)
+			return
+		}
+	}
+	t.slot, t.made, t.via, t.viaReply, t.heard = slot, 0, from, "", false
 	t.exec++
 	c.ran(t)
-	n.out.put(message(n.inbox, t.args, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child))
+	m := message(n.inbox, nil, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child)
+	if p := c.orders[t.parent]; p != nil && p.slot >= 0 && c.node(p.slot) != n && c.node(p.slot).alive {
+		maker := c.node(p.slot)
+		m.Header[hAhead], m.Header[hNode] = maker.inbox, strconv.Itoa(maker.index)
+	}
+	switch {
+	case t.args != nil:
+		m.Data = t.args
+		n.out.put(m)
+	case from < 0:
+		m.Header[hLocal] = "true"
+		n.out.put(m)
+	default:
+		m.Header[hTo] = n.inbox
+		m.Subject = c.nodes[from].inbox
+		c.nodes[from].out.put(m)
+	}
+}
+
+// orNil returns data, nil when it is empty: a message that carries no
+// value (an encoded value is never empty) may come with empty data,
+// from a batch.
+func orNil(data []byte) []byte {
+	if len(data) == 0 {
+		return nil
+	}
+	return data
+}
+
+// liveOf returns the first live node among nodes, -1 if none is.
+func (c *coordinator) liveOf(nodes []int) int {
+	for _, i := range nodes {
+		if c.nodes[i].alive {
+			return i
+		}
+	}
+	return -1
+}
+
+// need has t run (again): placed now when a live node holds its
+// arguments, else once its maker has made it again (a maker that ended
+// runs again for it). The caller holds c.mu.
+func (c *coordinator) need(t *tracked) {
+	if t.args != nil || c.liveOf(t.argsAt) >= 0 {
+		c.place(t, -1)
+		return
+	}
+	t.needArgs = true
+	if p := c.orders[t.parent]; p.done {
+		c.again(p)
+	}
+	// Else its maker runs again already: its node, holding t's
+	// arguments, was lost with the execution that made t.
+}
+
+// again runs t, which ended, again: no live node holds its result any
+// more, and an order requests it (or needs it to make an order again).
+// The caller holds c.mu.
+func (c *coordinator) again(t *tracked) {
+	t.done, t.at, t.result = false, nil, nil
+	c.pool.uncount(t.slot)
+	if t.run != nil {
+		t.run.stretches = nil
+	}
+	t.slot = -1
+	t.exec++ // its ended execution's messages are stale now
+	c.active++
+	c.remade++
+	c.need(t)
 }
 
 func (c *coordinator) onMake(m *Message) error {
@@ -140,15 +254,29 @@ func (c *coordinator) onMake(m *Message) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.dispatched()
 	parent := c.orders[parentID]
 	if parent == nil || parent.exec != exec {
 		return nil // a lost execution's
 	}
+	parent.heard = true
 	parent.made++
+	from := c.node(parent.slot).index
 	if parent.made <= len(parent.kids) {
-		return nil // run again: its children are made already
+		// Run again: its children are made already, and their arguments
+		// are on its node now too.
+		t := c.orders[parent.kids[parent.made-1]]
+		if !slices.Contains(t.argsAt, from) {
+			t.argsAt = append(t.argsAt, from)
+		}
+		if t.needArgs {
+			t.needArgs = false
+			c.place(t, parent.slot)
+		}
+		return nil
 	}
-	t := c.newOrder(parent, proc, m.Data)
+	t := c.newOrder(parent, proc, orNil(m.Data)) // small arguments come with the making
+	t.argsAt = []int{from}
 	c.place(t, parent.slot)
 	return nil
 }
@@ -157,7 +285,7 @@ func (c *coordinator) onMake(m *Message) error {
 // The caller holds c.mu.
 func (c *coordinator) newOrder(parent *tracked, proc string, args []byte) *tracked {
 	c.count++
-	t := &tracked{id: c.count, proc: proc, args: args, slot: -1}
+	t := &tracked{id: c.count, proc: proc, args: args, slot: -1, via: -1}
 	if c.schedule {
 		t.run = &orderSchedule{made: c.since()}
 	}
@@ -174,12 +302,15 @@ func (c *coordinator) newOrder(parent *tracked, proc string, args []byte) *track
 func (c *coordinator) onGet(m *Message) error {
 	f := fields{m: m}
 	id, exec, slot := f.int(hOrder), int(f.int(hExec)), int(f.int(hSlot))
-	name := ref{Parent: f.int(hParent), Child: int(f.int(hChild))}
+	name := f.ref()
 	if f.err != nil {
 		return f.err
 	}
 	c.mu.Lock()
 	r, want := c.orders[id], c.byName[name]
+	if r != nil && r.exec == exec {
+		r.heard = true
+	}
 	switch {
 	case r == nil || r.exec != exec:
 		c.mu.Unlock()
@@ -189,10 +320,14 @@ func (c *coordinator) onGet(m *Message) error {
 		data, failed := outcome(nil, &wireFailure{Order: r.id, Proc: r.proc, Misuse: true,
 			Msg: fmt.Sprintf("Get of child %d of order %d, which it never made", name.Child, name.Parent)})
 		return respond(c.conn, m, message("", data, append(failed, hSlot, slot)...))
-	case want.done:
+	case want.done && (want.fail != nil || want.result != nil || c.liveOf(want.at) >= 0):
+		// The requester keeps its core: the result is there, or comes
+		// from a node holding it.
+		c.answer(r, want, m.Reply, slot)
 		c.mu.Unlock()
-		data, failed := outcome(want.result, want.fail)
-		return respond(c.conn, m, message("", data, append(failed, hSlot, slot)...))
+		return nil
+	case want.done:
+		c.again(want) // no live node holds its result: it is made again
 	}
 	c.pool.suspend(r.slot)
 	c.stopped(r)
@@ -201,6 +336,7 @@ func (c *coordinator) onGet(m *Message) error {
 	c.active--
 	c.waiting++
 	c.checkDeadlock()
+	c.dispatched()
 	c.mu.Unlock()
 	return nil
 }
@@ -214,72 +350,89 @@ func (c *coordinator) onDone(m *Message) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.dispatched()
 	t := c.orders[id]
 	if t == nil || t.exec != exec || t.done {
 		return nil // a lost execution's
 	}
-	t.done, t.result, t.fail = true, m.Data, fail
-	t.args = nil
+	t.done, t.fail = true, fail
+	if fail == nil {
+		t.result = orNil(m.Data) // main's, or a small one
+	}
+	ran := c.node(t.slot).index
+	t.at = []int{ran}
+	if !slices.Contains(t.argsAt, ran) {
+		t.argsAt = append(t.argsAt, ran)
+	}
+	if ahead := m.Header[hNode]; ahead != "" {
+		// Sent ahead there before this message left: it is there, or on
+		// its way.
+		if i, err := strconv.Atoi(ahead); err == nil && i >= 0 && i < len(c.nodes) && c.nodes[i].alive {
+			t.at = append(t.at, i)
+		}
+	}
 	c.stopped(t)
 	c.pool.finish(t.slot)
 	c.active--
 	if t.fail != nil {
 		c.failed(t)
 	}
-	makerWaits := false
 	for _, w := range t.waiters {
-		makerWaits = makerWaits || w.id == t.parent
 		c.resume(w, t)
 	}
 	t.waiters = nil
-	if !makerWaits { // else the answer to its Get carries the result
-		c.sendAhead(t)
-	}
 	if t == c.main && t.fail == nil {
 		close(c.mainDone)
 	}
 	return nil
 }
 
-// sendAhead sends t's result to the node its maker runs on, when that is
-// another node than t's (a node keeps the results of the orders it ran):
-// the maker will most likely request it. The caller holds c.mu.
-func (c *coordinator) sendAhead(t *tracked) {
-	p := c.orders[t.parent]
-	if p == nil || p.done || p.slot < 0 || c.node(p.slot) == c.node(t.slot) || !c.node(p.slot).alive {
+// answer answers r's request (to reply) for t's result, which ended: r
+// goes on on core slot, with t's failure, or its result, which is on
+// r's node (or on its way there, sent ahead), or comes with the answer
+// when small, or from a node holding it, which the coordinator asks to
+// answer with it (hFetch); or r asks again when no live node holds it.
+// The caller holds c.mu.
+func (c *coordinator) answer(r, t *tracked, reply string, slot int) {
+	var m *Message
+	switch at := c.liveOf(t.at); {
+	case t.fail != nil:
+		data, failed := outcome(nil, t.fail)
+		m = message(reply, data, failed...)
+	case slices.Contains(t.at, c.node(slot).index):
+		m = message(reply, nil)
+	case t.result != nil:
+		m = message(reply, t.result, hResult, true)
+	case at >= 0:
+		r.via, r.viaReply, r.heard = at, reply, false
+		h := c.nodes[at]
+		h.out.put(message(h.inbox, nil, hFetch, true, hReply, reply, hSlot, slot, hParent, t.parent, hChild, t.child))
 		return
+	default:
+		m = message(reply, nil, hAgain, true)
 	}
-	data, failed := outcome(t.result, t.fail)
-	to := c.node(p.slot)
-	to.out.put(message(to.inbox, data, append(failed, hResult, true, hParent, t.parent, hChild, t.child)...))
+	m.Header[hSlot] = strconv.Itoa(slot)
+	if err := c.conn.Publish(m); err != nil {
+		c.fail(err)
+	}
 }
 
-// resume files w, which waited for t's result, with the pool, and sends
-// it the result when the pool gives it a core. The caller holds c.mu.
+// resume files w, which waited for t's result, with the pool, and
+// answers its request when the pool gives it a core (dispatched). The
+// caller holds c.mu.
 func (c *coordinator) resume(w, t *tracked) {
 	w.waitsFor = 0
 	c.waiting--
 	c.active++
 	exec, to := w.exec, w.reply
-	ticket := c.pool.resumeFrom(w.slot)
-	go func() {
-		slot := c.pool.wait(ticket)
-		if slot < 0 {
+	c.pool.resumeFrom(w.slot).then = func(slot int) {
+		if slot < 0 || w.exec != exec {
 			return // its node was lost: it runs again
-		}
-		c.mu.Lock()
-		if w.exec != exec {
-			c.mu.Unlock()
-			return
 		}
 		w.slot = slot
 		c.ran(w)
-		c.mu.Unlock()
-		data, failed := outcome(t.result, t.fail)
-		if err := c.conn.Publish(message(to, data, append(failed, hSlot, slot)...)); err != nil {
-			c.fail(err)
-		}
-	}()
+		c.answer(w, t, to, slot)
+	}
 }
 
 func (c *coordinator) onBeat(m *Message) error {
@@ -323,10 +476,15 @@ func (c *coordinator) watch() {
 // lose takes node n out of the run: the orders it ran or held run again
 // elsewhere, from their start, and make the same children again (an
 // order changes nothing but its own values, so running it twice is
-// safe); the results it sent are kept.
+// safe), and so do the orders whose start went through it and may not
+// have arrived; the results and arguments it held are gone, and an
+// ended order whose result no live node holds is made again when an
+// order requests it (onGet), from arguments on another node or, when
+// none holds them, once its maker has made it again (need).
 func (c *coordinator) lose(n *member, why error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.dispatched()
 	if !n.alive || c.ctx.Err() != nil {
 		return
 	}
@@ -336,7 +494,19 @@ func (c *coordinator) lose(n *member, why error) {
 	_ = c.conn.Publish(message(n.inbox, nil, hStop, true, hWhy, fmt.Sprintf("this worker was lost: %v", why)))
 	again := 0
 	for _, t := range c.orders {
-		if t.done || t.slot < 0 || c.node(t.slot) != n {
+		t.at = slices.DeleteFunc(t.at, func(i int) bool { return i == n.index })
+		t.argsAt = slices.DeleteFunc(t.argsAt, func(i int) bool { return i == n.index })
+		if t.done || t.slot < 0 {
+			continue
+		}
+		here := c.node(t.slot) == n
+		if !here && (t.via != n.index || t.heard) {
+			continue
+		}
+		if !here && t.viaReply != "" {
+			// The answer n was to give it may not have left: it asks again.
+			_ = c.conn.Publish(message(t.viaReply, nil, hAgain, true, hSlot, t.slot))
+			t.via, t.viaReply = -1, ""
 			continue
 		}
 		if t.waitsFor != 0 {
@@ -349,12 +519,15 @@ func (c *coordinator) lose(n *member, why error) {
 		// Its lost execution is not one of the run's: its worker's count
 		// and its stretches forget it (the worker's busy time keeps it).
 		c.pool.uncount(t.slot)
+		if !here {
+			c.pool.finish(t.slot) // the core it was started on, which it never reached
+		}
 		if t.run != nil {
 			t.run.stretches = nil
 		}
 		t.slot = -1
 		t.exec++ // its lost execution's messages are stale now
-		c.place(t, -1)
+		c.need(t)
 		again++
 	}
 	fmt.Fprintf(c.stderr, "orders: lost worker %d (%s, pid %d): %v; %d orders run again on the others\n", n.index, n.host, n.pid, why, again)

@@ -9,13 +9,18 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/presage-dvm/presage/orders/ordersched"
 )
 
 // node is a worker process of a run in several processes, a computer of
 // the cluster (sim/ordersim's node): it runs the orders the coordinator
 // starts on its cores, each in a goroutine, tells the coordinator of the
-// orders they make and asks it for the results they request. It is the
-// runtime of the orders it runs.
+// orders they make and ask for, and holds their data: the arguments of
+// the orders made or run here, which it sends on to the node an order
+// starts on, and the results made here, which it sends ahead to the
+// maker's node and gives any node that fetches them. It is the runtime
+// of the orders it runs.
 type node struct {
 	conn  Conn
 	proc  int
@@ -24,6 +29,16 @@ type node struct {
 
 	mu    sync.Mutex
 	stubs map[ref]*order // the orders known here, by name, whose results may come here
+	// args are the encoded arguments of the orders made or run here, by
+	// name, kept for the run: an order whose node is lost runs again,
+	// and its arguments go from here to its new node.
+	args map[ref][]byte
+	// arrivals are closed when the result of the order they name is
+	// stored: a requester the coordinator told the result is on its way
+	// here waits on it.
+	arrivals map[ref]chan struct{}
+	// to batches what this node sends other nodes, by inbox.
+	to map[string]*outbox
 	runState
 }
 
@@ -97,7 +112,8 @@ var errRunFailed = errors.New("the run ended")
 // work runs the orders of the coordinator conn joined until it says the
 // run ended; lost says when the connection is lost.
 func work(ctx context.Context, conn Conn, lost <-chan error) error {
-	n := &node{conn: conn, inbox: conn.NewInbox(), stubs: map[ref]*order{}}
+	n := &node{conn: conn, inbox: conn.NewInbox(), stubs: map[ref]*order{}, args: map[ref][]byte{},
+		arrivals: map[ref]chan struct{}{}, to: map[string]*outbox{}}
 	n.start(ctx, false)
 	defer n.cancel()
 	n.out = newOutbox(conn, subjectBatch, n.fail)
@@ -121,6 +137,14 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 			}
 		case m.Header[hResult] != "":
 			if err := n.keep(m); err != nil {
+				n.fail(err)
+			}
+		case m.Header[hTo] != "":
+			if err := n.forward(m); err != nil {
+				n.fail(err)
+			}
+		case m.Header[hFetch] != "":
+			if err := n.give(m); err != nil {
 				n.fail(err)
 			}
 		default:
@@ -225,28 +249,131 @@ func (n *node) fail(err error) {
 }
 
 // run runs the order m starts and tells the coordinator how it ended,
-// unless the run ended first.
+// unless the run ended first. Its result stays here, and goes ahead to
+// its maker's node when the start names one; the coordinator gets it
+// when it is main's (the program's answer) or small, and a failure,
+// which ends the run.
 func (n *node) run(m *Message) {
 	f := fields{m: m}
 	o := &order{id: f.int(hOrder), exec: int(f.int(hExec)), slot: int(f.int(hSlot)), proc: f.str(hProc), remote: true,
-		name: ref{Parent: f.int(hParent), Child: int(f.int(hChild))}}
+		name: f.ref()}
 	if f.err != nil {
 		n.fail(f.err)
 		return
 	}
-	result, size, fail, ok := n.execute(o, m.Data)
+	args, err := n.argsOf(o.name, m)
+	if err != nil {
+		n.fail(err)
+		return
+	}
+	result, size, fail, ok := n.execute(o, args)
 	if !ok {
 		return // the run ended, or the coordinator lost this execution: nobody waits for it
 	}
 	n.store(o.name, result, fail)
+	done := []any{hOrder, o.id, hExec, o.exec, hBytes, size}
+	if ahead := m.Header[hAhead]; ahead != "" && fail == nil {
+		// Before the end: the coordinator, hearing of it, may tell the
+		// maker its result is on its node.
+		b := n.sendTo(ahead, message(ahead, result, hResult, true, hParent, o.name.Parent, hChild, o.name.Child))
+		if err := b.flush(); err != nil {
+			n.fail(err)
+			return
+		}
+		done = append(done, hNode, m.Header[hNode])
+	}
 	data, failed := outcome(result, fail)
-	n.out.put(message(subjectDone, data, append(failed, hOrder, o.id, hExec, o.exec, hBytes, size)...))
+	if fail == nil && o.name != (ref{}) && len(result) > ordersched.InlineBytes {
+		data = nil // it stays here: the coordinator gets main's, and small ones
+	}
+	n.out.put(message(subjectDone, data, append(failed, done...)...))
+}
+
+// argsOf returns the encoded arguments of the order named r that start
+// m starts: m's data, which it keeps when large (the coordinator keeps
+// small ones), or those kept here (hLocal).
+func (n *node) argsOf(r ref, m *Message) ([]byte, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if m.Header[hLocal] == "" {
+		if len(m.Data) > ordersched.InlineBytes {
+			n.args[r] = m.Data
+		}
+		return m.Data, nil
+	}
+	args, ok := n.args[r]
+	if !ok {
+		return nil, fmt.Errorf("orders: the coordinator started child %d of order %d here, whose arguments are not here", r.Child, r.Parent)
+	}
+	return args, nil
+}
+
+// forward sends start m on to the node it names (hTo), with the
+// arguments of its order, which are here.
+func (n *node) forward(m *Message) error {
+	f := fields{m: m}
+	r := f.ref()
+	if f.err != nil {
+		return f.err
+	}
+	n.mu.Lock()
+	args, ok := n.args[r]
+	n.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("orders: asked to send on the arguments of child %d of order %d, which are not here", r.Child, r.Parent)
+	}
+	to := m.Header[hTo]
+	h := make(map[string]string, len(m.Header))
+	for k, v := range m.Header {
+		if k != hTo {
+			h[k] = v
+		}
+	}
+	n.sendTo(to, &Message{Subject: to, Header: h, Data: args})
+	return nil
+}
+
+// sendTo sends m to another node's inbox, batched with what else goes
+// there meanwhile, and returns the outbox it went into.
+func (n *node) sendTo(inbox string, m *Message) *outbox {
+	n.mu.Lock()
+	b := n.to[inbox]
+	if b == nil {
+		b = newOutbox(n.conn, inbox, n.fail)
+		n.to[inbox] = b
+	}
+	n.mu.Unlock()
+	b.put(m)
+	return b
+}
+
+// give answers the Get the coordinator names (hFetch, hReply) with the
+// result of an order made here, or hMissing when it is not here.
+func (n *node) give(m *Message) error {
+	f := fields{m: m}
+	r := f.ref()
+	if f.err != nil {
+		return f.err
+	}
+	n.mu.Lock()
+	o := n.stubs[r]
+	var data []byte
+	ok := o != nil && o.wire != nil
+	if ok {
+		data = o.wire
+	}
+	n.mu.Unlock()
+	to, slot := m.Header[hReply], m.Header[hSlot]
+	if !ok {
+		return n.conn.Publish(message(to, nil, hMissing, true, hSlot, slot))
+	}
+	return n.conn.Publish(&Message{Subject: to, Header: map[string]string{hResult: "true", hSlot: slot}, Data: data})
 }
 
 // keep keeps a result the coordinator sent ahead.
 func (n *node) keep(m *Message) error {
 	f := fields{m: m}
-	name := ref{Parent: f.int(hParent), Child: int(f.int(hChild))}
+	name := f.ref()
 	fail, err := failureOf(m)
 	if err = errors.Join(f.err, err); err != nil {
 		return err
@@ -271,7 +398,29 @@ func (n *node) store(r ref, result []byte, fail *wireFailure) {
 			o.wire = []byte{}
 		}
 	}
+	if ch := n.arrivals[r]; ch != nil {
+		close(ch)
+		delete(n.arrivals, r)
+	}
 }
+
+// arrival returns a channel closed once the result of the order named r
+// is here.
+func (n *node) arrival(r ref) <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.stubs[r]; o != nil && (o.wire != nil || o.err != nil) {
+		return closed
+	}
+	ch := n.arrivals[r]
+	if ch == nil {
+		ch = make(chan struct{})
+		n.arrivals[r] = ch
+	}
+	return ch
+}
+
+var closed = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
 
 // execute runs order o on its encoded arguments and returns its encoded
 // result and size, or its failure; ok is false when it was abandoned.
@@ -321,30 +470,62 @@ func (n *node) make(parent *Ctx, spec orderSpec) *order {
 	p := parent.ord
 	r := ref{Parent: p.id, Child: p.made}
 	p.made++
-	n.out.putSoon(message(subjectMake, args, hParent, p.id, hExec, p.exec, hProc, spec.name, hBytes, spec.argBytes))
+	var inline []byte // small arguments go with the making, and the coordinator keeps them
+	if len(args) <= ordersched.InlineBytes {
+		inline = args
+	} else {
+		n.mu.Lock()
+		n.args[r] = args // here until the order starts, and sent on from here
+		n.mu.Unlock()
+	}
+	n.out.putSoon(message(subjectMake, inline, hParent, p.id, hExec, p.exec, hProc, spec.name, hBytes, spec.argBytes))
 	return n.stub(r)
 }
 
 // get waits until o's result is here: the coordinator frees the core of
-// the order c runs meanwhile, and says on which core it goes on.
+// the order c runs meanwhile, and answers, saying on which core it goes
+// on, once the result is here or on its way (sent ahead by the node that
+// made it); else a node holding it answers, with it. When that node is
+// gone, it asks the coordinator again, which has the order made again
+// once no live node holds its result.
 func (n *node) get(c *Ctx, o *order) error {
-	n.mu.Lock()
-	known := o.wire != nil || o.err != nil
-	n.mu.Unlock()
-	if known {
-		return nil
+	for {
+		n.mu.Lock()
+		known := o.wire != nil || o.err != nil
+		n.mu.Unlock()
+		if known {
+			return nil
+		}
+		done, err := n.request(c, o)
+		if done || err != nil {
+			return err
+		}
+		time.Sleep(fetchRetry)
+	}
+}
+
+// fetchRetry is how long a requester waits before asking the coordinator
+// again for a result whose holder did not have it (the holder was lost
+// and came back as another node, or the coordinator does not know yet).
+const fetchRetry = 20 * time.Millisecond
+
+// request asks the coordinator for o's result once, for the order c
+// runs, and waits until it is here; done is false when it could not
+// fetch it and must ask again.
+func (n *node) request(c *Ctx, o *order) (done bool, err error) {
+	wrap := func(err error) error {
+		n.check()
+		return fmt.Errorf("orders: requesting order %d's child %d: %w", o.name.Parent, o.name.Child, err)
 	}
 	// The coordinator hears of o's making, and of the ends o waits for,
 	// before this request.
 	if err := n.out.flush(); err != nil {
-		n.check()
-		return fmt.Errorf("orders: requesting order %d's child %d: %w", o.name.Parent, o.name.Child, err)
+		return false, wrap(err)
 	}
 	req := message(subjectGet, nil, hOrder, c.ord.id, hExec, c.ord.exec, hSlot, c.ord.slot, hParent, o.name.Parent, hChild, o.name.Child)
 	m, err := n.conn.Request(n.ctx, req)
 	if err != nil {
-		n.check()
-		return fmt.Errorf("orders: requesting order %d's child %d: %w", o.name.Parent, o.name.Child, err)
+		return false, wrap(err)
 	}
 	if m.Header[hStale] != "" || m.Header[hStop] != "" {
 		panic(abandoned{}) // the run ended, or this execution was lost, while the order waited
@@ -353,11 +534,24 @@ func (n *node) get(c *Ctx, o *order) error {
 	slot := int(f.int(hSlot))
 	fail, err := failureOf(m)
 	if err = errors.Join(f.err, err); err != nil {
-		return err
+		return false, err
 	}
 	c.ord.slot = slot
-	n.store(o.name, m.Data, fail)
-	return nil
+	switch {
+	case fail != nil:
+		n.store(o.name, nil, fail)
+	case m.Header[hAgain] != "" || m.Header[hMissing] != "":
+		return false, nil
+	case m.Header[hResult] != "":
+		n.store(o.name, m.Data, nil)
+	default:
+		select {
+		case <-n.arrival(o.name):
+		case <-n.ctx.Done():
+			n.check()
+		}
+	}
+	return true, nil
 }
 
 func (n *node) block(_ *Ctx, _ string, _ Cost, real, _ func()) { real() }

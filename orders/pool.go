@@ -45,6 +45,11 @@ type pool struct {
 	left      int       // workers not lost
 	queue     []*ticket // FIFO: new orders, oldest first
 	resumable []*ticket // with migrate: orders whose result arrived, in that order
+	// collect keeps the tickets given (or given up) in given, for the
+	// coordinator to act on once its own decision is taken (takeGiven),
+	// rather than sending each on a channel a goroutine waits on.
+	collect bool
+	given   []*ticket
 
 	start time.Time
 }
@@ -66,13 +71,27 @@ type worker struct {
 
 // ticket is an order waiting for a worker. Under the pool's lock, give
 // sets worker, or sends it on ch when the order already waits there
-// (most orders are given a worker at once, and need no channel).
+// (most orders are given a worker at once, and need no channel), or,
+// with pool.collect, files it for takeGiven.
 type ticket struct {
 	worker int  // -1 until given
 	lost   bool // given up before its order waited: see pool.lose
 	ch     chan int
 	home   int  // where it was placed, or the worker it suspended on
 	resume bool // it resumes a suspended order
+	// then is what the coordinator does once the ticket is given (the
+	// worker, -1 when given up).
+	then func(worker int)
+}
+
+// takeGiven returns the tickets given or given up since its last call,
+// with pool.collect.
+func (p *pool) takeGiven() []*ticket {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	g := p.given
+	p.given = nil
+	return g
 }
 
 // wait returns t's worker, waiting for it.
@@ -341,6 +360,9 @@ func (p *pool) give(t *ticket, i int, now time.Time) {
 	if t.ch != nil {
 		t.ch <- i
 	}
+	if p.collect {
+		p.given = append(p.given, t)
+	}
 }
 
 // lose takes workers out of the pool: their process was lost, in a run in
@@ -396,6 +418,9 @@ func (p *pool) giveUp(t *ticket) {
 		t.ch <- -1
 	} else {
 		t.lost = true
+	}
+	if p.collect {
+		p.given = append(p.given, t)
 	}
 }
 

@@ -57,6 +57,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 		return s, err
 	}
 	s.pool = newPool(procs*s.cores, cfg.scheduler(), false, cfg.Seed)
+	s.pool.collect = true
 	s.start = s.pool.start
 	go s.watch()
 	go s.loseExited(exited)
@@ -108,8 +109,9 @@ func runCluster(ctx context.Context, t Transport, cfg Config, name string, args 
 	c := s.coordinator
 	c.mu.Lock()
 	c.main = c.newOrder(nil, name, args)
-	c.mu.Unlock()
 	c.place(c.main, -1)
+	c.dispatched()
+	c.mu.Unlock()
 	select {
 	case <-c.mainDone:
 	case <-c.ctx.Done():
@@ -121,6 +123,11 @@ func runCluster(ctx context.Context, t Transport, cfg Config, name string, args 
 		why = runErr.Error()
 	}
 	s.close(why)
+	c.mu.Lock()
+	if c.remade > 0 {
+		fmt.Fprintf(c.stderr, "orders: %d ended orders made again: their results were lost with their workers\n", c.remade)
+	}
+	c.mu.Unlock()
 	rep := &Summary{Mode: ModeRun, Workers: s.procs * c.cores, Elapsed: end.Sub(c.start), Orders: c.count}
 	if runErr != nil {
 		return nil, rep, runErr

@@ -12,14 +12,22 @@ import (
 // worker process connects to it; docs/orders.md, "Several processes",
 // says why NATS). A message's data is an order's encoded arguments or
 // result, as they are; what the message is about travels in its
-// headers. The makes and ends a worker sends the coordinator, and the
-// starts and results the coordinator sends a worker, leave in batches
-// (outbox).
+// headers. The coordinator places orders and watches the workers; the
+// data goes between the workers (docs/orders.md, "Direct transfers"):
+// an order's arguments stay on its maker's node until it starts, and go
+// from there to the node it starts on; its result stays on the node that
+// ran it and goes ahead to its maker's node, and a node holding it
+// answers a request from any other node, as the coordinator asks it to.
+// Values of at most ordersched.InlineBytes go with the coordinator's
+// messages instead, and the coordinator keeps them. The makes and ends a
+// worker sends the coordinator, the starts the coordinator sends a
+// worker, and the starts and results a worker sends another leave in
+// batches (outbox).
 const (
 	subjectHello          = "orders.hello"   // worker → coordinator, request: joining
-	subjectMake           = "orders.c.make"  // an order made: Parent, Exec, Proc, Bytes; data: its arguments
-	subjectGet            = "orders.c.get"   // request: Order, Exec, Slot want Parent's Child; replied when it may go on
-	subjectDone           = "orders.c.done"  // an order ended: Order, Exec, Bytes; data: its result, or its failure
+	subjectMake           = "orders.c.make"  // an order made: Parent, Exec, Proc, Bytes; data: its arguments when small (else they stay on the maker's node)
+	subjectGet            = "orders.c.get"   // request: Order, Exec, Slot want Parent's Child; answered when it may go on
+	subjectDone           = "orders.c.done"  // an order ended: Order, Exec, Bytes, Node; data: its result when small or main's, or its failure
 	subjectBeat           = "orders.c.beat"  // a worker (Proc) is alive
 	subjectBatch          = "orders.c.batch" // makes and ends, batched (outbox)
 	subjectsToCoordinator = "orders.c.*"     // all but hello, handled in the order they came
@@ -38,11 +46,31 @@ const (
 	hStop   = "Stop"   // the run ended (Why: its error, if it failed)
 	hWhy    = "Why"
 	hStale  = "Stale" // the order's execution was lost: the worker stops running it
-	// hResult marks a result the coordinator sends ahead to the node of
-	// the order's maker (Parent, Child), which will most likely request
-	// it: the simulator, too, moves a result from when it is ready.
+	// hResult marks a result the node that made it sends ahead to the
+	// node of the order's maker (Parent, Child), which will most likely
+	// request it: the simulator, too, moves a result from when it is
+	// ready.
 	hResult = "Result"
 	hPing   = "Ping" // a round trip timed by ModeNetwork: the worker sends the data back
+	// In a start: hAhead is the inbox of the maker's node, where the
+	// result goes once made (none when it is the node the order runs
+	// on), hNode that node's number, which the end gives back (the
+	// coordinator then knows the result is there too); hLocal says the
+	// arguments are on the node already, hTo (to the node holding
+	// them) that the start goes on to that inbox with them.
+	hAhead = "Ahead"
+	hNode  = "Node"
+	hLocal = "Local"
+	hTo    = "To"
+	// hFetch asks a node holding the result of Parent's Child to answer
+	// a Get with it (to hReply, going on on Slot), marked hResult, or
+	// with hMissing when it is not there. An answer without the result
+	// says it is on the requester's node, or on its way there; hAgain
+	// asks the requester to ask again.
+	hFetch   = "Fetch"
+	hReply   = "Reply"
+	hMissing = "Missing"
+	hAgain   = "Again"
 )
 
 // heartbeat is how often a worker says it is alive; a worker silent for
@@ -113,6 +141,10 @@ func (f *fields) int(key string) int64 {
 }
 
 func (f *fields) str(key string) string { return f.m.Header[key] }
+
+// ref reads the order's name: its maker and its place among the maker's
+// children (hParent, hChild).
+func (f *fields) ref() ref { return ref{Parent: f.int(hParent), Child: int(f.int(hChild))} }
 
 // wireFailure is an *OrderError on its way between processes: its error
 // travels as its text (and a panic's stack), its type stays behind.

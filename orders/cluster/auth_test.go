@@ -218,8 +218,8 @@ func TestLostCoordinatorTakesItsWorkersDown(t *testing.T) {
 // it and the run completes; a stranger talking plain TCP is refused and
 // named.
 func TestTLSRun(t *testing.T) {
-	const n = 30
-	procstest.Main(authProgram(n, 30*time.Millisecond))
+	const n = 40 // about a second on 2 workers: the run outlasts the stranger's knock, on a loaded machine too
+	procstest.Main(authProgram(n, 50*time.Millisecond))
 	dir := t.TempDir()
 	cluster.WriteTestCertificates(t, dir)
 	t.Setenv(tlsDirEnv, dir)

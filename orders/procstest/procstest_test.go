@@ -16,6 +16,7 @@ import (
 
 	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/cluster"
+	"github.com/presage-dvm/presage/orders/ordersched"
 	"github.com/presage-dvm/presage/sim/machine"
 )
 
@@ -203,5 +204,103 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	cl, err := machine.ReadClusterFile(out)
 	if err != nil || cl.Nodes != 2 || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
 		t.Errorf("%s: %v, %+v: want the cluster of 2 one-core workers, its message times and its line", out, err, cl)
+	}
+}
+
+// The program of TestLostResultsAreMadeAgain: main makes mid, which makes
+// leaf and returns leaf's handle; main then makes die, which kills its
+// worker process the first time it runs (the file dieEnv names does not
+// exist yet), and requests leaf's result through the handle. Main keeps
+// its core until leaf has run (leaf leaves a file beside die's). Leaf's
+// arguments and result are larger than ordersched.InlineBytes, so that
+// they stay on the nodes.
+var (
+	leaf = orders.Proc("leaf", func(c *orders.Ctx, in leafInput) ([]int, error) {
+		if in.Ran != "" {
+			if err := os.WriteFile(in.Ran, nil, 0o600); err != nil {
+				return nil, err
+			}
+		}
+		out := make([]int, 4096) // encoded, 4 bytes or more each
+		for i := range out {
+			out[i] = 10*in.V + i<<20
+		}
+		return out, nil
+	})
+	mid = orders.Proc("mid", func(c *orders.Ctx, in leafInput) (*orders.Handle[[]int], error) {
+		h := orders.Make(c, leaf, in)
+		_, err := h.Get(c) // mid ends after leaf: leaf's result and arguments are on mid's node only
+		return h, err
+	})
+	die = orders.Proc("die", func(c *orders.Ctx, marker string) (int, error) {
+		if f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			time.Sleep(time.Minute)
+		}
+		return 1, nil
+	})
+	lostResult = orders.Proc("lostResult", func(c *orders.Ctx, marker string) (int, error) {
+		ran := marker + ".leaf"
+		hm := orders.Make(c, mid, leafInput{V: 4, Ran: ran, Pad: make([]byte, 2*ordersched.InlineBytes)})
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			if _, err := os.Stat(ran); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				return 0, errors.New("leaf did not run in 30 s")
+			}
+		}
+		h, err := hm.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		d, err := orders.Make(c, die, marker).Get(c)
+		if err != nil {
+			return 0, err
+		}
+		v, err := h.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		return v[0] + d, nil
+	})
+)
+
+// leafInput is leaf's value, the file it leaves once it ran, and bytes
+// that make its arguments large.
+type leafInput struct {
+	V   int
+	Ran string
+	Pad []byte
+}
+
+const dieEnv = "PRESAGE_PROCSTEST_DIE"
+
+// TestLostResultsAreMadeAgain: on 2 worker processes of one core, main
+// runs on worker 0, mid and leaf on worker 1 (main holds worker 0's
+// core), and leaf's result and arguments stay on worker 1 (mid, its
+// maker, runs there). die then kills worker 1: leaf's result is lost,
+// and so are its arguments, and mid has ended. When main requests leaf's
+// result, the coordinator has leaf made again, which needs mid made
+// again first (it holds leaf's arguments); both run on worker 0, and the
+// run ends with the right sum.
+func TestLostResultsAreMadeAgain(t *testing.T) {
+	Main(func() int {
+		got, _, err := orders.Main(orders.Config{Procs: 2}, lostResult, os.Getenv(dieEnv))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "error:", err)
+			return 1
+		}
+		fmt.Println("result", got)
+		return 0
+	})
+	t.Setenv(dieEnv, filepath.Join(t.TempDir(), "died"))
+	r := Start(t, Options{Workers: 2})
+	if r.Err != nil || strings.TrimSpace(r.Stdout) != "result 41" {
+		t.Fatalf("exit %v, stdout %q, stderr %q: want result 41", r.Err, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "orders: lost worker 1 ") || !strings.Contains(r.Stderr, "orders: 2 ended orders made again") {
+		t.Errorf("stderr %q: want worker 1 lost, and leaf and mid made again", r.Stderr)
 	}
 }

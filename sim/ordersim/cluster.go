@@ -52,17 +52,108 @@ func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
 	return e.message(bytes, start)
 }
 
+// Through a hub (Cluster.Hub) the simulator follows the runtime's
+// coordinator (orders/coordinator.go), which places the orders and hears
+// of their ends, while their data goes straight from node to node
+// (docs/orders.md, "Direct transfers"):
+//
+//   - control is a message to the coordinator and its answer (an
+//     order's making or the end that frees a core, then its start; an
+//     end, then the answer to the order waiting for it; a request, then
+//     its answer): a message of no bytes, which queues at the hub, where
+//     the coordinator takes one at a time;
+//   - direct is data from one node to another, a message of its bytes
+//     through the hub too: the coordinator does not handle it, but its
+//     server relays it, on the same links;
+//   - small data (ordersched.InlineBytes at most) goes with the
+//     coordinator's messages instead: a round of control that carries
+//     it is a message of its bytes through the hub.
+
+// control returns how long the coordinator's round of messages begun at
+// start takes.
+func (e *engine) control(start float64) float64 { return e.message(0, start) }
+
+// direct returns how long bytes sent at start take from one node to
+// another.
+func (e *engine) direct(bytes int64, start float64) float64 { return e.message(bytes, start) }
+
+// starting returns how long order l, placed at start on node n, takes to
+// start there once placed: its arguments come from node src, its
+// maker's. Through a hub, main's start is one message from the
+// coordinator, with its arguments, and so is the round of control of an
+// order whose arguments are small (the coordinator hears of its making,
+// or of the end that frees the core, and starts it); another order's is
+// a round of control, then its arguments from src when n is another node
+// (they are there already otherwise). Without a hub it is transfer.
+func (e *engine) starting(l *live, src, n int32, start float64) float64 {
+	switch {
+	case !e.cl.Hub:
+		return e.transfer(src, n, l.argBytes(), start)
+	case l.maker < 0 || inline(l.argBytes()):
+		return e.message(l.argBytes(), start)
+	case src == n:
+		return e.control(start)
+	}
+	d := e.control(start)
+	return d + e.direct(l.argBytes(), start+d)
+}
+
+// resuming returns how long order w, waiting for result res of order q,
+// provided at start, takes to get it. Through a hub the coordinator
+// hears of the end and answers w; the result is on w's node when q ran
+// there, on its way when that is the node of q's maker (sent ahead when
+// provided), and otherwise comes with the end and the answer when small,
+// from q's node after the answer when not. Without a hub it is transfer.
+func (e *engine) resuming(q, w *live, res *ordertrace.Result, start float64) float64 {
+	if !e.cl.Hub {
+		return e.transfer(q.node, w.node, res.Bytes, start)
+	}
+	d := e.control(start)
+	switch {
+	case w.node == q.node:
+		return d
+	case int32(q.maker) == w.node:
+		return max(d, e.direct(res.Bytes, start))
+	case inline(res.Bytes):
+		return e.message(res.Bytes, start)
+	}
+	return d + e.direct(res.Bytes, start+d)
+}
+
+// answered returns how long main's result, from its end, takes to reach
+// the coordinator through the hub, which ends a run in worker processes
+// (orders/session.go, runCluster): a message of its bytes.
+func (e *engine) answered(main *live) float64 {
+	var bytes int64
+	for i := range e.nres(main) {
+		bytes += e.res(main, i).Bytes
+	}
+	return e.message(bytes, e.now)
+}
+
+// inline reports whether a value of bytes goes with the coordinator's
+// messages in the runtime (ordersched.InlineBytes).
+func inline(bytes int64) bool { return bytes <= ordersched.InlineBytes }
+
 // arrival returns when result res of order q, provided, reaches order l
-// that requests it: sent from q's node when it was provided, except
-// through a hub to a node other than that of q's maker, where the
-// runtime sends a result ahead (orders/coordinator.go, sendAhead): it
-// is there only once l, requesting it, has fetched it from the
-// coordinator, a message from now.
+// that requests it: sent from q's node when it was provided. Through a
+// hub it is there at once on q's node, sent ahead to the node of q's
+// maker when provided, and elsewhere comes with the coordinator's answer
+// when small, from q's node after it when not.
 func (e *engine) arrival(q, l *live, res ordertrace.Result) float64 {
-	if e.cl.Hub && q.node != l.node && int32(q.maker) != l.node {
+	if !e.cl.Hub {
+		return res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
+	}
+	switch {
+	case q.node == l.node:
+		return res.At
+	case int32(q.maker) == l.node:
+		return res.At + e.direct(res.Bytes, res.At)
+	case inline(res.Bytes):
 		return e.now + e.message(res.Bytes, e.now)
 	}
-	return res.At + e.transfer(q.node, l.node, res.Bytes, res.At)
+	d := e.control(e.now)
+	return e.now + d + e.direct(res.Bytes, e.now+d)
 }
 
 // aheadTo returns node as an order's maker (live.maker), -1 (no node)
@@ -73,19 +164,6 @@ func aheadTo(node int32) int16 {
 		return -1
 	}
 	return int16(node)
-}
-
-// relay returns how long bytes sent from node a to node b at start take
-// to arrive when the hub relays them: through a hub the runtime's
-// coordinator starts every order and hands every awaited result to the
-// order waiting for it (orders/coordinator.go), so the arguments of an
-// order started on its maker's node, and a result awaited on its
-// producer's node, cross the hub too. Without a hub it is transfer.
-func (e *engine) relay(a, b int32, bytes int64, start float64) float64 {
-	if a == b && !e.cl.Hub {
-		return 0
-	}
-	return e.message(bytes, start)
 }
 
 // message returns how long a message of bytes sent at start takes
@@ -100,8 +178,5 @@ func (e *engine) message(bytes int64, start float64) float64 {
 	if !e.cl.Hub {
 		return d
 	}
-	in := max(start, e.hubIn) + d/2
-	out := max(in, e.hubOut) + d/2
-	e.hubIn, e.hubOut = in, out
-	return out - start
+	return e.hub.Relay(d, start)
 }

@@ -32,7 +32,7 @@ func (e *engine) place(l *live, parent *live, made int32) {
 	default:
 		n := e.choose(src, parent != nil)
 		e.loads.add(n, 1)
-		d := e.relay(src, n, l.argBytes(), e.now)
+		d := e.starting(l, src, n, e.now)
 		l.node, l.xferIn = n, d
 		if t != nil {
 			t.transfer, t.ready = d, e.now+d
@@ -174,7 +174,7 @@ func (e *engine) steal(i int32) {
 // holding the core meanwhile.
 func (e *engine) take(l *live, i, src int32) {
 	l.node = i
-	d := e.relay(src, i, l.argBytes(), e.now)
+	d := e.starting(l, src, i, e.now)
 	if d == 0 {
 		e.begin(l)
 		return

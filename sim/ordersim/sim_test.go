@@ -43,6 +43,8 @@ func TestForkJoinByHand(t *testing.T) {
 		// 1 + 0.5 + 50/100 = 2; it runs 2–6; its result reaches node 0
 		// at 6 + 0.5 + 100/100 = 7.5; main ends at 8.5.
 		{"fifo 2 nodes", nodes(2, slow), FIFO, 8.5, a(1, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
+		// The same network given as the DVM's time per byte, 0.01 s.
+		{"fifo 2 nodes, tbyte", Cluster{Nodes: 2, Latency: 0.5, TByte: 0.01}, FIFO, 8.5, a(1, OrderResult{Made: 1, Ready: 1, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
 		// Least loaded places A on the idle node 1 when made: its
 		// arguments arrive at 2, the rest as FIFO, but A was ready at 2.
 		{"least-loaded", nodes(2, slow), LeastLoaded, 8.5, a(1, OrderResult{Made: 1, Ready: 2, Start: 2, End: 6, Transfer: 1}), 5.5, []Stretch{{0, 0, 2}, {0, 7.5, 8.5}}},
@@ -203,28 +205,40 @@ func TestMigrateByHand(t *testing.T) {
 }
 
 // TestHubTakesOneMessageAtATime: main (10 s on node 0) makes three
-// orders at 0, which the three other nodes take, each with 2 bytes of
-// arguments at 1 byte per second. Alone on the network, the arguments of
-// each arrive at 2. Through a hub, each message takes its two links in
-// turn, 1 s each: the first arrives at 2, the next at 3 and 4 (the hub's
-// first link frees at 1, 2, 3; its second at 2, 3, 4).
+// orders at 0, which the three other nodes take. Small arguments (2
+// bytes, at 1 byte per second) go with the coordinator's messages:
+// alone on the network each start arrives at 2; through the hub each
+// takes its two links in turn, 1 s each, so the orders start at 2, 3 and
+// 4 (the hub's first link frees at 1, 2, 3; its second at 2, 3, 4). Big
+// arguments (2 s each) go from main's node to the order's, after the
+// coordinator's round of control: alone on the network, at 2; through
+// the hub's links too (its server relays them), one at a time: at 2, 4
+// and 6 when the rounds of control cost nothing, and with a latency of
+// 2 s (main's start arriving at 2, each round and each transfer 1 s on
+// each link) at 6, 9 and 12.
 func TestHubTakesOneMessageAtATime(t *testing.T) {
-	tr := orders{ord(1, 0, 0, 10)}
-	for id := int64(2); id <= 4; id++ {
-		tr = append(tr, withBytes(ord(id, 1, 0, 1), 2, 0))
-	}
-	for _, hub := range []bool{false, true} {
-		_, got := schedules(t, tr, Cluster{Nodes: 4, Bandwidth: 1, Hub: hub}, Options{})
+	for _, tt := range []struct {
+		args int64
+		cl   Cluster
+		want []float64
+	}{
+		{2, Cluster{Nodes: 4, Bandwidth: 1}, []float64{2, 2, 2}},
+		{2, Cluster{Nodes: 4, Bandwidth: 1, Hub: true}, []float64{2, 3, 4}},
+		{big, Cluster{Nodes: 4, Bandwidth: big / 2.0}, []float64{2, 2, 2}},
+		{big, Cluster{Nodes: 4, Bandwidth: big / 2.0, Hub: true}, []float64{2, 4, 6}},
+		{big, Cluster{Nodes: 4, Latency: 2, Hub: true}, []float64{6, 9, 12}},
+	} {
+		tr := orders{ord(1, 0, 0, 10)}
+		for id := int64(2); id <= 4; id++ {
+			tr = append(tr, withBytes(ord(id, 1, 0, 1), tt.args, 0))
+		}
+		_, got := schedules(t, tr, tt.cl, Options{})
 		var starts []float64
 		for id := int64(2); id <= 4; id++ {
 			starts = append(starts, got[id].Start)
 		}
-		want := []float64{2, 2, 2}
-		if hub {
-			want = []float64{2, 3, 4}
-		}
-		if !slices.Equal(starts, want) {
-			t.Errorf("hub %v: the orders start at %v, want %v", hub, starts, want)
+		if !slices.Equal(starts, tt.want) {
+			t.Errorf("%d bytes, %+v: the orders start at %v, want %v", tt.args, tt.cl, starts, tt.want)
 		}
 	}
 }

@@ -134,6 +134,17 @@ func (e *engine) request(l *live, r ordertrace.Request) bool {
 		if at <= e.now {
 			return true
 		}
+		if e.cl.Hub {
+			// The runtime's requester of a result made already keeps its
+			// core until the result comes (orders/node.go, get): it goes
+			// on, with its next request, at the arrival.
+			e.nextRequest(l)
+			seq := e.ev.push(at, evStep, l.idx)
+			if e.slow != nil {
+				e.stepOf(l.idx).seq = seq
+			}
+			return false
+		}
 		e.suspend(l)
 		e.ev.push(at, evResume, l.idx)
 		return false
@@ -219,7 +230,7 @@ func (e *engine) provide(l *live, i int32) {
 			w.nextWait, kept = kept, wi
 		} else {
 			w.nextWait = 0
-			d := e.relay(l.node, w.node, res.Bytes, e.now)
+			d := e.resuming(l, w, res, e.now)
 			e.links.set(&w.chain, lk)
 			w.xferIn = d
 			e.ev.push(e.now+d, evResume, wi)
@@ -258,6 +269,9 @@ func (e *engine) finish(l *live) {
 		if e.path {
 			e.links.set(&e.last, e.stretch(l, e.now))
 		}
+	}
+	if e.cl.Hub && l.id == 1 {
+		e.makespan = max(e.makespan, e.now+e.answered(l))
 	}
 	if e.opt.ByProc {
 		e.sumProc(l)
