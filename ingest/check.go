@@ -10,16 +10,20 @@ import (
 // checkedReader passes the parser's calls on to the store and checks what
 // they mean on the way, with a CallCheck (TraceOptions.CheckMeaning's
 // simulation on one processor, or a prediction) fed each call as it is
-// read, in the one pass that packs the trace, with no copy of it. A
-// defect becomes the reader's error at its call, and the end of the
+// read, in the one pass that packs the trace, with no copy of it. A call
+// is checked once the store has packed it, when the next one is asked
+// for (the parser has not reused it yet): the pack has numbered its shape
+// then (trace.Call.Shape), and the check compiles it by that number. A
+// defect becomes the reader's error at the next call, and the end of the
 // check the error of the reader's end, so a trace the check refuses is
 // refused before its transaction commits, with the file, the line and
 // what was expected.
 type checkedReader struct {
 	store.TraceReader
-	check CallCheck
-	ended bool // the check ended: its verdict is err
-	err   error
+	check   CallCheck
+	pending *trace.Call // the call returned last, not checked yet
+	ended   bool        // the check ended: its verdict is err
+	err     error
 }
 
 // CallCheck checks a trace's calls as they are read: Add each call in
@@ -36,15 +40,22 @@ func newCheckedReader(r store.TraceReader, name string, newCheck func(*trace.Hea
 	return &checkedReader{TraceReader: r, check: newCheck(r.Header(), name)}
 }
 
-// Next returns the parser's next call once the check has simulated it. At
-// the end of the trace it returns the check's error, if any, instead of
-// io.EOF; an error of the parser is returned as is.
+// Next checks the call it returned last, then returns the parser's next
+// call. At the end of the trace it returns the check's error, if any,
+// instead of io.EOF; an error of the parser is returned as is.
 func (c *checkedReader) Next() (*trace.Call, error) {
 	if c.ended {
 		if c.err != nil {
 			return nil, c.err
 		}
 		return nil, io.EOF
+	}
+	if call := c.pending; call != nil {
+		c.pending = nil
+		if err := c.check.Add(call); err != nil {
+			c.ended, c.err = true, err
+			return nil, err
+		}
 	}
 	call, err := c.TraceReader.Next()
 	if err != nil {
@@ -56,9 +67,6 @@ func (c *checkedReader) Next() (*trace.Call, error) {
 		}
 		return nil, err
 	}
-	if err := c.check.Add(call); err != nil {
-		c.ended, c.err = true, err
-		return nil, err
-	}
+	c.pending = call
 	return call, nil
 }

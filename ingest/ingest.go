@@ -47,8 +47,11 @@ func hashReader(h hash.Hash, r io.Reader) (string, error) {
 	if _, err := io.CopyBuffer(h, struct{ io.Reader }{r}, make([]byte, 1<<20)); err != nil {
 		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hexSum(h), nil
 }
+
+// hexSum is h's sum in hex, as the store's digest columns hold it.
+func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
 
 // sniffJSONLines checks that head can begin a JSON Lines file (order
 // traces, measured runs): gzip, or a '{' after blanks.

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/trace"
+	"github.com/zeebo/xxh3"
 )
 
 // TraceName is the name a trace file is stored under: its base name without
@@ -76,17 +78,32 @@ func TraceWith(ctx context.Context, st *store.Store, path string, opt TraceOptio
 // The file is hashed first, so that a stored trace costs one read of the
 // file (of its compressed bytes when gzip), not a parse; a new one is then
 // inflated in a goroutine beside the parsing, and the parser keeps the
-// parameter texts without parsing them, as the pack needs.
+// parameter texts without parsing them, as the pack needs. A plain text
+// file ingested into a store that holds no trace (`presage predict FILE`
+// on a new store) cannot be stored already: it is hashed in the pass that
+// parses it (hashedPass), read once instead of twice.
 func packFile(ctx context.Context, st *store.Store, path string, progress func(done, total int64), check func(*trace.Header, string) CallCheck) (store.TraceInfo, error) {
-	f, size, digest, err := openSummed(ctx, path, ptr.Sniff, xxh3Reader)
+	f, size, err := openSniffed(path, ptr.Sniff)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
 	defer f.Close()
-	if info, found, err := storedTrace(ctx, st, f, digest); err != nil || found {
-		return info, err
+	var in io.Reader = f
+	var digest string
+	var late func() (string, error)
+	if pass, ok, err := newHashedPass(ctx, st, f); err != nil {
+		return store.TraceInfo{}, err
+	} else if ok {
+		in, late = pass.tee(), pass.sum
+	} else {
+		if digest, err = sumFile(ctx, f, xxh3Reader); err != nil {
+			return store.TraceInfo{}, err
+		}
+		if info, found, err := storedTrace(ctx, st, f, digest); err != nil || found {
+			return info, err
+		}
 	}
-	cr := &countingReader{r: f, total: size, progress: progress}
+	cr := &countingReader{r: in, total: size, progress: progress}
 	text, err := inputText(ctx, cr, path)
 	if err != nil {
 		return store.TraceInfo{}, err
@@ -102,12 +119,46 @@ func packFile(ctx context.Context, st *store.Store, path string, progress func(d
 	if check != nil {
 		calls = newCheckedReader(r, path, check)
 	}
-	info, err := st.SaveTrace(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, calls)
+	info, err := st.SaveTraceSummed(ctx, store.TraceInfo{Name: TraceName(path), Path: path, XXH3: digest}, calls, late)
 	if err != nil {
 		return store.TraceInfo{}, err
 	}
 	cr.report(true)
 	return info, nil
+}
+
+// hashedPass is the XXH3 of a file taken as the parser reads it: every
+// byte read from f passes through the hash (tee), and sum hashes what the
+// parser left unread and gives the digest of the whole file.
+type hashedPass struct {
+	ctx context.Context
+	f   *os.File
+	h   *xxh3.Hasher128
+}
+
+// newHashedPass returns the pass that hashes f as it is parsed when f is
+// plain text (read by the parser in this goroutine, so the hash sees its
+// bytes in order) and the store holds no trace; ok is false otherwise, and
+// f is hashed first. f is at its start.
+func newHashedPass(ctx context.Context, st *store.Store, f *os.File) (p hashedPass, ok bool, err error) {
+	magic := make([]byte, 2)
+	if n, _ := f.ReadAt(magic, 0); n == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return p, false, nil
+	}
+	has, err := st.HasTraces(ctx)
+	if err != nil || has {
+		return p, false, err
+	}
+	return hashedPass{ctx: ctx, f: f, h: xxh3.New128()}, true, nil
+}
+
+func (p hashedPass) tee() io.Reader { return io.TeeReader(p.f, p.h) }
+
+func (p hashedPass) sum() (string, error) {
+	if _, err := io.CopyBuffer(p.h, struct{ io.Reader }{contextReader{p.ctx, p.f}}, make([]byte, 1<<16)); err != nil {
+		return "", fmt.Errorf("%s: %w", p.f.Name(), err)
+	}
+	return hexSum(p.h), nil
 }
 
 // storedTrace finds the stored trace of file f, whose XXH3 is digest,

@@ -49,6 +49,9 @@ type Compiler struct {
 	protos map[protoKey]*proto
 	sites  map[protoKey]*site
 	prev   *site // site of the previous call
+	// byShape holds the prototype of each trace.Call.Shape seen: a
+	// shaped call is compiled by indexing, not by hashing its texts.
+	byShape []*proto
 }
 
 // NewCompiler returns an empty compiler.
@@ -63,18 +66,32 @@ func NewCompiler() *Compiler {
 // has it parsed when its prototype is made, once per distinct text.
 func (c *Compiler) Compile(call *trace.Call) Op {
 	op := Op{callT: call.CallTime, retT: call.RetTime, traceLine: int32(call.TraceLine)}
+	if s := call.Shape; s > 0 && s < len(c.byShape) && c.byShape[s] != nil {
+		op.p = c.byShape[s]
+		return op
+	}
+	op.p = c.compile(call)
+	if s := call.Shape; s > 0 {
+		if s >= len(c.byShape) {
+			c.byShape = append(c.byShape, make([]*proto, s+1-len(c.byShape))...)
+		}
+		c.byShape[s] = op.p
+	}
+	return op
+}
+
+// compile returns the prototype of call, made or found by its texts.
+func (c *Compiler) compile(call *trace.Call) *proto {
 	k := protoKey{fn: call.Func, file: call.File, line: call.Line, pattern: call.Pattern, in: call.InText, out: call.OutText}
 	st := c.site(k)
 	shareable := (call.InText != "" || len(call.In) == 0) && (call.OutText != "" || len(call.Out) == 0)
 	if !shareable {
-		op.p = &proto{site: st, in: compileArgs(call.In), out: compileArgs(call.Out)}
-		return op
+		return &proto{site: st, in: compileArgs(call.In), out: compileArgs(call.Out)}
 	}
 	// A call site mostly repeats its last parameters: comparing them is
 	// cheaper than hashing them.
 	if lp := st.last; lp != nil && st.lastIn == call.InText && st.lastOut == call.OutText {
-		op.p = lp
-		return op
+		return lp
 	}
 	p, ok := c.protos[k]
 	if !ok {
@@ -82,8 +99,7 @@ func (c *Compiler) Compile(call *trace.Call) Op {
 		c.protos[k] = p
 	}
 	st.last, st.lastIn, st.lastOut = p, call.InText, call.OutText
-	op.p = p
-	return op
+	return p
 }
 
 // parsed returns ps, or the parameters of text when they were not parsed.

@@ -49,4 +49,11 @@ type Call struct {
 	// InText and OutText are the parameter lines verbatim, newline-separated
 	// (what the store keeps).
 	InText, OutText string
+	// Shape, when not 0, names the call's shape within the Source it came
+	// from: calls of one Source with the same Shape differ only in their
+	// times and trace line (a stored trace's pack numbers its shapes so,
+	// and the store's pack writer sets it on each call it packs). The
+	// simulator's compiler then finds the call's parsed form by this
+	// number instead of hashing its texts. 0: not known.
+	Shape int
 }
