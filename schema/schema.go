@@ -1,7 +1,8 @@
 // Package schema owns the store's DDL: the numbered .sql files of this
 // directory (embedded), the migrations that apply them in order and record
 // them in schema_version (all in one transaction, and only on a Presage
-// store: Identify), the characteristics table, and the views
+// store: Identify), the schema they end at made in a new store in one
+// step (new_store.ddl), the characteristics table, and the views
 // generated from the characteristics. schema/store opens stores and holds
 // every other statement, and the Go steps of the migrations that need
 // one (Step).
@@ -28,8 +29,19 @@ var ddl embed.FS
 
 // Version is the schema version this build writes; stores of a newer
 // version are refused. It is the number of migrations, which
-// TestVersionIsStored checks against stored.SchemaVersion.
-var Version = len(migrations())
+// TestVersionIsStored checks against stored.SchemaVersion; counted by
+// their names, every process starting with it (migrations() reads and
+// checks the files when a store is migrated).
+var Version = countMigrations()
+
+// countMigrations returns the number of migration files.
+func countMigrations() int {
+	entries, err := fs.ReadDir(ddl, ".")
+	if err != nil {
+		panic(err)
+	}
+	return len(entries)
+}
 
 type migration struct {
 	version int
@@ -163,7 +175,8 @@ func listSome(names []string, most int) string {
 // application id, the characteristics dimension table and the views
 // generated from the characteristics. A database that is not a Presage
 // store (Identify) is refused untouched, and one whose migration fails is
-// left as it was: never half-migrated.
+// left as it was: never half-migrated. An empty database gets the schema
+// the migrations end at in one step (createSchema).
 func Migrate(db *sqlx.DB, steps ...Step) error { return migrate(db, Version, true, steps) }
 
 // MigrateTo applies the numbered migrations db lacks up to version to, in
@@ -176,7 +189,9 @@ func migrateTo(db *sqlx.DB, to int) error { return MigrateTo(db, to) }
 
 // migrate applies the migrations db lacks up to version to, then, when
 // refresh, the application id, the characteristics and the generated
-// views, all in one transaction on one connection.
+// views, all in one transaction on one connection. An empty database
+// brought to this build's schema gets it in one step instead
+// (createSchema); MigrateTo always migrates one by one.
 //
 // The transaction begins IMMEDIATE, taking the write lock before it reads
 // the version, so processes opening a store at once apply every migration
@@ -206,10 +221,16 @@ func migrate(db *sqlx.DB, to int, refresh bool, steps []Step) (err error) {
 			err = cerr
 		}
 	}()
-	if _, err := Identify(ctx, conn); err != nil {
+	empty, err := Identify(ctx, conn)
+	if err != nil {
 		return err
 	}
-	if err := applyMigrations(ctx, conn, to, steps); err != nil {
+	if empty && refresh && to == Version {
+		err = createSchema(ctx, conn)
+	} else {
+		err = applyMigrations(ctx, conn, to, steps)
+	}
+	if err != nil {
 		return err
 	}
 	if !refresh {
@@ -275,20 +296,23 @@ func runStep(ctx context.Context, conn *sqlx.Conn, m migration, steps []Step) er
 }
 
 // seedCharacteristics writes the characteristics of this build into
-// their table, inside the migration's transaction.
+// their table, inside the migration's transaction, in one statement
+// (every writing command runs it: one statement prepared, not one per
+// characteristic).
 func seedCharacteristics(ctx context.Context, conn *sqlx.Conn) error {
+	rows := make([]string, len(result.Chars))
+	args := make([]any, 0, 6*len(result.Chars))
 	for id, c := range result.Chars {
 		var op any
 		if c.OpClass != "" {
 			op = c.OpClass
 		}
-		if _, err := conn.ExecContext(ctx, `INSERT INTO characteristics(id, name, unit, family, op_class, description)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT(id) DO UPDATE SET name=excluded.name, unit=excluded.unit, family=excluded.family,
-				op_class=excluded.op_class, description=excluded.description`,
-			id, c.Name, c.Unit, string(c.Family), op, c.Description); err != nil {
-			return err
-		}
+		rows[id] = "(?, ?, ?, ?, ?, ?)"
+		args = append(args, id, c.Name, c.Unit, string(c.Family), op, c.Description)
 	}
-	return nil
+	_, err := conn.ExecContext(ctx, `INSERT INTO characteristics(id, name, unit, family, op_class, description)
+		VALUES `+strings.Join(rows, ", ")+`
+		ON CONFLICT(id) DO UPDATE SET name=excluded.name, unit=excluded.unit, family=excluded.family,
+			op_class=excluded.op_class, description=excluded.description`, args...)
+	return err
 }

@@ -67,8 +67,13 @@ func openWriter(path string, newFile bool) (*Store, error) {
 	// position is free, then cannot be overtaken by another process. The
 	// journal mode is set after the file is known to be a store: setting
 	// it writes to the file.
-	dsn := fmt.Sprintf("%s?_txlock=immediate&_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)",
+	dsn := fmt.Sprintf("%s?_txlock=immediate&_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)",
 		fileURI(path), busyTimeout)
+	if newFile {
+		dsn += newFilePragmas
+	} else {
+		dsn += "&_pragma=synchronous(NORMAL)"
+	}
 	db, err := sqlx.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -87,20 +92,36 @@ func openWriter(path string, newFile bool) (*Store, error) {
 	return &Store{db: db, q: db, path: path}, nil
 }
 
+// newFilePragmas are the settings of the new file createStore makes,
+// which no other process opens before it is linked into place complete
+// and synced: the schema is written straight into the file (the
+// rollback journal in memory, for a failed migration's ROLLBACK; no sync
+// at each commit). Its pages keep SQLite's default size: 16 and 64 KB
+// pages made the trace's pack no cheaper to write or read, and every
+// stored run dearer to write (docs/performance.md). Every connection of
+// the pool would set them again as it opens: createStore closes the store
+// as soon as it is migrated and switched to write-ahead logging.
+const newFilePragmas = "&_pragma=journal_mode(MEMORY)&_pragma=synchronous(OFF)"
+
 // migrateWaiting checks that db is a store (or the new file Open made),
 // switches it to write-ahead logging and migrates it, waiting up to
 // busyTimeout for other processes opening the same store: SQLite does not
 // call its busy handler while a connection switches the file to
 // write-ahead logging, so that step can fail at once with SQLITE_BUSY.
+// The new file is switched after it is migrated, its schema written
+// without a log (newFilePragmas).
 func migrateWaiting(db *sqlx.DB, path string, newFile bool) error {
 	deadline := time.Now().Add(busyTimeout * time.Millisecond)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
 		err := identify(db, path, newFile)
-		if err == nil {
+		if err == nil && !newFile {
 			_, err = db.Exec(`PRAGMA journal_mode = WAL`)
 		}
 		if err == nil {
 			err = schema.Migrate(db, steps...)
+		}
+		if err == nil && newFile {
+			_, err = db.Exec(`PRAGMA journal_mode = WAL`)
 		}
 		var e *sqlite.Error
 		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
@@ -191,6 +212,9 @@ func createStore(path string) error {
 	if err := st.Close(); err != nil { // the last connection: the log is copied in
 		return fmt.Errorf("create store %s: %w", path, err)
 	}
+	if err := syncFile(tmp); err != nil { // its commits did not (newFilePragmas)
+		return fmt.Errorf("create store %s: %w", path, err)
+	}
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		// A file system without hard links: rename, unless another
 		// process made the store meanwhile.
@@ -202,6 +226,19 @@ func createStore(path string) error {
 		}
 	}
 	return nil
+}
+
+// syncFile writes the file at path through to the disk.
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // removeWithLog removes a database file with its log and the log's index.

@@ -101,9 +101,12 @@ type Engine struct {
 	curLoop    *loop // the loop of the last crtpl_/mappl_
 	acr        *acrossState
 	redGroups  map[uint64]*redGroup
+	freeRed    []*redGroup      // deleted reduction groups, reused by crtrg_
 	reds       map[uint64]int64 // RedRef -> variable size
 	pendRed    map[uint64]pending
 	shGroups   map[uint64]*shadowGroup
+	freeSh     []*shadowGroup // deleted shadow groups, reused by crtshg_
+	noEdges    *transfers     // the transfers of every empty shadow group, shared
 	pendSh     map[uint64]pending
 	lastTS     int64 // TypeSize of the last array inserted in a shadow group
 	buffers    map[uint64]*buffer
@@ -112,8 +115,9 @@ type Engine struct {
 	ams        map[uint64]*am
 	curAM      *am
 	amStack    []amFrame
-	loopCache  map[loopKey]*loopMapping
-	keyBuf     []byte // the index arrays of the last mappl_, encoded
+	loopCache  map[loopKey]*loopMapping      // by compiled parameters
+	loopIndex  map[loopIndexKey]*loopMapping // by index arrays; emptied with loopCache
+	keyBuf     []byte                        // the index arrays of the last mappl_, encoded
 	boundCache map[boundKey]*boundResult
 	epoch      int // changes whenever a layout changes (invalidates loopCache)
 	ownCache   reductionOwners
@@ -169,7 +173,9 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		vms:        map[uint64]*layout.VM{},
 		ams:        map[uint64]*am{},
 		loopCache:  map[loopKey]*loopMapping{},
+		loopIndex:  map[loopIndexKey]*loopMapping{},
 		boundCache: map[boundKey]*boundResult{},
+		noEdges:    newTransfers(n),
 	}
 	e.clk = make([]float64, e.classes.count())
 	if opt.Recorder != nil {

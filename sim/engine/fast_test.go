@@ -58,3 +58,28 @@ func TestSyncAll(t *testing.T) {
 		t.Error("clocks still marked skewed after a full synchronisation")
 	}
 }
+
+// TestChargeUniformCall: the written-out uniform charge of a call moves
+// every counter and the clock as the four table-driven addAll do, bit for
+// bit, with and without a return time.
+func TestChargeUniformCall(t *testing.T) {
+	for _, tc := range []struct{ callT, retT, f float64 }{{0.004, 0.002, 0.75}, {0.1, 0, 0.5}, {1e-7, 3e-8, 1.0 / 3}} {
+		fast, slow := newTestEngine(t, []int{4}), newTestEngine(t, []int{4})
+		for i := 0; i < 3; i++ { // sums, not only first charges
+			fast.callT, fast.retT = tc.callT, tc.retT
+			fast.chargeUniformCall(tc.callT, tc.retT, tc.f)
+			slow.addAll(slow.vm, KUsr, tc.callT)
+			if tc.retT != 0 {
+				slow.addAll(slow.vm, KSys, tc.retT)
+			}
+			slow.addAll(slow.vm, KInsSys, tc.retT*tc.f)
+			slow.addAll(slow.vm, KInsUsr, tc.callT*tc.f)
+		}
+		if fast.cur.uni != slow.cur.uni {
+			t.Errorf("%+v: counters %v, want %v", tc, fast.cur.uni, slow.cur.uni)
+		}
+		if fast.clkU != slow.clkU {
+			t.Errorf("%+v: clock %v, want %v", tc, fast.clkU, slow.clkU)
+		}
+	}
+}

@@ -21,10 +21,22 @@ type loop struct {
 	hasPortion bool
 }
 
-// loopKey identifies identical mappl_ calls in one layout epoch.
+// loopKey identifies identical mappl_ calls in one layout epoch by their
+// compiled parameters. It holds no string, so that the lookup every mappl_
+// makes hashes a few words (a string field costs a hash call of its own).
 type loopKey struct {
-	args  *args  // the call's compiled parameters, or
-	index string // its six index arrays (indexArraysKey)
+	args  *args
+	tmpl  *layout.Template
+	on    *array
+	epoch int
+	rank  int
+}
+
+// loopIndexKey identifies the mappl_ calls of one layout epoch with equal
+// index arrays (indexArraysKey): the executions of a loop, whose calls
+// differ by their LoopRef.
+type loopIndexKey struct {
+	index string
 	tmpl  *layout.Template
 	on    *array
 	epoch int
@@ -137,8 +149,8 @@ func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loo
 		}
 	}
 	e.keyBuf = indexArraysKey(e.keyBuf[:0], &arrs)
-	byIndex := loopKey{index: string(e.keyBuf), tmpl: tmpl, on: on, epoch: e.epoch, rank: rank}
-	m, ok := e.loopCache[byIndex]
+	byIndex := loopIndexKey{index: string(e.keyBuf), tmpl: tmpl, on: on, epoch: e.epoch, rank: rank}
+	m, ok := e.loopIndex[byIndex]
 	if !ok {
 		var err error
 		if m, err = e.mapLoop(rank, tmpl, on, arrs); err != nil {
@@ -149,10 +161,11 @@ func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loo
 	// emptied at 4,096 entries, or earlier on grids of more than 1,024
 	// processors, when its blocks would pass maxCachedBlocks, so its memory
 	// does not grow with the trace's loops times the grid.
-	if len(e.loopCache) > 4096 || (len(e.loopCache)+2)*e.L > maxCachedBlocks {
+	if n := len(e.loopCache) + len(e.loopIndex); n > 4096 || (n+2)*e.L > maxCachedBlocks {
 		clear(e.loopCache)
+		clear(e.loopIndex)
 	}
-	e.loopCache[key], e.loopCache[byIndex] = m, m
+	e.loopCache[key], e.loopIndex[byIndex] = m, m
 	return m, nil
 }
 

@@ -49,7 +49,15 @@ func crtrg(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	e.redGroups[ref] = &redGroup{vm: e.vm}
+	// Reused once deleted: a program creates one at every iteration.
+	var g *redGroup
+	if n := len(e.freeRed); n > 0 {
+		g, e.freeRed = e.freeRed[n-1], e.freeRed[:n-1]
+	} else {
+		g = new(redGroup)
+	}
+	*g = redGroup{vm: e.vm}
+	e.redGroups[ref] = g
 	return nil
 }
 
@@ -316,7 +324,10 @@ func delrg(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	delete(e.redGroups, ref)
+	if g, ok := e.redGroups[ref]; ok {
+		delete(e.redGroups, ref)
+		e.freeRed = append(e.freeRed, g)
+	}
 	delete(e.pendRed, ref)
 	return nil
 }

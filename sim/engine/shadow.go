@@ -32,7 +32,18 @@ func crtshg(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	e.shGroups[ref] = &shadowGroup{t: newTransfers(e.L)}
+	// A program creates and deletes a group at every iteration, and most
+	// groups take their first array's transfers from the bound cache: a
+	// deleted group is reused, and a new one shares the empty transfers
+	// until an array is added (addBound copies shared transfers first).
+	var g *shadowGroup
+	if n := len(e.freeSh); n > 0 {
+		g, e.freeSh = e.freeSh[n-1], e.freeSh[:n-1]
+	} else {
+		g = new(shadowGroup)
+	}
+	*g = shadowGroup{t: e.noEdges, shared: true}
+	e.shGroups[ref] = g
 	return nil
 }
 
@@ -355,6 +366,14 @@ func delshg(e *Engine) error {
 	if err != nil {
 		return err
 	}
+	g, ok := e.shGroups[ref]
+	if !ok {
+		return nil
+	}
 	delete(e.shGroups, ref)
+	// The ACROSS state keeps its groups past their deletion.
+	if a := e.acr; a == nil || (a.oldG != g && a.newG != g) {
+		e.freeSh = append(e.freeSh, g)
+	}
 	return nil
 }
