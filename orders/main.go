@@ -142,10 +142,8 @@ func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int6
 	r := newRunMode(ctx, cfg)
 	defer r.cancel()
 	r.make(nil, orderSpec{name: name, body: body})
-	ended := make(chan struct{})
-	go func() { r.orders.Wait(); close(ended) }()
 	select {
-	case <-ended:
+	case <-r.sched.done:
 	case <-r.ctx.Done(): // cancelled, or an order failed: the others end on their own
 	}
 	end := time.Now()

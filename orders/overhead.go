@@ -1,6 +1,9 @@
 package orders
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The blocks under which calibration rows time the runtime itself (f = 1):
 // record mode writes their prices into the trace's header
@@ -18,32 +21,43 @@ const (
 )
 
 // overheadOrders is how many orders each timing of the runtime makes:
-// enough that the run's start and end weigh little, and that the
-// collector runs during it, as it does in a program's run: an order
-// allocates about 400 bytes, and 2,048 of them (the count before) less
-// than the heap at which the collector starts, so that they were priced
-// without it, below what BenchmarkRuntimeCosts measures on 65,536.
-const overheadOrders = 16384
+// as many as BenchmarkRuntimeCosts makes, for the cost per order grows
+// with the collections a run pays (an order allocates about 400 bytes),
+// and a program of many orders runs with the collector in its steady
+// state: 16,384 orders priced an order about 15% below what 65,536
+// cost, in the same process (2,048, less than the heap at which the
+// collector starts, lower still).
+const overheadOrders = 65536
 
-// overheadBatch is how many orders a batch of makeBatches makes before
-// it waits: few enough that the orders waiting for the worker stay few,
-// as in a program's run.
+// overheadBatch is how many orders a batch of getBatches makes before
+// it gets their results: few enough that the orders waiting for the
+// worker stay few, as in a program's run.
 const overheadBatch = 16
 
 var (
 	emptyOrder = Proc("orders.empty", func(*Ctx, int) (int, error) { return 0, nil })
-	// makeBatches makes overheadOrders empty orders by batches of k and
-	// gets the last of each batch: on one worker, FIFO, that Get
-	// suspends its maker while the batch runs, so the run pays
-	// overheadOrders orders and overheadOrders/k waits.
-	makeBatches = Proc("orders.make-batches", func(c *Ctx, k int) (int, error) {
-		for i := 0; i < overheadOrders; i += k {
-			var last *Handle[int]
-			for j := range k {
-				last = Make(c, emptyOrder, j)
+	// getBatches makes overheadOrders empty orders by batches of
+	// overheadBatch and gets every result of a batch before it makes the
+	// next, last first or first first. On one worker, FIFO, the maker
+	// resumes ahead of the batch's orders not yet run: got last first,
+	// its Get of the last suspends it while the batch runs and the
+	// others have ended (overheadOrders orders, overheadOrders/k
+	// waits); got first first, every Get suspends it while one order
+	// runs (overheadOrders orders and as many waits). The two runs make,
+	// start, end and get the same orders and differ only by the waits.
+	getBatches = Proc("orders.get-batches", func(c *Ctx, lastFirst bool) (int, error) {
+		hs := make([]*Handle[int], overheadBatch)
+		for i := 0; i < overheadOrders; i += overheadBatch {
+			for j := range hs {
+				hs[j] = Make(c, emptyOrder, j)
 			}
-			if _, err := last.Get(c); err != nil {
-				return 0, err
+			for j := range hs {
+				if lastFirst {
+					j = len(hs) - 1 - j
+				}
+				if _, err := hs[j].Get(c); err != nil {
+					return 0, err
+				}
 			}
 		}
 		return 0, nil
@@ -52,37 +66,40 @@ var (
 
 // timeRuntime returns run mode's cost per order and per wait on one
 // worker, in seconds, reps times each, after a run not timed (the first
-// run of a process grows its heap and its goroutine stacks). Batches of
-// one order cost n(order + wait), batches of K n·order + (n/K)·wait;
-// the two give both. A machine too noisy to tell one from zero gets a
-// nanosecond, the least a calibration row may hold.
+// run of a process grows its heap and its goroutine stacks). Each
+// timing runs getBatches as a program runs (the rule's default, orders
+// free to migrate), timed from outside the run as BenchmarkRuntimeCosts
+// times it: got first first it costs n(order + wait), got last first
+// n·order + (n/K)·wait; the two give both. A machine too noisy to tell
+// one from zero gets a nanosecond, the least a calibration row may hold.
 func timeRuntime(ctx context.Context, reps int) (order, wait []float64, err error) {
-	cfg := Config{Workers: 1, Pin: true}
-	perOrder := func(k int) (float64, error) {
-		rep, err := runMain(ctx, cfg, makeBatches.name, func(c *Ctx) (int64, error) {
-			_, err := makeBatches.fn(c, k)
+	cfg := Config{Workers: 1}
+	perOrder := func(lastFirst bool) (float64, error) {
+		start := time.Now()
+		_, err := runMain(ctx, cfg, getBatches.name, func(c *Ctx) (int64, error) {
+			_, err := getBatches.fn(c, lastFirst)
 			return 0, err
 		})
 		if err != nil {
 			return 0, err
 		}
-		return rep.Elapsed.Seconds() / overheadOrders, nil
+		return time.Since(start).Seconds() / overheadOrders, nil
 	}
-	if _, err := perOrder(overheadBatch); err != nil {
+	if _, err := perOrder(true); err != nil {
 		return nil, nil, err
 	}
 	for range reps {
-		one, err := perOrder(1)
+		each, err := perOrder(false)
 		if err != nil {
 			return nil, nil, err
 		}
-		batched, err := perOrder(overheadBatch)
+		few, err := perOrder(true)
 		if err != nil {
 			return nil, nil, err
 		}
 		const k = overheadBatch
-		w := max((one-batched)/(1-1.0/k), 1e-9)
-		order = append(order, max(batched-w/k, 1e-9))
+		w := max((each-few)/(1-1.0/k), 1e-9)
+		order = append(order, max(few-w/k, 1e-9))
 		wait = append(wait, w)
 	}
 	return order, wait, nil

@@ -15,13 +15,16 @@ type runMode struct {
 	// schedule, when set, keeps every order's real schedule (the run's
 	// measurement is written): made is kept with its order.
 	schedule bool
-	all      []*order       // with schedule, every order made, by id
-	orders   sync.WaitGroup // every order made, so that the run ends with the last
-	count    atomic.Int64   // orders made
+	all      []*order     // with schedule, every order made, by id
+	count    atomic.Int64 // orders made
 	// active counts the orders made, not ended and not suspended in Get:
 	// when it falls to 0 while orders wait, every order left waits for
-	// another and none can end (a cycle of handles).
+	// another and none can end (a cycle of handles). Every order writes
+	// it from two workers: a cache line of its own keeps it from taking
+	// count's and mu's with it.
+	_      [64]byte
 	active atomic.Int64
+	_      [56]byte
 	// mu guards the waits (waiting, and the orders' waitsFor, waitAt and
 	// waiters) and all: it is taken when an order suspends in Get, when
 	// an order that was waited for ends (never for an order nobody waits
@@ -75,7 +78,6 @@ func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	} else {
 		o.id = r.count.Add(1)
 	}
-	r.orders.Add(1)
 	ot.ctx = Ctx{rt: r, ord: o, run: &r.runState}
 	ot.task = task{o: o, body: spec.body, ctx: &ot.ctx}
 	r.sched.place(from, &ot.task)
@@ -126,7 +128,6 @@ func (r *runMode) exec(t *task, i int) (last int, next *task) {
 		last, next = o.slot, r.sched.finish(o.slot)
 		t.after = next
 		r.sched.ended()
-		r.orders.Done()
 	}()
 	r.check() // an order that gets its worker after a cancel does not start
 	_, err = t.body(t.ctx)

@@ -59,11 +59,18 @@ type sched struct {
 	workers []slot
 	// parked counts the parked workers: a maker with none to wake does
 	// not look for them.
-	parked atomic.Int32
-	// live counts the orders made and not ended; when it falls to 0 the
-	// run is over and the loops end (closing).
-	live    atomic.Int64
+	parked  atomic.Int32
 	closing atomic.Bool
+	// done is closed when the run is over (closing).
+	done chan struct{}
+	// live counts the orders made and not ended; when it falls to 0 the
+	// run is over and the loops end (closing). Every order writes it
+	// twice, from the worker of its maker and from its own: it has a
+	// cache line of its own, so that the fields read at every decision
+	// are not fetched again from the other core each time.
+	_    [64]byte
+	live atomic.Int64
+	_    [56]byte
 	// exec runs a new order's body on worker i and returns the worker it
 	// ended on (it may resume on another) and the task finish started
 	// there next, if any.
@@ -105,7 +112,7 @@ type task struct {
 }
 
 func newSched(n int, rule ordersched.Name, migrate bool, seed uint64, exec func(*task, int) (int, *task)) *sched {
-	s := &sched{rule: rule, migrate: migrate, slack: 1, workers: make([]slot, n), exec: exec, start: time.Now()}
+	s := &sched{rule: rule, migrate: migrate, slack: 1, workers: make([]slot, n), exec: exec, done: make(chan struct{}), start: time.Now()}
 	for i := range s.workers {
 		w := &s.workers[i]
 		w.wake = make(chan struct{}, 1)
@@ -477,6 +484,7 @@ func (s *sched) ended() {
 		return
 	}
 	s.closing.Store(true)
+	close(s.done)
 	for i := range s.workers {
 		s.wake(i)
 		w := &s.workers[i]

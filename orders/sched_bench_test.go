@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	goruntime "runtime"
+	"runtime/metrics"
 	"slices"
 	"syscall"
 	"testing"
@@ -189,15 +190,21 @@ func BenchmarkGoroutineCost(b *testing.B) {
 // reports the median speedups (wall time on one over wall time on two):
 // each on as many threads as workers, and the runtime on the process's
 // threads both times (GOMAXPROCS kept, as a program runs with
-// -orders.workers 1 and 2).
+// -orders.workers 1 and 2). Beside them, the time the Go runtime's Ps
+// were idle per order in the runtime's run on two workers and two
+// threads (its own count, runtime/metrics): what the wall time on two
+// loses to waiting inside the process, which other programs' load does
+// not move as it moves the speedups.
 func BenchmarkSpeedup(b *testing.B) {
 	d := dag{65536, 65536, int(5 * spinRate())}
-	var orders, kept, plain []float64
+	var orders, kept, plain, idle []float64
 	for b.Loop() {
 		o1, _ := d.orders(b, 1, 1)
 		k1, _ := d.orders(b, 1, 0)
 		p1, _ := d.plain(1)
+		i0 := idleTime()
 		o2, _ := d.orders(b, 2, 2)
+		idle = append(idle, (idleTime()-i0).Seconds()*1e6/float64(d.n))
 		k2, _ := d.orders(b, 2, 0)
 		p2, _ := d.plain(2)
 		orders = append(orders, o1.Seconds()/o2.Seconds())
@@ -207,6 +214,16 @@ func BenchmarkSpeedup(b *testing.B) {
 	b.ReportMetric(median(orders), "orders-speedup")
 	b.ReportMetric(median(kept), "orders-gomaxprocs-speedup")
 	b.ReportMetric(median(plain), "plain-speedup")
+	b.ReportMetric(median(idle), "orders-idle-µs/order")
+}
+
+// idleTime is the time the Go runtime's Ps have been idle so far, after a
+// collection: the runtime updates its CPU classes at the end of each.
+func idleTime() time.Duration {
+	goruntime.GC()
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	return time.Duration(s[0].Value.Float64() * 1e9)
 }
 
 // reverse is the DAG of batch got last first: the maker waits once per
