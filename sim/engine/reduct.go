@@ -50,12 +50,7 @@ func crtrg(e *Engine) error {
 		return err
 	}
 	// Reused once deleted: a program creates one at every iteration.
-	var g *redGroup
-	if n := len(e.freeRed); n > 0 {
-		g, e.freeRed = e.freeRed[n-1], e.freeRed[:n-1]
-	} else {
-		g = new(redGroup)
-	}
+	g := reuse(&e.freeRed)
 	*g = redGroup{vm: e.vm}
 	e.redGroups[ref] = g
 	return nil

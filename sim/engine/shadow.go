@@ -36,15 +36,22 @@ func crtshg(e *Engine) error {
 	// groups take their first array's transfers from the bound cache: a
 	// deleted group is reused, and a new one shares the empty transfers
 	// until an array is added (addBound copies shared transfers first).
-	var g *shadowGroup
-	if n := len(e.freeSh); n > 0 {
-		g, e.freeSh = e.freeSh[n-1], e.freeSh[:n-1]
-	} else {
-		g = new(shadowGroup)
-	}
+	g := reuse(&e.freeSh)
 	*g = shadowGroup{t: e.noEdges, shared: true}
 	e.shGroups[ref] = g
 	return nil
+}
+
+// reuse takes a deleted group off its free list, or makes a new one; the
+// caller sets every field.
+func reuse[T any](free *[]*T) *T {
+	n := len(*free)
+	if n == 0 {
+		return new(T)
+	}
+	g := (*free)[n-1]
+	*free = (*free)[:n-1]
+	return g
 }
 
 func (e *Engine) shadowGroup(name key) (*shadowGroup, uint64, error) {
