@@ -46,15 +46,7 @@ var authSum = orders.Proc("auth-sum", func(c *orders.Ctx, in authInput) (int, er
 	for i := range hs {
 		hs[i] = orders.Make(c, authTerm, authInput{I: i, Pause: in.Pause})
 	}
-	total := 0
-	for _, h := range hs {
-		v, err := h.Get(c)
-		if err != nil {
-			return 0, err
-		}
-		total += v
-	}
-	return total, nil
+	return procstest.SumResults(c, hs)
 })
 
 // tlsDirEnv names, for the child processes, the folder of the test's

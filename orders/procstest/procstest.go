@@ -20,8 +20,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/presage-dvm/presage/orders"
 	_ "github.com/presage-dvm/presage/orders/cluster" // the transport of the runs in worker processes it starts
 )
+
+// SumResults gets every handle's result in turn and adds them: the end
+// of the test programs that make one order per number and sum what they
+// give.
+func SumResults(c *orders.Ctx, hs []*orders.Handle[int]) (int, error) {
+	total := 0
+	for _, h := range hs {
+		v, err := h.Get(c)
+		if err != nil {
+			return 0, err
+		}
+		total += v
+	}
+	return total, nil
+}
 
 // childEnv marks the child process Run starts: the coordinator, and its
 // workers, which are copies of it.

@@ -26,15 +26,7 @@ var sum = orders.Proc("sum", func(c *orders.Ctx, in sumInput) (int, error) {
 	for i := range hs {
 		hs[i] = orders.Make(c, term, termInput{I: i, Pause: in.Pause, Fail: in.Fail})
 	}
-	total := 0
-	for _, h := range hs {
-		v, err := h.Get(c)
-		if err != nil {
-			return 0, err
-		}
-		total += v
-	}
-	return total, nil
+	return SumResults(c, hs)
 })
 
 type sumInput struct {
