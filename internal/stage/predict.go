@@ -175,11 +175,21 @@ type streamCheck struct {
 var errNotTheTrace = errors.New("stage: the configuration, not the trace, failed")
 
 func (c streamCheck) Add(call *trace.Call) error {
-	err := c.s.Add(call)
-	if ee := (*engine.Error)(nil); err != nil && !(errors.As(err, &ee) && !ee.Limit) {
-		return errNotTheTrace
+	if err := c.s.Add(call); err != nil {
+		return checkFailure(err)
 	}
-	return err
+	return nil
+}
+
+// checkFailure is err, a failure of the check's prediction, when the trace
+// is at fault (an engine error that is no limit), else errNotTheTrace. It
+// is out of streamCheck.Add so that the error's variable, which
+// errors.As takes the address of, is not allocated at every call.
+func checkFailure(err error) error {
+	if ee := (*engine.Error)(nil); errors.As(err, &ee) && !ee.Limit {
+		return err
+	}
+	return errNotTheTrace
 }
 
 func (c streamCheck) End() error {
