@@ -11,7 +11,9 @@ import (
 
 // testSteps stand for the steps schema/store supplies, for the tests of
 // this package, whose stores hold no row of a legacy form: the step of
-// migration 24 refuses an order trace left in the JSON-line form.
+// migration 24 refuses an order trace left in the JSON-line form; the
+// step of migration 25 leaves the packs as they are (no test here reads
+// one back).
 var testSteps = []Step{{Name: "pack-order-traces", Run: func(ctx context.Context, conn *sqlx.Conn) error {
 	var legacy int
 	if err := conn.GetContext(ctx, &legacy, `SELECT count(*) FROM order_traces WHERE packing = 0`); err != nil {
@@ -21,10 +23,14 @@ var testSteps = []Step{{Name: "pack-order-traces", Run: func(ctx context.Context
 		return fmt.Errorf("%d order traces of JSON lines, which this test's step does not pack", legacy)
 	}
 	return nil
-}}}
+}}, compressNothing}
+
+// compressNothing stands for migration 25's step.
+var compressNothing = Step{Name: "compress-trace-packs", Run: func(context.Context, *sqlx.Conn) error { return nil }}
 
 // TestMigrationNamesItsStep: migration 24 names the step that packs the
-// order traces, and a store is not migrated past it without the step:
+// order traces, migration 25 the one that compresses the trace packs, and
+// a store is not migrated past it without the step:
 // it keeps its version, and the step's error is the migration's.
 func TestMigrationNamesItsStep(t *testing.T) {
 	var named []string
@@ -33,8 +39,8 @@ func TestMigrationNamesItsStep(t *testing.T) {
 			named = append(named, fmt.Sprintf("%d %s", m.version, m.step))
 		}
 	}
-	if fmt.Sprint(named) != "[24 pack-order-traces]" {
-		t.Fatalf("migrations with a step: %v, want [24 pack-order-traces]", named)
+	if want := "[24 pack-order-traces 25 compress-trace-packs]"; fmt.Sprint(named) != want {
+		t.Fatalf("migrations with a step: %v, want %s", named, want)
 	}
 	db := storeOfVersion(t, 23)
 	if err := Migrate(db); err == nil || !strings.Contains(err.Error(), `step "pack-order-traces" was not supplied`) {
@@ -50,7 +56,7 @@ func TestMigrationNamesItsStep(t *testing.T) {
 	ran := 0
 	counting := Step{Name: "pack-order-traces", Run: func(context.Context, *sqlx.Conn) error { ran++; return nil }}
 	for range 2 {
-		if err := Migrate(db, counting); err != nil {
+		if err := Migrate(db, counting, compressNothing); err != nil {
 			t.Fatal(err)
 		}
 	}

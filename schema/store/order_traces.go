@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
@@ -24,20 +23,6 @@ import (
 // simulation streams the chunks back one at a time. Traces stored before
 // schema 14 as chunks of JSON lines are packed by migration 24
 // (order_traces_pack.go), so every stored trace has this one form.
-
-// chunkCoder compresses and decompresses the chunks; EncodeAll and
-// DecodeAll are safe for concurrent use, so every trace shares it.
-var chunkCoder = struct {
-	enc *zstd.Encoder
-	dec *zstd.Decoder
-}{must(zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))), must(zstd.NewReader(nil))}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err) // options are constant: cannot fail
-	}
-	return v
-}
 
 // orderChunkOrders is the number of orders per chunk (a few megabytes of
 // text, a few hundred kilobytes compressed). Tests lower it.
@@ -115,9 +100,9 @@ func (w *OrderWriter) flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	w.zipped = chunkCoder.enc.EncodeAll(w.data, w.zipped[:0])
+	w.zipped = orderChunkEncoder.EncodeAll(w.data, w.zipped[:0])
 	n := len(w.zipped)
-	w.zipped = chunkCoder.enc.EncodeAll(w.segments, w.zipped)
+	w.zipped = orderChunkEncoder.EncodeAll(w.segments, w.zipped)
 	data, segments := w.zipped[:n:n], w.zipped[n:]
 	number := w.chunk
 	if w.staged {
@@ -184,7 +169,7 @@ func (w *OrderWriter) finish() error {
 		return err
 	}
 	_, err = w.tx.ExecContext(w.ctx, `UPDATE order_traces SET names = ?, counts = ? WHERE id = ?`,
-		string(names), chunkCoder.enc.EncodeAll(counts, nil), w.id)
+		string(names), orderChunkEncoder.EncodeAll(counts, nil), w.id)
 	return err
 }
 
@@ -337,7 +322,7 @@ func (s *Store) OrderTraceCounts(ctx context.Context, info OrderTraceInfo) (*ord
 	if err := s.db.GetContext(ctx, &data, `SELECT counts FROM order_traces WHERE id = ?`, info.ID); err != nil {
 		return nil, err
 	}
-	raw, err := chunkCoder.dec.DecodeAll(data, nil)
+	raw, err := blobDecoder.DecodeAll(data, nil)
 	if err != nil {
 		return nil, fmt.Errorf("order trace %s: stored counts: %w", info.Name, err)
 	}
@@ -466,13 +451,13 @@ func (f *chunkFetcher) fetch(chunk int, buf *chunkBufs) ([]byte, []byte, error) 
 	if err := rows.Scan(&data, &segments); err != nil {
 		return nil, nil, err
 	}
-	if buf.orders, err = chunkCoder.dec.DecodeAll(data, buf.orders[:0]); err != nil {
+	if buf.orders, err = blobDecoder.DecodeAll(data, buf.orders[:0]); err != nil {
 		return nil, nil, err
 	}
 	if !f.segments {
 		return buf.orders, nil, nil
 	}
-	if buf.segs, err = chunkCoder.dec.DecodeAll(segments, buf.segs[:0]); err != nil {
+	if buf.segs, err = blobDecoder.DecodeAll(segments, buf.segs[:0]); err != nil {
 		return nil, nil, err
 	}
 	return buf.orders, buf.segs, nil

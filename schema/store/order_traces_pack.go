@@ -16,7 +16,10 @@ import (
 
 // steps are the Go steps of the migrations (schema.Step), which Open
 // hands to schema.Migrate.
-var steps = []schema.Step{{Name: "pack-order-traces", Run: packOrderTraces}}
+var steps = []schema.Step{
+	{Name: "pack-order-traces", Run: packOrderTraces},
+	{Name: "compress-trace-packs", Run: compressTracePacks},
+}
 
 // packOrderTraces is migration 24's step: every order trace stored before
 // schema 14, as chunks of JSON lines without counts (packing 0), is
@@ -114,7 +117,7 @@ func (r *lineChunks) next() error {
 		return err
 	}
 	// Read calls next only when the previous chunk is used up.
-	r.text, err = chunkCoder.dec.DecodeAll(data, r.text[:0])
+	r.text, err = blobDecoder.DecodeAll(data, r.text[:0])
 	if err != nil {
 		return fmt.Errorf("chunk %d: %w", r.chunk, err)
 	}

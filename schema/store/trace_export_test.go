@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // SetPackChunkCalls makes packs of n calls per chunk until the test ends,
 // so that small traces span several chunks.
@@ -17,11 +20,15 @@ func PackChunkCalls() int { return packChunkCalls }
 // holds one.
 func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
 
-// RawPackTimes counts the times of a pack chunk stored as raw float64s
-// rather than ticks.
+// RawPackTimes counts the times of a stored pack chunk (compressed) kept
+// as raw float64s rather than ticks.
 func RawPackTimes(data []byte) (int, error) {
+	raw, err := blobDecoder.DecodeAll(data, nil)
+	if err != nil {
+		return 0, err
+	}
 	var d chunkDecoder
-	d.reset(data)
+	d.reset(raw)
 	n := 0
 	for !d.done() {
 		c, err := d.next()
@@ -35,4 +42,50 @@ func RawPackTimes(data []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// DamagePackChunk replaces the calls of chunk k of trace id's pack with
+// damage of them (decompressed), stored compressed as a pack chunk is.
+func (s *Store) DamagePackChunk(tb testing.TB, id int64, k int, damage func([]byte) []byte) {
+	tb.Helper()
+	ctx := context.Background()
+	var data []byte
+	if err := s.db.GetContext(ctx, &data, `SELECT data FROM trace_packs WHERE trace_id = ? AND chunk = ?`, id, k); err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := blobDecoder.DecodeAll(data, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE trace_packs SET data = ? WHERE trace_id = ? AND chunk = ?`,
+		blobEncoder.EncodeAll(damage(raw), nil), id, k); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// UncompressPacks makes s a store of schema 24, whose trace packs were
+// stored uncompressed: every chunk decompressed, migration 25 undone.
+func (s *Store) UncompressPacks(tb testing.TB) {
+	tb.Helper()
+	ctx := context.Background()
+	var chunks []struct {
+		Trace int64  `db:"trace_id"`
+		Chunk int    `db:"chunk"`
+		Data  []byte `db:"data"`
+	}
+	if err := s.db.SelectContext(ctx, &chunks, `SELECT trace_id, chunk, data FROM trace_packs`); err != nil {
+		tb.Fatal(err)
+	}
+	for _, c := range chunks {
+		raw, err := blobDecoder.DecodeAll(c.Data, []byte{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE trace_packs SET data = ? WHERE trace_id = ? AND chunk = ?`, raw, c.Trace, c.Chunk); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM schema_version WHERE version = 25`); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -10,11 +10,12 @@ import (
 // The pack of a trace (tables trace_shapes and trace_packs, schema
 // 0005_trace_packs.sql) holds its calls as the distinct call shapes, each
 // stored once, and per call a few varints: shape, call time, return time
-// and trace line. Loading it skips both the SQL row per call and the
-// parsing of the parameter text of every call.
+// and trace line, in chunks compressed with zstd (blobEncoder). Loading
+// it skips both the SQL row per call and the parsing of the parameter
+// text of every call.
 
 // packChunkCalls is the number of calls per trace_packs row: a loader holds
-// one chunk at a time (about half a megabyte). Tests lower it to make
+// one chunk at a time (about half a megabyte decompressed). Tests lower it to make
 // small traces span chunks.
 var packChunkCalls = 1 << 16
 

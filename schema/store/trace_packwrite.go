@@ -33,7 +33,8 @@ type packWriter struct {
 	prev   int
 	insert *sql.Stmt // of a shape
 	buf    []byte
-	n      int // calls in buf
+	zipped []byte // buf compressed, reused
+	n      int    // calls in buf
 	chunk  int
 	line   int // trace line of the last call in buf
 	total  int
@@ -96,13 +97,17 @@ func (w *packWriter) shape(c *trace.Call) (uint64, error) {
 	return shape, nil
 }
 
-// flush stores the calls packed since the last flush as the next chunk.
+// flush stores the calls packed since the last flush as the next chunk,
+// compressed (blobEncoder): a trace repeats its loops' calls, and the
+// chunk shrinks to a few percent, which SQLite writes (to its log, then
+// to the file) at a fraction of the cost of the whole.
 func (w *packWriter) flush() error {
-	if w.buf == nil {
-		w.buf = []byte{} // the empty chunk of a trace without calls: not NULL
+	w.zipped = blobEncoder.EncodeAll(w.buf, w.zipped[:0])
+	if w.zipped == nil {
+		w.zipped = []byte{} // the empty chunk of a trace without calls: not NULL
 	}
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO trace_packs(trace_id, chunk, calls, data) VALUES (?, ?, ?, ?)`,
-		w.id, w.chunk, w.n, w.buf); err != nil {
+		w.id, w.chunk, w.n, w.zipped); err != nil {
 		return fmt.Errorf("store chunk %d of the pack: %w", w.chunk, err)
 	}
 	w.buf, w.n, w.line = w.buf[:0], 0, 0

@@ -278,10 +278,13 @@ func (p *packSource) load(k int) error {
 	if err := rows.Scan(&p.left, &raw); err != nil {
 		return fmt.Errorf("load trace %s: chunk %d: %w", p.info.Name, k, err)
 	}
-	// raw is valid until the rows move on: keep a copy in the buffer.
-	p.buf = append(p.buf[:0], raw...)
-	p.dec.reset(p.buf)
 	p.chunk = k
+	// raw is valid until the rows move on: it is decompressed into the
+	// buffer before.
+	if p.buf, err = blobDecoder.DecodeAll(raw, p.buf[:0]); err != nil {
+		return p.corrupt(err)
+	}
+	p.dec.reset(p.buf)
 	if p.left < 0 || (p.left == 0 && len(p.buf) > 0) {
 		return p.corrupt(fmt.Errorf("chunk says %d calls", p.left))
 	}

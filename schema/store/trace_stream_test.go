@@ -221,21 +221,23 @@ func TestDamagedPack(t *testing.T) {
 	st := storetest.Open(t)
 	info := ingestTrace(t, st, golden.Path(t, "traces", "jac1d.ptr"))
 	for _, tt := range []struct {
-		name, damage, msg string
+		name   string
+		damage func() // of trace info's pack
+		msg    string
 	}{
-		{"truncated chunk", `UPDATE trace_packs SET data = substr(data, 1, length(data) - 1) WHERE chunk = 1`,
+		{"truncated chunk", damageChunk(t, st, info.ID, 1, func(b []byte) []byte { return b[:len(b)-1] }),
 			"pack chunk 1: byte "},
-		{"extra bytes", `UPDATE trace_packs SET data = CAST(data || x'00' AS BLOB) WHERE chunk = 2`,
+		{"extra bytes", damageChunk(t, st, info.ID, 2, func(b []byte) []byte { return append(b, 0) }),
 			"pack chunk 2: 1 bytes after the last call"},
-		{"unknown shape", `UPDATE trace_packs SET data = CAST(x'ffff0300000000' || data AS BLOB) WHERE chunk = 0`,
+		{"unknown shape", damageChunk(t, st, info.ID, 0, func(b []byte) []byte { return append([]byte{0xff, 0xff, 3, 0, 0, 0, 0}, b...) }),
 			"pack chunk 0: shape 65535: the trace has"},
-		{"missing chunk", `DELETE FROM trace_packs WHERE chunk = 2`,
+		{"truncated compression", damageSQL(t, st, info.ID, `UPDATE trace_packs SET data = substr(data, 1, length(data) - 1) WHERE chunk = 1`),
+			"pack chunk 1: unexpected EOF"},
+		{"missing chunk", damageSQL(t, st, info.ID, `DELETE FROM trace_packs WHERE chunk = 2`),
 			"load trace jac1d: 200 calls stored, the trace row says 258"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := st.Exec(tt.damage+` AND trace_id = ?`, info.ID); err != nil {
-				t.Fatal(err)
-			}
+			tt.damage()
 			defer func() { // restore the pack from the calls table
 				dropPack(t, st, info.ID)
 				if err := st.BuildPack(context.Background(), info.ID); err != nil {
@@ -247,6 +249,21 @@ func TestDamagedPack(t *testing.T) {
 				t.Errorf("LoadTrace: %v, want an error with %q", err, tt.msg)
 			}
 		})
+	}
+}
+
+// damageChunk damages the calls of chunk k of trace id's pack.
+func damageChunk(t *testing.T, st *store.Store, id int64, k int, damage func([]byte) []byte) func() {
+	return func() { st.DamagePackChunk(t, id, k, damage) }
+}
+
+// damageSQL damages trace id's pack with an SQL statement of trace_packs
+// (a WHERE clause that the trace's id is added to).
+func damageSQL(t *testing.T, st *store.Store, id int64, stmt string) func() {
+	return func() {
+		if err := st.Exec(stmt+` AND trace_id = ?`, id); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -328,5 +345,58 @@ func TestUnpackedStreamClose(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stream still holds the connection after Close")
+	}
+}
+
+// TestUncompressedPacksCompressed: a store of schema 24, whose trace
+// packs are uncompressed, has them compressed once when this build opens
+// it (migration 25's step): every chunk smaller than it was, and every
+// trace streaming back the calls of its file.
+func TestUncompressedPacksCompressed(t *testing.T) {
+	store.SetPackChunkCalls(t, 100)
+	path := filepath.Join(t.TempDir(), "old.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[int64]string{}
+	for _, name := range []string{"jac1d.ptr", "jac_e4.ptr"} {
+		file := golden.Path(t, "traces", name)
+		files[ingestTrace(t, st, file).ID] = file
+	}
+	st.UncompressPacks(t)
+	was := map[int64][]packChunk{}
+	for id := range files {
+		was[id] = packChunks(t, st, id)
+	}
+	st.Close()
+
+	if st, err = store.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	infos, err := st.Traces()
+	if err != nil || len(infos) != len(files) {
+		t.Fatalf("%d traces after the migration (%v), want %d", len(infos), err, len(files))
+	}
+	for _, info := range infos {
+		old, now := was[info.ID], packChunks(t, st, info.ID)
+		if len(old) < 2 || len(now) != len(old) {
+			t.Fatalf("%s: %d chunks, %d before the migration", info.Name, len(now), len(old))
+		}
+		oldBytes, nowBytes := 0, 0
+		for i := range now {
+			if now[i].Calls != old[i].Calls {
+				t.Errorf("%s chunk %d: %d calls, was %d", info.Name, i, now[i].Calls, old[i].Calls)
+			}
+			oldBytes += len(old[i].Data)
+			nowBytes += len(now[i].Data)
+		}
+		// jac1d repeats its loop's calls; jac_e4's chunks of 100 calls
+		// hardly repeat, and gain nothing.
+		if info.Name == "jac1d" && nowBytes >= oldBytes {
+			t.Errorf("jac1d: a pack of %d bytes, %d uncompressed: want it smaller", nowBytes, oldBytes)
+		}
+		sameAsFile(t, openTrace(t, st, info), files[info.ID])
 	}
 }

@@ -1,0 +1,12 @@
+-- Presage store, version 25: every trace's pack compressed.
+--
+-- The chunks of a trace's pack (trace_packs.data: per call, a few
+-- varints) were stored as they are packed. A trace repeats its loops'
+-- calls, and a chunk compressed with zstd is a few percent of that:
+-- SQLite then writes and reads a few percent of the bytes. Go code
+-- compresses every chunk stored before, before this file's statements
+-- (schema/store, compressTracePacks), as a new pack's are; the calls each
+-- chunk holds stay what they were, and no read path of the uncompressed
+-- form is left.
+-- step: compress-trace-packs
+SELECT 1;
