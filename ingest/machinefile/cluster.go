@@ -4,6 +4,7 @@ import "github.com/presage-dvm/presage/sim/machine"
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -15,8 +16,9 @@ type def struct {
 	leaf     bool
 	power    float64
 	items    []item
-	tstart   float64 // seconds
-	tbyte    float64 // seconds
+	tstart   float64                // seconds
+	tbyte    float64                // seconds
+	messages []machine.MessagePoint // NAME.messages, the extended model's
 	channels int
 	commType string
 	ref      string // X of "NAME.commtype = X.commtype"
@@ -205,7 +207,7 @@ func (f *clusterFile) composite(s *scanner, name string, at int) error {
 func (f *clusterFile) attribute(s *scanner, name string, at int) error {
 	attr, aat := s.name()
 	d := f.first[name]
-	if d == nil && (attr == "tstart" || attr == "tbyte" || attr == "commtype") {
+	if d == nil && (attr == "tstart" || attr == "tbyte" || attr == "commtype" || attr == "messages") {
 		s.warnAt(at, "%s.%s: cluster %q is not defined before this line; the statement is ignored (as in the original)", name, attr, name)
 	}
 	switch attr {
@@ -237,9 +239,58 @@ func (f *clusterFile) attribute(s *scanner, name string, at int) error {
 			return err
 		}
 		return s.end("the communication type")
+	case "messages":
+		if err := s.expect('=', "'=' after messages"); err != nil {
+			return err
+		}
+		points, err := messagePoints(s, name)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			d.messages = points
+		}
+		return s.end("the message times")
 	default:
-		return s.errAt(aat, "unknown attribute %q of %q: expected tstart, tbyte or commtype", attr, name)
+		return s.errAt(aat, "unknown attribute %q of %q: expected tstart, tbyte, commtype or messages", attr, name)
 	}
+}
+
+// messagePoints parses the value of NAME.messages, the extended model's
+// measured message times (machine.Node.Messages): "BYTES : MICROSECONDS"
+// pairs separated by commas, at least two, in increasing sizes, each time
+// within the range of a start-up time.
+func messagePoints(s *scanner, name string) ([]machine.MessagePoint, error) {
+	var points []machine.MessagePoint
+	for {
+		bytes, bat, err := s.integer("a message size in bytes")
+		if err != nil {
+			return nil, err
+		}
+		if n := len(points); n > 0 && int64(bytes) <= points[n-1].Bytes {
+			return nil, s.errAt(bat, "%s.messages: size %d after %d: expected sizes in increasing order", name, bytes, points[n-1].Bytes)
+		}
+		if err := s.expect(':', fmt.Sprintf("':' after the size %d (as in %d : 2.5, a message of %d bytes taking 2.5 microseconds)", bytes, bytes, bytes)); err != nil {
+			return nil, err
+		}
+		us, tat, err := s.real("the time of a message of " + strconv.Itoa(bytes) + " bytes in microseconds")
+		if err != nil {
+			return nil, err
+		}
+		if err := machine.TStartRange.Check(us / 1e6); err != nil {
+			return nil, s.errAt(tat, "%s.messages: %d : %v: %s", name, bytes, us, machine.TStartRange.Want(1e6, "microseconds"))
+		}
+		points = append(points, machine.MessagePoint{Bytes: int64(bytes), Seconds: us / 1e6})
+		s.skipBlank()
+		if s.peek() != ',' {
+			break
+		}
+		s.i++
+	}
+	if len(points) < 2 {
+		return nil, s.errAt(s.i, "%s.messages: 1 message time: expected at least 2 (SIZE : MICROSECONDS, SIZE : MICROSECONDS ...), for the pieces between them", name)
+	}
+	return points, nil
 }
 
 // rangeOf is the physical range of the message attribute attr (tstart or
@@ -361,7 +412,7 @@ func (f *clusterFile) expand(s *scanner, name string) (*machine.Node, error) {
 	if d.leaf {
 		return &machine.Node{Name: name, Power: d.power}, nil
 	}
-	n := &machine.Node{Name: name, TStart: d.tstart, TByte: d.tbyte, Channels: d.channels, CommType: d.commType}
+	n := &machine.Node{Name: name, TStart: d.tstart, TByte: d.tbyte, Channels: d.channels, CommType: d.commType, Messages: d.messages}
 	width := 0
 	for _, it := range d.items {
 		if !f.empty(it.name) {
@@ -377,7 +428,7 @@ func (f *clusterFile) expand(s *scanner, name string) (*machine.Node, error) {
 		if x.ref != "" {
 			return nil, s.errAt(d.refAt, "%s.commtype refers to %s.commtype, which is itself a reference (the original aborts with \"Error 1\")", name, d.ref)
 		}
-		n.TStart, n.TByte, n.Channels, n.CommType = x.tstart, x.tbyte, x.channels, x.commType
+		n.TStart, n.TByte, n.Channels, n.CommType, n.Messages = x.tstart, x.tbyte, x.channels, x.commType, x.messages
 	}
 	for _, it := range d.items {
 		if f.empty(it.name) {

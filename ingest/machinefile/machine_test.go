@@ -4,6 +4,7 @@ import "github.com/presage-dvm/presage/sim/machine"
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -134,6 +135,16 @@ func TestFormatAndTopology(t *testing.T) {
 	if m.IOByte != 0.875e-9 || m.RunWork != 0 {
 		t.Fatalf("iobyte = 0.875: I/O copy time %g s per byte, run work %g, want 8.75e-10 and 0", m.IOByte, m.RunWork)
 	}
+	// Measured message times of a cluster, bytes and microseconds; a
+	// commtype reference takes them with the rest of the link.
+	m = mustParse(t, "cluster = mvs; mvs = {2 x node}; mvs.tstart = 7; mvs.messages = 0 : 5, 1024 : 6.5 , 65536:40; node = {2 x p}; node.commtype = mvs.commtype; p = 1;")
+	want := []machine.MessagePoint{{Bytes: 0, Seconds: 5e-6}, {Bytes: 1024, Seconds: 6.5e-6}, {Bytes: 65536, Seconds: 40e-6}}
+	if !reflect.DeepEqual(m.Root.Messages, want) || !reflect.DeepEqual(m.Root.Children[0].Messages, want) || m.Root.TStart != 7e-6 {
+		t.Fatalf("mvs.messages: %v and the node's %v (TStart %g), want %v for both and TStart 7e-6", m.Root.Messages, m.Root.Children[0].Messages, m.Root.TStart, want)
+	}
+	if got := m.Root.Link().MessageTime(512); got != 5.75e-6 {
+		t.Errorf("a message of 512 bytes: %g s, want 5.75e-6, halfway between the points", got)
+	}
 }
 
 func TestWarnings(t *testing.T) {
@@ -187,6 +198,12 @@ func TestErrors(t *testing.T) {
 		{"cluster = c; runwork = x; c = {p}; p = 1;", `t.par:1:24: expected the run work in microseconds (a number such as 1.5), found "x"`},
 		{"cluster = c;\niobyte = 2000; c = {p}; p = 1;", `t.par:2:10: iobyte = 2000: expected a number of nanoseconds per byte from 0 to 1000`},
 		{"cluster = c; iobyte 5; c = {p}; p = 1;", `t.par:1:21: expected '=' after iobyte, found "5"`},
+		{"cluster = c; c = {2 x p}; c.messages = 8 : 1; p = 1;", `t.par:1:45: c.messages: 1 message time: expected at least 2`},
+		{"cluster = c; c = {2 x p}; c.messages = 8 : 1, 8 : 2; p = 1;", `t.par:1:47: c.messages: size 8 after 8: expected sizes in increasing order`},
+		{"cluster = c; c = {2 x p}; c.messages = 8 1; p = 1;", `t.par:1:42: expected ':' after the size 8`},
+		{"cluster = c; c = {2 x p};\nc.messages = 8 : 1, 16 : 20000000; p = 1;", `t.par:2:26: c.messages: 16 : 2e+07: expected a number of microseconds from 0 to 10000000`},
+		{"cluster = c; c = {2 x p}; c.messages = 8 : -1; p = 1;", `t.par:1:44: expected the time of a message of 8 bytes in microseconds (a number such as 1.5), found "-1"`},
+		{"cluster = c; c = {2 x p}; c.latency = 1; p = 1;", `t.par:1:29: unknown attribute "latency" of "c": expected tstart, tbyte, commtype or messages`},
 		{"cluster c;", `t.par:1:9: expected '=' after cluster, found "c"`},
 		{"cluster = c; c {p};", `t.par:1:16: expected '=' or '.' after "c", found "{"`},
 		{"cluster = c; c = {2 x p}; p = 1", `t.par:1:32: expected ';' after the processor power, found end of file`},
@@ -296,12 +313,22 @@ func TestWithOverrides(t *testing.T) {
 	if m.Root.TStart != us(7) || m.Leaves()[3].Power != 1 {
 		t.Errorf("WithOverrides changed its receiver")
 	}
+	// A swept line replaces measured message times; a power alone keeps
+	// them.
+	m = mustParse(t, "cluster = c; c = {2 x p}; c.tstart = 7; c.messages = 8 : 7, 1024 : 9; p = 1;")
+	if o := m.WithOverrides(5e-5, 0, 0); o.Root.Messages != nil || m.Root.Messages == nil {
+		t.Errorf("tstart swept: messages %v (the parsed machine's %v), want none", o.Root.Messages, m.Root.Messages)
+	}
+	if o := m.WithOverrides(0, 0, 2); len(o.Root.Messages) != 2 {
+		t.Errorf("power swept: messages %v, want the 2 measured", o.Root.Messages)
+	}
 }
 
 func FuzzParse(f *testing.F) {
 	seeds := []string{
 		"cluster = mvs; search=0; mvs = {512 x mvsP2}; mvs.CommType = myrinet (1); mvs.TStart = 7;\nmvs.TByte = 0.004; mvsP2 = {2 x mvsP1}; mvsP2.CommType = myrinet (1); mvsP2.TStart = 1; mvsP2.TByte = 0.001; mvsP1 = 1.00;",
 		"cluster = c; c = {2 x p, q}; c.commtype = x.commtype; x = {p}; x.commtype = myrinet(4); p = 1; // c",
+		"cluster = c; c = {2 x p}; c.tstart = 7; c.messages = 0 : 5, 1024 : 6.5, 65536 : 40; p = 1;",
 		"type = myrinet(2); start time = 75; send byte time = 0.2; power = 1.00; topology = {2, 0:3}; weight = {1 (2)};",
 		"type = network;\nstart = 1;\nsend byte = 2;\nprocpowers = {c {0 1 : 2.0}};",
 	}

@@ -14,8 +14,8 @@ import (
 // Write writes m as a machine file in the cluster format (docs/model.md
 // §1.3), preceded by comment lines: the one writer of the format Parse
 // reads, which reads it back to a machine that predicts alike (the same
-// tree, powers, start-up times, times per byte, channels, search mode and
-// run work; a communication type other than ethernet and transputer is
+// tree, powers, start-up times, times per byte, measured message times,
+// channels, search mode, run work and I/O copy time; a communication type other than ethernet and transputer is
 // written as myrinet with the node's channels, the type's name having no
 // effect on timing). Each distinct cluster is written once, under its
 // node's name made an identifier (Name), numbered where two distinct
@@ -70,8 +70,9 @@ func (cw *clusterWriter) name(n *machine.Node) string {
 		Power, TStart, TByte float64
 		Channels             int
 		Comm                 string
+		Messages             []machine.MessagePoint
 		Children             []string
-	}{n.Power, n.TStart, n.TByte, n.Channels, fileCommType(n), children})
+	}{n.Power, n.TStart, n.TByte, n.Channels, fileCommType(n), n.Messages, children})
 	k := string(kb)
 	name, ok := cw.names[k]
 	if !ok {
@@ -111,6 +112,14 @@ func (cw *clusterWriter) define(n *machine.Node) {
 		}
 		fmt.Fprintf(cw.b, "\n%s = {%s};\n%s.CommType = %s;\n%s.TStart = %s;\n%s.TByte = %s;\n",
 			name, strings.Join(items, ", "), name, fileCommType(n), name, micro(n.TStart), name, micro(n.TByte))
+		if len(n.Messages) > 0 {
+			// The extended model's statement (machine.Node.Messages).
+			points := make([]string, len(n.Messages))
+			for i, p := range n.Messages {
+				points[i] = fmt.Sprintf("%d : %s", p.Bytes, micro(p.Seconds))
+			}
+			fmt.Fprintf(cw.b, "%s.messages = %s;\n", name, strings.Join(points, ", "))
+		}
 		for _, c := range n.Children {
 			walk(c)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ func sameTiming(a, b *machine.Machine) string {
 	}
 	var walk func(x, y *machine.Node, at string) string
 	walk = func(x, y *machine.Node, at string) string {
-		if x.Power != y.Power || x.TStart != y.TStart || x.TByte != y.TByte || x.Channels != y.Channels || len(x.Children) != len(y.Children) {
+		if x.Power != y.Power || x.TStart != y.TStart || x.TByte != y.TByte || x.Channels != y.Channels ||
+			!slices.Equal(x.Messages, y.Messages) || len(x.Children) != len(y.Children) {
 			return at
 		}
 		for i := range x.Children {
@@ -34,15 +36,17 @@ func sameTiming(a, b *machine.Machine) string {
 }
 
 // TestWriteReadsBack: every machine file of ../shared/data, and a fitted
-// machine with the extended model's run work and I/O copy time, written by Write, is read
+// machine with the extended model's run work, I/O copy time and measured
+// message times, written by Write, is read
 // back by Parse to a machine that predicts alike, and written again to
 // the same text.
 func TestWriteReadsBack(t *testing.T) {
 	machines := map[string]*machine.Machine{"fitted": {
 		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Format: machine.FormatCluster,
 		Root: &machine.Node{Name: "fitted", TStart: 7e-6, TByte: 4e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
-			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
-				{Name: "fittedP", Power: 1}, {Name: "fittedP", Power: 1}}},
+			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory",
+				Messages: []machine.MessagePoint{{Bytes: 8, Seconds: 2.5e-6}, {Bytes: 65536, Seconds: 31.25e-6}}, Children: []*machine.Node{
+					{Name: "fittedP", Power: 1}, {Name: "fittedP", Power: 1}}},
 		}},
 	}}
 	files, _ := filepath.Glob(filepath.Join(filepath.Dir(golden.Path(t, "machines", "Predictor.par")), "*.par"))
@@ -82,6 +86,9 @@ func TestWriteReadsBack(t *testing.T) {
 	}
 	if got := machines["fitted"]; !strings.Contains(write(t, got), "runwork = 12500;\n") || strings.Contains(write(t, machines["Predictor.par"]), "runwork") {
 		t.Errorf("the run work: want runwork = 12500 in the fitted machine's file and no runwork statement in Predictor.par's")
+	}
+	if got := write(t, machines["fitted"]); !strings.Contains(got, "fittedn.messages = 8 : 2.5, 65536 : 31.25;\n") || strings.Contains(write(t, machines["Predictor.par"]), "messages") {
+		t.Errorf("the message times: want fittedn.messages = 8 : 2.5, 65536 : 31.25; in the fitted machine's file and none in Predictor.par's:\n%s", got)
 	}
 }
 

@@ -109,7 +109,7 @@ func (m *Machine) Cluster() Cluster {
 	if same {
 		c.Power = c.Power[:1]
 	}
-	c.Latency, c.TByte = m.Root.TStart, m.Root.TByte
+	c.Latency, c.TByte, c.Messages = m.Root.TStart, m.Root.TByte, m.Root.Messages
 	return c
 }
 

@@ -27,13 +27,14 @@ type encoded struct {
 // encodedNode is a distinct cluster: its children are runs of Count equal
 // children, each an index in Nodes before this one.
 type encodedNode struct {
-	Name     string   `json:"name"`
-	Power    float64  `json:"power,omitempty"`
-	TStart   float64  `json:"tstart,omitempty"`
-	TByte    float64  `json:"tbyte,omitempty"`
-	Channels int      `json:"channels,omitempty"`
-	CommType string   `json:"comm,omitempty"`
-	Children [][2]int `json:"children,omitempty"` // [node index, count]
+	Name     string         `json:"name"`
+	Power    float64        `json:"power,omitempty"`
+	TStart   float64        `json:"tstart,omitempty"`
+	TByte    float64        `json:"tbyte,omitempty"`
+	Channels int            `json:"channels,omitempty"`
+	CommType string         `json:"comm,omitempty"`
+	Messages []MessagePoint `json:"messages,omitempty"`
+	Children [][2]int       `json:"children,omitempty"` // [node index, count]
 }
 
 // Encode returns the stored form of m.
@@ -42,7 +43,7 @@ func Encode(m *Machine) ([]byte, error) {
 	index := map[string]int{}
 	var add func(n *Node) (int, error)
 	add = func(n *Node) (int, error) {
-		en := encodedNode{Name: n.Name, Power: n.Power, TStart: n.TStart, TByte: n.TByte, Channels: n.Channels, CommType: n.CommType}
+		en := encodedNode{Name: n.Name, Power: n.Power, TStart: n.TStart, TByte: n.TByte, Channels: n.Channels, CommType: n.CommType, Messages: n.Messages}
 		for _, c := range n.Children {
 			i, err := add(c)
 			if err != nil {
@@ -90,7 +91,7 @@ func Decode(b []byte) (*Machine, error) {
 	var build func(i int) (*Node, error)
 	build = func(i int) (*Node, error) {
 		en := &e.Nodes[i]
-		n := &Node{Name: en.Name, Power: en.Power, TStart: en.TStart, TByte: en.TByte, Channels: en.Channels, CommType: en.CommType}
+		n := &Node{Name: en.Name, Power: en.Power, TStart: en.TStart, TByte: en.TByte, Channels: en.Channels, CommType: en.CommType, Messages: en.Messages}
 		for _, run := range en.Children {
 			// Children come before their parent: an index at or past i
 			// would be a cycle.

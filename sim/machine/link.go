@@ -149,8 +149,9 @@ func (l Link) Validate() error {
 }
 
 // Link is the message-cost model of cluster n's own messages, between
-// its children: its TStart and TByte, as the original prices them.
-func (n *Node) Link() Link { return Link{Latency: n.TStart, TByte: n.TByte} }
+// its children: its TStart and TByte, as the original prices them, and
+// its measured Messages where it has them.
+func (n *Node) Link() Link { return Link{Latency: n.TStart, TByte: n.TByte, Messages: n.Messages} }
 
 // HubState is a shared hub's links while messages cross it (Link.Hub):
 // when the link into the hub and the one out of it are free. A

@@ -20,6 +20,13 @@ type Node struct {
 	TByte    float64 // time per byte, seconds
 	Channels int     // independent channels of this cluster (0 for leaves)
 	CommType string  // myrinet, ethernet, transputer, ... (no effect on timing)
+	// Messages, when given, are measured times of messages of some sizes
+	// between the cluster's children (a machine file's NAME.messages, the
+	// extended model; nil in the original's): a message's time follows
+	// them piece-wise linearly (Link.Transfer), and TStart and TByte stay
+	// the line of the formulas that need one (the bus, the mesh, the
+	// ACROSS pipeline).
+	Messages []MessagePoint
 	Children []*Node
 }
 
@@ -111,7 +118,8 @@ func (m *Machine) MeanPower(n int) float64 {
 }
 
 // WithOverrides returns a deep copy of m in which a non-zero tstart or tbyte
-// (seconds) replaces the TStart or TByte of every composite cluster and a
+// (seconds) replaces the TStart or TByte of every composite cluster, and
+// its measured Messages (the swept line is then the link), and a
 // non-zero power replaces the power of every processor. Parameter sweeps use
 // it; m itself is not changed.
 func (m *Machine) WithOverrides(tstart, tbyte, power float64) *Machine {
@@ -138,6 +146,9 @@ func copyNode(n *Node, tstart, tbyte, power float64) *Node {
 	}
 	if tbyte != 0 {
 		c.TByte = tbyte
+	}
+	if tstart != 0 || tbyte != 0 {
+		c.Messages = nil
 	}
 	c.Children = make([]*Node, len(n.Children))
 	for i, ch := range n.Children {

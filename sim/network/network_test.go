@@ -295,8 +295,16 @@ func (n *Net) Reset() {
 // (machine.Machine.Cluster): both price it with the root's machine.Link.
 // Bus and mesh take the same link as a line.
 func TestOneMessageCostForBothEngines(t *testing.T) {
-	m := parse(t, `cluster = mvs; mvs = {4 x node}; mvs.commtype = myrinet (1); mvs.tstart = 7; mvs.tbyte = 0.004;
-		node = {2 x cpu}; node.tstart = 1; node.tbyte = 0.001; cpu = 1;`)
+	const file = `cluster = mvs; mvs = {4 x node}; mvs.commtype = myrinet (1); mvs.tstart = 7; mvs.tbyte = 0.004;
+		node = {2 x cpu}; node.tstart = 1; node.tbyte = 0.001; cpu = 1;`
+	oneMessageCost(t, parse(t, file))
+	// Measured message times (the extended model) for both levels.
+	oneMessageCost(t, parse(t, file+` mvs.messages = 0 : 9, 1024 : 12, 1048576 : 4000; node.messages = 8 : 1.5, 65536 : 60;`))
+}
+
+// oneMessageCost is TestOneMessageCostForBothEngines on machine m.
+func oneMessageCost(t *testing.T, m *machine.Machine) {
+	t.Helper()
 	cl := m.Cluster()
 	for _, bytes := range []int64{0, 1, 800, 12345, 1 << 20, 123456789} {
 		n := New(m)
