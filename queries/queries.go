@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed *.sql
@@ -53,7 +54,9 @@ type Query struct {
 	File        string
 }
 
-var all = mustLoad()
+// all are the embedded queries, parsed at their first use, not when the
+// program starts: most commands run none.
+var all = sync.OnceValue(mustLoad)
 
 func mustLoad() []Query {
 	qs, err := load(files)
@@ -90,18 +93,18 @@ func load(fsys fs.FS) ([]Query, error) {
 }
 
 // List returns the named queries, sorted by name.
-func List() []Query { return append([]Query(nil), all...) }
+func List() []Query { return append([]Query(nil), all()...) }
 
 // Get finds a named query.
 func Get(name string) (Query, error) {
-	for _, q := range all {
+	for _, q := range all() {
 		if q.Name == name {
 			return q, nil
 		}
 	}
-	names := make([]string, len(all))
-	for i, q := range all {
-		names[i] = q.Name
+	var names []string
+	for _, q := range all() {
+		names = append(names, q.Name)
 	}
 	return Query{}, fmt.Errorf("no query named %q (have %s)", name, strings.Join(names, ", "))
 }

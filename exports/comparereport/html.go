@@ -35,7 +35,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 		v.Orders = buildOrders(r.Orders, r.Worst)
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := page().Execute(&b, v); err != nil {
 		return fmt.Errorf("compare: html: %w", err)
 	}
 	_, err := w.Write(b.Bytes())

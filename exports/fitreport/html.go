@@ -24,7 +24,7 @@ var page = htmlstyle.Page("fit", pageText, pageStyle)
 // run before and after the fit (the held-out runs marked), and the
 // table of every matched interval.
 func WriteHTML(w io.Writer, c *fit.Outcome) error {
-	return page.Execute(w, newView(c))
+	return page().Execute(w, newView(c))
 }
 
 // view is what the template shows.

@@ -38,7 +38,7 @@ func Write(w io.Writer, run *result.Run, opt Options) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, build(run, root, opt)); err != nil {
+	if err := tmpl().Execute(&b, build(run, root, opt)); err != nil {
 		return fmt.Errorf("run %d: html report: %w", run.ID, err)
 	}
 	_, err = w.Write(b.Bytes())

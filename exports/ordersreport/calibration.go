@@ -81,7 +81,7 @@ func WriteCalibration(w io.Writer, in *CalibrationInput) error {
 		blocks = append(blocks, b)
 	}
 	var b bytes.Buffer
-	err := calibrationPage.Execute(&b, struct {
+	err := calibrationPage().Execute(&b, struct {
 		Name   string
 		Rows   int
 		Blocks []blockView

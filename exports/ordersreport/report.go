@@ -157,7 +157,7 @@ func Write(w io.Writer, in *Input) error {
 		v.SpeedupChart = speedupChart(in.Sweep, d.Nodes, in.Deadline)
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := page().Execute(&b, v); err != nil {
 		return fmt.Errorf("run %d: orders report: %w", s.Run.ID, err)
 	}
 	_, err := w.Write(b.Bytes())

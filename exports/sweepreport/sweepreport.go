@@ -72,7 +72,7 @@ func Write(w io.Writer, in *Input, opt Options) error {
 		doc.Notes = append(doc.Notes, fmt.Sprintf("Doubtful configurations left out: %d. They distribute an array over more processors than it has elements in a dimension, where the model's times do not hold (docs/deviations.md); presage report html --sweep %d --include-doubtful shows them.", leftOut, id))
 	}
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, doc); err != nil {
+	if err := tmpl().Execute(&b, doc); err != nil {
 		return fmt.Errorf("sweep %d: html report: %w", id, err)
 	}
 	_, err = w.Write(b.Bytes())

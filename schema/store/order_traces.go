@@ -100,9 +100,9 @@ func (w *OrderWriter) flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	w.zipped = orderChunkEncoder.EncodeAll(w.data, w.zipped[:0])
+	w.zipped = orderChunkEncoder().EncodeAll(w.data, w.zipped[:0])
 	n := len(w.zipped)
-	w.zipped = orderChunkEncoder.EncodeAll(w.segments, w.zipped)
+	w.zipped = orderChunkEncoder().EncodeAll(w.segments, w.zipped)
 	data, segments := w.zipped[:n:n], w.zipped[n:]
 	number := w.chunk
 	if w.staged {
@@ -169,7 +169,7 @@ func (w *OrderWriter) finish() error {
 		return err
 	}
 	_, err = w.tx.ExecContext(w.ctx, `UPDATE order_traces SET names = ?, counts = ? WHERE id = ?`,
-		string(names), orderChunkEncoder.EncodeAll(counts, nil), w.id)
+		string(names), orderChunkEncoder().EncodeAll(counts, nil), w.id)
 	return err
 }
 
@@ -322,7 +322,7 @@ func (s *Store) OrderTraceCounts(ctx context.Context, info OrderTraceInfo) (*ord
 	if err := s.db.GetContext(ctx, &data, `SELECT counts FROM order_traces WHERE id = ?`, info.ID); err != nil {
 		return nil, err
 	}
-	raw, err := blobDecoder.DecodeAll(data, nil)
+	raw, err := blobDecoder().DecodeAll(data, nil)
 	if err != nil {
 		return nil, fmt.Errorf("order trace %s: stored counts: %w", info.Name, err)
 	}
@@ -451,13 +451,13 @@ func (f *chunkFetcher) fetch(chunk int, buf *chunkBufs) ([]byte, []byte, error) 
 	if err := rows.Scan(&data, &segments); err != nil {
 		return nil, nil, err
 	}
-	if buf.orders, err = blobDecoder.DecodeAll(data, buf.orders[:0]); err != nil {
+	if buf.orders, err = blobDecoder().DecodeAll(data, buf.orders[:0]); err != nil {
 		return nil, nil, err
 	}
 	if !f.segments {
 		return buf.orders, nil, nil
 	}
-	if buf.segs, err = blobDecoder.DecodeAll(segments, buf.segs[:0]); err != nil {
+	if buf.segs, err = blobDecoder().DecodeAll(segments, buf.segs[:0]); err != nil {
 		return nil, nil, err
 	}
 	return buf.orders, buf.segs, nil

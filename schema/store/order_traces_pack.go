@@ -117,7 +117,7 @@ func (r *lineChunks) next() error {
 		return err
 	}
 	// Read calls next only when the previous chunk is used up.
-	r.text, err = blobDecoder.DecodeAll(data, r.text[:0])
+	r.text, err = blobDecoder().DecodeAll(data, r.text[:0])
 	if err != nil {
 		return fmt.Errorf("chunk %d: %w", r.chunk, err)
 	}

@@ -43,7 +43,7 @@ func saveTimeline(tx *sqlx.Tx, runID int64, s *events.Sample) error {
 		}
 	}
 	_, err = tx.Exec(`INSERT INTO run_timelines(run_id, total, bucket_ns, end_ns, cols, procs, states, mix, mix_states) VALUES (?,?,?,?,?,?,?,?,?)`,
-		runID, s.Total, s.Bucket, s.End, cols, string(procs), blobEncoder.EncodeAll(cells, nil), mix, mixStates)
+		runID, s.Total, s.Bucket, s.End, cols, string(procs), blobEncoder().EncodeAll(cells, nil), mix, mixStates)
 	return err
 }
 
@@ -66,13 +66,13 @@ func packMixes(mixes [][]events.Mix, rows, cols int) ([]byte, error) {
 			raw = append(raw, m[1:]...)
 		}
 	}
-	return blobEncoder.EncodeAll(raw, nil), nil
+	return blobEncoder().EncodeAll(raw, nil), nil
 }
 
 // unpackMixes is packMixes' inverse for cells of k shares (k ≤ mixStates:
 // a picture stored when there were fewer states).
 func unpackMixes(packed []byte, rows, cols, k int) ([][]events.Mix, error) {
-	raw, err := blobDecoder.DecodeAll(packed, nil)
+	raw, err := blobDecoder().DecodeAll(packed, nil)
 	if err != nil || k < 1 || k > mixStates || len(raw) != rows*cols*k {
 		return nil, fmt.Errorf("shares of %d bytes for %d rows of %d columns of %d states (%v)", len(raw), rows, cols, k, err)
 	}
@@ -111,7 +111,7 @@ func (s *Store) RunTimeline(ctx context.Context, runID int64) (*events.Sample, e
 	if err := json.Unmarshal([]byte(row.Procs), &sm.Procs); err != nil {
 		return nil, fmt.Errorf("run %d: timeline rows: %w", runID, err)
 	}
-	cells, err := blobDecoder.DecodeAll(row.States, nil)
+	cells, err := blobDecoder().DecodeAll(row.States, nil)
 	if err != nil || len(cells) != len(sm.Procs)*row.Cols {
 		return nil, fmt.Errorf("run %d: timeline of %d bytes for %d rows of %d columns (%v)", runID, len(cells), len(sm.Procs), row.Cols, err)
 	}

@@ -23,7 +23,7 @@ func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
 // RawPackTimes counts the times of a stored pack chunk (compressed) kept
 // as raw float64s rather than ticks.
 func RawPackTimes(data []byte) (int, error) {
-	raw, err := blobDecoder.DecodeAll(data, nil)
+	raw, err := blobDecoder().DecodeAll(data, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -53,12 +53,12 @@ func (s *Store) DamagePackChunk(tb testing.TB, id int64, k int, damage func([]by
 	if err := s.db.GetContext(ctx, &data, `SELECT data FROM trace_packs WHERE trace_id = ? AND chunk = ?`, id, k); err != nil {
 		tb.Fatal(err)
 	}
-	raw, err := blobDecoder.DecodeAll(data, nil)
+	raw, err := blobDecoder().DecodeAll(data, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := s.db.ExecContext(ctx, `UPDATE trace_packs SET data = ? WHERE trace_id = ? AND chunk = ?`,
-		blobEncoder.EncodeAll(damage(raw), nil), id, k); err != nil {
+		blobEncoder().EncodeAll(damage(raw), nil), id, k); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -77,7 +77,7 @@ func (s *Store) UncompressPacks(tb testing.TB) {
 		tb.Fatal(err)
 	}
 	for _, c := range chunks {
-		raw, err := blobDecoder.DecodeAll(c.Data, []byte{})
+		raw, err := blobDecoder().DecodeAll(c.Data, []byte{})
 		if err != nil {
 			tb.Fatal(err)
 		}

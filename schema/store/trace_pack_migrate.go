@@ -26,7 +26,7 @@ func compressTracePacks(ctx context.Context, conn *sqlx.Conn) error {
 		if err := conn.GetContext(ctx, &data, `SELECT data FROM trace_packs WHERE trace_id = ? AND chunk = ?`, c.Trace, c.Chunk); err != nil {
 			return fmt.Errorf("trace %d, pack chunk %d: %w", c.Trace, c.Chunk, err)
 		}
-		zipped = blobEncoder.EncodeAll(data, zipped[:0])
+		zipped = blobEncoder().EncodeAll(data, zipped[:0])
 		if zipped == nil {
 			zipped = []byte{} // an empty trace's chunk: not NULL
 		}

@@ -102,7 +102,7 @@ func (w *packWriter) shape(c *trace.Call) (uint64, error) {
 // chunk shrinks to a few percent, which SQLite writes (to its log, then
 // to the file) at a fraction of the cost of the whole.
 func (w *packWriter) flush() error {
-	w.zipped = blobEncoder.EncodeAll(w.buf, w.zipped[:0])
+	w.zipped = blobEncoder().EncodeAll(w.buf, w.zipped[:0])
 	if w.zipped == nil {
 		w.zipped = []byte{} // the empty chunk of a trace without calls: not NULL
 	}

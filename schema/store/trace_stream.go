@@ -281,7 +281,7 @@ func (p *packSource) load(k int) error {
 	p.chunk = k
 	// raw is valid until the rows move on: it is decompressed into the
 	// buffer before.
-	if p.buf, err = blobDecoder.DecodeAll(raw, p.buf[:0]); err != nil {
+	if p.buf, err = blobDecoder().DecodeAll(raw, p.buf[:0]); err != nil {
 		return p.corrupt(err)
 	}
 	p.dec.reset(p.buf)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"sync"
 
 	"github.com/presage-dvm/presage/exports/internal/chart"
 )
@@ -30,14 +31,19 @@ func Width(pct float64) template.CSS {
 	return template.CSS(fmt.Sprintf("width: %.1f%%", math.Min(math.Max(pct, 0), 100)))
 }
 
-// Page parses a page's template, named name, with the functions every
+// Page returns a page's template, named name, with the functions every
 // page may call: css, the page's stylesheet (Sheet of own, its own
-// rules), and pctcss (Width). It panics on a template that does not
-// parse, as template.Must does: the templates are the program's own.
-func Page(name, text, own string) *template.Template {
-	sheet := Sheet(own)
-	return template.Must(template.New(name).Funcs(template.FuncMap{
-		"css":    func() template.CSS { return sheet },
-		"pctcss": Width,
-	}).Parse(text))
+// rules), and pctcss (Width). The template is parsed at its first use,
+// not when the program starts: every command links every report, and
+// most write none. It panics on a template that does not parse, as
+// template.Must does: the templates are the program's own, and each
+// report's tests parse it.
+func Page(name, text, own string) func() *template.Template {
+	return sync.OnceValue(func() *template.Template {
+		sheet := Sheet(own)
+		return template.Must(template.New(name).Funcs(template.FuncMap{
+			"css":    func() template.CSS { return sheet },
+			"pctcss": Width,
+		}).Parse(text))
+	})
 }

@@ -43,7 +43,7 @@ func TestPage(t *testing.T) {
 	own := ".mine { color: red; }"
 	tmpl := Page("p", `<style>{{css}}</style><span style="{{pctcss 150}}"></span>`, own)
 	var b strings.Builder
-	if err := tmpl.Execute(&b, nil); err != nil {
+	if err := tmpl().Execute(&b, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
