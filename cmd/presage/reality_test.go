@@ -83,8 +83,9 @@ type realityJSON struct {
 		Depth                                int
 		Measured                             []float64
 		Predicted                            float64
-		Extended                             *float64 `json:"extended"`
-		Median                               float64  `json:"median"`
+		Predictions                          []float64 `json:"predictions"`
+		Extended                             *float64  `json:"extended"`
+		Median                               float64   `json:"median"`
 	} `json:"rows"`
 	Runs    int `json:"runs"`
 	Reports []struct {
@@ -161,6 +162,11 @@ func checkRealityRows(t *testing.T, got realityJSON) {
 		last = run
 		if len(row.Measured) != 2 || row.Predicted <= 0 || row.Median <= 0 {
 			t.Errorf("%s %s: measured %v, predicted %v: want 2 rounds and a prediction", run, row.Interval, row.Measured, row.Predicted)
+		}
+		// Both rounds hold the same trace file, stored once: one
+		// prediction of the rounds' traces.
+		if len(row.Predictions) != 1 || row.Predictions[0] != row.Predicted {
+			t.Errorf("%s %s: predictions of the rounds' traces %v, want the predicted %v alone", run, row.Interval, row.Predictions, row.Predicted)
 		}
 		// The fit may fail (the extended model is the lead's to
 		// improve), but then the check says so, naming the run.

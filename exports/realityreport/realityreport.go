@@ -26,11 +26,11 @@ const Bound = 0.10
 // WriteText writes the table and the verdict as aligned text.
 func WriteText(w io.Writer, r *compare.Reality) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "program\tsize\tgrid\tinterval\tmeasured s (median)\tspread (min–max)\trounds\tpredicted s\terror\textended s\terror\t")
+	fmt.Fprintln(tw, "program\tsize\tgrid\tinterval\tmeasured s (median)\tspread (min–max)\trounds\tpredicted s\ttraces (min–max)\terror\textended s\terror\t")
 	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f–%.3f\t%d\t%.3f\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f–%.3f\t%d\t%.3f\t%.3f–%.3f\t%s\t%s\t%s\t\n",
 			row.Program, row.Size, row.Grid, indent(row), row.Median(), row.Min(), row.Max(), len(row.Measured),
-			row.Predicted, percent(row.RelPredicted()), seconds(row.Extended), percent(row.RelExtended()))
+			row.Predicted, row.TracesMin(), row.TracesMax(), percent(row.RelPredicted()), seconds(row.Extended), percent(row.RelExtended()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -102,6 +102,7 @@ type jsonRow struct {
 	Min          float64   `json:"min"`
 	Max          float64   `json:"max"`
 	Predicted    float64   `json:"predicted"`
+	Predictions  []float64 `json:"predictions"` // of each round's trace
 	RelPredicted *float64  `json:"rel_predicted"`
 	Extended     *float64  `json:"extended"`
 	RelExtended  *float64  `json:"rel_extended"`
@@ -120,7 +121,7 @@ func WriteJSON(w io.Writer, r *compare.Reality) error {
 	for i, row := range r.Rows {
 		rows[i] = jsonRow{Trace: row.Trace, Program: row.Program, Size: row.Size, Grid: row.Grid, Interval: row.Interval,
 			Depth: row.Depth, Measured: row.Measured, Median: row.Median(), Min: row.Min(), Max: row.Max(),
-			Predicted: row.Predicted, RelPredicted: finite(row.RelPredicted()),
+			Predicted: row.Predicted, Predictions: row.Predictions, RelPredicted: finite(row.RelPredicted()),
 			Extended: finite(row.Extended), RelExtended: finite(row.RelExtended())}
 	}
 	p, e, n := r.Within(Bound)
@@ -146,7 +147,7 @@ func WriteJSON(w io.Writer, r *compare.Reality) error {
 func WriteCSV(w io.Writer, r *compare.Reality) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"trace", "program", "size", "grid", "interval", "depth", "rounds", "median_s", "min_s", "max_s",
-		"predicted_s", "rel_predicted", "extended_s", "rel_extended"})
+		"predicted_s", "traces_min_s", "traces_max_s", "rel_predicted", "extended_s", "rel_extended"})
 	f := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
@@ -156,7 +157,7 @@ func WriteCSV(w io.Writer, r *compare.Reality) error {
 	for _, row := range r.Rows {
 		cw.Write([]string{row.Trace, row.Program, row.Size, row.Grid, row.Interval, strconv.Itoa(row.Depth),
 			strconv.Itoa(len(row.Measured)), f(row.Median()), f(row.Min()), f(row.Max()),
-			f(row.Predicted), f(row.RelPredicted()), f(row.Extended), f(row.RelExtended())})
+			f(row.Predicted), f(row.TracesMin()), f(row.TracesMax()), f(row.RelPredicted()), f(row.Extended), f(row.RelExtended())})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -48,6 +48,14 @@ func Median(xs []float64) float64 {
 func (r RealityRow) Min() float64 { return slices.Min(r.Measured) }
 func (r RealityRow) Max() float64 { return slices.Max(r.Measured) }
 
+// TracesMin and TracesMax are the spread of the rounds' traces: their
+// original-compatible predictions, which on grid 1 are the traced runs'
+// own times. A grid-1 row predicted beyond the measured spread with
+// traces all on one side says the traced runs ran slower or faster than
+// the measured ones, not that the model is off.
+func (r RealityRow) TracesMin() float64 { return slices.Min(r.Predictions) }
+func (r RealityRow) TracesMax() float64 { return slices.Max(r.Predictions) }
+
 // RelPredicted and RelExtended are the relative errors against the
 // median (a fraction; NaN when not computable).
 func (r RealityRow) RelPredicted() float64 { return rel(r.Predicted, r.Median()) }
