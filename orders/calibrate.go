@@ -33,7 +33,7 @@ func (m *calibrateMode) make(_ *Ctx, spec orderSpec) *order {
 			ended(o, err, recover())
 			m.note(o)
 		}()
-		_, err = spec.body(&Ctx{rt: m, ord: o, run: &m.runState})
+		_, err = spec.body.run(&Ctx{rt: m, ord: o, run: &m.runState})
 	}()
 	return o
 }
@@ -102,7 +102,7 @@ func (m *calibrateMode) pinned(cpu int, f func() error) error {
 func (m *calibrateMode) runTests(ctx context.Context, tests []TestCase) error {
 	for _, t := range tests {
 		collect()
-		m.make(nil, orderSpec{name: t.Name, body: func(c *Ctx) (int64, error) { return 0, t.Run(c) }})
+		m.make(nil, orderSpec{name: t.Name, body: bodyFunc(func(c *Ctx) (int64, error) { return 0, t.Run(c) })})
 		if err := m.err(ctx); err != nil {
 			return fmt.Errorf("test %s: %w", t.Name, err)
 		}

@@ -62,9 +62,22 @@ func (c *Ctx) remote() bool {
 type orderSpec struct {
 	name     string
 	argBytes int64
-	body     func(*Ctx) (int64, error)
+	body     orderBody
 	encode   func() ([]byte, error) // set in a worker process only
 }
+
+// orderBody is an order's code: run runs it on the order c runs and
+// returns the size of its result and its error. An interface, not a
+// function, so that the value Make allocates for the order's handle is
+// its body too (made).
+type orderBody interface {
+	run(c *Ctx) (int64, error)
+}
+
+// bodyFunc is an order's body given as a function.
+type bodyFunc func(*Ctx) (int64, error)
+
+func (f bodyFunc) run(c *Ctx) (int64, error) { return f(c) }
 
 // runtime is one of the three modes, or a worker process of a run in
 // several processes.
@@ -93,12 +106,14 @@ type order struct {
 	waitsFor *order
 	waitAt   int
 	// waiters are the orders that waited for it (run mode, under
-	// runMode.mu), so that its end finds them without a search.
-	waiters []*order
-	err     any            // how it ended: nil, abandoned, or its failure (*OrderError)
-	rec     *recorded      // record mode
-	slot    int            // run mode: the worker it runs on
-	run     *orderSchedule // run mode, when the measurement is written
+	// runMode.mu), so that its end finds them without a search; they
+	// start in firstWaiter, for most orders have one waiter at most.
+	waiters     []*order
+	firstWaiter [1]*order
+	err         any            // how it ended: nil, abandoned, or its failure (*OrderError)
+	rec         *recorded      // record mode
+	slot        int            // run mode: the worker it runs on
+	run         *orderSchedule // run mode, when the measurement is written
 	// resultPrint is the fingerprint of its result when it ended, in
 	// checking mode.
 	resultPrint uint64

@@ -83,7 +83,7 @@ func Run[R any](ctx context.Context, cfg Config, prog Program[R]) (R, *Summary, 
 	body := func(c *Ctx) (int64, error) {
 		r, err := prog.fn(c)
 		result = r
-		return SizeOf(r), err
+		return sizeOf(r), err
 	}
 	var rep *Summary
 	var err error
@@ -141,7 +141,7 @@ func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R,
 func runMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (int64, error)) (*Summary, error) {
 	r := newRunMode(ctx, cfg)
 	defer r.cancel()
-	r.make(nil, orderSpec{name: name, body: body})
+	r.make(nil, orderSpec{name: name, body: bodyFunc(body)})
 	select {
 	case <-r.sched.done:
 	case <-r.ctx.Done(): // cancelled, or an order failed: the others end on their own
@@ -181,7 +181,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 	m := &recordMode{prices: prices, unit: perSecond, spill: sp, blocks: map[string]float64{}}
 	m.start(ctx, cfg.Check)
 	defer m.cancel()
-	main := orderSpec{name: name, body: body}
+	main := orderSpec{name: name, body: bodyFunc(body)}
 	if m.codec = cfg.Codec; m.codec {
 		if err := travelProblems(); err != nil {
 			return nil, err

@@ -53,7 +53,7 @@ func encodeResult[R any](r R, err error) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	b, err := encode1(r)
-	return b, SizeOf(r), err
+	return b, sizeOf(r), err
 }
 
 // Recursive marks fn as a procedure named name that makes orders of
@@ -115,7 +115,7 @@ func (h *Handle[R]) Bytes() int64 {
 		return 0 // no handle: nothing travels
 	}
 	if h.o == nil {
-		return SizeOf(h.result)
+		return sizeOf(h.result)
 	}
 	return 0
 }
@@ -228,7 +228,7 @@ func Make[A, R any](c *Ctx, p *Procedure1[A, R], a A) *Handle[R] {
 	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode1(a) }
 	}
-	return makeOrder(c, p.name, SizeOf(a), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a) })
+	return makeOrder(c, p.name, sizeOf(a), args, encode, call1[A, R]{p.fn, a})
 }
 
 // Make2 makes an order of a procedure of two arguments.
@@ -243,7 +243,7 @@ func Make2[A, B, R any](c *Ctx, p *Procedure2[A, B, R], a A, b B) *Handle[R] {
 	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode2(a, b) }
 	}
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b) })
+	return makeOrder(c, p.name, sizeOf(a)+sizeOf(b), args, encode, call2[A, B, R]{p.fn, a, b})
 }
 
 // Make3 makes an order of a procedure of three arguments.
@@ -258,36 +258,81 @@ func Make3[A, B, C, R any](c *Ctx, p *Procedure3[A, B, C, R], a A, b B, d C) *Ha
 	if c.remote() || c.run.codec {
 		encode = func() ([]byte, error) { return encode3(a, b, d) }
 	}
-	return makeOrder(c, p.name, SizeOf(a)+SizeOf(b)+SizeOf(d), args, encode, func(c *Ctx) (R, error) { return p.fn(c, a, b, d) })
+	return makeOrder(c, p.name, sizeOf(a)+sizeOf(b)+sizeOf(d), args, encode, call3[A, B, C, R]{p.fn, a, b, d})
 }
 
-// makeOrder makes an order running body, whose arguments weigh argBytes
+// makeOrder makes an order running call, whose arguments weigh argBytes
 // and encode encodes (for a run in several processes); in checking mode
 // args gives them, to fingerprint (see Config.Check).
-func makeOrder[R any](c *Ctx, name string, argBytes int64, args func() []any, encode func() ([]byte, error), body func(*Ctx) (R, error)) *Handle[R] {
+func makeOrder[R any, C caller[R]](c *Ctx, name string, argBytes int64, args func() []any, encode func() ([]byte, error), call C) *Handle[R] {
 	c.run.check()
 	if c.ord.block != "" {
 		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}
-	var argPrint uint64
+	m := &made[R, C]{call: call, args: args}
 	if args != nil {
-		argPrint = fingerprint(args()...)
+		m.argPrint = fingerprint(args()...)
 	}
-	h := &Handle[R]{}
-	h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: func(c *Ctx) (int64, error) {
-		r, err := body(c)
-		if c.run.codec && err == nil {
-			c.ord.wire, err = encode1(r) // as a worker process sends it
+	m.h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: m})
+	return &m.h
+}
+
+// caller is a procedure's call on its arguments, as Make made it.
+type caller[R any] interface {
+	call(c *Ctx) (R, error)
+}
+
+// call1, call2 and call3 call a procedure of one, two and three arguments
+// on the arguments of its order. They are values, held in the order's
+// made, so that making an order allocates no closure for its call.
+type call1[A, R any] struct {
+	fn func(*Ctx, A) (R, error)
+	a  A
+}
+
+func (x call1[A, R]) call(c *Ctx) (R, error) { return x.fn(c, x.a) }
+
+type call2[A, B, R any] struct {
+	fn func(*Ctx, A, B) (R, error)
+	a  A
+	b  B
+}
+
+func (x call2[A, B, R]) call(c *Ctx) (R, error) { return x.fn(c, x.a, x.b) }
+
+type call3[A, B, C, R any] struct {
+	fn func(*Ctx, A, B, C) (R, error)
+	a  A
+	b  B
+	d  C
+}
+
+func (x call3[A, B, C, R]) call(c *Ctx) (R, error) { return x.fn(c, x.a, x.b, x.d) }
+
+// made is an order as Make made it: its handle, its call, and in
+// checking mode its arguments and their fingerprint. It is the order's
+// body (orderBody), so that the handle and everything the body needs
+// take one allocation.
+type made[R any, C caller[R]] struct {
+	h        Handle[R]
+	call     C
+	args     func() []any
+	argPrint uint64
+}
+
+// run runs the order's call and keeps its result in the handle.
+func (m *made[R, C]) run(c *Ctx) (int64, error) {
+	r, err := m.call.call(c)
+	if c.run.codec && err == nil {
+		c.ord.wire, err = encode1(r) // as a worker process sends it
+	}
+	c.pauseOwn() // the order's work ends here: what follows is the runtime's
+	if m.args != nil {
+		if fingerprint(m.args()...) != m.argPrint {
+			misuse("its arguments changed between its Make and its end: an order wrote memory another shares (arguments go by value: pass copies)")
 		}
-		c.pauseOwn() // the order's work ends here: what follows is the runtime's
-		if args != nil {
-			if fingerprint(args()...) != argPrint {
-				misuse("its arguments changed between its Make and its end: an order wrote memory another shares (arguments go by value: pass copies)")
-			}
-			c.ord.resultPrint = fingerprint(r)
-		}
-		h.result = r
-		return SizeOf(r), err
-	}})
-	return h
+		c.ord.resultPrint = fingerprint(r)
+	}
+	m.h.result = r
+	return sizeOf(r), err
 }

@@ -90,13 +90,13 @@ func (m *recordMode) make(parent *Ctx, spec orderSpec) *order {
 // own time of the order: what a run in worker processes spends on them
 // (Config.Codec). The body runs on the arguments it was made with,
 // which the decoded ones equal.
-func decoding(parent *Ctx, spec orderSpec) func(*Ctx) (int64, error) {
+func decoding(parent *Ctx, spec orderSpec) orderBody {
 	if parent != nil {
 		parent.resumeOwn()
 		defer parent.pauseOwn()
 	}
 	args, err := spec.encode()
-	return func(c *Ctx) (int64, error) {
+	return bodyFunc(func(c *Ctx) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
@@ -107,12 +107,12 @@ func decoding(parent *Ctx, spec orderSpec) func(*Ctx) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		return spec.body(c)
-	}
+		return spec.body.run(c)
+	})
 }
 
 // exec runs o to its end.
-func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
+func (m *recordMode) exec(o *order, body orderBody) {
 	r := o.rec
 	var err error
 	defer func() {
@@ -128,7 +128,7 @@ func (m *recordMode) exec(o *order, body func(*Ctx) (int64, error)) {
 	}()
 	r.clock.start()
 	var bytes int64
-	bytes, err = body(&Ctx{rt: m, ord: o, run: &m.runState})
+	bytes, err = body.run(&Ctx{rt: m, ord: o, run: &m.runState})
 	r.tr.Results = []tracefile.Result{{At: r.clock.stop(), Bytes: bytes}}
 }
 

@@ -32,6 +32,10 @@ type runMode struct {
 	mu      sync.Mutex
 	waiting []*order       // the suspended orders, each at its waitAt, with the order it waits for (waitsFor)
 	deadErr *DeadlockError // set on a deadlock, which wakes every waiter
+	// onHandOver, set by a test, runs in get once a suspending order has
+	// handed its worker over, with the order it waits for: the test holds
+	// the waiter there until that order has ended.
+	onHandOver func(*order)
 	runState
 }
 
@@ -130,7 +134,7 @@ func (r *runMode) exec(t *task, i int) (last int, next *task) {
 		r.sched.ended()
 	}()
 	r.check() // an order that gets its worker after a cancel does not start
-	_, err = t.body(t.ctx)
+	_, err = t.body.run(t.ctx)
 	return o.slot, nil
 }
 
@@ -164,18 +168,28 @@ func (r *runMode) end(o *order) {
 }
 
 // get suspends the order c runs until o has ended, unless it has. The
-// order that ends o queues the waiter's resume task, so that the waiter
-// wakes only when a worker hands itself over (on the task's channel); a
-// deadlock or the run's end wakes it with -1, and it queues the task
-// itself.
+// order registers its wait before it hands its worker over: o may need
+// that worker to run (on one worker it does), and an o that ended in
+// between would find nobody waiting, so that the worker would go on with
+// its new orders ahead of the waiter, which would queue itself only
+// after them. The order that ends o queues the waiter's resume task, so
+// that the waiter wakes only when a worker hands itself over (on the
+// task's channel); a deadlock or the run's end wakes it with -1, and it
+// queues the task itself.
 func (r *runMode) get(c *Ctx, o *order) error {
 	if o.state.Load() == orderEnded {
 		return nil
 	}
 	r.stopped(c.ord)
-	t := r.sched.suspend(c.ord)
+	t, spare := r.sched.suspend(c.ord)
 	if !r.wait(c.ord, o, t) {
-		r.sched.queue(t)
+		r.sched.unsuspend(c.ord, spare)
+		r.ran(c.ord)
+		return r.waitErr(o)
+	}
+	r.sched.handOver(c.ord.slot, spare)
+	if r.onHandOver != nil {
+		r.onHandOver(o)
 	}
 	slot := <-t.ch
 	if slot < 0 {
@@ -184,11 +198,17 @@ func (r *runMode) get(c *Ctx, o *order) error {
 	}
 	c.ord.slot = slot
 	r.ran(c.ord)
+	return r.waitErr(o)
+}
+
+// waitErr is what a Get of o returns once its order goes on: nil when o
+// has ended, else the run's end or its deadlock, which woke the order.
+func (r *runMode) waitErr(o *order) error {
 	if o.state.Load() == orderEnded {
 		return nil
 	}
 	r.check()
-	return r.deadErr // woken by the deadlock, not by the result
+	return r.deadErr
 }
 
 // requesters returns the chain of first requesters of o, which failed:
@@ -219,6 +239,9 @@ func (r *runMode) wait(w, o *order, t *task) bool {
 	r.active.Add(-1)
 	w.waitsFor, w.waitAt = o, len(r.waiting)
 	r.waiting = append(r.waiting, w)
+	if o.waiters == nil {
+		o.waiters = o.firstWaiter[:0]
+	}
 	o.waiters = append(o.waiters, w)
 	r.checkDeadlock()
 	return true

@@ -17,10 +17,11 @@ import (
 // A worker is a goroutine running loop: it takes a task and runs the
 // order's body itself, then the next; making an order starts no
 // goroutine. An order that suspends in Get keeps the goroutine it runs
-// on, which hands its worker to another loop (a spare, else a new one);
-// the order that ends the awaited one queues the waiter's resume task,
-// and the worker that takes it hands itself over to the waiter and waits
-// as a spare.
+// on, registers its wait, and only then hands its worker to another loop
+// (a spare, else a new one), so that the awaited order, which may run on
+// that worker, cannot end unseen; the order that ends the awaited one
+// queues the waiter's resume task, and the worker that takes it hands
+// itself over to the waiter and waits as a spare.
 //
 // Each worker has two queues under its lock: resume, the orders resuming
 // on it, oldest first; local, the new orders placed on it. A free worker
@@ -102,7 +103,7 @@ type slot struct {
 // order to resume, which waits on ch for the worker that takes it.
 type task struct {
 	o    *order
-	body func(*Ctx) (int64, error)
+	body orderBody
 	ctx  *Ctx // a new order's
 	ch   chan int
 	home int // a resumed order's worker, or where a new one was placed
@@ -497,33 +498,59 @@ func (s *sched) ended() {
 	}
 }
 
-// suspend frees worker i, on which order o waits for a result, has a
-// loop go on with the worker's other orders (a spare one if the worker
-// has one), and returns o's resume task, to queue when the result
-// arrives.
-func (s *sched) suspend(o *order) *task {
+// suspend marks worker i, on which order o is to wait for a result, as
+// no longer running o, counts o suspended there, and returns o's resume
+// task, to queue when the result arrives, and the spare loop of the
+// worker that handOver is to wake, if it has one. o keeps the worker
+// until handOver: the caller registers its wait in between, so that the
+// order it waits for, which may need this very worker to run, cannot
+// end unseen (its end then queues the resume task, which the worker's
+// next loop takes ahead of its new orders).
+func (s *sched) suspend(o *order) (t *task, spare chan int) {
 	i := o.slot
 	w := &s.workers[i]
 	w.mu.Lock()
 	s.tick(w, s.now())
 	w.running = false
 	w.suspended.Add(1)
-	var spare chan int
+	// Only the goroutine holding worker i adds a spare to it, so the one
+	// taken here is still the one to wake when o hands the worker over.
 	if n := len(w.spares); n > 0 {
 		spare = w.spares[n-1]
 		w.spares = w.spares[:n-1]
 	}
 	w.mu.Unlock()
+	if o.resume == nil {
+		o.resume = &task{ch: make(chan int, 1)}
+	}
+	o.resume.home = i
+	return o.resume, spare
+}
+
+// unsuspend undoes suspend: order o, which has not handed its worker
+// over, goes on running on it (what it was to wait for has ended), and
+// the spare suspend took waits again.
+func (s *sched) unsuspend(o *order, spare chan int) {
+	w := &s.workers[o.slot]
+	w.mu.Lock()
+	s.tick(w, s.now())
+	w.running = true
+	w.suspended.Add(-1)
+	if spare != nil {
+		w.spares = append(w.spares, spare)
+	}
+	w.mu.Unlock()
+}
+
+// handOver has a loop go on with worker i's other orders, spare (from
+// suspend) if there is one, else a new loop: the order that ran there is
+// suspended.
+func (s *sched) handOver(i int, spare chan int) {
 	if spare != nil {
 		spare <- i
 	} else {
 		go s.loop(i, nil)
 	}
-	if o.resume == nil {
-		o.resume = &task{ch: make(chan int, 1)}
-	}
-	o.resume.home = i
-	return o.resume
 }
 
 // queue queues resume task t on the worker its order suspended on, and

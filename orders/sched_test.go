@@ -2,6 +2,7 @@ package orders
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	goruntime "runtime"
 	"slices"
@@ -34,10 +35,33 @@ func (tr *trail) get() []string {
 // TestSchedOneWorkerOrder: on one worker, new orders run oldest first
 // (newest first under WorkStealing), and an order whose result arrives
 // resumes ahead of the new orders queued on its worker.
-func TestSchedOneWorkerOrder(t *testing.T) {
+func TestSchedOneWorkerOrder(t *testing.T) { oneWorkerSteps(t, false) }
+
+// TestSchedWaitBeforeHandOver: the same, with main held in its Get,
+// once it has handed its worker over, until the order it waits for has
+// ended: the order must find main waiting however late main goes on, so
+// that main resumes ahead of the new orders (under WorkStealing, ahead
+// of 3). Were main to register its wait only after, that order would
+// end unseen and the worker would run 3 before main every time.
+func TestSchedWaitBeforeHandOver(t *testing.T) { oneWorkerSteps(t, true) }
+
+// oneWorkerSteps runs main, which makes four orders and waits for the
+// last, on one worker by every rule, and checks the order of their runs;
+// hold holds main after its worker's hand-over until the awaited order
+// has ended.
+func oneWorkerSteps(t *testing.T, hold bool) {
 	var tr trail
-	step := Proc("sched.step", func(c *Ctx, i int) (int, error) { tr.add("%d", i); return i, nil })
-	main := Proc("sched.steps", func(c *Ctx, n int) (int, error) {
+	tag := fmt.Sprint(hold)
+	step := Proc("sched.step-"+tag, func(c *Ctx, i int) (int, error) { tr.add("%d", i); return i, nil })
+	main := Proc("sched.steps-"+tag, func(c *Ctx, n int) (int, error) {
+		if hold {
+			// Read by this order's own Gets only: no other order gets.
+			c.rt.(*runMode).onHandOver = func(o *order) {
+				for o.state.Load() != orderEnded {
+					goruntime.Gosched()
+				}
+			}
+		}
 		hs := make([]*Handle[int], n)
 		for i := range hs {
 			hs[i] = Make(c, step, i+1)
@@ -236,6 +260,26 @@ func TestSchedGoexit(t *testing.T) {
 		if err != nil || got != 50 || rep.Orders != 21 {
 			t.Errorf("%d workers: %v, %v of %d orders; want 50 of 21", workers, got, err, rep.Orders)
 		}
+	}
+}
+
+// TestRunAllocsPerOrder: making an order of one argument in run mode,
+// running it and getting its result allocate two values: the order
+// (with its task and Ctx) and the handle with its call. Neither the
+// call, nor the sizes of an int argument and a uint64 result (boxed
+// into an interface), nor the order's first waiter allocate.
+func TestRunAllocsPerOrder(t *testing.T) {
+	const n, k = 4096, 16 // main waits for every order: each has a waiter
+	run := func() {
+		// 1000 steps: an argument outside the small values Go boxes
+		// without allocating.
+		if _, _, err := Run(context.Background(), Config{Workers: 1}, Call3(batch, n, k, 1000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run() // the queues' arrays and the loops' goroutines grow once
+	if per := testing.AllocsPerRun(3, run) / n; per > 2.2 {
+		t.Errorf("%.2f allocations per order, want 2 (and the run's own, a few per hundred orders)", per)
 	}
 }
 

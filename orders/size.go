@@ -24,6 +24,29 @@ func SizeOf(v any) int64 {
 	return sizeOfValue(reflect.ValueOf(v), 0)
 }
 
+// sizeOf is SizeOf(v), without boxing v when its type is a predeclared
+// number, bool or string: the runtime sizes every order's arguments and
+// result, and boxing them into SizeOf's any costs an allocation each.
+// A predeclared type has no methods (no Sizer), so the answer is
+// SizeOf's; every other type goes to SizeOf.
+func sizeOf[T any](v T) int64 {
+	switch x := any(v).(type) {
+	case int, uint, uintptr, int64, uint64, float64, complex64:
+		return 8
+	case int32, uint32, float32:
+		return 4
+	case int16, uint16:
+		return 2
+	case int8, uint8, bool:
+		return 1
+	case complex128:
+		return 16
+	case string:
+		return int64(len(x))
+	}
+	return SizeOf(v)
+}
+
 var sizerType = reflect.TypeFor[Sizer]()
 
 // maxDepth stops the walk of cyclic or very deep values.
