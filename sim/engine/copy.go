@@ -309,7 +309,7 @@ func aarrcp(e *Engine) error {
 		return err
 	}
 	fl := &flagRec{stamp: make([]float64, e.L)}
-	e.flags[ref] = fl
+	e.flags.set(ref, fl)
 	f, _, err := e.copyCost(from, to, fl)
 	if err != nil {
 		return err
@@ -325,11 +325,11 @@ func waitcp(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	fl, ok := e.flags[ref]
+	fl, ok := e.flags.get(ref)
 	if !ok {
 		return nil
 	}
-	delete(e.flags, ref)
+	e.flags.remove(ref)
 	for _, p := range e.vm.Map {
 		c, s := e.clock(p), fl.stamp[p]
 		if s > 0 && c < fl.timeStart+s {

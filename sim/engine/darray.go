@@ -36,8 +36,8 @@ func crtda(e *Engine) error {
 		ts = -ts
 	}
 	a := &array{Array: &layout.Array{Sizes: sizes, Low: low, High: high, TS: ts}, header: header}
-	e.arrays[header] = a
-	e.byHandle[handle] = a
+	e.arrays.set(header, a)
+	e.byHandle.set(handle, a)
 	return nil
 }
 
@@ -65,7 +65,7 @@ func (e *Engine) alignTarget(a *array) (*layout.Template, []layout.Rule, *layout
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		t, ok := e.templates[ref]
+		t, ok := e.templates.get(ref)
 		if !ok {
 			return nil, nil, nil, e.errorf("template PatternRef=%x was never created (crtamv_)", ref)
 		}

@@ -93,36 +93,41 @@ type Engine struct {
 	doubts       map[string]bool // the warnings that make the run doubtful
 	warningOrder []string
 
-	templates  map[uint64]*layout.Template
-	arrays     map[uint64]*array // by ArrayHeader
-	byHandle   map[uint64]*array // by ArrayHandlePtr
-	loops      map[uint64]*loop
+	// The objects by their handles (handles.go).
+	templates  handles[uint64, *layout.Template]
+	arrays     handles[uint64, *array] // by ArrayHeader
+	byHandle   handles[uint64, *array] // by ArrayHandlePtr
+	loops      handles[uint64, *loop]
 	lastLoop   *loopMapping
 	curLoop    *loop // the loop of the last crtpl_/mappl_
 	acr        *acrossState
-	redGroups  map[uint64]*redGroup
-	freeRed    []*redGroup      // deleted reduction groups, reused by crtrg_
-	reds       map[uint64]int64 // RedRef -> variable size
-	pendRed    map[uint64]pending
-	shGroups   map[uint64]*shadowGroup
+	redGroups  handles[uint64, *redGroup]
+	freeRed    []*redGroup            // deleted reduction groups, reused by crtrg_
+	reds       handles[uint64, int64] // RedRef -> variable size
+	pendRed    handles[uint64, pending]
+	shGroups   handles[uint64, *shadowGroup]
 	freeSh     []*shadowGroup // deleted shadow groups, reused by crtshg_
 	noEdges    *transfers     // the transfers of every empty shadow group, shared
-	pendSh     map[uint64]pending
+	pendSh     handles[uint64, pending]
 	lastTS     int64 // TypeSize of the last array inserted in a shadow group
-	buffers    map[uint64]*buffer
-	flags      map[uint64]*flagRec
-	vms        map[uint64]*layout.VM
-	ams        map[uint64]*am
+	buffers    handles[uint64, *buffer]
+	flags      handles[uint64, *flagRec]
+	vms        handles[uint64, *layout.VM]
+	ams        handles[uint64, *am]
 	curAM      *am
 	amStack    []amFrame
 	loopCache  map[loopKey]*loopMapping      // by compiled parameters
 	loopIndex  map[loopIndexKey]*loopMapping // by index arrays; emptied with loopCache
 	keyBuf     []byte                        // the index arrays of the last mappl_, encoded
 	boundCache map[boundKey]*boundResult
-	epoch      int // changes whenever a layout changes (invalidates loopCache)
-	ownCache   reductionOwners
-	scratch    sendTimes
-	clocks     network.Clocks // the clocks handed to network.SendSpan
+	// recentLoops and recentBounds are the last entries of loopCache and
+	// boundCache, searched first (handles.go).
+	recentLoops  recent[loopKey, *loopMapping]
+	recentBounds recent[boundKey, *boundResult]
+	epoch        int // changes whenever a layout changes (invalidates loopCache)
+	ownCache     reductionOwners
+	scratch      sendTimes
+	clocks       network.Clocks // the clocks handed to network.SendSpan
 }
 
 // array is a distributed array or its remote buffer.
@@ -159,19 +164,6 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 		covering:   map[*layout.VM]coverage{},
 		warnings:   map[string]int{},
 		doubts:     map[string]bool{},
-		templates:  map[uint64]*layout.Template{},
-		arrays:     map[uint64]*array{},
-		byHandle:   map[uint64]*array{},
-		loops:      map[uint64]*loop{},
-		redGroups:  map[uint64]*redGroup{},
-		reds:       map[uint64]int64{},
-		pendRed:    map[uint64]pending{},
-		shGroups:   map[uint64]*shadowGroup{},
-		pendSh:     map[uint64]pending{},
-		buffers:    map[uint64]*buffer{},
-		flags:      map[uint64]*flagRec{},
-		vms:        map[uint64]*layout.VM{},
-		ams:        map[uint64]*am{},
 		loopCache:  map[loopKey]*loopMapping{},
 		loopIndex:  map[loopIndexKey]*loopMapping{},
 		boundCache: map[boundKey]*boundResult{},

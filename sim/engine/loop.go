@@ -71,10 +71,10 @@ func crtpl(e *Engine) error {
 	// program's loop gets the same LoopRef every iteration): the loop it
 	// named is made anew in place, not allocated again (nothing else
 	// holds it but curLoop, set to it below).
-	lp := e.loops[ref]
+	lp, _ := e.loops.get(ref)
 	if lp == nil {
 		lp = &loop{}
-		e.loops[ref] = lp
+		e.loops.set(ref, lp)
 	}
 	*lp = loop{rank: int(rank)}
 	e.curLoop = lp
@@ -86,7 +86,7 @@ func (e *Engine) loopRef() (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp, ok := e.loops[ref]
+	lp, ok := e.loops.get(ref)
 	if !ok {
 		return nil, e.errorf("parallel loop LoopRef=%x was never created (crtpl_)", ref)
 	}
@@ -108,7 +108,7 @@ func mappl(e *Engine) error {
 		if err != nil {
 			return err
 		}
-		t, ok := e.templates[ref]
+		t, ok := e.templates.get(ref)
 		if !ok {
 			return e.errorf("template PatternRef=%x was never created (crtamv_)", ref)
 		}
@@ -134,11 +134,16 @@ func mappl(e *Engine) error {
 
 // loopMappingOf returns the mapping of the current mappl_ call's loop,
 // made once. Identical calls share their compiled parameters, which key
-// the cache first; but a loop is mapped anew at each of its executions
-// with a new LoopRef, so the index arrays key it too.
+// the cache first (its recent entries, then the map); but a loop is
+// mapped anew at each of its executions with a new LoopRef, so the index
+// arrays key it too.
 func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loopMapping, error) {
 	key := loopKey{args: e.args(in), tmpl: tmpl, on: on, epoch: e.epoch, rank: rank}
+	if m, ok := e.recentLoops.get(key); ok {
+		return m, nil
+	}
 	if m, ok := e.loopCache[key]; ok {
+		e.recentLoops.put(key, m)
 		return m, nil
 	}
 	var arrs [6][]int64
@@ -164,8 +169,10 @@ func (e *Engine) loopMappingOf(rank int, tmpl *layout.Template, on *array) (*loo
 	if n := len(e.loopCache) + len(e.loopIndex); n > 4096 || (n+2)*e.L > maxCachedBlocks {
 		clear(e.loopCache)
 		clear(e.loopIndex)
+		e.recentLoops.reset()
 	}
 	e.loopCache[key], e.loopIndex[byIndex] = m, m
+	e.recentLoops.put(key, m)
 	return m, nil
 }
 
@@ -177,17 +184,17 @@ func (e *Engine) patternArray() (*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := e.arrays[ptrRef]; ok && a.Aligned() {
+	if a, ok := e.arrays.get(ptrRef); ok && a.Aligned() {
 		return a, nil
 	}
 	ref, err := e.handle(in, kPatternRef)
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := e.byHandle[ref]; ok && a.Aligned() {
+	if a, ok := e.byHandle.get(ref); ok && a.Aligned() {
 		return a, nil
 	}
-	if a, ok := e.arrays[ptrRef]; ok {
+	if a, ok := e.arrays.get(ptrRef); ok {
 		return nil, e.errorf("pattern array PatternRefPtr=%x is not aligned", ptrRef)
 	} else if a == nil {
 		return nil, e.errorf("pattern array PatternRefPtr=%x (PatternRef=%x) was never created (crtda_)", ptrRef, ref)
@@ -238,14 +245,14 @@ func endpl(e *Engine) error {
 		return err
 	}
 	if lp.imlast {
-		if _, ok := e.pendSh[lp.imlastRef]; ok {
+		if e.pendSh.has(lp.imlastRef) {
 			e.waitShadow(lp.imlastRef)
 		}
 		lp.imlast = false
 	}
 	if lp.across {
 		lp.across = false
-		delete(e.pendSh, lp.acrossOld)
+		e.pendSh.remove(lp.acrossOld)
 	}
 	lp.portion, lp.hasPortion = nil, false
 	return nil

@@ -22,7 +22,7 @@ func (e *Engine) psRef(s side, name key) (*layout.VM, error) {
 	if err != nil {
 		return nil, err
 	}
-	if vm, ok := e.vms[ref]; ok && ref != 0 {
+	if vm, ok := e.vms.get(ref); ok && ref != 0 {
 		return vm, nil
 	}
 	return e.vm, nil
@@ -33,8 +33,8 @@ func getam(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := e.ams[ref]; !ok {
-		e.ams[ref] = e.curAM
+	if !e.ams.has(ref) {
+		e.ams.set(ref, e.curAM)
 	}
 	return nil
 }
@@ -50,8 +50,8 @@ func getamr(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := e.ams[ref]; !ok {
-		e.ams[ref] = &am{}
+	if !e.ams.has(ref) {
+		e.ams.set(ref, &am{})
 	}
 	return nil
 }
@@ -66,10 +66,10 @@ func getps(e *Engine) error {
 		return err
 	}
 	vm := e.vm
-	if a, ok := e.ams[ref]; ok && ref != 0 && a.vm != nil {
+	if a, ok := e.ams.get(ref); ok && ref != 0 && a.vm != nil {
 		vm = a.vm
 	}
-	e.vms[ps] = vm
+	e.vms.set(ps, vm)
 	return nil
 }
 
@@ -111,7 +111,7 @@ func crtps(e *Engine) error {
 		sizes[i] = int(size)
 		n *= sizes[i]
 	}
-	e.vms[ref] = parent.Child(ints(init), sizes, e.pow)
+	e.vms.set(ref, parent.Child(ints(init), sizes, e.pow))
 	return nil
 }
 
@@ -143,7 +143,7 @@ func psview(e *Engine) error {
 	}
 	// The original overwrites the current VM object in place.
 	e.vm.Reshape(ints(sizes))
-	e.vms[ref] = e.vm
+	e.vms.set(ref, e.vm)
 	e.epoch++
 	return nil
 }
@@ -153,7 +153,7 @@ func (e *Engine) amRef() (*am, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, ok := e.ams[ref]
+	a, ok := e.ams.get(ref)
 	if !ok {
 		return nil, e.errorf("abstract machine AMRef=%x was never created (getam_/getamr_)", ref)
 	}
@@ -210,7 +210,7 @@ func crtamv(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	e.templates[ref] = &layout.Template{Sizes: sizes}
+	e.templates.set(ref, &layout.Template{Sizes: sizes})
 	return nil
 }
 
@@ -219,7 +219,7 @@ func (e *Engine) template() (*layout.Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ok := e.templates[ref]
+	t, ok := e.templates.get(ref)
 	if !ok {
 		return nil, e.errorf("template AMViewRef=%x was never created (crtamv_)", ref)
 	}

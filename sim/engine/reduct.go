@@ -40,7 +40,7 @@ func crtred(e *Engine) error {
 	case 2, 4:
 		size = 8
 	}
-	e.reds[ref] = (loc + size) * n
+	e.reds.set(ref, (loc+size)*n)
 	return nil
 }
 
@@ -52,7 +52,7 @@ func crtrg(e *Engine) error {
 	// Reused once deleted: a program creates one at every iteration.
 	g := reuse(&e.freeRed)
 	*g = redGroup{vm: e.vm}
-	e.redGroups[ref] = g
+	e.redGroups.set(ref, g)
 	return nil
 }
 
@@ -65,7 +65,7 @@ func insred(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	size, ok := e.reds[ref]
+	size, ok := e.reds.get(ref)
 	if !ok {
 		return e.errorf("reduction variable RedRef=%x was never created (crtred_)", ref)
 	}
@@ -78,7 +78,7 @@ func (e *Engine) redGroup() (*redGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, ok := e.redGroups[ref]
+	g, ok := e.redGroups.get(ref)
 	if !ok {
 		return nil, e.errorf("reduction group RedGroupRef=%x was never created (crtrg_)", ref)
 	}
@@ -90,11 +90,11 @@ func strtrd(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := e.redGroups[ref]; !ok {
+	if !e.redGroups.has(ref) {
 		return e.errorf("reduction group RedGroupRef=%x was never created (crtrg_)", ref)
 	}
 	e.mpsSync(KWaitReduct)
-	e.pendRed[ref] = pending{timeStart: e.clock(0)}
+	e.pendRed.set(ref, pending{timeStart: e.clock(0)})
 	e.cur.nop[classReduction]++
 	return nil
 }
@@ -104,16 +104,16 @@ func waitrd(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	g, ok := e.redGroups[ref]
+	g, ok := e.redGroups.get(ref)
 	if !ok {
 		return e.errorf("reduction group RedGroupRef=%x was never created (crtrg_)", ref)
 	}
-	rec, ok := e.pendRed[ref]
+	rec, ok := e.pendRed.get(ref)
 	if !ok {
 		e.warn("waitrd_ without strtrd_: ignored")
 		return nil
 	}
-	delete(e.pendRed, ref)
+	e.pendRed.remove(ref)
 	var end float64
 	if e.net.Kind() == network.Cluster {
 		if end, err = e.reductionEnd(g); err != nil {
@@ -178,7 +178,7 @@ type reductionOwners struct {
 	p, epoch int
 	ks       []int
 	zeros    []int // len(ks) zeros: processor 0 at the other end
-	bySize   map[int64]*reductionMessages
+	bySize   handles[int64, *reductionMessages]
 	// procs[j] = vm.Map[ks[j]], whose clock issues message j of the
 	// gather, and root, len(ks) times vm.Map[0], whose clock issues the
 	// broadcast: made on first use. senders caches the classes of procs.
@@ -208,7 +208,7 @@ type reductionMessages struct {
 // sized returns the gather and broadcast of messages of size bytes,
 // routed on first use: a program reduces over a few group sizes.
 func (o *reductionOwners) sized(net *network.Net, size int64) *reductionMessages {
-	if m, ok := o.bySize[size]; ok {
+	if m, ok := o.bySize.get(size); ok {
 		return m
 	}
 	bytes := make([]int64, len(o.ks))
@@ -216,7 +216,7 @@ func (o *reductionOwners) sized(net *network.Net, size int64) *reductionMessages
 		bytes[i] = size
 	}
 	m := &reductionMessages{bytes: bytes, up: net.NewBatch(o.ks, o.zeros, bytes), down: net.NewBatch(o.zeros, o.ks, bytes)}
-	o.bySize[size] = m
+	o.bySize.set(size, m)
 	return m
 }
 
@@ -237,8 +237,7 @@ func (e *Engine) owners(a *layout.Array) (*reductionOwners, error) {
 			zeros = append(zeros, 0)
 		}
 	}
-	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks, zeros: zeros,
-		bySize: map[int64]*reductionMessages{}}
+	*o = reductionOwners{a: a, vm: e.vm, p: e.vm.P(), epoch: e.epoch, ks: ks, zeros: zeros}
 	return o, nil
 }
 
@@ -310,7 +309,7 @@ func delred(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	delete(e.reds, ref)
+	e.reds.remove(ref)
 	return nil
 }
 
@@ -319,10 +318,10 @@ func delrg(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	if g, ok := e.redGroups[ref]; ok {
-		delete(e.redGroups, ref)
+	if g, ok := e.redGroups.get(ref); ok {
+		e.redGroups.remove(ref)
 		e.freeRed = append(e.freeRed, g)
 	}
-	delete(e.pendRed, ref)
+	e.pendRed.remove(ref)
 	return nil
 }

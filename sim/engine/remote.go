@@ -13,7 +13,7 @@ func (e *Engine) bufferRef() (*buffer, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, ok := e.buffers[ref]
+	b, ok := e.buffers.get(ref)
 	if !ok {
 		return nil, e.errorf("remote buffer BufferHeader=%x was never created (crtrbl_/crtrbp_)", ref)
 	}
@@ -40,7 +40,7 @@ func crtrbl(e *Engine) error {
 		}
 	}
 	buf := &buffer{start: make([]float64, e.L), end: make([]float64, e.L)}
-	e.buffers[ref] = buf
+	e.buffers.set(ref, buf)
 	e.cur.nop[classRemote]++
 	if lp.m == nil || lp.m.Tmpl == nil || lp.m.Tmpl.VM == nil || !r.Aligned() {
 		return nil
@@ -89,7 +89,7 @@ func crtrbp(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	e.buffers[ref] = &buffer{start: make([]float64, e.L), end: make([]float64, e.L)}
+	e.buffers.set(ref, &buffer{start: make([]float64, e.L), end: make([]float64, e.L)})
 	return nil
 }
 

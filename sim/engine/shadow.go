@@ -38,7 +38,7 @@ func crtshg(e *Engine) error {
 	// until an array is added (addBound copies shared transfers first).
 	g := reuse(&e.freeSh)
 	*g = shadowGroup{t: e.noEdges, shared: true}
-	e.shGroups[ref] = g
+	e.shGroups.set(ref, g)
 	return nil
 }
 
@@ -59,7 +59,7 @@ func (e *Engine) shadowGroup(name key) (*shadowGroup, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	g, ok := e.shGroups[ref]
+	g, ok := e.shGroups.get(ref)
 	if !ok {
 		return nil, ref, e.errorf("shadow group %s=%x was never created (crtshg_)", name, ref)
 	}
@@ -71,7 +71,7 @@ func (e *Engine) arrayByHeader(name key) (*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, ok := e.arrays[h]
+	a, ok := e.arrays.get(h)
 	if !ok {
 		return nil, e.errorf("array %s=%x was never created (crtda_)", name, h)
 	}
@@ -116,7 +116,7 @@ func inssh(e *Engine) error {
 	}
 	// The compiled parameters stand for the widths and the corner flag.
 	key := boundKey{args: e.args(in), arr: a, epoch: e.epoch}
-	if r, ok := e.boundCache[key]; ok {
+	if r := e.cachedBound(key); r != nil {
 		// The cached entries are shared: appending to the full slice copies.
 		g.entries = r.entries[:len(r.entries):len(r.entries)]
 		g.t, g.tmpl, g.shared = r.t, r.tmpl, true
@@ -127,11 +127,27 @@ func inssh(e *Engine) error {
 	}
 	if len(e.boundCache) > 1024 {
 		clear(e.boundCache)
+		e.recentBounds.reset()
 	}
 	g.t.sorted()
-	e.boundCache[key] = &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
+	r := &boundResult{entries: append([]shEntry(nil), g.entries...), t: g.t, tmpl: g.tmpl}
+	e.boundCache[key] = r
+	e.recentBounds.put(key, r)
 	g.shared = true
 	return nil
+}
+
+// cachedBound returns the bound cache's entry of key, or nil: its recent
+// entries first, then the map.
+func (e *Engine) cachedBound(key boundKey) *boundResult {
+	if r, ok := e.recentBounds.get(key); ok {
+		return r
+	}
+	r, ok := e.boundCache[key]
+	if ok {
+		e.recentBounds.put(key, r)
+	}
+	return r
 }
 
 // boundKey identifies identical insertions into an empty group in one
@@ -310,7 +326,7 @@ func (e *Engine) startShadow(g *shadowGroup, ref uint64, divide bool) {
 	if divide {
 		cost /= float64(e.vm.P())
 	}
-	e.pendSh[ref] = pending{timeStart: start, timeEnd: start + cost}
+	e.pendSh.set(ref, pending{timeStart: start, timeEnd: start + cost})
 	e.cur.nop[classShadow]++
 }
 
@@ -324,12 +340,12 @@ func waitsh(e *Engine) error {
 }
 
 func (e *Engine) waitShadow(ref uint64) {
-	rec, ok := e.pendSh[ref]
+	rec, ok := e.pendSh.get(ref)
 	if !ok {
 		e.warn("wait for a shadow exchange that was not started: ignored")
 		return
 	}
-	delete(e.pendSh, ref)
+	e.pendSh.remove(ref)
 	e.waitRule(rec.timeStart, rec.timeEnd, KWaitShadow, KShadowOverlap)
 }
 
@@ -373,11 +389,11 @@ func delshg(e *Engine) error {
 	if err != nil {
 		return err
 	}
-	g, ok := e.shGroups[ref]
+	g, ok := e.shGroups.get(ref)
 	if !ok {
 		return nil
 	}
-	delete(e.shGroups, ref)
+	e.shGroups.remove(ref)
 	// The ACROSS state keeps its groups past their deletion.
 	if a := e.acr; a == nil || (a.oldG != g && a.newG != g) {
 		e.freeSh = append(e.freeSh, g)
