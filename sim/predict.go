@@ -99,7 +99,7 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 		return nil, err
 	}
 	comp := engine.NewCompiler()
-	var op engine.Op // one for all calls: the engine keeps a pointer to it
+	var op [1]engine.Op // one for all calls: the engine keeps a pointer to it
 	for n := 0; ; n++ {
 		if err := opt.stopped(n); err != nil {
 			return nil, err
@@ -111,8 +111,8 @@ func Predict(h *trace.Header, calls trace.Source, m *machine.Machine, cfg result
 		if err != nil {
 			return nil, err
 		}
-		op = comp.Compile(c)
-		if err := e.Exec(&op); err != nil {
+		op[0] = comp.Compile(c)
+		if err := e.ExecAll(op[:]); err != nil {
 			return nil, err
 		}
 	}
@@ -127,7 +127,15 @@ const stopEvery = 1024
 // stopped returns Stop's error when n, the number of calls simulated, is
 // a multiple of stopEvery; nil without a Stop.
 func (o Options) stopped(n int) error {
-	if o.Stop == nil || n%stopEvery != 0 {
+	if n%stopEvery != 0 {
+		return nil
+	}
+	return o.stop()
+}
+
+// stop returns Stop's error; nil without a Stop.
+func (o Options) stop() error {
+	if o.Stop == nil {
 		return nil
 	}
 	return o.Stop()

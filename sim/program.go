@@ -73,16 +73,16 @@ func Simulate(prog *Program, m *machine.Machine, cfg result.Config, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	n := 0
 	for _, ops := range prog.chunks {
-		for i := range ops {
-			if err := opt.stopped(n); err != nil {
+		for len(ops) > 0 { // stopEvery calls at a time
+			if err := opt.stop(); err != nil {
 				return nil, err
 			}
-			n++
-			if err := e.Exec(&ops[i]); err != nil {
+			k := min(len(ops), stopEvery)
+			if err := e.ExecAll(ops[:k]); err != nil {
 				return nil, err
 			}
+			ops = ops[k:]
 		}
 	}
 	return finish(e, cfg, opt)

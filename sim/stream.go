@@ -17,8 +17,8 @@ type Stream struct {
 	cfg  result.Config
 	opt  Options
 	comp *engine.Compiler
-	op   engine.Op // one for all calls: the engine keeps a pointer to it
-	n    int       // calls simulated
+	op   [1]engine.Op // one for all calls: the engine keeps a pointer to it
+	n    int          // calls simulated
 	err  error
 }
 
@@ -45,8 +45,8 @@ func (s *Stream) Add(call *trace.Call) error {
 		return s.err
 	}
 	s.n++
-	s.op = s.comp.Compile(call)
-	s.err = s.e.Exec(&s.op)
+	s.op[0] = s.comp.Compile(call)
+	s.err = s.e.ExecAll(s.op[:])
 	return s.err
 }
 
