@@ -135,13 +135,27 @@ func timeCopies(ctx context.Context, cfg Config, k, reps int) ([]calibration.Row
 			rows = append(rows, c.rows...)
 		}
 	}
-	seen := map[string]int{}
 	for i := range rows {
-		key := runKey(rows[i].Block, rows[i].Alpha)
-		rows[i].Copies, rows[i].Rep = k, seen[key]
+		rows[i].Copies = k
+	}
+	numberReps(rows)
+	return rows, nil
+}
+
+// numberReps numbers the repetitions of rows anew, in their order: the
+// rows of a block, α and number of copies get 0, 1, 2, … (rows gathered
+// from several runs of the tests repeat their numbers).
+func numberReps(rows []calibration.Row) {
+	type series struct {
+		run    string
+		copies int
+	}
+	seen := map[series]int{}
+	for i := range rows {
+		key := series{runKey(rows[i].Block, rows[i].Alpha), rows[i].Copies}
+		rows[i].Rep = seen[key]
 		seen[key]++
 	}
-	return rows, nil
 }
 
 // collectorOff turns the collector off while the tests are timed, collect

@@ -69,6 +69,14 @@ type Config struct {
 	// slowdown when they share a machine (calibration.Stat.Slowdown).
 	// The tests' functions must then be safe to run at once.
 	Contention bool
+	// Calibrations makes Calibrate calibrate in that many processes of
+	// their own, one after the other, and write the rows of them all: the
+	// processes are copies of this program, started with its arguments,
+	// and each calibrates as Calibrate does in one process. A block can
+	// cost more in one process than in the next by more than it spreads
+	// within one, and the median over several is closer to its price. 0
+	// or 1 calibrates in this process.
+	Calibrations int
 	// Machine names the machine in calibration rows, and in Record the
 	// machine whose constants price the blocks; "" means hostname/GOARCH
 	// in Calibrate and, in Record, the only machine of the file.
@@ -163,6 +171,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least, on each CPU (0: 5)")
 	fs.IntVar(&c.MaxReps, "orders.max-reps", c.MaxReps, "calibrate: most repetitions on each CPU while a block's median is not stable (0: 4×reps)")
 	fs.Float64Var(&c.Precision, "orders.precision", c.Precision, "calibrate: relative half-width of the 95% interval of each block's median that is stable (0: 0.02)")
+	fs.IntVar(&c.Calibrations, "orders.calibrations", c.Calibrations, "calibrate: calibrate in N processes of their own, copies of this program started one after the other, and keep the rows of them all (0: in this one)")
 	fs.BoolVar(&c.Contention, "orders.contention", c.Contention, "calibrate: also time copies of the tests at once on 2, 4, … cores (the tests must be safe to run at once)")
 	fs.StringVar(&c.Machine, "orders.machine", c.Machine, "machine name of the calibration")
 	fs.StringVar(&c.Calibration, "orders.calibration", c.Calibration, "record: calibration file pricing the blocks")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/presage-dvm/presage/orders/calibration"
@@ -242,8 +243,17 @@ func calibrateMain(ctx context.Context, cfg Config) (*Summary, error) {
 	if len(cfg.Tests) == 0 {
 		return nil, errors.New("orders: calibrate mode needs tests (Config.Tests) that run every block")
 	}
+	if out, ok := os.LookupEnv(calibrationOutEnv); ok {
+		calibrateAsChild(ctx, cfg, out) // ends the process
+	}
 	start := time.Now()
-	rows, err := calibrate(ctx, cfg)
+	var rows []calibration.Row
+	var err error
+	if cfg.Calibrations > 1 {
+		rows, err = calibrateApart(ctx, cfg.Calibrations)
+	} else {
+		rows, err = calibrate(ctx, cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -252,12 +262,9 @@ func calibrateMain(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := calibration.NewWriter(out)
-	for _, r := range rows {
-		if err := w.Write(r); err != nil {
-			return nil, errors.Join(err, closeOut())
-		}
+	if err := writeRows(out, rows); err != nil {
+		return nil, errors.Join(err, closeOut())
 	}
 	rep := &Summary{Mode: ModeCalibrate, Elapsed: elapsed, Rows: len(rows), Machine: cfg.machine()}
-	return rep, errors.Join(w.Close(), closeOut())
+	return rep, closeOut()
 }

@@ -30,7 +30,9 @@ const RepeatBound = 0.05
 //
 //	PRESAGE_CALIBRATIONS=5 PRESAGE_QUIET=1 go test -run TestCalibrationsRepeat -timeout 30m ./orders/examples/reality
 //
-// PRESAGE_CALIBRATE_PROGRAMS (comma-separated names) narrows the examples.
+// PRESAGE_CALIBRATE_PROGRAMS (comma-separated names) narrows the examples;
+// PRESAGE_CALIBRATION_PROCESSES=K makes each calibration one of K
+// processes (-orders.calibrations K).
 func TestCalibrationsRepeat(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("PRESAGE_CALIBRATIONS"))
 	if n < 2 {
@@ -107,7 +109,11 @@ func TestCalibrateChild(t *testing.T) {
 		t.Fatalf("no example %q", name)
 	}
 	var stderr strings.Builder
-	if code := programs.Command(p, []string{"-orders.mode", "calibrate", "-orders.out", out}, io.Discard, &stderr); code != 0 {
+	args := []string{"-orders.mode", "calibrate", "-orders.out", out}
+	if k := os.Getenv("PRESAGE_CALIBRATION_PROCESSES"); k != "" {
+		args = append(args, "-orders.calibrations", k)
+	}
+	if code := programs.Command(p, args, io.Discard, &stderr); code != 0 {
 		t.Fatalf("%s: exit %d: %s", name, code, stderr.String())
 	}
 }
