@@ -192,6 +192,9 @@ func collect() {
 // either side on average (calibration.Point.Bound).
 func stable(rows []calibration.Row, precision float64) bool {
 	for _, st := range calibration.Analyze(rows, calibration.DefaultThresholds) {
+		if st.Block == ProbeBlock {
+			continue // the host's state: repetitions do not steady it
+		}
 		for _, p := range st.Points {
 			if !(p.Bound <= precision) {
 				return false
@@ -231,11 +234,48 @@ func reference() {
 //lint:ignore U1000 written only: the reference loop's result must go somewhere, or the compiler drops the loop
 var referenceSink float64
 
+// ProbeBlock is the block name under which calibration rows time the
+// probe (calibration.ProbeBlock): the machine's speed for multiply-adds
+// while it calibrates, per multiply-add.
+const ProbeBlock = calibration.ProbeBlock
+
+// The probe multiplies two probeSide×probeSide matrices probeRounds
+// times: 3.3M multiply-adds, about 1 ms on this project's machine when
+// its host is quiet and 3 ms when not, in 24 KB that the first cache
+// holds.
+const (
+	probeSide         = 32
+	probeRounds       = 100
+	probeMultiplyAdds = probeRounds * probeSide * probeSide * probeSide
+)
+
+// probe is the probe: the product of two small matrices, looping i, k, j
+// as the examples' kernels do.
+func probe() {
+	var a, b, c [probeSide * probeSide]float64
+	for i := range a {
+		a[i], b[i] = 1/float64(i+1), float64(i%7)
+	}
+	for range probeRounds {
+		for i := range probeSide {
+			ci := c[i*probeSide : (i+1)*probeSide]
+			for k := range probeSide {
+				aik, bk := a[i*probeSide+k], b[k*probeSide:(k+1)*probeSide]
+				for j := range ci {
+					ci[j] += aik * bk[j]
+				}
+			}
+		}
+	}
+	referenceSink = c[0]
+}
+
 // calibrate runs every test reps times on each CPU the process may run
 // on, its thread pinned to each in turn, and more until every block's
 // median is stable on every CPU (or MaxReps on each), collecting garbage
 // before each run so that a collection seldom lands inside a timed
-// block, and times the reference algorithm once per repetition; with
+// block, and times the reference algorithm and the probe once per
+// repetition; with
 // Contention, it times copies of the tests at once; then it times the
 // runtime's own costs (OrderBlock, WaitBlock).
 func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
@@ -254,6 +294,7 @@ func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
 		err := m.pinned(cpuOf(cpus, rep), func() error {
 			collect()
 			m.block(nil, RefBlock, Cost{F: 1}, reference, nil)
+			m.block(nil, ProbeBlock, Cost{F: probeMultiplyAdds}, probe, nil)
 			return m.runTests(ctx, tests)
 		})
 		if err != nil {

@@ -355,10 +355,11 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each repetition on each CPU: the reference, two blocks of 4
-	// numbers, one of 3; and each repetition, the runtime's two costs.
+	// Each repetition on each CPU: the reference, the probe, two blocks
+	// of 4 numbers, one of 3; and each repetition, the runtime's two
+	// costs.
 	cpus := max(len(calibrationCPUs()), 1)
-	if n := 4*3*cpus + 2*3; len(rows) != n || rep.Rows != n {
+	if n := 5*3*cpus + 2*3; len(rows) != n || rep.Rows != n {
 		t.Fatalf("%d rows, report %+v; want %d", len(rows), rep, n)
 	}
 	reps := map[string][]int{}
@@ -376,7 +377,7 @@ func TestCalibrate(t *testing.T) {
 		}
 		return out
 	}
-	want := map[string][]int{"ref1": count(3 * cpus), "add4": count(6 * cpus), "add3": count(3 * cpus), OrderBlock + "1": count(3), WaitBlock + "1": count(3)}
+	want := map[string][]int{"ref1": count(3 * cpus), ProbeBlock + fmt.Sprint(float64(probeMultiplyAdds)): count(3 * cpus), "add4": count(6 * cpus), "add3": count(3 * cpus), OrderBlock + "1": count(3), WaitBlock + "1": count(3)}
 	if fmt.Sprint(reps) != fmt.Sprint(want) {
 		t.Errorf("repetitions by block and f: %v, want %v", reps, want)
 	}

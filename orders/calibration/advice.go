@@ -43,6 +43,15 @@ func Advise(stats []Stat, precision float64) []Advice {
 			Text: fmt.Sprintf("block %s on %s: ", st.Block, st.Machine) + fmt.Sprintf(format, args...)})
 	}
 	for _, st := range stats {
+		if st.Block == ProbeBlock {
+			// More repetitions or a quieter machine do not steady the
+			// host: one line says what the probe saw, none of the rest.
+			if p, ok := loosest(st.Points); ok && (p.Spread() > WarnProbe || p.CPUSpread() > WarnCPUs) {
+				add(st, "the machine's own speed varied during the calibration: the probe's c varies %.0f%% between runs (%s–%s per multiply-add) and %.0f%% between CPUs; every block's price moves with it: compare the probe's c between calibrations of this machine, which price the blocks alike only where it agrees",
+					100*p.Spread(), formatSeconds(p.Q1), formatSeconds(p.Q3), 100*p.CPUSpread())
+			}
+			continue
+		}
 		if p, ok := loosest(st.Points); ok && !(p.Bound <= precision) {
 			add(st, "c varies %.0f%% between runs%s (%s–%s), its median known %s: calibrate with -orders.reps %d on a quiet machine",
 				100*p.Spread(), at(p), formatSeconds(p.Q1*p.F), formatSeconds(p.Q3*p.F), known(p.Bound), suggestReps(reps[st.Machine], p.Bound, precision))
@@ -118,6 +127,21 @@ func roundsPerCPU(stats []Stat) map[string]int {
 // RefBlock is the block under which calibrate mode times the reference
 // algorithm, once per round of the tests (orders.RefBlock).
 const RefBlock = "ref"
+
+// ProbeBlock is the block under which calibrate mode times the probe,
+// once per round of the tests beside the reference (orders.ProbeBlock):
+// products of small matrices, bound by the core's multiply-adds and its
+// first cache where the reference is bound by the latency of square
+// roots. On a virtual machine the host's other work slows the first
+// kind and not the second (docs/orders-sim.md, "the host's drift"), so
+// the probe's c is the machine's state during the calibration: two
+// calibrations of one machine price the blocks alike only where their
+// probes agree.
+const ProbeBlock = "orders.probe"
+
+// WarnProbe is how far the probe's runs may vary within a calibration
+// before the reports say that the machine's speed moved.
+const WarnProbe = 0.1
 
 // MaxSuggestedReps is the most repetitions the advice asks for: a block
 // that would need more varies too much for repetitions to pin it down,

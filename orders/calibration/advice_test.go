@@ -146,3 +146,28 @@ func TestSuggestReps(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviseProbe: a probe whose runs moved (half of them 2.5 times
+// slower, as the host's state changed) gets one line saying the
+// machine's own speed varied, none asking for repetitions; a steady probe
+// gets none.
+func TestAdviseProbe(t *testing.T) {
+	moved := pinnedRows(ProbeBlock, 1e6, 2, 10, func(_, rep int) float64 { return 3.4e-10 * (1 + 1.5*float64(rep/5)) })
+	steady := pinnedRows(ProbeBlock, 1e6, 2, 10, func(_, rep int) float64 { return 3.4e-10 * (1 + 0.001*float64(rep)) })
+	for _, tt := range []struct {
+		name  string
+		rows  []Row
+		lines int
+	}{{"moved", moved, 1}, {"steady", steady, 0}} {
+		got := Advise(Analyze(tt.rows, DefaultThresholds), DefaultPrecision)
+		if len(got) != tt.lines {
+			t.Errorf("%s probe: %d lines %v, want %d", tt.name, len(got), got, tt.lines)
+			continue
+		}
+		for _, a := range got {
+			if !strings.Contains(a.Text, "the machine's own speed varied") || strings.Contains(a.Text, "-orders.reps") {
+				t.Errorf("%s probe: %q, want the machine's own speed and no repetitions", tt.name, a.Text)
+			}
+		}
+	}
+}

@@ -190,7 +190,7 @@ func calibrate(p programs.Program, size int, opt Options) ([]calibration.Row, er
 func blockSpread(stats []calibration.Stat) float64 {
 	var spreads []float64
 	for _, st := range stats {
-		if st.Block == orders.RefBlock || st.Block == orders.OrderBlock || st.Block == orders.WaitBlock {
+		if st.Block == orders.RefBlock || st.Block == orders.ProbeBlock || st.Block == orders.OrderBlock || st.Block == orders.WaitBlock {
 			continue
 		}
 		for _, p := range st.Points {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
+	"github.com/presage-dvm/presage/orders"
 	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/orders/examples/programs"
 )
@@ -49,32 +50,35 @@ func TestCalibrationsRepeat(t *testing.T) {
 		}
 		cals := make([][]calibration.Row, n)
 		for i := range cals {
-			cals[i] = calibrateApart(t, p, i)
+			cals[i] = calibrateInOwnProcess(t, p, i)
 		}
 		agreed := calibration.Agree(cals)
+		probe := probeOf(agreed)
 		var table strings.Builder
-		writeAgreement(&table, agreed)
-		worst := 0.0
+		writeAgreement(&table, agreed, probe)
+		worst, worstPerProbe := 0.0, 0.0
 		for _, a := range agreed {
 			if runtimeBlock(a.Block) {
 				continue
 			}
 			worst = max(worst, a.Spread())
+			worstPerProbe = max(worstPerProbe, spreadPerProbe(a, probe))
 			if quiet && a.Spread() > RepeatBound {
 				t.Errorf("%s: block %s at α %v: %d calibrations disagree by %.1f%%, more than %.0f%%", p.Name, a.Block, a.Alpha, n, 100*a.Spread(), 100*RepeatBound)
 			}
 		}
 		load, _ := os.ReadFile("/proc/loadavg")
-		t.Logf("%s n=%d: %d calibrations in separate processes (load %s):\n%sworst spread of a block: %.1f%%",
-			p.Name, p.Size, n, strings.TrimSpace(string(load)), table.String(), 100*worst)
+		t.Logf("%s n=%d: %d calibrations in separate processes (load %s):\n%sworst spread of a block: %.1f%%; divided by each calibration's probe: %.1f%%",
+			p.Name, p.Size, n, strings.TrimSpace(string(load)), table.String(), 100*worst, 100*worstPerProbe)
 	}
 }
 
 // runtimeBlock reports whether block times the runtime itself.
 func runtimeBlock(block string) bool { return strings.HasPrefix(block, "orders.") }
 
-// calibrateApart calibrates p in a process of its own and returns its rows.
-func calibrateApart(t *testing.T, p programs.Program, i int) []calibration.Row {
+// calibrateInOwnProcess calibrates p in a process of its own and returns
+// its rows.
+func calibrateInOwnProcess(t *testing.T, p programs.Program, i int) []calibration.Row {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), fmt.Sprintf("%s.%d.csv", p.Name, i))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCalibrateChild$")
@@ -120,15 +124,40 @@ func TestCalibrateChild(t *testing.T) {
 
 // writeAgreement writes a table: a row per block and α, the constant of
 // each calibration and their spread.
-func writeAgreement(w io.Writer, agreed []calibration.Agreement) {
+func writeAgreement(w io.Writer, agreed []calibration.Agreement, probe []float64) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "block\tα\tconstants c (s per unit of f)\tspread\t")
+	fmt.Fprintln(tw, "block\tα\tconstants c (s per unit of f)\tspread\tspread of c ÷ the probe's c\t")
 	for _, a := range agreed {
 		cs := make([]string, len(a.Medians))
 		for i, m := range a.Medians {
 			cs[i] = fmt.Sprintf("%.4g", m)
 		}
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%.1f%%\t\n", a.Block, a.Alpha, strings.Join(cs, " "), 100*a.Spread())
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%.1f%%\t%.1f%%\t\n", a.Block, a.Alpha, strings.Join(cs, " "), 100*a.Spread(), 100*spreadPerProbe(a, probe))
 	}
 	tw.Flush()
+}
+
+// probeOf returns the probe's c in each calibration (orders.ProbeBlock),
+// nil when they did not time it.
+func probeOf(agreed []calibration.Agreement) []float64 {
+	for _, a := range agreed {
+		if a.Block == orders.ProbeBlock {
+			return a.Medians
+		}
+	}
+	return nil
+}
+
+// spreadPerProbe is how far the calibrations disagree on a's c once each
+// is divided by its own probe's c: what is left when the machine's state
+// during each calibration is taken out; 0 without a probe.
+func spreadPerProbe(a calibration.Agreement, probe []float64) float64 {
+	if len(probe) != len(a.Medians) {
+		return 0
+	}
+	per := make([]float64, len(probe))
+	for i := range per {
+		per[i] = a.Medians[i] / probe[i]
+	}
+	return calibration.Agreement{Medians: per}.Spread()
 }
