@@ -47,7 +47,8 @@ const refineSteps = 12
 // (RunWork, from 0 to its upper bound) and the I/O copy time per byte
 // (from 0 to IOByteBounds' upper one), to the observations predict gives
 // for a start-up time, which it must give for every fitted run with
-// neither term. It minimises the sum of squared Residuals. The start-up
+// neither term. It minimises the sum of the Residuals' Huber losses
+// (huber: squares within HuberDelta, linear beyond). The start-up
 // time is a profile search: a grid of stepsPerDecade points per decade
 // over its bounds, and start, then a golden-section search between the
 // best point's neighbours; at each start-up time the best run work and
@@ -60,72 +61,75 @@ const refineSteps = 12
 // every fit.
 func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte float64) (HostFit, error) {
 	out := HostFit{IOByte: ioByte}
-	nObs := 0
-	// eval is the least sum of squares at start-up time exp(logT), and
-	// the run work that gives it.
-	eval := func(logT float64) (ss float64, t terms, err error) {
+	// at is the candidate at start-up time exp(logT): its observations
+	// and the terms of least loss with them.
+	at := func(logT float64) (candidate, error) {
 		obs, err := predict(math.Exp(logT))
 		if err != nil {
-			return 0, t, err
+			return candidate{}, err
 		}
 		out.Simulations++
-		nObs = len(obs)
-		t, ss = bestTerms(obs, ioByte)
-		return ss, t, nil
+		t, loss := bestTerms(obs, ioByte)
+		return candidate{logT, t, loss, obs}, nil
 	}
 	// The start is a candidate: the fit is never worse than it.
-	obs, err := predict(start)
+	best, err := at(math.Log(start))
 	if err != nil {
 		return out, err
 	}
-	out.Simulations, nObs = 1, len(obs)
-	out.RMSStart = rootMean(obsSquares(obs, terms{}), nObs)
-	out.IOByteFitted = identifiable(obs)
-	bestAt := math.Log(start)
-	bestW, bestSS := bestTerms(obs, ioByte)
+	out.RMSStart = rootMean(obsSquares(best.obs, terms{}), len(best.obs))
+	out.IOByteFitted = identifiable(best.obs)
 	lo, hi := math.Log(Bounds[TStartNode][0]), math.Log(Bounds[TStartNode][1])
 	step := math.Ln10 / stepsPerDecade
 	n := int(math.Round((hi-lo)/step)) + 1
-	best := -1
+	bestStep := -1
 	for i := range n {
-		ss, w, err := eval(lo + float64(i)*step)
+		c, err := at(lo + float64(i)*step)
 		if err != nil {
 			return out, err
 		}
-		if ss < bestSS {
-			best, bestAt, bestSS, bestW = i, lo+float64(i)*step, ss, w
+		if c.loss < best.loss {
+			best, bestStep = c, i
 		}
 	}
-	if best >= 0 {
-		a, b := lo+float64(max(best-1, 0))*step, lo+float64(min(best+1, n-1))*step
+	if bestStep >= 0 {
+		a, b := lo+float64(max(bestStep-1, 0))*step, lo+float64(min(bestStep+1, n-1))*step
 		for range refineSteps {
-			c, d := b-(b-a)/math.Phi, a+(b-a)/math.Phi
-			sc, wc, err := eval(c)
+			c, err := at(b - (b-a)/math.Phi)
 			if err != nil {
 				return out, err
 			}
-			sd, wd, err := eval(d)
+			d, err := at(a + (b-a)/math.Phi)
 			if err != nil {
 				return out, err
 			}
-			if sc < bestSS {
-				bestAt, bestSS, bestW = c, sc, wc
+			for _, x := range []candidate{c, d} {
+				if x.loss < best.loss {
+					best = x
+				}
 			}
-			if sd < bestSS {
-				bestAt, bestSS, bestW = d, sd, wd
-			}
-			if sc < sd {
-				b = d
+			if c.loss < d.loss {
+				b = d.logT
 			} else {
-				a = c
+				a = c.logT
 			}
 		}
 	}
-	out.TStartNode, out.RunWork, out.IOByte, out.RMS = math.Exp(bestAt), bestW.runWork, bestW.ioByte, rootMean(bestSS, nObs)
-	if best < 0 && bestAt == math.Log(start) {
+	out.TStartNode, out.RunWork, out.IOByte = math.Exp(best.logT), best.t.runWork, best.t.ioByte
+	if bestStep < 0 {
 		out.TStartNode = start // not exp(log(start)), a rounding away
 	}
+	out.RMS = rootMean(obsSquares(best.obs, best.t), len(best.obs))
 	return out, nil
+}
+
+// candidate is a start-up time FitHost weighed: its logarithm, the terms
+// of least loss there, that loss, and the observations it was found with.
+type candidate struct {
+	logT float64
+	t    terms
+	loss float64
+	obs  []Observation
 }
 
 // terms are the extended model's terms FitHost fits without simulating.
@@ -158,7 +162,7 @@ func identifiable(obs []Observation) bool {
 const identifyRatio = 2
 
 // bestTerms are the run work and the I/O copy time whose observations'
-// sum of squared residuals is least, and that sum: the I/O copy time by a
+// loss (obsLoss) is least, and that loss: the I/O copy time by a
 // golden-section search over its logarithm within IOByteBounds (0 kept
 // when it does better), the run work at each by bestRunWork, when obs
 // tell the two apart (identifiable); else the I/O copy time is ioByte and
@@ -183,12 +187,12 @@ func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
 }
 
 // bestRunWork is the run work, from 0 to its upper bound, whose
-// observations' sum of squared residuals with I/O copy time k is least,
-// and that sum. A residual is monotone in the run work, so the sum has one
+// observations' loss (obsLoss) with I/O copy time k is least, and that
+// loss. A residual is monotone in the run work, so the sum has one
 // minimum on a logarithmic scale: a golden-section search over log(run
 // work) from 1 µs finds it, and 0 is kept when it does better.
 func bestRunWork(obs []Observation, k float64) (float64, float64) {
-	ss := func(w float64) float64 { return obsSquares(obs, terms{w, k}) }
+	ss := func(w float64) float64 { return obsLoss(obs, terms{w, k}) }
 	// 40 steps shrink the bracket, six decades, to a factor 1+6e-8.
 	w := math.Exp(goldenMin(func(x float64) float64 { return ss(math.Exp(x)) },
 		math.Log(Bounds[RunWork][0]), math.Log(Bounds[RunWork][1]), 40))
@@ -221,16 +225,41 @@ func goldenMin(f func(float64) float64, a, b float64, steps int) float64 {
 // obsSquares is the sum of the observations' squared residuals with the
 // terms t.
 func obsSquares(obs []Observation, t terms) float64 {
+	return obsSum(obs, t, func(r float64) float64 { return r * r })
+}
+
+// obsLoss is the sum of the observations' Huber losses with the terms t:
+// what FitHost minimises.
+func obsLoss(obs []Observation, t terms) float64 { return obsSum(obs, t, huber) }
+
+func obsSum(obs []Observation, t terms, f func(r float64) float64) float64 {
 	var s float64
 	for _, o := range obs {
 		p := o.Predicted + t.ioByte*o.IOBytes
 		if o.Open {
 			p += t.runWork
 		}
-		r := Residual(p, o.Measured)
-		s += r * r
+		s += f(Residual(p, o.Measured))
 	}
 	return s
+}
+
+// HuberDelta is the residual beyond which FitHost counts an observation's
+// error by its size rather than by its square (Huber's loss): 0.1, an
+// error of about 10%, the reality check's bound. On a shared host a round
+// now and then runs 10–25% slow on one grid (sor's 1x2 rounds, 12% above
+// its 2x1 ones on some days and not on others); by squares such a round
+// pulls the parameters every other run agrees on three times as hard as a
+// run off by 10%, and the runs it was not fitted to pay for it.
+const HuberDelta = 0.1
+
+// huber is Huber's loss of a residual: its square within HuberDelta, and
+// beyond it the line that continues the square without a kink.
+func huber(r float64) float64 {
+	if a := math.Abs(r); a > HuberDelta {
+		return 2*HuberDelta*a - HuberDelta*HuberDelta
+	}
+	return r * r
 }
 
 func rootMean(ss float64, n int) float64 {
