@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,11 +102,7 @@ func calibrateForTheParent(t *testing.T, dir string) {
 	}
 }
 
-var errFailedOnPurpose = errorString("the test failed on purpose")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var errFailedOnPurpose = errors.New("the test failed on purpose")
 
 func readFile(t *testing.T, name string) string {
 	t.Helper()
