@@ -275,9 +275,8 @@ func probe() {
 // median is stable on every CPU (or MaxReps on each), collecting garbage
 // before each run so that a collection seldom lands inside a timed
 // block, and times the reference algorithm and the probe once per
-// repetition; with
-// Contention, it times copies of the tests at once; then it times the
-// runtime's own costs (OrderBlock, WaitBlock).
+// repetition; with Contention, it times copies of the tests at once;
+// then it times the runtime's own costs (OrderBlock, WaitBlock).
 func calibrate(ctx context.Context, cfg Config) ([]calibration.Row, error) {
 	tests, reps, machine := cfg.Tests, cfg.reps(), cfg.machine()
 	cpus := calibrationCPUs()

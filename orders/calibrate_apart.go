@@ -24,11 +24,11 @@ const calibrationOutEnv = "PRESAGE_ORDERS_CALIBRATION_OUT"
 // which calibrates as one process does (calibrate) and ends. It returns
 // the rows of them all, their repetitions numbered across the processes.
 //
-// Why processes: a block's price can differ from one process to the
-// next by more than its repetitions spread within one (issue 44's five
-// calibrations in separate processes: the same block 3 times at one
-// price and twice 17% lower), so the median of one process is not the
-// block's; the median over several is closer to it.
+// Why processes: what is fixed for the life of a process (the physical
+// pages it gets, the vCPU its thread stays on) can move a block's price
+// by more than its repetitions spread within one, and over K processes
+// it weighs a K-th. The host's drift over time, which moves every
+// process alike, it does not remove (docs/orders-sim.md).
 func calibrateApart(ctx context.Context, n int) ([]calibration.Row, error) {
 	self, err := os.Executable()
 	if err != nil {

@@ -72,10 +72,9 @@ type Config struct {
 	// Calibrations makes Calibrate calibrate in that many processes of
 	// their own, one after the other, and write the rows of them all: the
 	// processes are copies of this program, started with its arguments,
-	// and each calibrates as Calibrate does in one process. A block can
-	// cost more in one process than in the next by more than it spreads
-	// within one, and the median over several is closer to its price. 0
-	// or 1 calibrates in this process.
+	// and each calibrates as Calibrate does in one process, so that what
+	// is fixed for a process's life (its pages, its thread's vCPU) weighs
+	// a K-th of each block's median. 0 or 1 calibrates in this process.
 	Calibrations int
 	// Machine names the machine in calibration rows, and in Record the
 	// machine whose constants price the blocks; "" means hostname/GOARCH
