@@ -3,19 +3,21 @@ package queries_test
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/presage-dvm/presage/internal/fixture"
+	"github.com/presage-dvm/presage/orders/calibration"
 	"github.com/presage-dvm/presage/queries"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
 func TestList(t *testing.T) {
-	want := []string{"best_config", "best_grid", "compare_runs", "func_profile", "measured_vs_predicted", "scaling", "top_lost"}
+	want := []string{"best_config", "best_grid", "calibration_probes", "compare_runs", "func_profile", "measured_vs_predicted", "scaling", "top_lost"}
 	var got []string
 	for _, q := range queries.List() {
 		got = append(got, q.Name)
@@ -317,4 +319,61 @@ func TestQueries(t *testing.T) {
 			t.Errorf("total ret_time %g, want %g", got, want)
 		}
 	})
+}
+
+// TestCalibrationProbes: two calibrations of one machine whose probes ran
+// at 3.4e-10 and 8.5e-10 s per multiply-add (medians of 5 and of 4 runs,
+// the even count's median the mean of its middle two) and one of another
+// machine: a row per calibration and machine, the second 1.5 times slower
+// than the first, the other machine's compared with its own only; the
+// machine parameter keeps one machine's.
+func TestCalibrationProbes(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const f = 3.3e6 // multiply-adds per run
+	save := func(name, machine string, cs ...float64) {
+		var rows []calibration.Row
+		for i, c := range cs {
+			rows = append(rows, calibration.Row{Block: calibration.ProbeBlock, F: f, Seconds: c * f, Machine: machine, Rep: i, Copies: 1, CPU: -1},
+				calibration.Row{Block: "tile", Alpha: []float64{64}, F: 1, Seconds: 1e-3, Machine: machine, Rep: i, Copies: 1, CPU: -1})
+		}
+		info := store.CalibrationInfo{Name: name, Path: name + ".csv", SHA256: name}
+		if _, err := st.SaveCalibration(ctx, info, rows, calibration.Analyze(rows, calibration.DefaultThresholds)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("quiet", "m", 3.5e-10, 3.3e-10, 3.4e-10, 3.6e-10, 3.2e-10)
+	save("busy", "m", 8.4e-10, 8.6e-10, 8.0e-10, 9.0e-10)
+	save("other", "n", 5e-10, 5e-10, 5e-10)
+	rows := rowsOf(t, "calibration_probes", func(q queries.Query) ([]map[string]any, error) { return query(ctx, st, q, nil) })
+	want := []struct {
+		name, machine string
+		runs          int64
+		median, min   float64
+		slower        float64
+	}{
+		{"quiet", "m", 5, 3.4e-10, 3.2e-10, 0},
+		{"busy", "m", 4, 8.5e-10, 8.0e-10, 8.5/3.4 - 1},
+		{"other", "n", 3, 5e-10, 5e-10, 0},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %v", len(rows), len(want), rows)
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r["name"] != w.name || r["machine"] != w.machine || r["runs"] != w.runs ||
+			!approx(num(r["c_median"]), w.median) || !approx(num(r["c_min"]), w.min) || math.Abs(num(r["slower_than_fastest"])-w.slower) > 1e-9 {
+			t.Errorf("row %d: %v, want %+v", i, r, w)
+		}
+	}
+	one := rowsOf(t, "calibration_probes", func(q queries.Query) ([]map[string]any, error) {
+		return query(ctx, st, q, map[string]any{"machine": "n"})
+	})
+	if len(one) != 1 || one[0]["name"] != "other" {
+		t.Errorf("machine n: %v, want the calibration other alone", one)
+	}
 }

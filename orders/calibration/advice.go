@@ -47,7 +47,7 @@ func Advise(stats []Stat, precision float64) []Advice {
 			// More repetitions or a quieter machine do not steady the
 			// host: one line says what the probe saw, none of the rest.
 			if p, ok := loosest(st.Points); ok && (p.Spread() > WarnProbe || p.CPUSpread() > WarnCPUs) {
-				add(st, "the machine's own speed varied during the calibration: the probe's c varies %.0f%% between runs (%s–%s per multiply-add) and %.0f%% between CPUs; every block's price moves with it: compare the probe's c between calibrations of this machine, which price the blocks alike only where it agrees",
+				add(st, "the machine's own speed varied during the calibration: the probe's c varies %.0f%% between runs (%s–%s per multiply-add) and %.0f%% between CPUs; every block's price moves with it: compare the probe's c between calibrations of this machine (presage query --name calibration_probes), which price the blocks alike only where it agrees",
 					100*p.Spread(), formatSeconds(p.Q1), formatSeconds(p.Q3), 100*p.CPUSpread())
 			}
 			continue
