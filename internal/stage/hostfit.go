@@ -158,7 +158,10 @@ func matchTimes(measured, pred *result.Run) (map[string]float64, error) {
 }
 
 // observations are unit u's observations at in-node start-up time tstart
-// without run work: every matched interval of every measured run.
+// without run work: every matched interval, measured as the median of the
+// rounds' times, the figure the check holds a prediction to. Every round
+// counted alone let one grid's slow rounds weigh as many observations
+// (sor's 1x2, whose rounds spread by a quarter, docs/compare.md).
 func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observation, error) {
 	if obs, ok := u.memo[tstart]; ok {
 		return obs, nil
@@ -167,7 +170,8 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	if err != nil {
 		return nil, err
 	}
-	var obs []fit.Observation
+	var keys []string
+	predicted, measured := map[string]float64{}, map[string][]float64{}
 	for _, m := range u.measured {
 		cmp, err := compare.Compare(m, pred, compare.Options{})
 		if err != nil {
@@ -176,9 +180,17 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 		for _, mt := range cmp.Matches {
 			v, _ := mt.Value(result.ExecutionTime)
 			k := realityKey(mt.Measured.Depth, mt.Measured.String())
-			obs = append(obs, fit.Observation{Predicted: v.Predicted, Measured: v.Measured,
-				Open: u.open[k], IOBytes: u.ioBytes[k]})
+			if _, ok := measured[k]; !ok {
+				keys = append(keys, k)
+			}
+			predicted[k] = v.Predicted
+			measured[k] = append(measured[k], v.Measured)
 		}
+	}
+	obs := make([]fit.Observation, 0, len(keys))
+	for _, k := range keys {
+		obs = append(obs, fit.Observation{Predicted: predicted[k], Measured: compare.Median(measured[k]),
+			Open: u.open[k], IOBytes: u.ioBytes[k]})
 	}
 	u.memo[tstart] = obs
 	return obs, nil

@@ -74,3 +74,61 @@ func TestHostUnitLengthening(t *testing.T) {
 		}
 	}
 }
+
+// TestHostObservationsAreRoundMedians: the host fit sees each matched
+// interval once, measured as the median of the rounds' times: of three
+// rounds of jac_e4 on 1x2, one twice as slow as the real run and one 10%
+// faster, the observation is the real run's time, not the slow round's
+// nor one per round.
+func TestHostObservationsAreRoundMedians(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	tr, err := ingest.Trace(ctx, db, golden.Path(t, "traces", "jac_e4.ptr"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ingest.Machine(ctx, db, golden.Path(t, "machines", "Predictor.par"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _, err := db.Machine(strconv.FormatInt(m.ID, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := CompileTrace(ctx, db, strconv.FormatInt(tr.ID, 10), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4.1x2.sts.gz+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := make([]*result.Run, 3)
+	for i, scale := range []float64{2, 1, 0.9} {
+		if rounds[i], err = db.Run(st.RunID); err != nil {
+			t.Fatal(err)
+		}
+		for _, iv := range rounds[i].Intervals {
+			iv.Values[result.ExecutionTime] *= scale
+		}
+	}
+	measured, err := db.Run(st.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0)
+	u, err := h.newHostUnit("jac_e4", "1x2", ct, []*CompiledTrace{ct}, rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := h.observations(u, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs) == 0 || len(obs) > len(measured.Intervals) {
+		t.Fatalf("%d observations of %d intervals in 3 rounds, want one per matched interval", len(obs), len(measured.Intervals))
+	}
+	if got, want := obs[0].Measured, measured.Intervals[0].Values[result.ExecutionTime]; math.Abs(got-want) > 1e-12*want {
+		t.Errorf("Main measured %g in the fit, want the rounds' median %g (the real run's)", got, want)
+	}
+}

@@ -246,11 +246,11 @@ func obsSum(obs []Observation, t terms, f func(r float64) float64) float64 {
 
 // HuberDelta is the residual beyond which FitHost counts an observation's
 // error by its size rather than by its square (Huber's loss): 0.1, an
-// error of about 10%, the reality check's bound. On a shared host a round
-// now and then runs 10–25% slow on one grid (sor's 1x2 rounds, 12% above
-// its 2x1 ones on some days and not on others); by squares such a round
-// pulls the parameters every other run agrees on three times as hard as a
-// run off by 10%, and the runs it was not fitted to pay for it.
+// error of about 10%, the reality check's bound. One grid's runs may
+// all come out 10–25% slow (sor's 1x2, whose runs spread by a quarter from
+// one to the next, docs/compare.md); by squares such a grid pulls the
+// parameters every other run agrees on three times as hard as a run off
+// by 10%, and the runs it was not fitted to pay for it.
 const HuberDelta = 0.1
 
 // huber is Huber's loss of a residual: its square within HuberDelta, and

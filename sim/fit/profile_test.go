@@ -138,7 +138,7 @@ func TestFitHostIOByte(t *testing.T) {
 }
 
 // TestFitHostResistsASlowedGrid: when the runs of one grid are measured
-// slow (as the host slowed sor's 1x2 rounds on some days), how slow does
+// slow (as sor's 1x2 runs all were in one check), how slow does
 // not move the fitted start-up time, which the runs that agree keep near
 // theirs: a grid 25% or 50% slow pulls it alike, within 10% of the true
 // one. By squares it followed them: 35.6 µs at 25%, 40.5 µs at 50%.
