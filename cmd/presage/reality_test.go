@@ -128,6 +128,12 @@ func TestReality(t *testing.T) {
 		!strings.Contains(got.LeaveOneOut[0], ", predicted sor_e4: error 1 ") || !strings.Contains(got.LeaveOneOut[1], ", predicted jac_e4: error 1 ") {
 		t.Errorf("leave-one-out across programs: %q, want jac_e4's fit predicting sor_e4 and back", got.LeaveOneOut)
 	}
+	// The spread of the fits without one run, one per run.
+	if !slices.ContainsFunc(got.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "extended: the 6 fits without one run spread over in-node TStart ")
+	}) {
+		t.Errorf("notes %q: want the spread of the 6 fits without one run", got.Notes)
+	}
 	if got.Mismatching != 0 || len(got.Reports) != 2*(3+6) {
 		t.Errorf("%d reports, %d mismatching; want 18 (3 Predictor and 6 analyzer reports per round), none mismatching: %+v", len(got.Reports), got.Mismatching, got.Reports)
 	}

@@ -488,11 +488,13 @@ const extendedMethod = "the extended model (an in-node message start-up time, a 
 func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[string]float64, []string, error) {
 	out := map[string]map[string]map[string]float64{}
 	var notes []string
+	var fits []fit.HostFit
 	for _, u := range units {
 		hf, err := h.fit(without(units, u))
 		if err != nil {
 			return nil, nil, err
 		}
+		fits = append(fits, hf)
 		times, err := h.extended(u, hf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
@@ -504,7 +506,27 @@ func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[s
 		notes = append(notes, fmt.Sprintf("extended: %s on %s fitted without it: %s (RMS of the log residuals %.3f, the original-compatible model's %.3f)",
 			u.name, u.grid, hostParams(hf), hf.RMS, hf.RMSStart))
 	}
+	if len(fits) > 1 {
+		notes = append(notes, "extended: "+hostSpread(fits))
+	}
 	return out, notes, nil
+}
+
+// hostSpread says how far the parameters of the fits without one run
+// spread, each from its least to its largest value, in the machine
+// files' units: how much one run moves what the others tell.
+func hostSpread(fits []fit.HostFit) string {
+	span := func(v func(fit.HostFit) float64, unit float64) string {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, f := range fits {
+			lo, hi = math.Min(lo, v(f)*unit), math.Max(hi, v(f)*unit)
+		}
+		return fmt.Sprintf("%.3g–%.3g", lo, hi)
+	}
+	return fmt.Sprintf("the %d fits without one run spread over in-node TStart %s µs, run work %s ms, I/O copy time %s ns/B", len(fits),
+		span(func(f fit.HostFit) float64 { return f.TStartNode }, 1e6),
+		span(func(f fit.HostFit) float64 { return f.RunWork }, 1e3),
+		span(func(f fit.HostFit) float64 { return f.IOByte }, 1e9))
 }
 
 // hostParams says what a host fit found, in the machine files' units, and
