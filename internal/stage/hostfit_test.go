@@ -10,17 +10,16 @@ import (
 	"github.com/presage-dvm/presage/ingest"
 	"github.com/presage-dvm/presage/internal/golden"
 	"github.com/presage-dvm/presage/internal/storetest"
+	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/fit"
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// TestHostUnitLengthening: the host fit's probes find, for each interval
-// of a real trace's prediction, whether the run work lengthens it and by
-// how many bytes of I/O copies: jac_e4 writes its 8×8 array of 4-byte
-// reals once, in Main, so Main (open at the end) is lengthened by the run
-// work and by 256 bytes' I/O copy time, on one process and on two (the
-// other process waits for the I/O processor), and no loop is.
-func TestHostUnitLengthening(t *testing.T) {
+// jacHostFitter is a store holding the golden jac_e4 trace and
+// Predictor.par, a host fitter of one node of 2 cores from that machine,
+// and the trace compiled.
+func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *CompiledTrace) {
+	t.Helper()
 	ctx := context.Background()
 	db := storetest.Open(t)
 	tr, err := ingest.Trace(ctx, db, golden.Path(t, "traces", "jac_e4.ptr"), nil)
@@ -39,7 +38,17 @@ func TestHostUnitLengthening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0)
+	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0), ct
+}
+
+// TestHostUnitLengthening: the host fit's probes find, for each interval
+// of a real trace's prediction, whether the run work lengthens it and by
+// how many bytes of I/O copies: jac_e4 writes its 8×8 array of 4-byte
+// reals once, in Main, so Main (open at the end) is lengthened by the run
+// work and by 256 bytes' I/O copy time, on one process and on two (the
+// other process waits for the I/O processor), and no loop is.
+func TestHostUnitLengthening(t *testing.T) {
+	ctx, db, h, ct := jacHostFitter(t)
 	for _, grid := range []string{"1", "1x2"} {
 		st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
 		if err != nil {
@@ -81,24 +90,7 @@ func TestHostUnitLengthening(t *testing.T) {
 // faster, the observation is the real run's time, not the slow round's
 // nor one per round.
 func TestHostObservationsAreRoundMedians(t *testing.T) {
-	ctx := context.Background()
-	db := storetest.Open(t)
-	tr, err := ingest.Trace(ctx, db, golden.Path(t, "traces", "jac_e4.ptr"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ingest.Machine(ctx, db, golden.Path(t, "machines", "Predictor.par"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _, err := db.Machine(strconv.FormatInt(m.ID, 10))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, err := CompileTrace(ctx, db, strconv.FormatInt(tr.ID, 10), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, db, h, ct := jacHostFitter(t)
 	st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4.1x2.sts.gz+"))
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +108,6 @@ func TestHostObservationsAreRoundMedians(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0)
 	u, err := h.newHostUnit("jac_e4", "1x2", ct, []*CompiledTrace{ct}, rounds)
 	if err != nil {
 		t.Fatal(err)
