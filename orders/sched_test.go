@@ -317,3 +317,36 @@ func TestQueue(t *testing.T) {
 		t.Errorf("an empty queue gave a task, or has size %d", q.size.Load())
 	}
 }
+
+// TestSchedStealsABatch: a FIFO worker with no order of its own takes
+// the oldest new order of the lowest-numbered worker that has any and
+// moves the next ones, up to a batch and never more than half, to its
+// own queue in their order: 40 queued give 1 + 15 moved and 24 left; 3
+// give one alone.
+func TestSchedStealsABatch(t *testing.T) {
+	for _, tc := range []struct{ queued, moved int }{{40, stealBatch - 1}, {3, 0}, {1, 0}} {
+		s := &sched{rule: ordersched.FIFO, workers: make([]slot, 3)}
+		tasks := make([]task, tc.queued)
+		for i := range tasks {
+			s.workers[1].local.push(&tasks[i])
+		}
+		if got := s.stealOldest(2); got != &tasks[0] {
+			t.Fatalf("%d queued: took %p, want the oldest %p", tc.queued, got, &tasks[0])
+		}
+		own := &s.workers[2].local
+		if n := int(own.size.Load()); n != tc.moved {
+			t.Fatalf("%d queued: %d moved to the thief's queue, want %d", tc.queued, n, tc.moved)
+		}
+		for i := 1; i <= tc.moved; i++ {
+			if got := own.front(); got != &tasks[i] || got.home != 2 {
+				t.Fatalf("%d queued: the thief's next is %p (home %d), want %p (home 2)", tc.queued, got, got.home, &tasks[i])
+			}
+		}
+		if left := int(s.workers[1].local.size.Load()); left != tc.queued-1-tc.moved {
+			t.Errorf("%d queued: %d left to the victim, want %d", tc.queued, left, tc.queued-1-tc.moved)
+		}
+		if next := s.workers[1].local.front(); tc.queued > 1+tc.moved && next != &tasks[1+tc.moved] {
+			t.Errorf("%d queued: the victim's next is %p, want %p", tc.queued, next, &tasks[1+tc.moved])
+		}
+	}
+}
