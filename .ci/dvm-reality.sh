@@ -8,8 +8,8 @@
 # one round's noise is several percent), then `presage reality` holds the
 # predictions against the measured times in one table, and Presage's
 # Predictor and analyzer reports against the original's on these fresh
-# files. Fails when a devdvm run is missing, a report differs, or the
-# extended model misses a run by more than 10% and the rounds' spread.
+# files. Fails when a devdvm run is missing or a report differs; lists the
+# runs the extended model misses by more than 10% and the rounds' spread.
 # Run it alone on the machine: the times are real.
 #
 # usage: .ci/dvm-reality.sh PRESAGE OUT
@@ -38,5 +38,10 @@ measure() {
 
 for r in 1 2 3; do measure big "$out/round$r"; measure small "$out/small$r"; done
 for r in 4 5; do measure big "$out/round$r"; done
-"$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all \
+# --bound-report-only: the runs the extended model misses beyond 10% and
+# their rounds' spread are listed, not failed on: on this shared machine
+# a check of five rounds held 12 of 12 twice and 9 of 12 in CI the same
+# afternoon (docs/compare.md, "The CI step"); a report that differs from
+# the original's still fails.
+"$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all --bound-report-only \
   "$out"/round{1,2,3,4,5} "$out"/small{1,2,3}
