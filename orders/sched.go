@@ -294,8 +294,8 @@ func (s *sched) takeResuming(i int) *task {
 // least one): it runs the first and queues the others as its own. One at
 // a time, two workers fed by one maker took the maker's lock, and moved
 // its queue's lines between their cores, at every order: 65,536 orders of
-// 5 µs ran 1.44 times as fast on two workers as on one, and 1.75–1.84
-// times in batches of 16 (BenchmarkSpeedup; plain goroutines 1.87–1.97).
+// 5 µs ran 1.40–1.47 times as fast on two workers as on one, and 1.66–1.77
+// times in batches of 16 (BenchmarkSpeedup; plain goroutines 1.90–1.96).
 // So FIFO is first in, first out within each worker's queue and across
 // them up to a batch: a worker may start a newer order of its own while
 // up to stealBatch−1 older ones wait in another's (docs/orders-sim.md,
