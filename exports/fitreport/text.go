@@ -124,20 +124,30 @@ func spreads(c *fit.Outcome) string {
 }
 
 // spreadOf writes a parameter's least and largest value in the machine
-// files' units (µs for times).
+// files' units (µs for times, percent for the contention).
 func spreadOf(q fit.Param, r [2]float64) string {
-	if q == fit.Power {
-		return fmt.Sprintf("%.4g–%.4g", r[0], r[1])
-	}
-	return fmt.Sprintf("%.4g–%.4g µs", r[0]*1e6, r[1]*1e6)
+	v, unit := inUnit(q, r[0])
+	w, _ := inUnit(q, r[1])
+	return fmt.Sprintf("%.4g–%.4g%s", v, w, unit)
 }
 
 // valueOf writes a parameter's value in the machine files' units.
 func valueOf(q fit.Param, v float64) string {
-	if q == fit.Power {
-		return fmt.Sprintf("%.4g", v)
+	x, unit := inUnit(q, v)
+	return fmt.Sprintf("%.4g%s", x, unit)
+}
+
+// inUnit is v, a value of parameter q, in the machine files' unit, and
+// that unit's suffix: the power is a ratio, the contention a percentage,
+// the others times in µs.
+func inUnit(q fit.Param, v float64) (float64, string) {
+	switch q {
+	case fit.Power:
+		return v, ""
+	case fit.Contention:
+		return v * 100, "%"
 	}
-	return fmt.Sprintf("%.4g µs", v*1e6)
+	return v * 1e6, " µs"
 }
 
 func pctOf(v float64) string {

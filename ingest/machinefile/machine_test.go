@@ -135,6 +135,11 @@ func TestFormatAndTopology(t *testing.T) {
 	if m.IOByte != 0.875e-9 || m.RunWork != 0 {
 		t.Fatalf("iobyte = 0.875: I/O copy time %g s per byte, run work %g, want 8.75e-10 and 0", m.IOByte, m.RunWork)
 	}
+	// The node contention, in percent per busy neighbour.
+	m = mustParse(t, "cluster = mvs; contention = 12.5; mvs = {2 x p}; p = 1;")
+	if m.Contention != 0.125 || m.RunWork != 0 || m.IOByte != 0 {
+		t.Fatalf("contention = 12.5: contention %g, run work %g, I/O copy time %g, want 0.125, 0 and 0", m.Contention, m.RunWork, m.IOByte)
+	}
 	// Measured message times of a cluster, bytes and microseconds; a
 	// commtype reference takes them with the rest of the link.
 	m = mustParse(t, "cluster = mvs; mvs = {2 x node}; mvs.tstart = 7; mvs.messages = 0 : 5, 1024 : 6.5 , 65536:40; node = {2 x p}; node.commtype = mvs.commtype; p = 1;")
@@ -198,6 +203,7 @@ func TestErrors(t *testing.T) {
 		{"cluster = c; runwork = x; c = {p}; p = 1;", `t.par:1:24: expected the run work in microseconds (a number such as 1.5), found "x"`},
 		{"cluster = c;\niobyte = 2000; c = {p}; p = 1;", `t.par:2:10: iobyte = 2000: expected a number of nanoseconds per byte from 0 to 1000`},
 		{"cluster = c; iobyte 5; c = {p}; p = 1;", `t.par:1:21: expected '=' after iobyte, found "5"`},
+		{"cluster = c; contention = 150; c = {p}; p = 1;", `t.par:1:27: contention = 150: expected a number of percent per busy neighbour from 0 to 100`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 : 1; p = 1;", `t.par:1:45: c.messages: 1 message time: expected at least 2`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 : 1, 8 : 2; p = 1;", `t.par:1:47: c.messages: size 8 after 8: expected sizes in increasing order`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 1; p = 1;", `t.par:1:42: expected ':' after the size 8`},

@@ -44,6 +44,11 @@ func Write(w io.Writer, m *machine.Machine, comments []string) error {
 		// per byte.
 		fmt.Fprintf(b, "iobyte = %s;\n", strconv.FormatFloat(m.IOByte*1e9, 'f', -1, 64))
 	}
+	if m.Contention > 0 {
+		// The extended model's statement (machine.Machine.Contention), in
+		// percent per busy neighbour.
+		fmt.Fprintf(b, "contention = %s;\n", strconv.FormatFloat(m.Contention*100, 'f', -1, 64))
+	}
 	cw.define(m.Root)
 	return b.Flush()
 }

@@ -16,7 +16,7 @@ import (
 // powers, start-up times, times per byte, channels, search mode and run
 // work ("" when they agree).
 func sameTiming(a, b *machine.Machine) string {
-	if a.Search != b.Search || a.RunWork != b.RunWork || a.IOByte != b.IOByte {
+	if a.Search != b.Search || a.RunWork != b.RunWork || a.IOByte != b.IOByte || a.Contention != b.Contention {
 		return "search, run work or I/O copy time"
 	}
 	var walk func(x, y *machine.Node, at string) string
@@ -42,7 +42,7 @@ func sameTiming(a, b *machine.Machine) string {
 // the same text.
 func TestWriteReadsBack(t *testing.T) {
 	machines := map[string]*machine.Machine{"fitted": {
-		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Format: machine.FormatCluster,
+		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Contention: 0.0625, Format: machine.FormatCluster,
 		Root: &machine.Node{Name: "fitted", TStart: 7e-6, TByte: 4e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
 			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory",
 				Messages: []machine.MessagePoint{{Bytes: 8, Seconds: 2.5e-6}, {Bytes: 65536, Seconds: 31.25e-6}}, Children: []*machine.Node{

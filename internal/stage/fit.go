@@ -35,8 +35,10 @@ type FitRequest struct {
 	// where one process is the trace itself: the power stays 1.
 	PowerFree bool
 	// Extended fits the extended model's terms too (fit.RunWork: the run
-	// work a real run spends beyond its trace), written to the machine
-	// file as its runwork statement; off, the model is the original's.
+	// work a real run spends beyond its trace; fit.Contention, where runs
+	// put several processes on a node: how much each slows the others'
+	// work), written to the machine file as its runwork and contention
+	// statements; off, the model is the original's.
 	// The machine's I/O copy time (iobyte) is kept, not fitted: one
 	// program's runs copy the same bytes and cannot tell it from the run
 	// work (fit.Params.IOByte).

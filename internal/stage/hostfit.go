@@ -27,6 +27,12 @@ const runWorkProbe = 1e-3
 // one near the fitted value.
 const ioByteProbe = 1e-9
 
+// contentionProbe is the node contention hostFitter.findOpen simulates
+// with to find how much it lengthens each interval: 10% a busy neighbour,
+// of the order a node's cores slow each other (docs/compare.md), so that
+// the slope is the one near the fitted value.
+const contentionProbe = 0.1
+
 // hostUnit is one program, size and grid of the DVM reality check for the
 // extended model's host fit: the trace that stands for the program's
 // rounds and the grid's measured runs.
@@ -44,6 +50,10 @@ type hostUnit struct {
 	// interval (realityKey), seconds per second-per-byte
 	// (fit.Observation.IOBytes).
 	ioBytes map[string]float64
+	// contended is how much the node contention lengthens each matched
+	// interval (realityKey), seconds per unit of contention
+	// (fit.Observation.Contended).
+	contended map[string]float64
 	// memo holds the observations of each in-node start-up time predicted:
 	// the host fit's grid is the same for every fit.
 	memo map[float64][]fit.Observation
@@ -51,9 +61,9 @@ type hostUnit struct {
 
 // hostFitter fits the extended model's host parameters (fit.FitHost) to
 // units of the reality check and predicts units on them. The parameters
-// other than the in-node start-up time, the run work and the I/O copy
-// time are the starting machine's; the power is 1 (the traces were
-// recorded on the host). ioByte is the I/O copy time a fit keeps where
+// other than the in-node start-up time, the run work, the I/O copy time
+// and the node contention are the starting machine's; the power is 1 (the
+// traces were recorded on the host). ioByte is the I/O copy time a fit keeps where
 // its runs cannot tell it from the run work (runs of one size): the
 // request's, else the starting machine's iobyte statement, else 0.
 type hostFitter struct {
@@ -70,7 +80,7 @@ func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, io
 	if ioByte <= 0 {
 		ioByte = p.IOByte
 	}
-	p.Power, p.RunWork, p.IOByte = 1, 0, 0
+	p.Power, p.RunWork, p.IOByte, p.Contention = 1, 0, 0, 0
 	return &hostFitter{ctx: ctx, host: host, start: p, ioByte: ioByte}
 }
 
@@ -85,17 +95,12 @@ func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, rounds []
 	return u, nil
 }
 
-// params are the starting parameters with the in-node start-up time, the
-// run work and the I/O copy time given.
-func (h *hostFitter) params(tstart, runWork, ioByte float64) fit.Params {
-	p := h.start
-	p.TStart[1], p.RunWork, p.IOByte = tstart, runWork, ioByte
-	return p
-}
-
-// fitted are the starting parameters with what fit hf found.
+// fitted are the starting parameters with the in-node start-up time, the
+// run work, the I/O copy time and the node contention of hf.
 func (h *hostFitter) fitted(hf fit.HostFit) fit.Params {
-	return h.params(hf.TStartNode, hf.RunWork, hf.IOByte)
+	p := h.start
+	p.TStart[1], p.RunWork, p.IOByte, p.Contention = hf.TStartNode, hf.RunWork, hf.IOByte, hf.Contention
+	return p
 }
 
 // simulate predicts unit u's fitted trace with parameters p.
@@ -115,12 +120,15 @@ func (h *hostFitter) simulateTrace(u *hostUnit, ct *CompiledTrace, p fit.Params)
 }
 
 // findOpen finds the intervals of u the run work lengthens and how much
-// the I/O copy time lengthens each, from three predictions: with neither,
-// with runWorkProbe and with ioByteProbe.
+// the I/O copy time and the node contention lengthen each, from four
+// predictions: with none of them, with runWorkProbe, with ioByteProbe and
+// with contentionProbe.
 func (h *hostFitter) findOpen(u *hostUnit) error {
 	t0 := h.start.TStart[1]
-	var times [3]map[string]float64
-	for i, p := range []fit.Params{h.start, h.params(t0, runWorkProbe, 0), h.params(t0, 0, ioByteProbe)} {
+	var times [4]map[string]float64
+	probes := []fit.Params{h.start, h.fitted(fit.HostFit{TStartNode: t0, RunWork: runWorkProbe}),
+		h.fitted(fit.HostFit{TStartNode: t0, IOByte: ioByteProbe}), h.fitted(fit.HostFit{TStartNode: t0, Contention: contentionProbe})}
+	for i, p := range probes {
 		pred, err := h.simulate(u, p)
 		if err != nil {
 			return err
@@ -129,7 +137,7 @@ func (h *hostFitter) findOpen(u *hostUnit) error {
 			return err
 		}
 	}
-	u.open, u.ioBytes = map[string]bool{}, map[string]float64{}
+	u.open, u.ioBytes, u.contended = map[string]bool{}, map[string]float64{}, map[string]float64{}
 	for k, t := range times[0] {
 		u.open[k] = math.Abs(times[1][k]-t-runWorkProbe) < runWorkProbe/1e3
 		// Below a nanosecond the difference is the float32 rounding of
@@ -137,6 +145,9 @@ func (h *hostFitter) findOpen(u *hostUnit) error {
 		// not a copy.
 		if d := times[2][k] - t; d > 1e-9 {
 			u.ioBytes[k] = d / ioByteProbe
+		}
+		if d := times[3][k] - t; d > 1e-9 {
+			u.contended[k] = d / contentionProbe
 		}
 	}
 	return nil
@@ -166,7 +177,7 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	if obs, ok := u.memo[tstart]; ok {
 		return obs, nil
 	}
-	pred, err := h.simulate(u, h.params(tstart, 0, 0))
+	pred, err := h.simulate(u, h.fitted(fit.HostFit{TStartNode: tstart}))
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +201,7 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	obs := make([]fit.Observation, 0, len(keys))
 	for _, k := range keys {
 		obs = append(obs, fit.Observation{Predicted: predicted[k], Measured: compare.Median(measured[k]),
-			Open: u.open[k], IOBytes: u.ioBytes[k]})
+			Open: u.open[k], IOBytes: u.ioBytes[k], Contended: u.contended[k]})
 	}
 	u.memo[tstart] = obs
 	return obs, nil

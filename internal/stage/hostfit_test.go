@@ -46,7 +46,9 @@ func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *C
 // how many bytes of I/O copies: jac_e4 writes its 8×8 array of 4-byte
 // reals once, in Main, so Main (open at the end) is lengthened by the run
 // work and by 256 bytes' I/O copy time, on one process and on two (the
-// other process waits for the I/O processor), and no loop is.
+// other process waits for the I/O processor), and no loop is; and by how
+// much the node contention lengthens it: nothing on one process, Main on
+// two processes of one node.
 func TestHostUnitLengthening(t *testing.T) {
 	ctx, db, h, ct := jacHostFitter(t)
 	for _, grid := range []string{"1", "1x2"} {
@@ -80,6 +82,15 @@ func TestHostUnitLengthening(t *testing.T) {
 		}
 		if loops == 0 {
 			t.Errorf("%s: no loop matched: the test would hold for any probe", grid)
+		}
+		mainContended := 0.0
+		for k, c := range u.contended {
+			if strings.HasPrefix(k, "0 ") {
+				mainContended = c
+			}
+		}
+		if shared := grid != "1"; shared != (mainContended > 0) || !shared && len(u.contended) > 0 {
+			t.Errorf("%s: contended %v, want Main's lengthened only where two processes share the node", grid, u.contended)
 		}
 	}
 }

@@ -157,6 +157,13 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 			pow[k] = 1
 		}
 	}
+	if m.Contention > 0 {
+		// The extended model's node contention: each other process on
+		// a processor's node slows its work (machine.Machine.Contention).
+		for k, b := range m.BusyNeighbours(n) {
+			pow[k] /= 1 + m.Contention*float64(b)
+		}
+	}
 	e := &Engine{
 		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork, ioByte: m.IOByte,
 		classes:    newClasses(n, opt.Reference),

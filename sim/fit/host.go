@@ -47,8 +47,9 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 // neighbours even on one processor). Where processes outnumber cores, the
 // processes of a core share it (the power is divided by ProcsPerCore) and
 // every message waits for its receiver to be scheduled (TStart grows by
-// p.Oversub per extra process on the core). p.RunWork and p.IOByte are
-// the machine's run work and I/O copy time.
+// p.Oversub per extra process on the core). p.RunWork, p.IOByte and
+// p.Contention are the machine's run work, I/O copy time and node
+// contention.
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
@@ -60,7 +61,7 @@ func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 
 // FileMachine is the machine a fitted machine file describes: h.Nodes
 // nodes of slots processors, with p's power, start-up times, times per
-// byte, run work and I/O copy time (a machine file has no place for the
+// byte, run work, I/O copy time and node contention (a machine file has no place for the
 // oversubscription latency: a prediction on the file alone models
 // processes that do not outnumber cores).
 func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
@@ -73,5 +74,5 @@ func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 		nodes[i] = n
 	}
 	root := &machine.Node{Name: name, TStart: p.TStart[0], TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
-	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte}
+	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte, Contention: p.Contention}
 }

@@ -31,6 +31,10 @@ type Params struct {
 	// from the run work; FitHost fits it where the runs copy different
 	// amounts (IOByteBounds). 0 in the original's model.
 	IOByte float64
+	// Contention is the extended model's node contention, a fraction of
+	// a processor's work per other process on its node
+	// (machine.Machine.Contention). 0 in the original's model.
+	Contention float64
 }
 
 // IOByteBounds are the least and largest I/O copy time per byte FitHost
@@ -49,10 +53,11 @@ const (
 	TByteNode
 	Oversub
 	RunWork
+	Contention
 	NumParams
 )
 
-var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription", "run-work"}
+var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription", "run-work", "contention"}
 
 func (q Param) String() string { return paramNames[q] }
 
@@ -88,6 +93,11 @@ var Bounds = [NumParams][2]float64{
 	// 1 s, far beyond the milliseconds a run-time takes to start and
 	// finish a process.
 	RunWork: {1e-6, 1},
+	// The node contention of the extended model: from 0.1% a busy
+	// neighbour (next to nothing) to 100% (a neighbour that doubles a
+	// core's work, far beyond what sharing a node's memory costs;
+	// machine.ContentionRange).
+	Contention: {1e-3, 1},
 }
 
 func (p *Params) ref(q Param) *float64 {
@@ -104,6 +114,8 @@ func (p *Params) ref(q Param) *float64 {
 		return &p.TByte[1]
 	case RunWork:
 		return &p.RunWork
+	case Contention:
+		return &p.Contention
 	}
 	return &p.Oversub
 }
@@ -125,7 +137,7 @@ func (p Params) Set(q Param, v float64) Params {
 // machine's, not clamped to Bounds: a parameter the fit leaves alone
 // keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
-	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte}
+	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
 		p.Power = leaves[0].Power
 	}
@@ -160,6 +172,9 @@ func (p Params) String() string {
 	if p.IOByte > 0 {
 		fmt.Fprintf(&b, ", I/O copy time %.4g ns per byte", p.IOByte*1e9)
 	}
+	if p.Contention > 0 {
+		fmt.Fprintf(&b, ", contention %.4g%% per busy neighbour", p.Contention*100)
+	}
 	return b.String()
 }
 
@@ -168,17 +183,19 @@ func (p Params) String() string {
 // traced run; on the traced host one process is the trace itself, and
 // the power stays 1), the node's messages always, the messages between
 // nodes when a run spans nodes, the oversubscription latency when a run
-// oversubscribes, and the extended model's run work when extended.
+// oversubscribes, and the extended model's run work when extended, with
+// its node contention when a run puts several processes on a node.
 func Free(h Host, procs []int, powerFree, extended bool) []Param {
 	var free []Param
 	if powerFree {
 		free = append(free, Power)
 	}
 	free = append(free, TStartNode, TByteNode)
-	spans, over := false, false
+	spans, over, shared := false, false, false
 	for _, n := range procs {
 		spans = spans || h.Nodes > 1 && n > 1 && h.ProcsPerNode(n) < n
 		over = over || h.Oversubscribed(n)
+		shared = shared || h.ProcsPerNode(n) > 1
 	}
 	if spans {
 		free = append(free, TStartNodes, TByteNodes)
@@ -188,6 +205,9 @@ func Free(h Host, procs []int, powerFree, extended bool) []Param {
 	}
 	if extended {
 		free = append(free, RunWork)
+	}
+	if extended && shared {
+		free = append(free, Contention)
 	}
 	return free
 }

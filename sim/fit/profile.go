@@ -2,6 +2,7 @@ package fit
 
 import (
 	"math"
+	"slices"
 )
 
 // Observation is one fitted interval of a measured run beside its
@@ -10,25 +11,28 @@ import (
 // and no other one (machine.Machine.RunWork). IOBytes is how much the I/O
 // copy time lengthens it, seconds per second-per-byte: the bytes the I/O
 // statements within it copy, where the I/O processor's extra time
-// lengthens the interval one for one (machine.Machine.IOByte). So the
-// terms that fit best are found without simulating again.
+// lengthens the interval one for one (machine.Machine.IOByte).
+// Contended is how much the node contention lengthens it, seconds per unit
+// of contention (machine.Machine.Contention): 0 where no process shares a
+// node. So the terms that fit best are found without simulating again.
 type Observation struct {
 	Predicted, Measured float64
 	Open                bool
 	IOBytes             float64
+	Contended           float64
 }
 
 // HostFit is what FitHost found: the in-node message start-up time, the
-// run work and the I/O copy time of the extended model, and the root
-// mean square of the residuals there (the starting machine's, RMSStart,
-// to compare). IOByteFitted says whether the observations told the I/O
+// run work, the I/O copy time and the node contention of the extended
+// model, and the root mean square of the residuals there (the starting
+// machine's, RMSStart, to compare). IOByteFitted says whether the observations told the I/O
 // copy time from the run work (their intervals copy different amounts):
 // when not, IOByte is the starting value FitHost was given.
 type HostFit struct {
-	TStartNode, RunWork, IOByte float64
-	IOByteFitted                bool
-	RMS, RMSStart               float64
-	Simulations                 int // distinct start-up times predicted
+	TStartNode, RunWork, IOByte, Contention float64
+	IOByteFitted                            bool
+	RMS, RMSStart                           float64
+	Simulations                             int // distinct start-up times predicted
 }
 
 // stepsPerDecade is FitHost's coarse grid over the in-node start-up time:
@@ -44,21 +48,22 @@ const refineSteps = 12
 // FitHost fits the host parameters of the extended model the DVM reality
 // check needs (docs/compare.md, "The extended model"): the start-up time
 // of a message inside a node (TStartNode, within its Bounds), the run work
-// (RunWork, from 0 to its upper bound) and the I/O copy time per byte
-// (from 0 to IOByteBounds' upper one), to the observations predict gives
-// for a start-up time, which it must give for every fitted run with
-// neither term. It minimises the sum of the Residuals' Huber losses
-// (huber: squares within HuberDelta, linear beyond). The start-up
-// time is a profile search: a grid of stepsPerDecade points per decade
-// over its bounds, and start, then a golden-section search between the
-// best point's neighbours; at each start-up time the best run work and
-// I/O copy time are found with no simulation (Observation.Open and
-// IOBytes, bestTerms). The I/O copy time is fitted only when the
-// observations tell it from the run work (identifiable); otherwise it
-// stays ioByte, the value given (a machine file's, or 0). A prediction is
-// simulated once per start-up time the search visits: the caller may
-// remember them across fits, since the grid's points are the same for
-// every fit.
+// (RunWork, from 0 to its upper bound), the I/O copy time per byte
+// (from 0 to IOByteBounds' upper one) and the node contention (from 0 to
+// its upper bound, where some observation is contended), to the
+// observations predict gives for a start-up time, which it must give for
+// every fitted run with none of the three. It minimises the sum of the
+// Residuals' Huber losses (huber: squares within HuberDelta, linear
+// beyond). The start-up time is a profile search: a grid of
+// stepsPerDecade points per decade over its bounds, and start, then a
+// golden-section search between the best point's neighbours; at each
+// start-up time the best run work, I/O copy time and contention are found
+// with no simulation (Observation.Open, IOBytes and Contended, bestTerms).
+// The I/O copy time is fitted only when the observations tell it from the
+// run work (identifiable); otherwise it stays ioByte, the value given (a
+// machine file's, or 0). A prediction is simulated once per start-up time
+// the search visits: the caller may remember them across fits, since the
+// grid's points are the same for every fit.
 func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte float64) (HostFit, error) {
 	out := HostFit{IOByte: ioByte}
 	// at is the candidate at start-up time exp(logT): its observations
@@ -115,7 +120,7 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte 
 			}
 		}
 	}
-	out.TStartNode, out.RunWork, out.IOByte = math.Exp(best.logT), best.t.runWork, best.t.ioByte
+	out.TStartNode, out.RunWork, out.IOByte, out.Contention = math.Exp(best.logT), best.t.runWork, best.t.ioByte, best.t.contention
 	if bestStep < 0 {
 		out.TStartNode = start // not exp(log(start)), a rounding away
 	}
@@ -133,7 +138,7 @@ type candidate struct {
 }
 
 // terms are the extended model's terms FitHost fits without simulating.
-type terms struct{ runWork, ioByte float64 }
+type terms struct{ runWork, ioByte, contention float64 }
 
 // identifiable reports whether obs tell the I/O copy time from the run
 // work: an interval the run work does not lengthen holds I/O copies, or
@@ -161,20 +166,40 @@ func identifiable(obs []Observation) bool {
 // a difference that tells the two terms apart only in the runs' noise.
 const identifyRatio = 2
 
-// bestTerms are the run work and the I/O copy time whose observations'
-// loss (obsLoss) is least, and that loss: the I/O copy time by a
-// golden-section search over its logarithm within IOByteBounds (0 kept
-// when it does better), the run work at each by bestRunWork, when obs
-// tell the two apart (identifiable); else the I/O copy time is ioByte and
-// only the run work is fitted.
+// bestTerms are the run work, the I/O copy time and the node contention
+// whose observations' loss (obsLoss) is least, and that loss: the
+// contention by a golden-section search within its Bounds (0 kept when it
+// does better), when some observation is contended; the I/O copy time and
+// the run work at each by bestIOTerms.
 func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
+	if !slices.ContainsFunc(obs, func(o Observation) bool { return o.Contended > 0 }) {
+		return bestIOTerms(obs, ioByte, 0)
+	}
+	at := func(c float64) (terms, float64) { return bestIOTerms(obs, ioByte, c) }
+	// 20 steps shrink the bracket to 1e-4 of its width: a hundredth of a
+	// percent of contention.
+	c := goldenMin(func(c float64) float64 { _, ss := at(c); return ss }, 0, Bounds[Contention][1], 20)
+	t, ss := at(c)
+	if t0, s0 := at(0); s0 <= ss {
+		return t0, s0
+	}
+	return t, ss
+}
+
+// bestIOTerms are the run work and the I/O copy time whose observations'
+// loss (obsLoss) with contention c is least, and that loss: the I/O copy
+// time by a golden-section search over its logarithm within IOByteBounds
+// (0 kept when it does better), the run work at each by bestRunWork, when
+// obs tell the two apart (identifiable); else the I/O copy time is ioByte
+// and only the run work is fitted.
+func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
 	if !identifiable(obs) {
-		w, ss := bestRunWork(obs, ioByte)
-		return terms{w, ioByte}, ss
+		w, ss := bestRunWork(obs, ioByte, c)
+		return terms{w, ioByte, c}, ss
 	}
 	at := func(k float64) (terms, float64) {
-		w, ss := bestRunWork(obs, k)
-		return terms{w, k}, ss
+		w, ss := bestRunWork(obs, k, c)
+		return terms{w, k, c}, ss
 	}
 	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
 	logK := goldenMin(func(x float64) float64 { _, ss := at(math.Exp(x)); return ss },
@@ -187,12 +212,12 @@ func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
 }
 
 // bestRunWork is the run work, from 0 to its upper bound, whose
-// observations' loss (obsLoss) with I/O copy time k is least, and that
-// loss. A residual is monotone in the run work, so the sum has one
+// observations' loss (obsLoss) with I/O copy time k and contention c is
+// least, and that loss. A residual is monotone in the run work, so the sum has one
 // minimum on a logarithmic scale: a golden-section search over log(run
 // work) from 1 µs finds it, and 0 is kept when it does better.
-func bestRunWork(obs []Observation, k float64) (float64, float64) {
-	ss := func(w float64) float64 { return obsLoss(obs, terms{w, k}) }
+func bestRunWork(obs []Observation, k, c float64) (float64, float64) {
+	ss := func(w float64) float64 { return obsLoss(obs, terms{w, k, c}) }
 	// 40 steps shrink the bracket, six decades, to a factor 1+6e-8.
 	w := math.Exp(goldenMin(func(x float64) float64 { return ss(math.Exp(x)) },
 		math.Log(Bounds[RunWork][0]), math.Log(Bounds[RunWork][1]), 40))
@@ -235,7 +260,7 @@ func obsLoss(obs []Observation, t terms) float64 { return obsSum(obs, t, huber) 
 func obsSum(obs []Observation, t terms, f func(r float64) float64) float64 {
 	var s float64
 	for _, o := range obs {
-		p := o.Predicted + t.ioByte*o.IOBytes
+		p := o.Predicted + t.ioByte*o.IOBytes + t.contention*o.Contended
 		if o.Open {
 			p += t.runWork
 		}

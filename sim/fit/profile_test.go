@@ -8,13 +8,15 @@ import (
 // syntheticHost is a host whose runs the model predicts as base + msgs·t
 // for an interval with msgs in-node messages at start-up time t, and a
 // real run takes trueT per message, trueW of run work in the intervals
-// open at the end and trueK per byte its I/O statements copy (bytes).
+// open at the end, trueK per byte its I/O statements copy (bytes) and
+// trueC times the work its processes do beside another on their node
+// (shared).
 type syntheticHost struct {
-	base, msgs, bytes   []float64
-	open                []bool
-	trueT, trueW, trueK float64
-	calls               map[float64]int
-	slowed              map[int]float64 // measured times the host slowed, by observation: the factor
+	base, msgs, bytes, shared  []float64
+	open                       []bool
+	trueT, trueW, trueK, trueC float64
+	calls                      map[float64]int
+	slowed                     map[int]float64 // measured times the host slowed, by observation: the factor
 }
 
 func (h *syntheticHost) predict(t float64) ([]Observation, error) {
@@ -30,10 +32,15 @@ func (h *syntheticHost) predict(t float64) ([]Observation, error) {
 			b = h.bytes[i]
 		}
 		meas += b * h.trueK
+		var w float64
+		if h.shared != nil {
+			w = h.shared[i]
+		}
+		meas += w * h.trueC
 		if k, ok := h.slowed[i]; ok {
 			meas *= k
 		}
-		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b}
+		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b, Contended: w}
 	}
 	return obs, nil
 }
@@ -134,6 +141,43 @@ func TestFitHostIOByte(t *testing.T) {
 	// lack.
 	if want := trueW + (trueK-given)*64e6; math.Abs(got.RunWork-want) > 0.02*want {
 		t.Errorf("one size: run work %g, want %g", got.RunWork, want)
+	}
+}
+
+// TestFitHostContention: runs whose processes share a node measured
+// slower in their work than their one-process trace, by the contention
+// (runs of one process on the node are not), and FitHost recovers the
+// contention beside the start-up time and the run work, instead of
+// bending the start-up time to take it up; without such runs, it fits
+// none.
+func TestFitHostContention(t *testing.T) {
+	const trueT, trueW, trueC = 20e-6, 0.01, 0.15
+	// One process (no contention), then two grids of two processes on
+	// one node: their work is what the contention slows.
+	h := &syntheticHost{
+		base:   []float64{2.7, 1.4, 1.3, 0.08, 0.05, 0.05},
+		msgs:   []float64{0, 200, 100, 0, 60, 30},
+		shared: []float64{0, 1.35, 1.3, 0, 0.04, 0.045},
+		open:   []bool{true, true, true, true, true, true},
+		trueT:  trueT, trueW: trueW, trueC: trueC, calls: map[float64]int{},
+	}
+	got, err := FitHost(h.predict, 1e-6, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Contention-trueC) > 0.01 {
+		t.Errorf("contention %g, want %g", got.Contention, trueC)
+	}
+	if r := got.TStartNode / trueT; r < 0.95 || r > 1.05 {
+		t.Errorf("in-node start-up %g, want %g within 5%%", got.TStartNode, trueT)
+	}
+	if math.Abs(got.RunWork-trueW) > 0.05*trueW {
+		t.Errorf("run work %g, want %g", got.RunWork, trueW)
+	}
+	alone := &syntheticHost{base: []float64{2.7, 0.08}, msgs: []float64{0, 0}, open: []bool{true, true},
+		trueW: trueW, calls: map[float64]int{}}
+	if got, err := FitHost(alone.predict, 1e-6, 0); err != nil || got.Contention != 0 {
+		t.Errorf("runs of one process: contention %g (%v), want 0", got.Contention, err)
 	}
 }
 

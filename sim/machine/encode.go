@@ -13,15 +13,16 @@ import (
 
 // encoded is the stored form of a Machine.
 type encoded struct {
-	Name     string        `json:"name"`
-	Search   int           `json:"search,omitempty"`
-	RunWork  float64       `json:"runwork,omitempty"` // seconds
-	IOByte   float64       `json:"iobyte,omitempty"`  // seconds per byte
-	Format   string        `json:"format"`
-	Topology []int         `json:"topology,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
-	Root     int           `json:"root"` // index in Nodes, -1 for none
-	Nodes    []encodedNode `json:"nodes"`
+	Name       string        `json:"name"`
+	Search     int           `json:"search,omitempty"`
+	RunWork    float64       `json:"runwork,omitempty"`    // seconds
+	IOByte     float64       `json:"iobyte,omitempty"`     // seconds per byte
+	Contention float64       `json:"contention,omitempty"` // a fraction per busy neighbour
+	Format     string        `json:"format"`
+	Topology   []int         `json:"topology,omitempty"`
+	Warnings   []string      `json:"warnings,omitempty"`
+	Root       int           `json:"root"` // index in Nodes, -1 for none
+	Nodes      []encodedNode `json:"nodes"`
 }
 
 // encodedNode is a distinct cluster: its children are runs of Count equal
@@ -39,7 +40,7 @@ type encodedNode struct {
 
 // Encode returns the stored form of m.
 func Encode(m *Machine) ([]byte, error) {
-	e := encoded{Name: m.Name, Search: m.Search, RunWork: m.RunWork, IOByte: m.IOByte, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
+	e := encoded{Name: m.Name, Search: m.Search, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
 	index := map[string]int{}
 	var add func(n *Node) (int, error)
 	add = func(n *Node) (int, error) {
@@ -81,7 +82,7 @@ func Decode(b []byte) (*Machine, error) {
 	if err := json.Unmarshal(b, &e); err != nil {
 		return nil, fmt.Errorf("stored machine: %w", err)
 	}
-	m := &Machine{Name: e.Name, Search: e.Search, RunWork: e.RunWork, IOByte: e.IOByte, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
+	m := &Machine{Name: e.Name, Search: e.Search, RunWork: e.RunWork, IOByte: e.IOByte, Contention: e.Contention, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
 	if e.Root < 0 {
 		return m, nil
 	}

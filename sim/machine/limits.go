@@ -33,6 +33,10 @@ var (
 	// (Machine.IOByte): copying memory costs a fraction of a nanosecond
 	// a byte; a microsecond is a disk far slower than any.
 	IOByteRange = Range{Name: "I/O copy time", Min: 0, Max: 1e-6, Unit: "seconds per byte"}
+	// ContentionRange is the extended model's node contention
+	// (Machine.Contention): a busy neighbour that doubles a core's time
+	// is far beyond what sharing a node's memory costs.
+	ContentionRange = Range{Name: "node contention", Min: 0, Max: 1, Unit: "a fraction of a processor's work per busy neighbour"}
 	// DurationRange is a measured or traced duration (an order's work, a
 	// stretch of a measured run), in seconds: the sum of a billion of
 	// them stays finite.

@@ -53,6 +53,14 @@ type Machine struct {
 	// extended model"). 0, the original's model, unless a machine file's
 	// iobyte statement sets it.
 	IOByte float64
+	// Contention is the extended model's node contention, a fraction:
+	// each other process of a run on a processor's node makes the
+	// processor's work take that much longer (the cores of a node share
+	// its memory bandwidth, its caches and whatever else the host runs;
+	// a run on one core of a node leaves the others that work).
+	// docs/deviations.md, "The extended model". 0, the original's model,
+	// unless a machine file's contention statement sets it.
+	Contention float64
 }
 
 // Processors returns the number of leaves.
@@ -88,6 +96,34 @@ func (m *Machine) Leaves() []*Node {
 	}
 	if m.Root != nil {
 		walk(m.Root)
+	}
+	return out
+}
+
+// BusyNeighbours returns, for each of the first n processors (the
+// processors a run of n processes uses, Leaves' order), how many others
+// of them share its node: the processors of its parent cluster.
+func (m *Machine) BusyNeighbours(n int) []int {
+	leaves := m.Leaves()
+	n = min(n, len(leaves))
+	parent := make(map[*Node]*Node, len(leaves))
+	var walk func(*Node)
+	walk = func(c *Node) {
+		for _, ch := range c.Children {
+			parent[ch] = c
+			walk(ch)
+		}
+	}
+	if m.Root != nil {
+		walk(m.Root)
+	}
+	busy := map[*Node]int{}
+	for _, l := range leaves[:n] {
+		busy[parent[l]]++
+	}
+	out := make([]int, n)
+	for k, l := range leaves[:n] {
+		out[k] = busy[parent[l]] - 1
 	}
 	return out
 }
