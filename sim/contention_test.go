@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/sim/result"
-	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // TestContention checks the extended model's node contention
@@ -15,19 +14,7 @@ import (
 // grows by exactly the contention; processes alone on their nodes, and a
 // machine without the statement (the original's model), are unchanged.
 func TestContention(t *testing.T) {
-	calls := append(setup(),
-		call(20, "getam_", 0.001, 0.0001, "", "AMRef=e1;"),
-		call(21, "strtsh_", 0.002, 0.0001, "ShadowGroupRef=d1;", ""),
-		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
-	)
-	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
-	predict := func(text string, grid int) result.Values {
-		run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, text), result.Config{Grid: []int{grid}}, Options{TraceFile: "c.ptr"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return run.Interval(run.ReportRoot).Values
-	}
+	predict := func(text string, procs int) result.Values { return predictRoot(t, appendixC(), text, procs).Values }
 	const twoNodes = "cluster = c;\nc = {2 x n};\nc.TStart = 10;\nc.TByte = 0.01;\nn = {p};\nn.TStart = 10;\nn.TByte = 0.01;\np = 1.00;\n"
 	const contention = "contention = 25;\n" // a quarter per busy neighbour
 	for _, c := range []struct {

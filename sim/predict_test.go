@@ -43,19 +43,32 @@ func setup() []*trace.Call {
 	}
 }
 
-// TestAppendixC is the worked example of docs/model.md Appendix C.
-func TestAppendixC(t *testing.T) {
-	calls := append(setup(),
+// appendixC is the trace of docs/model.md Appendix C: setup, then 1 ms of
+// work and a shadow renewal.
+func appendixC() []*trace.Call {
+	return append(setup(),
 		call(20, "getam_", 0.001, 0.0001, "", "AMRef=e1;"),
 		call(21, "strtsh_", 0.002, 0.0001, "ShadowGroupRef=d1;", ""),
 		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
 	)
+}
+
+// predictRoot is the report root of calls predicted on the machine file
+// text with a one-dimensional grid of procs processors.
+func predictRoot(t *testing.T, calls []*trace.Call, text string, procs int) *result.Interval {
+	t.Helper()
 	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
-	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, twoProcs), result.Config{Grid: []int{2}}, Options{TraceFile: "c.ptr"})
+	run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, text), result.Config{Grid: []int{procs}}, Options{TraceFile: "c.ptr"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := run.Interval(run.ReportRoot).Values
+	return run.Interval(run.ReportRoot)
+}
+
+// TestAppendixC is the worked example of docs/model.md Appendix C.
+func TestAppendixC(t *testing.T) {
+	root := predictRoot(t, appendixC(), twoProcs, 2)
+	v := root.Values
 	want := map[result.Char]float64{
 		result.ExecutionTime: 0.0032, result.TotalTime: 0.0064, result.CPUTimeUsr: 0.006,
 		result.CPUTimeSys: 0.0004, result.InsuffParallelismUsr: 0.003, result.InsuffParallelismSys: 0.0002,
@@ -70,7 +83,7 @@ func TestAppendixC(t *testing.T) {
 	}
 	// The per-processor values add up to the interval's.
 	var sum float64
-	for _, p := range run.Interval(run.ReportRoot).Procs {
+	for _, p := range root.Procs {
 		sum += p.Values[result.CPUTimeUsr]
 	}
 	if math.Abs(sum-v[result.CPUTimeUsr]) > 1e-15 {

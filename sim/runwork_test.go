@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/sim/result"
-	"github.com/presage-dvm/presage/sim/trace"
 )
 
 // TestRunWork checks the extended model's run work (machine.Machine.RunWork,
@@ -14,19 +13,7 @@ import (
 // the insufficient parallelism by its replicated share, (P−1)/P of it per
 // processor; without the statement nothing changes (the original's model).
 func TestRunWork(t *testing.T) {
-	calls := append(setup(),
-		call(20, "getam_", 0.001, 0.0001, "", "AMRef=e1;"),
-		call(21, "strtsh_", 0.002, 0.0001, "ShadowGroupRef=d1;", ""),
-		call(22, "waitsh_", 0, 0, "ShadowGroupRef=d1;", ""),
-	)
-	h := &trace.Header{RootLine: 1, RootFile: "c.cdv"}
-	predict := func(text string) result.Values {
-		run, err := Predict(h, trace.NewSliceSource(calls), parseMachine(t, text), result.Config{Grid: []int{2}}, Options{TraceFile: "c.ptr"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return run.Interval(run.ReportRoot).Values
-	}
+	predict := func(text string) result.Values { return predictRoot(t, appendixC(), text, 2).Values }
 	const runWork = 0.005 // runwork = 5000 µs
 	without, with := predict(twoProcs), predict(twoProcs+"runwork = 5000;\n")
 	for _, c := range []struct {
