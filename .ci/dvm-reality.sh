@@ -51,7 +51,7 @@ for r in 1 2 3 4 5; do
 done
 # --bound-report-only: the runs the extended model misses beyond 10% and
 # their rounds' spread are listed, not failed on: on this shared machine
-# the checks miss about one run in twenty (docs/compare.md, "The CI
+# the checks miss about one run in twelve (docs/compare.md, "The CI
 # step"); a report that differs from the original's still fails.
 "$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all --bound-report-only \
   "$out"/round{1,2,3,4,5} "$out"/small{1,2,3,4,5}
