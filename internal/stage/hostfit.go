@@ -15,22 +15,23 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// runWorkProbe is the run work hostFitter.findOpen simulates with to find
-// the intervals it lengthens: any positive value does (the lengthening is
-// exact), one far above rounding and far below any interval's time.
+// runWorkProbe is the run work hostFitter.findLengthening simulates with
+// to find the intervals it lengthens: any positive value does (the
+// lengthening is exact), one far above rounding and far below any
+// interval's time.
 const runWorkProbe = 1e-3
 
-// ioByteProbe is the I/O copy time hostFitter.findOpen simulates with to
-// find how much it lengthens each interval: 1 ns a byte, of the order
-// real runs take (docs/compare.md), so that where the lengthening is not
-// one for one (the I/O processor was behind another) the slope is the
-// one near the fitted value.
+// ioByteProbe is the I/O copy time hostFitter.findLengthening simulates
+// with to find how much it lengthens each interval: 1 ns a byte, of the
+// order real runs take (docs/compare.md), so that where the lengthening
+// is not one for one (the I/O processor was behind another) the slope is
+// the one near the fitted value.
 const ioByteProbe = 1e-9
 
-// contentionProbe is the node contention hostFitter.findOpen simulates
-// with to find how much it lengthens each interval: 10% a busy neighbour,
-// of the order a node's cores slow each other (docs/compare.md), so that
-// the slope is the one near the fitted value.
+// contentionProbe is the node contention hostFitter.findLengthening
+// simulates with to find how much it lengthens each interval: 10% a busy
+// neighbour, of the order a node's cores slow each other (docs/compare.md),
+// so that the slope is the one near the fitted value.
 const contentionProbe = 0.1
 
 // hostUnit is one program, size and grid of the DVM reality check for the
@@ -63,9 +64,10 @@ type hostUnit struct {
 // units of the reality check and predicts units on them. The parameters
 // other than the in-node start-up time, the run work, the I/O copy time
 // and the node contention are the starting machine's; the power is 1 (the
-// traces were recorded on the host). ioByte is the I/O copy time a fit keeps where
-// its runs cannot tell it from the run work (runs of one size): the
-// request's, else the starting machine's iobyte statement, else 0.
+// traces were recorded on the host). ioByte is the I/O copy time a fit
+// keeps where its runs cannot tell it from the run work (runs of one
+// size): the request's, else the starting machine's iobyte statement,
+// else 0.
 type hostFitter struct {
 	ctx    context.Context
 	host   fit.Host
@@ -89,7 +91,7 @@ func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, io
 func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, rounds []*CompiledTrace, runs []*result.Run) (*hostUnit, error) {
 	u := &hostUnit{name: name, grid: grid, procs: runs[0].Config.Procs(), ct: ct, rounds: rounds, measured: runs,
 		memo: map[float64][]fit.Observation{}}
-	if err := h.findOpen(u); err != nil {
+	if err := h.findLengthening(u); err != nil {
 		return nil, err
 	}
 	return u, nil
@@ -119,11 +121,11 @@ func (h *hostFitter) simulateTrace(u *hostUnit, ct *CompiledTrace, p fit.Params)
 	return run, ct.Verdict(h.ctx, err)
 }
 
-// findOpen finds the intervals of u the run work lengthens and how much
+// findLengthening finds the intervals of u the run work lengthens and how much
 // the I/O copy time and the node contention lengthen each, from four
 // predictions: with none of them, with runWorkProbe, with ioByteProbe and
 // with contentionProbe.
-func (h *hostFitter) findOpen(u *hostUnit) error {
+func (h *hostFitter) findLengthening(u *hostUnit) error {
 	t0 := h.start.TStart[1]
 	var times [4]map[string]float64
 	probes := []fit.Params{h.start, h.fitted(fit.HostFit{TStartNode: t0, RunWork: runWorkProbe}),

@@ -25,9 +25,10 @@ type Observation struct {
 // HostFit is what FitHost found: the in-node message start-up time, the
 // run work, the I/O copy time and the node contention of the extended
 // model, and the root mean square of the residuals there (the starting
-// machine's, RMSStart, to compare). IOByteFitted says whether the observations told the I/O
-// copy time from the run work (their intervals copy different amounts):
-// when not, IOByte is the starting value FitHost was given.
+// machine's, RMSStart, to compare). IOByteFitted says whether the
+// observations told the I/O copy time from the run work (their intervals
+// copy different amounts): when not, IOByte is the starting value FitHost
+// was given.
 type HostFit struct {
 	TStartNode, RunWork, IOByte, Contention float64
 	IOByteFitted                            bool
@@ -175,15 +176,10 @@ func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
 	if !slices.ContainsFunc(obs, func(o Observation) bool { return o.Contended > 0 }) {
 		return bestIOTerms(obs, ioByte, 0)
 	}
-	at := func(c float64) (terms, float64) { return bestIOTerms(obs, ioByte, c) }
 	// 20 steps shrink the bracket to 1e-4 of its width: a hundredth of a
 	// percent of contention.
-	c := goldenMin(func(c float64) float64 { _, ss := at(c); return ss }, 0, Bounds[Contention][1], 20)
-	t, ss := at(c)
-	if t0, s0 := at(0); s0 <= ss {
-		return t0, s0
-	}
-	return t, ss
+	return bestOrNone(func(c float64) (terms, float64) { return bestIOTerms(obs, ioByte, c) },
+		0, Bounds[Contention][1], false, 20)
 }
 
 // bestIOTerms are the run work and the I/O copy time whose observations'
@@ -197,34 +193,40 @@ func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
 		w, ss := bestRunWork(obs, ioByte, c)
 		return terms{w, ioByte, c}, ss
 	}
-	at := func(k float64) (terms, float64) {
+	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
+	return bestOrNone(func(k float64) (terms, float64) {
 		w, ss := bestRunWork(obs, k, c)
 		return terms{w, k, c}, ss
-	}
-	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
-	logK := goldenMin(func(x float64) float64 { _, ss := at(math.Exp(x)); return ss },
-		math.Log(IOByteBounds[0]), math.Log(IOByteBounds[1]), 30)
-	t, ss := at(math.Exp(logK))
-	if t0, s0 := at(0); s0 <= ss {
-		return t0, s0
-	}
-	return t, ss
+	}, IOByteBounds[0], IOByteBounds[1], true, 30)
 }
 
 // bestRunWork is the run work, from 0 to its upper bound, whose
 // observations' loss (obsLoss) with I/O copy time k and contention c is
-// least, and that loss. A residual is monotone in the run work, so the sum has one
-// minimum on a logarithmic scale: a golden-section search over log(run
-// work) from 1 µs finds it, and 0 is kept when it does better.
+// least, and that loss. A residual is monotone in the run work, so the
+// sum has one minimum on a logarithmic scale: a golden-section search
+// over log(run work) from 1 µs finds it, and 0 is kept when it does
+// better.
 func bestRunWork(obs []Observation, k, c float64) (float64, float64) {
-	ss := func(w float64) float64 { return obsLoss(obs, terms{w, k, c}) }
 	// 40 steps shrink the bracket, six decades, to a factor 1+6e-8.
-	w := math.Exp(goldenMin(func(x float64) float64 { return ss(math.Exp(x)) },
-		math.Log(Bounds[RunWork][0]), math.Log(Bounds[RunWork][1]), 40))
-	if s0, sw := ss(0), ss(w); s0 <= sw {
-		return 0, s0
+	return bestOrNone(func(w float64) (float64, float64) { return w, obsLoss(obs, terms{w, k, c}) },
+		Bounds[RunWork][0], Bounds[RunWork][1], true, 40)
+}
+
+// bestOrNone is the best of one term's values, at's result and loss: the
+// value a golden-section search of steps steps finds between lo and hi
+// (over the logarithm when logScale), or 0, the term left out, when its
+// loss is no larger.
+func bestOrNone[T any](at func(v float64) (T, float64), lo, hi float64, logScale bool, steps int) (T, float64) {
+	value := func(x float64) float64 { return x }
+	if logScale {
+		value, lo, hi = math.Exp, math.Log(lo), math.Log(hi)
 	}
-	return w, ss(w)
+	x := goldenMin(func(x float64) float64 { _, loss := at(value(x)); return loss }, lo, hi, steps)
+	t, loss := at(value(x))
+	if t0, loss0 := at(0); loss0 <= loss {
+		return t0, loss0
+	}
+	return t, loss
 }
 
 // goldenMin is the middle of the bracket a golden-section search for the
