@@ -11,7 +11,7 @@ import (
 	"github.com/presage-dvm/presage/sim/result"
 )
 
-// bigSweep is the README's sweep in shape: every grid of rank 1 or 2 of
+// bigSweep is a large sweep in shape: every grid of rank 1 or 2 of
 // 1..maxProcs processors, start-up times 1, 10 and 100 µs, and the three
 // networks (74,574 configurations for 1024 processors with the demo's
 // 1-D grids counted twice, as p and px1). Its times follow a simple
@@ -50,7 +50,7 @@ func bigSweep(maxProcs int) *Input {
 	return &Input{Sweep: rep, Run: run}
 }
 
-// TestBigSweepStaysSmall renders a sweep of the README's size: the page
+// TestBigSweepStaysSmall renders a sweep of 74,574 configurations: the page
 // stays under 2 MB, each quantity has one chart per network with one line
 // per start-up time, and no chart has more than maxSeries lines.
 func TestBigSweepStaysSmall(t *testing.T) {
@@ -61,7 +61,7 @@ func TestBigSweepStaysSmall(t *testing.T) {
 	}
 	t.Logf("%d configurations: %d bytes", len(in.Sweep.Configs), b.Len())
 	if len(in.Sweep.Configs) < 70000 {
-		t.Fatalf("%d configurations, want the README's scale (74,574)", len(in.Sweep.Configs))
+		t.Fatalf("%d configurations, want about 74,574", len(in.Sweep.Configs))
 	}
 	if b.Len() > 2<<20 {
 		t.Errorf("page of %d bytes, want at most 2 MiB", b.Len())

@@ -283,7 +283,7 @@ func minInt(v []int) int {
 	return m
 }
 
-// TestBigSweepInChromium renders a sweep of the README's size (74,574
+// TestBigSweepInChromium renders a large sweep (74,574
 // configurations) in a real browser and checks that every chart was drawn:
 // nine line charts (three quantities for each of three networks) whose
 // plot areas hold each start-up time's colour, and the breakdown. Set
