@@ -319,7 +319,10 @@ func byCPU(rows []Row) ([]CPUMedian, float64) {
 // heap keeps between two collections), each run's constant less its
 // faults at the rate the runs show: the Theil–Sen slope of c against the
 // faults, the median of the slopes between every two runs, which one run
-// slowed for another reason does not move.
+// slowed for another reason does not move. A slope that would leave a
+// run no time of its own is not the faults' (runs whose times follow
+// their buffers more than their faults, docs/performance.md, "Where the
+// memory lies"): the constants are then the runs' own.
 func faultFree(rows []Row) []float64 {
 	var clean, all []float64
 	for _, r := range rows {
@@ -347,10 +350,13 @@ func faultFree(rows []Row) []float64 {
 	if slope <= 0 {
 		return all
 	}
+	free := make([]float64, len(rows))
 	for i, r := range rows {
-		all[i] = max(r.C()-slope*float64(r.Faults), math.SmallestNonzeroFloat64)
+		if free[i] = r.C() - slope*float64(r.Faults); free[i] <= 0 {
+			return all
+		}
 	}
-	return all
+	return free
 }
 
 // pooledCV is the coefficient of variation within α, pooled over the

@@ -159,3 +159,38 @@ func TestSlowdownAndLoad(t *testing.T) {
 		t.Errorf("a block never timed alone: %+v, want no constant", st)
 	}
 }
+
+// TestFaultFree: a block's constants leave out the runs that took page
+// faults where some did not, take the faults' cost out at the rate the
+// runs show where all did, and stay the runs' own where that rate would
+// leave a run no time of its own.
+func TestFaultFree(t *testing.T) {
+	run := func(seconds float64, faults int) Row {
+		return Row{Block: "merge", F: 1, Seconds: seconds, Faults: faults}
+	}
+	for _, tc := range []struct {
+		name string
+		rows []Row
+		want []float64
+	}{
+		{"clean runs kept, faulted ones left out", []Row{run(1, 0), run(3, 100), run(1.2, 0)}, []float64{1, 1.2}},
+		{"every run faulted: 0.01 s a fault taken out", []Row{run(2, 100), run(3, 200), run(4, 300)}, []float64{1, 1, 1}},
+		{"one fault count: nothing to tell the rate by", []Row{run(2, 100), run(3, 100)}, []float64{2, 3}},
+		// The slopes −0.04, 0.02 and 0.08 s a fault (median 0.02) would
+		// leave the first run 2 − 2 = 0 s: the faults do not explain the
+		// times.
+		{"a rate that leaves a run no time: the runs' own", []Row{run(2, 100), run(4, 200), run(6, 150)}, []float64{2, 4, 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := faultFree(tc.rows)
+			if len(got) != len(tc.want) {
+				t.Fatalf("%v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+					t.Fatalf("%v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
