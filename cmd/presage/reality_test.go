@@ -102,8 +102,9 @@ type realityJSON struct {
 // both rounds and predicted in both columns; every report equals the
 // original's; the extended model misses these runs (milliseconds long,
 // and oversubscribed on 2x2: docs/compare.md), and the check fails naming
-// each, or lists them with --bound-report-only; the check is idempotent; a report changed by one value fails it,
-// naming the file.
+// each, or lists them with --bound-report-only, which still fails below
+// --min-within; the check is idempotent; a report changed by one value
+// fails it, naming the file.
 func TestReality(t *testing.T) {
 	dir := t.TempDir()
 	r1, r2 := filepath.Join(dir, "round1"), filepath.Join(dir, "round2")
@@ -141,6 +142,11 @@ func TestReality(t *testing.T) {
 	again := mustSucceed(t, presage(t, dir, "reality", "--json", "--bound-report-only", r1, r2))
 	if !strings.Contains(again.stderr, "the extended model predicts 6 run(s) beyond 10%") || !strings.Contains(again.stderr, "reported, not failed") {
 		t.Errorf("--bound-report-only: stderr %q, want the 6 misses reported, not failed", again.stderr)
+	}
+	// --min-within keeps the report-only check able to fail.
+	floor := presage(t, dir, "reality", "--bound-report-only", "--min-within", "1", r1, r2)
+	if floor.code == 0 || !strings.Contains(floor.stderr, "predicts 0 of 6 runs within 10% of the measured median or the rounds' spread, fewer than --min-within 1") {
+		t.Errorf("--bound-report-only --min-within 1: exit %d, stderr %q; want a failure, 0 of 6 runs within the bound", floor.code, floor.stderr)
 	}
 	var second realityJSON
 	if err := json.Unmarshal([]byte(again.stdout), &second); err != nil {
