@@ -141,8 +141,8 @@ func (f *clusterFile) statement(s *scanner) error {
 // "runwork" (machine.Machine.RunWork, given in microseconds), "iobyte"
 // (machine.Machine.IOByte, given in nanoseconds per byte) and
 // "contention" (machine.Machine.Contention, given in percent per busy
-// neighbour). V is in the
-// file's unit, per of them to the second; r bounds the value in seconds.
+// neighbour). V is in the file's unit, per of them to the second; r
+// bounds the value in seconds.
 func extendedStatement(s *scanner, key, unit string, per float64, r machine.Range, dst *float64) error {
 	if err := s.expect('=', "'=' after "+key); err != nil {
 		return err

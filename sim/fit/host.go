@@ -61,9 +61,9 @@ func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 
 // FileMachine is the machine a fitted machine file describes: h.Nodes
 // nodes of slots processors, with p's power, start-up times, times per
-// byte, run work, I/O copy time and node contention (a machine file has no place for the
-// oversubscription latency: a prediction on the file alone models
-// processes that do not outnumber cores).
+// byte, run work, I/O copy time and node contention (a machine file has
+// no place for the oversubscription latency: a prediction on the file
+// alone models processes that do not outnumber cores).
 func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 	nodes := make([]*machine.Node, h.Nodes)
 	for i := range nodes {

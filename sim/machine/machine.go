@@ -104,26 +104,28 @@ func (m *Machine) Leaves() []*Node {
 // processors a run of n processes uses, Leaves' order), how many others
 // of them share its node: the processors of its parent cluster.
 func (m *Machine) BusyNeighbours(n int) []int {
-	leaves := m.Leaves()
-	n = min(n, len(leaves))
-	parent := make(map[*Node]*Node, len(leaves))
-	var walk func(*Node)
-	walk = func(c *Node) {
+	var parents []*Node // each leaf's parent cluster, in Leaves' order
+	var walk func(parent, c *Node)
+	walk = func(parent, c *Node) {
+		if c.IsLeaf() {
+			parents = append(parents, parent)
+			return
+		}
 		for _, ch := range c.Children {
-			parent[ch] = c
-			walk(ch)
+			walk(c, ch)
 		}
 	}
 	if m.Root != nil {
-		walk(m.Root)
+		walk(nil, m.Root)
 	}
+	parents = parents[:min(n, len(parents))]
 	busy := map[*Node]int{}
-	for _, l := range leaves[:n] {
-		busy[parent[l]]++
+	for _, p := range parents {
+		busy[p]++
 	}
-	out := make([]int, n)
-	for k, l := range leaves[:n] {
-		out[k] = busy[parent[l]] - 1
+	out := make([]int, len(parents))
+	for k, p := range parents {
+		out[k] = busy[p] - 1
 	}
 	return out
 }
