@@ -91,9 +91,7 @@ func (e *Engine) regular() {
 		e.chargeRegular(f)
 		return
 	}
-	e.rec.repeated = f
 	e.chargeRegularRecorded(f)
-	e.rec.repeated = 0
 }
 
 // chargeRegular charges the current call's times to every processor of

@@ -200,40 +200,46 @@ func (e *Engine) recordAllAt(k Kind, at, d float64) {
 	}
 }
 
-// chargeRegularRecorded is chargeRegular when recording. For a
-// StatesOnly recorder on a uniform VM outside I/O, the call's CPU time
-// (user c, then system r: both Computing, and repeated alike) is added to
-// the tallies as one charge where the whole of it falls within their
-// column — the most frequent charge of a trace, the same time in each
-// state — and reported as the two charges they are elsewhere.
+// chargeRegularRecorded is chargeRegular when recording, the share f
+// of the call's CPU time repeated work. For a StatesOnly recorder on a
+// uniform VM outside I/O, the call's CPU time (user, then system: both
+// Computing, and repeated alike) is added to the tallies as one charge
+// where the whole of it falls within their column — the most frequent
+// charge of a trace, the same time in each state — and reported as the
+// two charges they are elsewhere; the call is then charged without
+// reporting it again.
 func (e *Engine) chargeRegularRecorded(f float64) {
-	vm := e.vm
-	if e.rec.messages || !vm.Uniform || e.cur.io {
+	vm, rec := e.vm, e.rec
+	rec.repeated = f
+	if rec.messages || !vm.Uniform || e.cur.io {
 		e.chargeRegular(f)
+		rec.repeated = 0
 		return
 	}
-	e.recordRegular(e.callT/vm.Power[0], e.retT/vm.Power[0])
-	e.rec.muted = true
-	e.chargeRegular(f)
-	e.rec.muted = false
+	c, r := e.callT/vm.Power[0], e.retT/vm.Power[0]
+	if d := c + r; d > 0 {
+		own := d * (1 - f) // parts(KUsr, d) of a regular call
+		if !e.skewed || e.classes.count() == 1 {
+			if !rec.all.Add2(events.Computing, own, events.Redundant, d-own, e.classClock(0)) {
+				e.recordAllParts(c, r)
+			}
+		} else {
+			e.recordRegularClasses(c, r, own, d-own)
+		}
+	}
+	rec.repeated = 0
+	rec.muted = true
+	e.chargeUniformCall(c, r, f)
+	rec.muted = false
 }
 
-// recordRegular reports the charges of chargeRegular's uniform case on
-// every root processor: c of user time, then r of system time.
-func (e *Engine) recordRegular(c, r float64) {
-	if !(c+r > 0) {
-		return
-	}
-	s1, d1, s2, d2 := e.parts(KUsr, c+r)
-	if !e.skewed || e.classes.count() == 1 {
-		if !e.rec.all.Add2(s1, d1, s2, d2, e.classClock(0)) {
-			e.recordAllParts(c, r)
-		}
-		return
-	}
+// recordRegularClasses reports a regular call's charges, c of user time
+// then r of system time, own of them Computing and rep Redundant, on
+// every class of skewed clocks.
+func (e *Engine) recordRegularClasses(c, r, own, rep float64) {
 	ts := e.classTallies()
 	for cl, clk := range e.clk[:e.classes.count()] {
-		if start := e.clkU + clk; !ts[cl].Add2(s1, d1, s2, d2, start) {
+		if start := e.clkU + clk; !ts[cl].Add2(events.Computing, own, events.Redundant, rep, start) {
 			if c > 0 {
 				e.recordClassFrom(KUsr, int32(cl), start, c)
 			}
