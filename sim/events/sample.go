@@ -1,6 +1,9 @@
 package events
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Sample is a timeline reduced to a grid of bounded size for a picture:
 // some processors (rows, evenly spread over the grid when there are more
@@ -556,17 +559,31 @@ func (sm *Sampler) Sample() *Sample {
 	s := sm.s
 	s.States = make([][]State, len(sm.group))
 	s.Mixes = make([][]Mix, len(sm.group))
+	// Rows of one group are alike: each group's row is made once (a
+	// picture of 200 rows may have a handful of groups) and copied.
+	first := make([]int, len(sm.groups)) // group's first row + 1, 0 for none yet
 	for r, g := range sm.group {
-		s.States[r] = make([]State, n)
-		s.Mixes[r] = make([]Mix, n)
-		for c := range n {
-			sum := sm.groups[g][c]
-			for st, v := range sm.every[c] {
-				sum[st] += v
-			}
-			s.States[r][c] = sum.dominant()
-			s.Mixes[r][c] = sum.mix(s.Bucket)
+		if f := first[g] - 1; f >= 0 {
+			s.States[r], s.Mixes[r] = slices.Clone(s.States[f]), slices.Clone(s.Mixes[f])
+			continue
 		}
+		first[g] = r + 1
+		s.States[r], s.Mixes[r] = sm.groupRow(g, n)
 	}
 	return &s
+}
+
+// groupRow returns the first n columns of group g's row, the time on every
+// processor added: each column's dominant state and its mix.
+func (sm *Sampler) groupRow(g, n int) ([]State, []Mix) {
+	states, mixes := make([]State, n), make([]Mix, n)
+	for c := range n {
+		sum := sm.groups[g][c]
+		for st, v := range sm.every[c] {
+			sum[st] += v
+		}
+		states[c] = sum.dominant()
+		mixes[c] = sum.mix(sm.s.Bucket)
+	}
+	return states, mixes
 }
