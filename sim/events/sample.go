@@ -1,9 +1,6 @@
 package events
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Sample is a timeline reduced to a grid of bounded size for a picture:
 // some processors (rows, evenly spread over the grid when there are more
@@ -20,6 +17,8 @@ type Sample struct {
 	// Mixes, per row and column, is how the processor shared the column
 	// between the states; nil in samples stored before it was kept.
 	Mixes [][]Mix
+	// Rows of processors charged alike may share their States and Mixes
+	// slices (Sampler.Sample): read them, do not change them.
 }
 
 // Mix is how a processor spent one column of a Sample: the share of each
@@ -560,11 +559,12 @@ func (sm *Sampler) Sample() *Sample {
 	s.States = make([][]State, len(sm.group))
 	s.Mixes = make([][]Mix, len(sm.group))
 	// Rows of one group are alike: each group's row is made once (a
-	// picture of 200 rows may have a handful of groups) and copied.
+	// picture of 200 rows may have a handful of groups) and shared by the
+	// group's rows, which no reader changes.
 	first := make([]int, len(sm.groups)) // group's first row + 1, 0 for none yet
 	for r, g := range sm.group {
 		if f := first[g] - 1; f >= 0 {
-			s.States[r], s.Mixes[r] = slices.Clone(s.States[f]), slices.Clone(s.Mixes[f])
+			s.States[r], s.Mixes[r] = s.States[f], s.Mixes[f]
 			continue
 		}
 		first[g] = r + 1
