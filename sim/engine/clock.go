@@ -91,7 +91,9 @@ func (e *Engine) regular() {
 		e.chargeRegular(f)
 		return
 	}
-	e.chargeRegularRecorded(f)
+	e.rec.repeated = f
+	e.chargeRegular(f)
+	e.rec.repeated = 0
 }
 
 // chargeRegular charges the current call's times to every processor of
@@ -122,21 +124,18 @@ func (e *Engine) chargeRegular(f float64) {
 // loop cost a sixth of a simulation; TestChargeUniformCall holds it to
 // the four addAll.
 func (e *Engine) chargeUniformCall(c, r, f float64) {
+	if e.rec != nil {
+		e.recordRegular(c, r, f)
+	}
 	u := &e.cur.uni
 	u[cUsr] += c
 	u[cCPU] += c
 	u[cExec] += c
-	if e.rec != nil {
-		e.recordAll(KUsr, c)
-	}
 	e.clkU += c
 	if e.retT != 0 {
 		u[cSys] += r
 		u[cCPU] += r
 		u[cExec] += r
-		if e.rec != nil {
-			e.recordAll(KSys, r)
-		}
 		e.clkU += r
 	}
 	rf, cf := r*f, c*f

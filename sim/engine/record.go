@@ -28,8 +28,6 @@ type recorder struct {
 	repeated float64
 	moves    int // classes.moves when members was built
 	members  [][]int
-	// muted: the charges are reported already (chargeRegularRecorded).
-	muted bool
 	// all sums the charges on every processor while their clocks are the
 	// common one; classes those on each class (given to the recorder
 	// before a class splits).
@@ -167,7 +165,7 @@ func (e *Engine) giveClassTallies() {
 // the common clock advances: once when every clock is the common one, else
 // once per class, from the class's own clock.
 func (e *Engine) recordAll(k Kind, d float64) {
-	if d > 0 && !e.rec.muted {
+	if d > 0 {
 		e.recordAllAt(k, 0, d)
 	}
 }
@@ -200,37 +198,29 @@ func (e *Engine) recordAllAt(k Kind, at, d float64) {
 	}
 }
 
-// chargeRegularRecorded is chargeRegular when recording, the share f
-// of the call's CPU time repeated work. For a StatesOnly recorder on a
-// uniform VM outside I/O, the call's CPU time (user, then system: both
-// Computing, and repeated alike) is added to the tallies as one charge
-// where the whole of it falls within their column — the most frequent
-// charge of a trace, the same time in each state — and reported as the
-// two charges they are elsewhere; the call is then charged without
-// reporting it again.
-func (e *Engine) chargeRegularRecorded(f float64) {
-	vm, rec := e.vm, e.rec
-	rec.repeated = f
-	if rec.messages || !vm.Uniform || e.cur.io {
-		e.chargeRegular(f)
-		rec.repeated = 0
+// recordRegular reports the charges of chargeUniformCall, before the
+// clock advances: c of user time, then r of system time, the share f of
+// both repeated work. For a StatesOnly recorder they are added to the
+// tallies as one charge where the whole of it falls within their column —
+// the most frequent charge of a trace, the same time in each state — and
+// reported as the two charges they are elsewhere.
+func (e *Engine) recordRegular(c, r, f float64) {
+	d := c + r
+	if !(d > 0) {
 		return
 	}
-	c, r := e.callT/vm.Power[0], e.retT/vm.Power[0]
-	if d := c + r; d > 0 {
-		own := d * (1 - f) // parts(KUsr, d) of a regular call
-		if !e.skewed || e.classes.count() == 1 {
-			if !rec.all.Add2(events.Computing, own, events.Redundant, d-own, e.classClock(0)) {
-				e.recordAllParts(c, r)
-			}
-		} else {
-			e.recordRegularClasses(c, r, own, d-own)
-		}
+	if e.rec.messages {
+		e.recordAllParts(c, r)
+		return
 	}
-	rec.repeated = 0
-	rec.muted = true
-	e.chargeUniformCall(c, r, f)
-	rec.muted = false
+	own := d * (1 - f) // parts(KUsr, d) of a regular call
+	if !e.skewed || e.classes.count() == 1 {
+		if !e.rec.all.Add2(events.Computing, own, events.Redundant, d-own, e.classClock(0)) {
+			e.recordAllParts(c, r)
+		}
+		return
+	}
+	e.recordRegularClasses(c, r, own, d-own)
 }
 
 // recordRegularClasses reports a regular call's charges, c of user time
