@@ -84,20 +84,26 @@ func countLeaves(n *Node) int {
 // index in the result is the processor's physical id.
 func (m *Machine) Leaves() []*Node {
 	var out []*Node
-	var walk func(*Node)
-	walk = func(n *Node) {
+	m.eachLeaf(func(leaf, _ *Node) { out = append(out, leaf) })
+	return out
+}
+
+// eachLeaf calls visit with every processor, in Leaves' order, and the
+// cluster it is a child of (nil for a machine of one processor).
+func (m *Machine) eachLeaf(visit func(leaf, parent *Node)) {
+	var walk func(parent, n *Node)
+	walk = func(parent, n *Node) {
 		if n.IsLeaf() {
-			out = append(out, n)
+			visit(n, parent)
 			return
 		}
 		for _, c := range n.Children {
-			walk(c)
+			walk(n, c)
 		}
 	}
 	if m.Root != nil {
-		walk(m.Root)
+		walk(nil, m.Root)
 	}
-	return out
 }
 
 // BusyNeighbours returns, for each of the first n processors (the
@@ -105,19 +111,7 @@ func (m *Machine) Leaves() []*Node {
 // of them share its node: the processors of its parent cluster.
 func (m *Machine) BusyNeighbours(n int) []int {
 	var parents []*Node // each leaf's parent cluster, in Leaves' order
-	var walk func(parent, c *Node)
-	walk = func(parent, c *Node) {
-		if c.IsLeaf() {
-			parents = append(parents, parent)
-			return
-		}
-		for _, ch := range c.Children {
-			walk(c, ch)
-		}
-	}
-	if m.Root != nil {
-		walk(nil, m.Root)
-	}
+	m.eachLeaf(func(_, parent *Node) { parents = append(parents, parent) })
 	parents = parents[:min(n, len(parents))]
 	busy := map[*Node]int{}
 	for _, p := range parents {
