@@ -11,6 +11,7 @@ import (
 	"github.com/presage-dvm/presage/ingest/ptr"
 	"github.com/presage-dvm/presage/ingest/tracegen"
 	"github.com/presage-dvm/presage/internal/golden"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/result"
 	"github.com/presage-dvm/presage/sim/trace"
@@ -145,6 +146,35 @@ func BenchmarkGridScaling(b *testing.B) {
 					}
 				}
 				reportCalls(b, prog.Calls())
+			})
+		}
+	}
+}
+
+// BenchmarkSimulatePicture is BenchmarkSimulate of jac1d_x40000 without
+// and with the run report's picture recorded, as `presage predict`
+// records it (an events.Sampler of 200 rows and 500 columns): the
+// picture's cost in the engine, the two measured side by side.
+func BenchmarkSimulatePicture(b *testing.B) {
+	m := loadMachine(b, "Predictor")
+	tr := readTrace(b, golden.Path(b, "traces", "jac1d_x40000.ptr.gz"))
+	prog, err := Compile(tr.header, trace.NewSliceSource(tr.calls))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range [][]int{{2, 2}, {8, 8}} {
+		cfg := result.Config{Grid: g}
+		for _, picture := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/picture=%v", result.GridString(g), picture), func(b *testing.B) {
+				for b.Loop() {
+					var opt Options
+					if picture {
+						opt.Recorder = events.NewSampler(cfg.Procs(), 200, 500)
+					}
+					if _, err := Simulate(prog, m, cfg, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
 			})
 		}
 	}
