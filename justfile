@@ -12,10 +12,11 @@ test:
 demo:
     go run ./cmd/presage demo
 
-# The benchmarks of the paths whose speed docs/performance.md keeps, COUNT times each, in benchstat's format: ingest (BenchmarkTraceX40000), the one-shot `predict FILE --grid 1` (BenchmarkPredictFile), a stored prediction at 2x2, 8x8 and 64x64 (BenchmarkPredictStored, jac1d_x40000) and a sweep (BenchmarkSweep, 2 workers). The stage benchmarks report CPU ns per operation (cpu-ns/op) beside the wall time.
+# The benchmarks of the paths whose speed docs/performance.md keeps, COUNT times each, in benchstat's format: ingest (BenchmarkTraceX40000), the one-shot `predict FILE --grid 1` (BenchmarkPredictFile), a stored prediction at 2x2, 8x8 and 64x64 (BenchmarkPredictStored, jac1d_x40000), a sweep (BenchmarkSweep, 2 workers) and the picture's cost in the engine (BenchmarkSimulatePicture, 8x8, without and with). The stage benchmarks report CPU ns per operation (cpu-ns/op) beside the wall time.
 bench count="6":
     go test -run '^$' -bench '^BenchmarkTraceX40000$' -benchmem -count {{count}} ./ingest
     go test -run '^$' -bench '^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$' -benchmem -count {{count}} ./internal/stage
+    go test -run '^$' -bench '^BenchmarkSimulatePicture$/^8x8$' -count {{count}} ./sim
 
 # Every benchmark of every package that has one, as `go test -list` finds them (.ci/targets.sh; CI runs each once).
 bench-all:
@@ -57,10 +58,10 @@ bench-compare ref count="6" trace="../shared/data/traces/jac1d_x40000.ptr.gz":
     done
     echo "== whole commands, CPU time (user+sys): {{ref}} against the working tree"
     $benchstat "{{ref}}=$work/ref-cli.txt" "working tree=$work/new-cli.txt"
-    pattern='^BenchmarkTraceX40000$|^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$'
+    pattern='^BenchmarkTraceX40000$|^BenchmarkPredictFile$|^BenchmarkPredictStored$/^jac1d_x40000$/^(2x2|8x8|64x64)$|^BenchmarkSweep$/^workers=2$|^BenchmarkSimulatePicture$/^8x8$'
     for i in $(seq {{count}}); do
-      (cd "$wt" && go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage) >>"$work/ref-go.txt"
-      go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage >>"$work/new-go.txt"
+      (cd "$wt" && go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage ./sim) >>"$work/ref-go.txt"
+      go test -run '^$' -bench "$pattern" -benchmem -count 1 ./ingest ./internal/stage ./sim >>"$work/new-go.txt"
     done
     echo "== the benchmarks of just bench: {{ref}} against the working tree"
     $benchstat "{{ref}}=$work/ref-go.txt" "working tree=$work/new-go.txt"
