@@ -153,8 +153,8 @@ func BenchmarkGridScaling(b *testing.B) {
 
 // BenchmarkSimulatePicture is BenchmarkSimulate of jac1d_x40000 without
 // and with the run report's picture recorded, as `presage predict`
-// records it (an events.Sampler of 200 rows and 500 columns): the
-// picture's cost in the engine, the two measured side by side.
+// records it (events.NewPictureSampler): the picture's cost in the
+// engine, the two measured side by side.
 func BenchmarkSimulatePicture(b *testing.B) {
 	m := loadMachine(b, "Predictor")
 	tr := readTrace(b, golden.Path(b, "traces", "jac1d_x40000.ptr.gz"))
@@ -169,7 +169,7 @@ func BenchmarkSimulatePicture(b *testing.B) {
 				for b.Loop() {
 					var opt Options
 					if picture {
-						opt.Recorder = events.NewSampler(cfg.Procs(), 200, 500)
+						opt.Recorder = events.NewPictureSampler(cfg.Procs())
 					}
 					if _, err := Simulate(prog, m, cfg, opt); err != nil {
 						b.Fatal(err)

@@ -183,8 +183,8 @@ func TestTalliedPictureIsPerCharge(t *testing.T) {
 		prog := compileFile(t, golden.Path(t, "traces", name))
 		for _, g := range [][]int{{1}, {2, 2}, {8, 8}, {3, 5}} {
 			cfg := result.Config{Grid: g}
-			tallied := events.NewSampler(cfg.Procs(), 200, 500)
-			each := everyCharge{events.NewSampler(cfg.Procs(), 200, 500)}
+			tallied := events.NewPictureSampler(cfg.Procs())
+			each := everyCharge{events.NewPictureSampler(cfg.Procs())}
 			for _, rec := range []events.Recorder{tallied, each} {
 				if _, err := Simulate(prog, m, cfg, Options{TraceFile: name, Recorder: rec}); err != nil {
 					t.Fatalf("%s %v: %v", name, g, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/presage-dvm/presage/schema/stored"
 	"github.com/presage-dvm/presage/sim"
 	"github.com/presage-dvm/presage/sim/engine"
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/machine"
 	"github.com/presage-dvm/presage/sim/network"
 	"github.com/presage-dvm/presage/sim/result"
@@ -96,7 +97,7 @@ func PredictOne(ctx context.Context, st *store.Store, req PredictRequest) (*resu
 	}
 	// The run report's per-processor picture is recorded as the run is
 	// simulated and stored with it: reading the report simulates nothing.
-	sampler := newTimelineSampler(cfg.Procs())
+	sampler := events.NewPictureSampler(cfg.Procs())
 	opt.Recorder, opt.Stop = sampler, ctx.Err
 	run, err := sim.Predict(tr.Header, tr, m, cfg, opt)
 	tr.Close()
@@ -128,7 +129,7 @@ func PredictFile(ctx context.Context, st *store.Store, path string, req PredictR
 	}
 	cfg := req.Config
 	cfg.Machine, cfg.MachineID = minfo.Name, minfo.ID
-	sampler := newTimelineSampler(cfg.Procs())
+	sampler := events.NewPictureSampler(cfg.Procs())
 	var run *result.Run
 	opt.Check = func(h *trace.Header, name string) ingest.CallCheck {
 		sopt := req.Options

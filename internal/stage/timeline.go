@@ -75,11 +75,6 @@ func sameTimes(stored, again *result.Run) error {
 	return nil
 }
 
-// newTimelineSampler samples the run report's per-processor picture of a
-// run on procs processors: at most 200 processors by 500 time buckets,
-// whatever the grid.
-func newTimelineSampler(procs int) *events.Sampler { return events.NewSampler(procs, 200, 500) }
-
 // StoreTimeline gives stored run run (as store.Run loads it) the
 // per-processor picture that a run of a sweep is stored without, by
 // replaying it, and returns it; a run that has one already is not
@@ -88,7 +83,7 @@ func StoreTimeline(ctx context.Context, st *store.Store, run *result.Run) (*even
 	if sm, err := st.RunTimeline(ctx, run.ID); sm != nil || err != nil {
 		return sm, err
 	}
-	sampler := newTimelineSampler(run.Config.Procs())
+	sampler := events.NewPictureSampler(run.Config.Procs())
 	if err := Replay(ctx, st, run, sampler); err != nil {
 		return nil, err
 	}

@@ -168,6 +168,12 @@ func (m *rowSet) reset(n int) {
 	m.splits = -1
 }
 
+// NewPictureSampler samples the run report's per-processor picture of a
+// run on procs processors: at most 200 processors by 500 time buckets,
+// whatever the grid. `presage predict` records it, and a run stored
+// without one is replayed into it.
+func NewPictureSampler(procs int) *Sampler { return NewSampler(procs, 200, 500) }
+
 // NewSampler samples procs processors into at most maxRows rows and cols
 // columns.
 func NewSampler(procs, maxRows, cols int) *Sampler {
