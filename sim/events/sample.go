@@ -567,14 +567,12 @@ func (sm *Sampler) Sample() *Sample {
 	// Rows of one group are alike: each group's row is made once (a
 	// picture of 200 rows may have a handful of groups) and shared by the
 	// group's rows, which no reader changes.
-	first := make([]int, len(sm.groups)) // group's first row + 1, 0 for none yet
+	states, mixes := make([][]State, len(sm.groups)), make([][]Mix, len(sm.groups))
 	for r, g := range sm.group {
-		if f := first[g] - 1; f >= 0 {
-			s.States[r], s.Mixes[r] = s.States[f], s.Mixes[f]
-			continue
+		if states[g] == nil {
+			states[g], mixes[g] = sm.groupRow(g, n)
 		}
-		first[g] = r + 1
-		s.States[r], s.Mixes[r] = sm.groupRow(g, n)
+		s.States[r], s.Mixes[r] = states[g], mixes[g]
 	}
 	return &s
 }
