@@ -97,6 +97,10 @@ func Start(t *testing.T, opt Options) Run {
 		t.Fatal(err)
 	}
 	workers := waitForChildren(t, child.Process.Pid, opt.Workers)
+	if len(workers) < opt.Workers && (opt.During != nil || opt.Kill || opt.KillCoordinator || opt.StopCoordinator) {
+		child.Wait()
+		t.Fatalf("the run ended before its %d worker processes could be watched or struck (seen: %v); stderr %q", opt.Workers, workers, stderr.String())
+	}
 	if opt.During != nil {
 		for _, w := range workers {
 			waitForWork(t, w)
@@ -175,12 +179,14 @@ func Command(t *testing.T, wrap func(name string, args ...string) *exec.Cmd) *ex
 }
 
 // waitForChildren returns the pids of the n children of process parent,
-// once it has them.
+// once it has them, or those it has when it ends first: a short run may
+// start and end its workers between two looks.
 func waitForChildren(t *testing.T, parent, n int) []int {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if kids := children(parent); len(kids) >= n {
+		kids := children(parent)
+		if len(kids) >= n || !alive(parent) {
 			return kids
 		}
 		time.Sleep(10 * time.Millisecond)

@@ -1,6 +1,11 @@
 package engine
 
-import "github.com/presage-dvm/presage/sim/internal/layout"
+import (
+	"math"
+
+	"github.com/presage-dvm/presage/sim/events"
+	"github.com/presage-dvm/presage/sim/internal/layout"
+)
 
 // Processor classes. Under block distributions most processors of a grid
 // receive exactly the same charges: same block sizes, same waits, same
@@ -49,6 +54,8 @@ func (e *Engine) classOf(p int) int32 { return e.classes.of[p] }
 func (e *Engine) newClassFrom(c int32) int32 {
 	if e.rec != nil && !e.rec.messages {
 		e.giveClassTallies() // while they name the processors charged
+		e.rec.classes = append(e.rec.classes, events.Tally{})
+		e.rec.uni.to = math.Inf(-1) // the new class has no column yet
 	}
 	n := int32(e.classes.count())
 	e.classes.size = append(e.classes.size, 0)

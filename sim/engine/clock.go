@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 
 	"github.com/presage-dvm/presage/sim/internal/layout"
@@ -34,8 +35,8 @@ func (e *Engine) chargeClass(iv *interval, k Kind, c int32, d float64) {
 		r[cn] += d
 	}
 	if ki.clock && d != 0 {
-		if e.rec != nil {
-			e.recordClass(k, c, d)
+		if e.rec != nil && !e.tallyClass(k, c, d) {
+			e.recordClassAlone(k, c, d)
 		}
 		e.clk[c] += d
 		e.skewed = true
@@ -87,13 +88,7 @@ func (e *Engine) addVary(k Kind, p int, d float64) {
 func (e *Engine) regular() {
 	P := float64(e.vm.P())
 	f := (P - 1) / P
-	if e.rec == nil { // the hot path: nothing to tell a recorder
-		e.chargeRegular(f)
-		return
-	}
-	e.rec.repeated = f
 	e.chargeRegular(f)
-	e.rec.repeated = 0
 }
 
 // chargeRegular charges the current call's times to every processor of
@@ -124,8 +119,8 @@ func (e *Engine) chargeRegular(f float64) {
 // loop cost a sixth of a simulation; TestChargeUniformCall holds it to
 // the four addAll.
 func (e *Engine) chargeUniformCall(c, r, f float64) {
-	if e.rec != nil {
-		e.recordRegular(c, r, f)
+	if rec := e.rec; rec != nil && !(e.clkU+c+r <= rec.uni.to && f == rec.uni.f) {
+		e.recordRegular(c, r, f) // unless summed implicitly (uniform)
 	}
 	u := &e.cur.uni
 	u[cUsr] += c
@@ -152,10 +147,12 @@ func (e *Engine) chargeUniformCall(c, r, f float64) {
 // insufficient parallelism.
 func (e *Engine) chargeCall(k, p int, f float64) {
 	c, r := e.callT/e.vm.Power[k], e.retT/e.vm.Power[k]
+	e.markRepeated(f)
 	e.add(KUsr, p, c)
 	if e.retT != 0 {
 		e.add(KSys, p, r)
 	}
+	e.markRepeated(0)
 	e.add(KInsSys, p, r*f)
 	e.add(KInsUsr, p, c*f)
 }
@@ -168,11 +165,13 @@ func (e *Engine) mpsSync(k Kind) {
 		return // every clock is clkU already: nobody waits
 	}
 	if e.rec != nil {
-		e.rec.syncing = true
+		e.flushUniform() // before the clocks fold into clkU
+		e.syncing(true)
 	}
 	e.synchronize(k)
 	if e.rec != nil {
-		e.rec.syncing = false
+		e.syncing(false)
+		e.rec.uni.to = math.Inf(-1) // found again at the next charge on every processor
 	}
 }
 
@@ -238,8 +237,8 @@ func (e *Engine) syncAll(k Kind, T float64) {
 		if d == 0 {
 			continue
 		}
-		if e.rec != nil {
-			e.recordClass(k, int32(c), d)
+		if e.rec != nil && !e.tallyClass(k, int32(c), d) {
+			e.recordClassAlone(k, int32(c), d)
 		}
 		r := &rows[c]
 		r[cSynch] += d

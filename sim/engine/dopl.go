@@ -165,8 +165,8 @@ func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
-		if e.rec != nil {
-			e.recordClass(KUsr, cl, t)
+		if e.rec != nil && !e.tallyClass(KUsr, cl, t) {
+			e.recordClassAlone(KUsr, cl, t)
 		}
 		e.clk[cl] += t
 		e.skewed = true
@@ -255,19 +255,17 @@ func (e *Engine) loopSys() {
 	vm := e.vm
 	P := float64(vm.P())
 	ins := e.retT * (P - 1) / P
-	if e.rec != nil {
-		e.markRepeated((P - 1) / P)
-		defer e.markRepeated(0)
-	}
+	e.markRepeated((P - 1) / P)
 	if vm.Uniform && !e.cur.io {
 		e.addAll(vm, KSys, e.retT/vm.Power[0])
 		e.addAll(vm, KInsSys, ins)
-		return
+	} else {
+		for k, p := range vm.Map {
+			e.add(KSys, p, e.retT/vm.Power[k])
+			e.add(KInsSys, p, ins)
+		}
 	}
-	for k, p := range vm.Map {
-		e.add(KSys, p, e.retT/vm.Power[k])
-		e.add(KInsSys, p, ins)
-	}
+	e.markRepeated(0)
 }
 
 func portionSize(b section.Block) int64 {

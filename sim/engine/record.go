@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/result"
 )
@@ -17,23 +19,50 @@ import (
 // recorder of messages, the member lists of the classes, rebuilt when the
 // classes changed; for a StatesOnly one, the time charged within the
 // current column of its picture, per class and on every processor, not
-// given to it yet (tallies).
+// given to it yet (tallies), and the time charged on every processor at
+// once not yet added to them (uniform).
 type recorder struct {
 	r        events.Recorder
 	messages bool              // the recorder wants every message (not events.StatesOnly)
 	states   events.StatesOnly // r when it is one
-	syncing  bool              // inside MPSSynchronize: waits are events.Waiting
+	// kindStates is the state of a charge of each kind: an entry of
+	// kindStates, [1] inside MPSSynchronize (syncing).
+	kindStates *[nKinds]events.State
 	// repeated is the share of the CPU time charged that is repeated work
 	// (markRepeated), 0 for none.
 	repeated float64
 	moves    int // classes.moves when members was built
 	members  [][]int
 	// all sums the charges on every processor while their clocks are the
-	// common one; classes those on each class (given to the recorder
-	// before a class splits).
+	// common one; classes those on each class, one per class (given to
+	// the recorder before a class splits).
 	all     events.Tally
 	classes []events.Tally
+	uni     uniform
 }
+
+// uniform is, for a StatesOnly recorder, the time charged on every
+// processor at once (clkU advanced: chargeUniformCall, addAll) since the
+// tallies were last given it (flushUniform): every class's clock advanced
+// as much, within the column of its tally while clkU stays at most to, so
+// that such a charge costs a few additions, not one per class, and a
+// regular call none. The tallies get it before one of them is given,
+// before a charge on every processor that does not fit, and before the
+// clocks part, fold or split.
+type uniform struct {
+	on   bool
+	from float64 // clkU when the first charge was summed
+	to   float64 // −Inf: to be found again (refreshUniform)
+	// f is the share of repeated work of the regular calls summed
+	// implicitly, as the part of clkU's advance sum does not hold: NaN
+	// before the first.
+	f   float64
+	t   [events.NumStates]float64 // the other charges' time in each state
+	sum float64                   // the other charges' time
+}
+
+// emptyUniform is a uniform with nothing summed and no limit known.
+func emptyUniform() uniform { return uniform{to: math.Inf(-1), f: math.NaN()} }
 
 // recordsMessages reports whether every message must be timed and
 // reported one by one: the batch fast paths time only a batch's end.
@@ -41,18 +70,40 @@ func (e *Engine) recordsMessages() bool { return e.rec != nil && e.rec.messages 
 
 // stateOf is the state a clock-advancing charge of kind k puts a
 // processor in.
-func (e *Engine) stateOf(k Kind) events.State {
-	switch {
-	case k == KUsr || k == KSys:
-		return events.Computing
-	case k == KIOTime:
-		return events.InputOutput
-	case e.rec.syncing:
-		return events.Waiting
-	case k == KWaitReduct:
-		return events.Collective
+func (e *Engine) stateOf(k Kind) events.State { return e.rec.kindStates[k] }
+
+// kindStates is stateOf by kind, outside MPSSynchronize ([0]) and inside
+// it ([1], where a wait is events.Waiting), read through pointers to its
+// entries (internal/arch's GlobalState: read only).
+//
+//arch:readonly
+var kindStates = func() (t [2][nKinds]events.State) {
+	for syncing := range t {
+		for k := range Kind(nKinds) {
+			switch {
+			case k == KUsr || k == KSys:
+				t[syncing][k] = events.Computing
+			case k == KIOTime:
+				t[syncing][k] = events.InputOutput
+			case syncing == 1:
+				t[syncing][k] = events.Waiting
+			case k == KWaitReduct:
+				t[syncing][k] = events.Collective
+			default:
+				t[syncing][k] = events.Communicating
+			}
+		}
 	}
-	return events.Communicating
+	return t
+}()
+
+// syncing says whether the charges from now on are MPSSynchronize's.
+func (e *Engine) syncing(on bool) {
+	if on {
+		e.rec.kindStates = &kindStates[1]
+	} else {
+		e.rec.kindStates = &kindStates[0]
+	}
 }
 
 // markRepeated says that a share f of the CPU time charged from now on is
@@ -64,16 +115,74 @@ func (e *Engine) markRepeated(f float64) {
 	}
 }
 
-// The split of a charge into the states it is shown in (recordClass,
+// The split of a charge into the states it is shown in (tallyClass,
 // recordAll): CPU time of which a share f is repeated work is Computing
 // for d·(1−f), then Redundant for the rest (the insufficient parallelism
 // the model counts); any other charge is one state.
 
-// recordClass reports a charge of kind k on class c, before the charge
-// is applied to the class's clock.
-func (e *Engine) recordClass(k Kind, c int32, d float64) {
-	if d > 0 {
-		e.recordClassFrom(k, c, e.classClock(c), d)
+// tallyClass adds a charge of kind k on class c, before the charge is
+// applied to the class's clock, to the class's tally, and reports whether
+// it did: when the clocks are apart and the charge falls within the
+// tally's column, the most frequent case, written out with no call.
+// recordClassAlone reports the others.
+func (e *Engine) tallyClass(k Kind, c int32, d float64) bool {
+	r := e.rec
+	if !e.skewed || r.messages || !(d > 0) {
+		return false
+	}
+	t := &r.all
+	if e.classes.count() > 1 {
+		t = &r.classes[c]
+	}
+	clk := e.clk[c]
+	start := e.clkU + clk
+	end := start + d
+	if !t.On || start < t.Lo || end > t.Hi {
+		return false
+	}
+	s := r.kindStates[k]
+	if f := r.repeated; f > 0 && s == events.Computing {
+		own := d * (1 - f)
+		t.T[s] += own
+		t.T[events.Redundant] += d - own
+	} else {
+		t.T[s] += d
+	}
+	t.End = end
+	r.limitUniform(t, clk+d)
+	return true
+}
+
+// limitUniform keeps the time charged on every processor at once within
+// the column of tally t, of a class whose clock is clkU + clk.
+func (r *recorder) limitUniform(t *events.Tally, clk float64) {
+	if !t.On {
+		r.uni.to = math.Inf(-1)
+	} else if to := t.Hi - clk; to < r.uni.to {
+		r.uni.to = to
+	}
+}
+
+// recordClassAlone reports a charge of kind k on class c that tallyClass
+// did not take.
+func (e *Engine) recordClassAlone(k Kind, c int32, d float64) {
+	r := e.rec
+	if !r.messages && !e.skewed {
+		// The clocks part: the time charged on every processor so far
+		// goes to the tallies of the clocks as one.
+		e.flushUniform()
+		r.uni.to = math.Inf(-1)
+	}
+	if !(d > 0) {
+		return
+	}
+	e.recordClassFrom(k, c, e.classClock(c), d)
+	if !r.messages && e.skewed {
+		t := &r.all
+		if e.classes.count() > 1 {
+			t = &r.classes[c]
+		}
+		r.limitUniform(t, e.clk[c]+d)
 	}
 }
 
@@ -133,25 +242,22 @@ func (e *Engine) stateOfClass(s events.State, c int32, start, d float64) {
 // it gives t to the recorder, reports the charge and opens t on the column
 // where the charge ends.
 func (e *Engine) tallyMiss(t *events.Tally, who events.Procs, s events.State, start, d float64) {
+	e.flushUniform()
 	st := e.rec.states
 	st.Tallied(t, who)
 	st.State(s, who, start, d)
 	t.Open(st.Window(start + d))
 }
 
-// classTallies returns the tallies of the classes.
-func (e *Engine) classTallies() []events.Tally {
-	r := e.rec
-	if n := e.classes.count(); len(r.classes) < n {
-		r.classes = append(r.classes, make([]events.Tally, n-len(r.classes))...)
-	}
-	return r.classes
-}
+// classTallies returns the tallies of the classes, one per class (made
+// with the engine and with each new class, newClassFrom).
+func (e *Engine) classTallies() []events.Tally { return e.rec.classes }
 
 // giveClassTallies gives the tallies of the classes to a StatesOnly
 // recorder: at the end, and before a class splits (newClassFrom), so that
 // a tally names its processors as they were charged.
 func (e *Engine) giveClassTallies() {
+	e.flushUniform()
 	r := e.rec
 	v := e.classVersion()
 	for c := range r.classes {
@@ -165,9 +271,86 @@ func (e *Engine) giveClassTallies() {
 // the common clock advances: once when every clock is the common one, else
 // once per class, from the class's own clock.
 func (e *Engine) recordAll(k Kind, d float64) {
-	if d > 0 {
-		e.recordAllAt(k, 0, d)
+	if !(d > 0) {
+		return
 	}
+	if u := &e.rec.uni; e.clkU+d <= u.to || e.refreshUniform(d) {
+		e.openUniform()
+		s1, d1, s2, d2 := e.parts(k, d)
+		u.t[s1] += d1
+		u.t[s2] += d2 // t[0] += 0 when the charge is one state
+		u.sum += d
+		return
+	}
+	e.flushUniform()
+	e.recordAllAt(k, 0, d)
+}
+
+// openUniform starts summing the charges on every processor from clkU,
+// unless it has.
+func (e *Engine) openUniform() {
+	if u := &e.rec.uni; !u.on {
+		u.on, u.from = true, e.clkU
+	}
+}
+
+// refreshUniform finds again how far clkU may go with the charges on
+// every processor summed (uniform.to: every class's clock within its
+// tally's column), and reports whether a charge of d from clkU does: it
+// is called when the limit known was passed, or is to be found (−Inf);
+// never true for a recorder of messages.
+func (e *Engine) refreshUniform(d float64) bool {
+	r := e.rec
+	if r.messages {
+		return false
+	}
+	to := math.Inf(1)
+	if !e.skewed || e.classes.count() == 1 {
+		t, clk := &r.all, e.clk[0]
+		if !t.On || e.clkU+clk < t.Lo {
+			return false
+		}
+		to = t.Hi - clk
+	} else {
+		ts := e.classTallies()
+		for c, clk := range e.clk[:e.classes.count()] {
+			t := &ts[c]
+			if !t.On || e.clkU+clk < t.Lo {
+				return false
+			}
+			to = min(to, t.Hi-clk)
+		}
+	}
+	r.uni.to = to
+	return e.clkU+d <= to
+}
+
+// flushUniform adds the time charged on every processor and not given yet
+// to the tallies: every processor's, or every class's when the clocks
+// differ. The regular calls summed implicitly are clkU's advance that the
+// other charges do not account for.
+func (e *Engine) flushUniform() {
+	r := e.rec
+	u := &r.uni
+	if !u.on {
+		return
+	}
+	if f := u.f; !math.IsNaN(f) {
+		if reg := e.clkU - u.from - u.sum; reg > 0 {
+			own := reg * (1 - f) // parts(KUsr, reg) of a regular call
+			u.t[events.Computing] += own
+			u.t[events.Redundant] += reg - own
+		}
+	}
+	if !e.skewed || e.classes.count() == 1 {
+		r.all.AddSums(&u.t, e.classClock(0))
+	} else {
+		ts := e.classTallies()
+		for c, clk := range e.clk[:e.classes.count()] {
+			ts[c].AddSums(&u.t, e.clkU+clk)
+		}
+	}
+	u.on, u.f, u.t, u.sum = false, math.NaN(), [events.NumStates]float64{}, 0 // the limit stays
 }
 
 // recordAllAt is recordAll of a charge from offset at of the clocks.
@@ -209,6 +392,30 @@ func (e *Engine) recordRegular(c, r, f float64) {
 	if !(d > 0) {
 		return
 	}
+	if u := &e.rec.uni; e.clkU+d <= u.to || e.refreshUniform(d) {
+		e.openUniform()
+		switch {
+		case f == u.f:
+		case math.IsNaN(u.f): // the first regular call summed
+			u.f = f
+		default: // another share: summed explicitly
+			own := d * (1 - f) // parts(KUsr, d) of a regular call
+			u.t[events.Computing] += own
+			u.t[events.Redundant] += d - own
+			u.sum += d
+		}
+		return
+	}
+	e.flushUniform()
+	e.rec.repeated = f // for parts
+	e.recordRegularAlone(c, r, d, f)
+	e.rec.repeated = 0
+}
+
+// recordRegularAlone is recordRegular of a call of d seconds, c of user
+// time then r of system time, not summed with the charges on every
+// processor.
+func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 	if e.rec.messages {
 		e.recordAllParts(c, r)
 		return
@@ -283,6 +490,7 @@ func (e *Engine) classVersion() events.ClassVersion {
 // the end of the simulation.
 func (e *Engine) flushAll() {
 	if r := e.rec; !r.messages {
+		e.flushUniform()
 		r.states.Tallied(&r.all, events.AllProcs(e.L))
 		e.giveClassTallies()
 	}

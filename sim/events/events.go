@@ -212,6 +212,17 @@ func (t *Tally) Add2(s1 State, d1 float64, s2 State, d2 float64, start float64) 
 	return false
 }
 
+// AddSums adds the time in each state of charges that fall within the
+// column, the last of them ending at end: the caller knows they do.
+func (t *Tally) AddSums(sums *[NumStates]float64, end float64) {
+	for s := Computing; s < NumStates; s++ {
+		t.T[s] += sums[s]
+	}
+	if end > t.End {
+		t.End = end
+	}
+}
+
 // Open makes t sum the charges within [lo, hi); none when lo == hi. t
 // must be empty.
 func (t *Tally) Open(lo, hi float64) { t.On, t.Lo, t.Hi = hi > lo, lo, hi }
