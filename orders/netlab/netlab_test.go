@@ -36,7 +36,8 @@ func star(t *testing.T, n int, l Link) *Star {
 }
 
 // A link holds each packet its delay and carries its rate: a round trip
-// of a byte takes twice the delay, and 4 MB take their size at the rate.
+// of a byte takes twice the delay, and 4 MB there and back take their
+// size at the rate.
 func TestLinkHasItsDelayAndRate(t *testing.T) {
 	l := Link{Delay: 2 * time.Millisecond, Rate: 100e6}
 	s := star(t, 1, l)
@@ -75,13 +76,19 @@ func TestLinkHasItsDelayAndRate(t *testing.T) {
 		t.Errorf("round trip of a byte in %v, want %v to %v", best, lo, hi)
 	}
 
+	// The rate is the best of three transfers, as the round trip is the
+	// best of ten: the shaper is a program on the host, and a busy moment
+	// of the host slows one transfer, not the link.
 	const size = 4 << 20
-	start := time.Now()
-	go c.Write(make([]byte, size))
-	if _, err := io.ReadFull(c, make([]byte, size)); err != nil {
-		t.Fatal(err)
+	rate := 0.0
+	for range 3 {
+		start := time.Now()
+		go c.Write(make([]byte, size))
+		if _, err := io.ReadFull(c, make([]byte, size)); err != nil {
+			t.Fatal(err)
+		}
+		rate = max(rate, size*8/time.Since(start).Seconds())
 	}
-	rate := size * 8 / time.Since(start).Seconds()
 	if rate < 0.6*l.Rate || rate > 1.05*l.Rate {
 		t.Errorf("4 MB there and back at %.1f Mbit/s, want about %g", rate/1e6, l.Rate/1e6)
 	}
