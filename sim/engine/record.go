@@ -130,10 +130,7 @@ func (e *Engine) tallyClass(k Kind, c int32, d float64) bool {
 	if !e.skewed || r.messages || !(d > 0) {
 		return false
 	}
-	t := &r.all
-	if e.classes.count() > 1 {
-		t = &r.classes[c]
-	}
+	t := e.tallyOf(c)
 	clk := e.clk[c]
 	start := e.clkU + clk
 	end := start + d
@@ -149,8 +146,20 @@ func (e *Engine) tallyClass(k Kind, c int32, d float64) bool {
 		t.T[s] += d
 	}
 	t.End = end
-	r.limitUniform(t, clk+d)
+	if to := t.Hi - (clk + d); to < r.uni.to {
+		r.uni.to = to // the charges on every processor stay within this column
+	}
 	return true
+}
+
+// tallyOf is the tally of class c's charges while the clocks are apart
+// (every processor's when there is one class), for a StatesOnly
+// recorder.
+func (e *Engine) tallyOf(c int32) *events.Tally {
+	if e.classes.count() > 1 {
+		return &e.rec.classes[c]
+	}
+	return &e.rec.all
 }
 
 // limitUniform keeps the time charged on every processor at once within
@@ -178,11 +187,7 @@ func (e *Engine) recordClassAlone(k Kind, c int32, d float64) {
 	}
 	e.recordClassFrom(k, c, e.classClock(c), d)
 	if !r.messages && e.skewed {
-		t := &r.all
-		if e.classes.count() > 1 {
-			t = &r.classes[c]
-		}
-		r.limitUniform(t, e.clk[c]+d)
+		r.limitUniform(e.tallyOf(c), e.clk[c]+d)
 	}
 }
 
