@@ -99,17 +99,21 @@ func (e *Engine) chargeRegular(f float64) {
 		e.chargeUniformCall(e.callT/vm.Power[0], e.retT/vm.Power[0], f)
 		return
 	}
+	// chargeUniformCall tells a recorder of the share f itself; these
+	// charges are reported one by one, the share marked.
+	e.markRepeated(f)
 	if e.cur.io {
 		// Only processor 0 is charged within I/O (add's filter): find it
 		// rather than visit every processor.
 		if k := slices.Index(vm.Map, 0); k >= 0 {
 			e.chargeCall(k, 0, f)
 		}
-		return
+	} else {
+		for k, p := range vm.Map {
+			e.chargeCall(k, p, f)
+		}
 	}
-	for k, p := range vm.Map {
-		e.chargeCall(k, p, f)
-	}
+	e.markRepeated(0)
 }
 
 // chargeUniformCall is chargeRegular on a uniform VM outside an I/O
@@ -147,12 +151,10 @@ func (e *Engine) chargeUniformCall(c, r, f float64) {
 // insufficient parallelism.
 func (e *Engine) chargeCall(k, p int, f float64) {
 	c, r := e.callT/e.vm.Power[k], e.retT/e.vm.Power[k]
-	e.markRepeated(f)
 	e.add(KUsr, p, c)
 	if e.retT != 0 {
 		e.add(KSys, p, r)
 	}
-	e.markRepeated(0)
 	e.add(KInsSys, p, r*f)
 	e.add(KInsUsr, p, c*f)
 }

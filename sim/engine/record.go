@@ -146,9 +146,7 @@ func (e *Engine) tallyClass(k Kind, c int32, d float64) bool {
 		t.T[s] += d
 	}
 	t.End = end
-	if to := t.Hi - (clk + d); to < r.uni.to {
-		r.uni.to = to // the charges on every processor stay within this column
-	}
+	r.limitUniform(t, clk+d)
 	return true
 }
 
@@ -201,7 +199,7 @@ func (e *Engine) recordClassFrom(k Kind, c int32, start, d float64) {
 			return
 		}
 	default:
-		if e.classTallies()[c].Add2(s1, d1, s2, d2, start) {
+		if e.rec.classes[c].Add2(s1, d1, s2, d2, start) {
 			return
 		}
 	}
@@ -236,7 +234,7 @@ func (e *Engine) stateOfClass(s events.State, c int32, start, d float64) {
 			e.tallyMiss(&e.rec.all, events.AllProcs(e.L), s, start, d)
 		}
 	default:
-		if t := &e.classTallies()[c]; !t.Add(s, start, d) {
+		if t := &e.rec.classes[c]; !t.Add(s, start, d) {
 			e.tallyMiss(t, e.classProcs(c), s, start, d)
 		}
 	}
@@ -253,10 +251,6 @@ func (e *Engine) tallyMiss(t *events.Tally, who events.Procs, s events.State, st
 	st.State(s, who, start, d)
 	t.Open(st.Window(start + d))
 }
-
-// classTallies returns the tallies of the classes, one per class (made
-// with the engine and with each new class, newClassFrom).
-func (e *Engine) classTallies() []events.Tally { return e.rec.classes }
 
 // giveClassTallies gives the tallies of the classes to a StatesOnly
 // recorder: at the end, and before a class splits (newClassFrom), so that
@@ -317,7 +311,7 @@ func (e *Engine) refreshUniform(d float64) bool {
 		}
 		to = t.Hi - clk
 	} else {
-		ts := e.classTallies()
+		ts := e.rec.classes
 		for c, clk := range e.clk[:e.classes.count()] {
 			t := &ts[c]
 			if !t.On || e.clkU+clk < t.Lo {
@@ -350,7 +344,7 @@ func (e *Engine) flushUniform() {
 	if !e.skewed || e.classes.count() == 1 {
 		r.all.AddSums(&u.t, e.classClock(0))
 	} else {
-		ts := e.classTallies()
+		ts := e.rec.classes
 		for c, clk := range e.clk[:e.classes.count()] {
 			ts[c].AddSums(&u.t, e.clkU+clk)
 		}
@@ -373,7 +367,7 @@ func (e *Engine) recordAllAt(k Kind, at, d float64) {
 		e.recordAllState(s2, at+d1, d2)
 		return
 	}
-	ts := e.classTallies()
+	ts := e.rec.classes
 	for c, clk := range e.clk[:e.classes.count()] {
 		if start := e.clkU + clk + at; !ts[c].Add2(s1, d1, s2, d2, start) {
 			if d1 > 0 {
@@ -439,7 +433,7 @@ func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 // then r of system time, own of them Computing and rep Redundant, on
 // every class of skewed clocks.
 func (e *Engine) recordRegularClasses(c, r, own, rep float64) {
-	ts := e.classTallies()
+	ts := e.rec.classes
 	for cl, clk := range e.clk[:e.classes.count()] {
 		if start := e.clkU + clk; !ts[cl].Add2(events.Computing, own, events.Redundant, rep, start) {
 			if c > 0 {
