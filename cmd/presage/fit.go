@@ -22,7 +22,7 @@ type fitCmd struct {
 	// TracedElsewhere frees the power: by default the measured runs ran on
 	// the traced host, where one process is the trace itself (power 1).
 	TracedElsewhere bool `help:"The measured runs ran on another host than the one the trace was recorded on: fit the processors' power too (by default it stays 1: one process on the traced host is the trace itself)."`
-	Extended        bool `help:"Fit the extended model's terms too: the run work (seconds per process a real run spends beyond its trace, the machine file's runwork statement) and, where runs put several processes on a node, the node contention (how much each busy neighbour slows a core's work, the contention statement); docs/compare.md, \"The extended model\". By default the model is the original's."`
+	Extended        bool `help:"Fit the extended model's terms too: the run work (seconds per process a real run spends beyond its trace, the machine file's runwork statement) and, where runs put several processes on a node, the node contention (how much each busy neighbour slows a core's work, the contention statement) and, where a run pipelines an ACROSS loop across its array's contiguous dimension, the strided iteration time (seconds an iteration of it costs more, the strided statement); docs/compare.md, \"The extended model\". By default the model is the original's."`
 	NoLeaveOneOut   bool `help:"Leave out the leave-one-out (a fit without each fitted grid in turn, predicting it, and each parameter's spread over those fits)."`
 	hostFlags
 	outputFlags

@@ -124,7 +124,8 @@ func spreads(c *fit.Outcome) string {
 }
 
 // spreadOf writes a parameter's least and largest value in the machine
-// files' units (µs for times, percent for the contention).
+// files' units (µs for times, ns for the strided iteration time, percent
+// for the contention).
 func spreadOf(q fit.Param, r [2]float64) string {
 	v, unit := inUnit(q, r[0])
 	w, _ := inUnit(q, r[1])
@@ -139,13 +140,15 @@ func valueOf(q fit.Param, v float64) string {
 
 // inUnit is v, a value of parameter q, in the machine files' unit, and
 // that unit's suffix: the power is a ratio, the contention a percentage,
-// the others times in µs.
+// the strided iteration time in ns, the others times in µs.
 func inUnit(q fit.Param, v float64) (float64, string) {
 	switch q {
 	case fit.Power:
 		return v, ""
 	case fit.Contention:
 		return v * 100, "%"
+	case fit.Strided:
+		return v * 1e9, " ns"
 	}
 	return v * 1e6, " µs"
 }

@@ -49,6 +49,11 @@ func Write(w io.Writer, m *machine.Machine, comments []string) error {
 		// percent per busy neighbour.
 		fmt.Fprintf(b, "contention = %s;\n", strconv.FormatFloat(m.Contention*100, 'f', -1, 64))
 	}
+	if m.Strided > 0 {
+		// The extended model's statement (machine.Machine.Strided), in ns
+		// per iteration.
+		fmt.Fprintf(b, "strided = %s;\n", strconv.FormatFloat(m.Strided*1e9, 'f', -1, 64))
+	}
 	cw.define(m.Root)
 	return b.Flush()
 }

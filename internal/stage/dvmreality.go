@@ -479,7 +479,7 @@ func storedPredict(ctx context.Context, st *store.Store, traceID int64, machineI
 }
 
 // extendedMethod says how the extended column is made.
-const extendedMethod = "the extended model (an in-node message start-up time, a run work per process, an I/O copy time per byte and a node contention, docs/compare.md) fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
+const extendedMethod = "the extended model (an in-node message start-up time, a run work per process, an I/O copy time per byte, a node contention and a strided iteration time, docs/compare.md) fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
 
 // extendedRows fits the extended model's host parameters without each
 // unit in turn and predicts the unit left out: the extended column, by
@@ -523,11 +523,12 @@ func hostSpread(fits []fit.HostFit) string {
 		}
 		return fmt.Sprintf("%.3g–%.3g", lo, hi)
 	}
-	return fmt.Sprintf("the %d fits without one run spread over in-node TStart %s µs, run work %s ms, I/O copy time %s ns/B, contention %s%%", len(fits),
+	return fmt.Sprintf("the %d fits without one run spread over in-node TStart %s µs, run work %s ms, I/O copy time %s ns/B, contention %s%%, strided iteration time %s ns", len(fits),
 		span(func(f fit.HostFit) float64 { return f.TStartNode }, 1e6),
 		span(func(f fit.HostFit) float64 { return f.RunWork }, 1e3),
 		span(func(f fit.HostFit) float64 { return f.IOByte }, 1e9),
-		span(func(f fit.HostFit) float64 { return f.Contention }, 100))
+		span(func(f fit.HostFit) float64 { return f.Contention }, 100),
+		span(func(f fit.HostFit) float64 { return f.Strided }, 1e9))
 }
 
 // hostParams says what a host fit found, in the machine files' units, and
@@ -537,8 +538,8 @@ func hostParams(hf fit.HostFit) string {
 	if !hf.IOByteFitted {
 		how = "kept: runs of one size cannot tell it from the run work"
 	}
-	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms, I/O copy time %.3g ns/B (%s), contention %.3g%%",
-		hf.TStartNode*1e6, hf.RunWork*1e3, hf.IOByte*1e9, how, hf.Contention*100)
+	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms, I/O copy time %.3g ns/B (%s), contention %.3g%%, strided iteration time %.3g ns",
+		hf.TStartNode*1e6, hf.RunWork*1e3, hf.IOByte*1e9, how, hf.Contention*100, hf.Strided*1e9)
 }
 
 // crossFits is the leave-one-out across programs and sizes: the extended

@@ -37,8 +37,9 @@ type FitRequest struct {
 	// Extended fits the extended model's terms too (fit.RunWork: the run
 	// work a real run spends beyond its trace; fit.Contention, where runs
 	// put several processes on a node: how much each slows the others'
-	// work), written to the machine file as its runwork and contention
-	// statements; off, the model is the original's.
+	// work; fit.Strided, where a run pipelines a loop across its array's
+	// contiguous dimension), written to the machine file as its runwork,
+	// contention and strided statements; off, the model is the original's.
 	// The machine's I/O copy time (iobyte) is kept, not fitted: one
 	// program's runs copy the same bytes and cannot tell it from the run
 	// work (fit.Params.IOByte).

@@ -34,6 +34,11 @@ const ioByteProbe = 1e-9
 // so that the slope is the one near the fitted value.
 const contentionProbe = 0.1
 
+// stridedProbe is the strided iteration time hostFitter.findLengthening
+// simulates with to find how much it lengthens each interval: 1 ns an
+// iteration, of the order sor's 1x2 runs take (docs/compare.md).
+const stridedProbe = 1e-9
+
 // hostUnit is one program, size and grid of the DVM reality check for the
 // extended model's host fit: the trace that stands for the program's
 // rounds and the grid's measured runs.
@@ -55,6 +60,10 @@ type hostUnit struct {
 	// interval (realityKey), seconds per unit of contention
 	// (fit.Observation.Contended).
 	contended map[string]float64
+	// strided is how much the strided iteration time lengthens each
+	// matched interval (realityKey), seconds per second-per-iteration
+	// (fit.Observation.Strided).
+	strided map[string]float64
 	// memo holds the observations of each in-node start-up time predicted:
 	// the host fit's grid is the same for every fit.
 	memo map[float64][]fit.Observation
@@ -62,12 +71,12 @@ type hostUnit struct {
 
 // hostFitter fits the extended model's host parameters (fit.FitHost) to
 // units of the reality check and predicts units on them. The parameters
-// other than the in-node start-up time, the run work, the I/O copy time
-// and the node contention are the starting machine's; the power is 1 (the
-// traces were recorded on the host). ioByte is the I/O copy time a fit
-// keeps where its runs cannot tell it from the run work (runs of one
-// size): the request's, else the starting machine's iobyte statement,
-// else 0.
+// other than the in-node start-up time, the run work, the I/O copy time,
+// the node contention and the strided iteration time are the starting
+// machine's; the power is 1 (the traces were recorded on the host).
+// ioByte is the I/O copy time a fit keeps where its runs cannot tell it
+// from the run work (runs of one size): the request's, else the starting
+// machine's iobyte statement, else 0.
 type hostFitter struct {
 	ctx    context.Context
 	host   fit.Host
@@ -82,7 +91,7 @@ func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, io
 	if ioByte <= 0 {
 		ioByte = p.IOByte
 	}
-	p.Power, p.RunWork, p.IOByte, p.Contention = 1, 0, 0, 0
+	p.Power, p.RunWork, p.IOByte, p.Contention, p.Strided = 1, 0, 0, 0, 0
 	return &hostFitter{ctx: ctx, host: host, start: p, ioByte: ioByte}
 }
 
@@ -98,10 +107,11 @@ func (h *hostFitter) newHostUnit(name, grid string, ct *CompiledTrace, rounds []
 }
 
 // fitted are the starting parameters with the in-node start-up time, the
-// run work, the I/O copy time and the node contention of hf.
+// run work, the I/O copy time, the node contention and the strided
+// iteration time of hf.
 func (h *hostFitter) fitted(hf fit.HostFit) fit.Params {
 	p := h.start
-	p.TStart[1], p.RunWork, p.IOByte, p.Contention = hf.TStartNode, hf.RunWork, hf.IOByte, hf.Contention
+	p.TStart[1], p.RunWork, p.IOByte, p.Contention, p.Strided = hf.TStartNode, hf.RunWork, hf.IOByte, hf.Contention, hf.Strided
 	return p
 }
 
@@ -122,14 +132,16 @@ func (h *hostFitter) simulateTrace(u *hostUnit, ct *CompiledTrace, p fit.Params)
 }
 
 // findLengthening finds the intervals of u the run work lengthens and how much
-// the I/O copy time and the node contention lengthen each, from four
-// predictions: with none of them, with runWorkProbe, with ioByteProbe and
-// with contentionProbe.
+// the I/O copy time, the node contention and the strided iteration time
+// lengthen each, from five predictions: with none of them, with
+// runWorkProbe, with ioByteProbe, with contentionProbe and with
+// stridedProbe.
 func (h *hostFitter) findLengthening(u *hostUnit) error {
 	t0 := h.start.TStart[1]
-	var times [4]map[string]float64
+	var times [5]map[string]float64
 	probes := []fit.Params{h.start, h.fitted(fit.HostFit{TStartNode: t0, RunWork: runWorkProbe}),
-		h.fitted(fit.HostFit{TStartNode: t0, IOByte: ioByteProbe}), h.fitted(fit.HostFit{TStartNode: t0, Contention: contentionProbe})}
+		h.fitted(fit.HostFit{TStartNode: t0, IOByte: ioByteProbe}), h.fitted(fit.HostFit{TStartNode: t0, Contention: contentionProbe}),
+		h.fitted(fit.HostFit{TStartNode: t0, Strided: stridedProbe})}
 	for i, p := range probes {
 		pred, err := h.simulate(u, p)
 		if err != nil {
@@ -139,7 +151,7 @@ func (h *hostFitter) findLengthening(u *hostUnit) error {
 			return err
 		}
 	}
-	u.open, u.ioBytes, u.contended = map[string]bool{}, map[string]float64{}, map[string]float64{}
+	u.open, u.ioBytes, u.contended, u.strided = map[string]bool{}, map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for k, t := range times[0] {
 		u.open[k] = math.Abs(times[1][k]-t-runWorkProbe) < runWorkProbe/1e3
 		// Below a nanosecond the difference is the float32 rounding of
@@ -150,6 +162,9 @@ func (h *hostFitter) findLengthening(u *hostUnit) error {
 		}
 		if d := times[3][k] - t; d > 1e-9 {
 			u.contended[k] = d / contentionProbe
+		}
+		if d := times[4][k] - t; d > 1e-9 {
+			u.strided[k] = d / stridedProbe
 		}
 	}
 	return nil
@@ -203,7 +218,7 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	obs := make([]fit.Observation, 0, len(keys))
 	for _, k := range keys {
 		obs = append(obs, fit.Observation{Predicted: predicted[k], Measured: compare.Median(measured[k]),
-			Open: u.open[k], IOBytes: u.ioBytes[k], Contended: u.contended[k]})
+			Open: u.open[k], IOBytes: u.ioBytes[k], Contended: u.contended[k], Strided: u.strided[k]})
 	}
 	u.memo[tstart] = obs
 	return obs, nil

@@ -127,6 +127,7 @@ func (e *Engine) acrossEnd(lp *loop) error {
 		e.addVary(KWaitShadow, p, T2-e.clock(p))
 	}
 	e.distributeLoopTime(lp, nil, false)
+	e.chargeStrided(m)
 	e.loopSys()
 	return nil
 }

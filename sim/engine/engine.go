@@ -62,6 +62,10 @@ type Engine struct {
 	// ioByte is the machine's I/O copy time (the extended model), seconds
 	// per byte an I/O statement copies (chargeIOCopy).
 	ioByte float64
+	// strided is the machine's strided iteration time (the extended
+	// model), seconds per iteration of an ACROSS loop pipelined across its
+	// array's contiguous dimension (chargeStrided).
+	strided float64
 
 	clkU float64   // clock part common to every processor
 	clk  []float64 // clock part of every processor class
@@ -166,6 +170,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	}
 	e := &Engine{
 		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork, ioByte: m.IOByte,
+		strided:    m.Strided,
 		classes:    newClasses(n, opt.Reference),
 		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},

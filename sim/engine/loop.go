@@ -49,6 +49,10 @@ type loopIndexKey struct {
 type loopMapping struct {
 	*layout.Loop
 	sizes []int64 // |B_k|
+	// contiguous is the loop dimension along the pattern array's
+	// contiguous dimension, -1 for none or a template pattern
+	// (chargeStrided).
+	contiguous int
 	// byShare groups the processors by their dopl_ charge (dopl.go).
 	byShare *iterationShares
 }
@@ -232,7 +236,10 @@ func (e *Engine) mapLoop(rank int, tmpl *layout.Template, on *array, arrs [6][]i
 	if err := l.Map(tmpl, rules, onA); err != nil {
 		return nil, e.errorf("%v", err)
 	}
-	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks))}
+	m := &loopMapping{Loop: l, sizes: make([]int64, len(l.Blocks)), contiguous: -1}
+	if on != nil {
+		m.contiguous = contiguousLoopDim(arrs[0], arrs[1])
+	}
 	for k, b := range l.Blocks {
 		m.sizes[k] = layout.BlockSize(b)
 	}

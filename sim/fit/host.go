@@ -47,9 +47,9 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 // neighbours even on one processor). Where processes outnumber cores, the
 // processes of a core share it (the power is divided by ProcsPerCore) and
 // every message waits for its receiver to be scheduled (TStart grows by
-// p.Oversub per extra process on the core). p.RunWork, p.IOByte and
-// p.Contention are the machine's run work, I/O copy time and node
-// contention.
+// p.Oversub per extra process on the core). p.RunWork, p.IOByte,
+// p.Contention and p.Strided are the machine's run work, I/O copy time,
+// node contention and strided iteration time.
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
@@ -61,9 +61,10 @@ func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 
 // FileMachine is the machine a fitted machine file describes: h.Nodes
 // nodes of slots processors, with p's power, start-up times, times per
-// byte, run work, I/O copy time and node contention (a machine file has
-// no place for the oversubscription latency: a prediction on the file
-// alone models processes that do not outnumber cores).
+// byte, run work, I/O copy time, node contention and strided iteration
+// time (a machine file has no place for the oversubscription latency: a
+// prediction on the file alone models processes that do not outnumber
+// cores).
 func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 	nodes := make([]*machine.Node, h.Nodes)
 	for i := range nodes {
@@ -74,5 +75,5 @@ func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 		nodes[i] = n
 	}
 	root := &machine.Node{Name: name, TStart: p.TStart[0], TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
-	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte, Contention: p.Contention}
+	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte, Contention: p.Contention, Strided: p.Strided}
 }

@@ -35,6 +35,10 @@ type Params struct {
 	// a processor's work per other process on its node
 	// (machine.Machine.Contention). 0 in the original's model.
 	Contention float64
+	// Strided is the extended model's strided iteration time, seconds per
+	// iteration of an ACROSS loop pipelined across its array's contiguous
+	// dimension (machine.Machine.Strided). 0 in the original's model.
+	Strided float64
 }
 
 // IOByteBounds are the least and largest I/O copy time per byte FitHost
@@ -54,10 +58,11 @@ const (
 	Oversub
 	RunWork
 	Contention
+	Strided
 	NumParams
 )
 
-var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription", "run-work", "contention"}
+var paramNames = [NumParams]string{"power", "tstart-between-nodes", "tstart-in-node", "tbyte-between-nodes", "tbyte-in-node", "oversubscription", "run-work", "contention", "strided"}
 
 func (q Param) String() string { return paramNames[q] }
 
@@ -98,6 +103,11 @@ var Bounds = [NumParams][2]float64{
 	// core's work, far beyond what sharing a node's memory costs;
 	// machine.ContentionRange).
 	Contention: {1e-3, 1},
+	// The strided iteration time of the extended model: from 0.01 ns an
+	// iteration (next to nothing) to 100 ns (a wait on memory at every
+	// iteration, far beyond one wait per segment of a column;
+	// machine.StridedRange).
+	Strided: {1e-11, 1e-7},
 }
 
 func (p *Params) ref(q Param) *float64 {
@@ -116,6 +126,8 @@ func (p *Params) ref(q Param) *float64 {
 		return &p.RunWork
 	case Contention:
 		return &p.Contention
+	case Strided:
+		return &p.Strided
 	}
 	return &p.Oversub
 }
@@ -137,7 +149,7 @@ func (p Params) Set(q Param, v float64) Params {
 // machine's, not clamped to Bounds: a parameter the fit leaves alone
 // keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
-	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention}
+	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Strided: m.Strided}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
 		p.Power = leaves[0].Power
 	}
@@ -175,6 +187,9 @@ func (p Params) String() string {
 	if p.Contention > 0 {
 		fmt.Fprintf(&b, ", contention %.4g%% per busy neighbour", p.Contention*100)
 	}
+	if p.Strided > 0 {
+		fmt.Fprintf(&b, ", strided iteration time %.4g ns", p.Strided*1e9)
+	}
 	return b.String()
 }
 
@@ -183,8 +198,10 @@ func (p Params) String() string {
 // traced run; on the traced host one process is the trace itself, and
 // the power stays 1), the node's messages always, the messages between
 // nodes when a run spans nodes, the oversubscription latency when a run
-// oversubscribes, and the extended model's run work when extended, with
-// its node contention when a run puts several processes on a node.
+// oversubscribes, and the extended model's run work and strided
+// iteration time when extended (Fit leaves the latter unused where no run
+// pipelines a loop across its array's contiguous dimension), with its node
+// contention when a run puts several processes on a node.
 func Free(h Host, procs []int, powerFree, extended bool) []Param {
 	var free []Param
 	if powerFree {
@@ -204,7 +221,7 @@ func Free(h Host, procs []int, powerFree, extended bool) []Param {
 		free = append(free, Oversub)
 	}
 	if extended {
-		free = append(free, RunWork)
+		free = append(free, RunWork, Strided)
 	}
 	if extended && shared {
 		free = append(free, Contention)

@@ -14,26 +14,30 @@ import (
 // lengthens the interval one for one (machine.Machine.IOByte).
 // Contended is how much the node contention lengthens it, seconds per unit
 // of contention (machine.Machine.Contention): 0 where no process shares a
-// node. So the terms that fit best are found without simulating again.
+// node. Strided is how much the strided iteration time lengthens it,
+// seconds per second-per-iteration (machine.Machine.Strided): 0 where no
+// loop in it is pipelined across its array's contiguous dimension. So the
+// terms that fit best are found without simulating again.
 type Observation struct {
 	Predicted, Measured float64
 	Open                bool
 	IOBytes             float64
 	Contended           float64
+	Strided             float64
 }
 
 // HostFit is what FitHost found: the in-node message start-up time, the
-// run work, the I/O copy time and the node contention of the extended
-// model, and the root mean square of the residuals there (the starting
-// machine's, RMSStart, to compare). IOByteFitted says whether the
+// run work, the I/O copy time, the node contention and the strided
+// iteration time of the extended model, and the root mean square of the
+// residuals there (the starting machine's, RMSStart, to compare). IOByteFitted says whether the
 // observations told the I/O copy time from the run work (their intervals
 // copy different amounts): when not, IOByte is the starting value FitHost
 // was given.
 type HostFit struct {
-	TStartNode, RunWork, IOByte, Contention float64
-	IOByteFitted                            bool
-	RMS, RMSStart                           float64
-	Simulations                             int // distinct start-up times predicted
+	TStartNode, RunWork, IOByte, Contention, Strided float64
+	IOByteFitted                                     bool
+	RMS, RMSStart                                    float64
+	Simulations                                      int // distinct start-up times predicted
 }
 
 // stepsPerDecade is FitHost's coarse grid over the in-node start-up time:
@@ -50,16 +54,18 @@ const refineSteps = 12
 // check needs (docs/compare.md, "The extended model"): the start-up time
 // of a message inside a node (TStartNode, within its Bounds), the run work
 // (RunWork, from 0 to its upper bound), the I/O copy time per byte
-// (from 0 to IOByteBounds' upper one) and the node contention (from 0 to
-// its upper bound, where some observation is contended), to the
-// observations predict gives for a start-up time, which it must give for
-// every fitted run with none of the three. It minimises the sum of the
-// Residuals' Huber losses (huber: squares within HuberDelta, linear
-// beyond). The start-up time is a profile search: a grid of
+// (from 0 to IOByteBounds' upper one), the node contention (from 0 to
+// its upper bound, where some observation is contended) and the strided
+// iteration time (from 0 to its upper bound, where some observation is
+// strided), to the observations predict gives for a start-up time, which
+// it must give for every fitted run with none of the four. It minimises
+// the sum of the Residuals' Huber losses (huber: squares within
+// HuberDelta, linear beyond). The start-up time is a profile search: a grid of
 // stepsPerDecade points per decade over its bounds, and start, then a
 // golden-section search between the best point's neighbours; at each
-// start-up time the best run work, I/O copy time and contention are found
-// with no simulation (Observation.Open, IOBytes and Contended, bestTerms).
+// start-up time the best run work, I/O copy time, contention and strided
+// iteration time are found with no simulation (Observation.Open, IOBytes,
+// Contended and Strided, bestTerms).
 // The I/O copy time is fitted only when the observations tell it from the
 // run work (identifiable); otherwise it stays ioByte, the value given (a
 // machine file's, or 0). A prediction is simulated once per start-up time
@@ -121,7 +127,7 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte 
 			}
 		}
 	}
-	out.TStartNode, out.RunWork, out.IOByte, out.Contention = math.Exp(best.logT), best.t.runWork, best.t.ioByte, best.t.contention
+	out.TStartNode, out.RunWork, out.IOByte, out.Contention, out.Strided = math.Exp(best.logT), best.t.runWork, best.t.ioByte, best.t.contention, best.t.strided
 	if bestStep < 0 {
 		out.TStartNode = start // not exp(log(start)), a rounding away
 	}
@@ -139,7 +145,7 @@ type candidate struct {
 }
 
 // terms are the extended model's terms FitHost fits without simulating.
-type terms struct{ runWork, ioByte, contention float64 }
+type terms struct{ runWork, ioByte, contention, strided float64 }
 
 // identifiable reports whether obs tell the I/O copy time from the run
 // work: an interval the run work does not lengthen holds I/O copies, or
@@ -167,12 +173,36 @@ func identifiable(obs []Observation) bool {
 // a difference that tells the two terms apart only in the runs' noise.
 const identifyRatio = 2
 
-// bestTerms are the run work, the I/O copy time and the node contention
-// whose observations' loss (obsLoss) is least, and that loss: the
-// contention by a golden-section search within its Bounds (0 kept when it
-// does better), when some observation is contended; the I/O copy time and
-// the run work at each by bestIOTerms.
+// bestTerms are the extended model's terms whose observations' loss
+// (obsLoss) is least, and that loss. Where some observations are strided
+// and others not, the run work, the I/O copy time and the contention are
+// the ones that fit the others best (bestUnstridedTerms), and the strided
+// iteration time then the one that fits every observation best, by a
+// golden-section search over its logarithm within its Bounds (0 kept when
+// it does better): only the strided observations tell it, and a term they
+// alone need must not be taken up by the contention, which every
+// two-process run pays (before the term, sor's 1x2 runs pulled the
+// contention up and made jac's two-process runs too slow).
 func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
+	unstrided := slices.DeleteFunc(slices.Clone(obs), func(o Observation) bool { return o.Strided > 0 })
+	if len(unstrided) == len(obs) || len(unstrided) == 0 {
+		return bestUnstridedTerms(obs, ioByte)
+	}
+	t, _ := bestUnstridedTerms(unstrided, ioByte)
+	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
+	return bestOrNone(func(s float64) (terms, float64) {
+		u := t
+		u.strided = s
+		return u, obsLoss(obs, u)
+	}, Bounds[Strided][0], Bounds[Strided][1], true, 30)
+}
+
+// bestUnstridedTerms are the run work, the I/O copy time and the node
+// contention whose observations' loss (obsLoss, no strided iteration time)
+// is least, and that loss: the contention by a golden-section search
+// within its Bounds (0 kept when it does better), when some observation is
+// contended; the I/O copy time and the run work at each by bestIOTerms.
+func bestUnstridedTerms(obs []Observation, ioByte float64) (terms, float64) {
 	if !slices.ContainsFunc(obs, func(o Observation) bool { return o.Contended > 0 }) {
 		return bestIOTerms(obs, ioByte, 0)
 	}
@@ -191,12 +221,12 @@ func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
 func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
 	if !identifiable(obs) {
 		w, ss := bestRunWork(obs, ioByte, c)
-		return terms{w, ioByte, c}, ss
+		return terms{runWork: w, ioByte: ioByte, contention: c}, ss
 	}
 	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
 	return bestOrNone(func(k float64) (terms, float64) {
 		w, ss := bestRunWork(obs, k, c)
-		return terms{w, k, c}, ss
+		return terms{runWork: w, ioByte: k, contention: c}, ss
 	}, IOByteBounds[0], IOByteBounds[1], true, 30)
 }
 
@@ -208,7 +238,9 @@ func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
 // better.
 func bestRunWork(obs []Observation, k, c float64) (float64, float64) {
 	// 40 steps shrink the bracket, six decades, to a factor 1+6e-8.
-	return bestOrNone(func(w float64) (float64, float64) { return w, obsLoss(obs, terms{w, k, c}) },
+	return bestOrNone(func(w float64) (float64, float64) {
+		return w, obsLoss(obs, terms{runWork: w, ioByte: k, contention: c})
+	},
 		Bounds[RunWork][0], Bounds[RunWork][1], true, 40)
 }
 
@@ -262,7 +294,7 @@ func obsLoss(obs []Observation, t terms) float64 { return obsSum(obs, t, huber) 
 func obsSum(obs []Observation, t terms, f func(r float64) float64) float64 {
 	var s float64
 	for _, o := range obs {
-		p := o.Predicted + t.ioByte*o.IOBytes + t.contention*o.Contended
+		p := o.Predicted + t.ioByte*o.IOBytes + t.contention*o.Contended + t.strided*o.Strided
 		if o.Open {
 			p += t.runWork
 		}

@@ -10,13 +10,14 @@ import (
 // real run takes trueT per message, trueW of run work in the intervals
 // open at the end, trueK per byte its I/O statements copy (bytes) and
 // trueC times the work its processes do beside another on their node
-// (shared).
+// (shared), and trueS per iteration of a loop pipelined across its
+// array's contiguous dimension (strided).
 type syntheticHost struct {
-	base, msgs, bytes, shared  []float64
-	open                       []bool
-	trueT, trueW, trueK, trueC float64
-	calls                      map[float64]int
-	slowed                     map[int]float64 // measured times the host slowed, by observation: the factor
+	base, msgs, bytes, shared, strided []float64
+	open                               []bool
+	trueT, trueW, trueK, trueC, trueS  float64
+	calls                              map[float64]int
+	slowed                             map[int]float64 // measured times the host slowed, by observation: the factor
 }
 
 func (h *syntheticHost) predict(t float64) ([]Observation, error) {
@@ -37,10 +38,15 @@ func (h *syntheticHost) predict(t float64) ([]Observation, error) {
 			w = h.shared[i]
 		}
 		meas += w * h.trueC
+		var s float64
+		if h.strided != nil {
+			s = h.strided[i]
+		}
+		meas += s * h.trueS
 		if k, ok := h.slowed[i]; ok {
 			meas *= k
 		}
-		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b, Contended: w}
+		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b, Contended: w, Strided: s}
 	}
 	return obs, nil
 }
@@ -178,6 +184,39 @@ func TestFitHostContention(t *testing.T) {
 		trueW: trueW, calls: map[float64]int{}}
 	if got, err := FitHost(alone.predict, 1e-6, 0); err != nil || got.Contention != 0 {
 		t.Errorf("runs of one process: contention %g (%v), want 0", got.Contention, err)
+	}
+}
+
+// TestFitHostStrided: runs whose loop is pipelined across its array's
+// contiguous dimension (two grids of 1x2, big and small, 4e8 and 1e7
+// strided iterations) beside runs whose is not: FitHost finds the strided
+// iteration time that made them, and the contention the others tell,
+// which the strided runs' slowness does not take up; with no strided
+// run, the strided iteration time is 0.
+func TestFitHostStrided(t *testing.T) {
+	const trueT, trueW, trueC, trueS = 20e-6, 0.01, 0.1, 3.6e-9
+	// Grids 1, 2x1 and 1x2 of a big and a small size; 1x2 is strided.
+	h := &syntheticHost{
+		base:    []float64{4.5, 2.3, 2.3, 0.13, 0.07, 0.07},
+		msgs:    []float64{0, 100, 100, 0, 40, 40},
+		shared:  []float64{0, 2.2, 2.2, 0, 0.06, 0.06},
+		strided: []float64{0, 0, 4e8, 0, 0, 1e7},
+		open:    []bool{true, true, true, true, true, true},
+		trueT:   trueT, trueW: trueW, trueC: trueC, trueS: trueS, calls: map[float64]int{},
+	}
+	got, err := FitHost(h.predict, 1e-6, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.Strided / trueS; r < 0.97 || r > 1.03 {
+		t.Errorf("strided iteration time %g, want %g within 3%%", got.Strided, trueS)
+	}
+	if math.Abs(got.Contention-trueC) > 0.01 {
+		t.Errorf("contention %g, want %g", got.Contention, trueC)
+	}
+	h.strided, h.trueS = nil, 0
+	if got, err := FitHost(h.predict, 1e-6, 0); err != nil || got.Strided != 0 {
+		t.Errorf("no strided run: strided iteration time %g (%v), want 0", got.Strided, err)
 	}
 }
 

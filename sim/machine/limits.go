@@ -37,6 +37,10 @@ var (
 	// (Machine.Contention): a busy neighbour that doubles a core's time
 	// is far beyond what sharing a node's memory costs.
 	ContentionRange = Range{Name: "node contention", Min: 0, Max: 1, Unit: "a fraction of a processor's work per busy neighbour"}
+	// StridedRange is the extended model's strided iteration time
+	// (Machine.Strided): a wait on memory for every iteration costs about
+	// a tenth of a microsecond; a microsecond is far beyond any.
+	StridedRange = Range{Name: "strided iteration time", Min: 0, Max: 1e-6, Unit: "seconds per iteration"}
 	// DurationRange is a measured or traced duration (an order's work, a
 	// stretch of a measured run), in seconds: the sum of a billion of
 	// them stays finite.

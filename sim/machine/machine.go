@@ -61,6 +61,15 @@ type Machine struct {
 	// docs/deviations.md, "The extended model". 0, the original's model,
 	// unless a machine file's contention statement sets it.
 	Contention float64
+	// Strided is the extended model's strided iteration time, seconds per
+	// iteration of an ACROSS loop whose pipeline cuts the loop's array
+	// along its contiguous dimension: each portion then sweeps every
+	// column of the array in a short segment, which the memory's
+	// prefetching does not hide (docs/compare.md, "The pipelined loop's
+	// portions"). Charged to each processor for its iterations of such a
+	// loop (docs/deviations.md, "The extended model"). 0, the original's
+	// model, unless a machine file's strided statement sets it.
+	Strided float64
 }
 
 // Processors returns the number of leaves.
