@@ -8,9 +8,9 @@ import (
 // The extended model's strided iteration time (machine.Machine.Strided).
 // A real run-time pipelines an ACROSS loop in portions of a dimension that
 // the processor grid does not split. When that dimension is the one along
-// which the loop's array lies contiguous in memory, each portion sweeps every column of the array
-// in a short segment: the hardware prefetcher never gets going, and every
-// segment starts with a wait on memory. devdvm's sor on 1x2 computes its
+// which the loop's array lies contiguous in memory, each portion sweeps
+// every column of the array in a short segment: the hardware prefetcher
+// never gets going, and every segment starts with a wait on memory. devdvm's sor on 1x2 computes its
 // ACROSS loop 1.6 times as long as on 2x1, whose portions are whole
 // columns (docs/compare.md, "The pipelined loop's portions"). The
 // one-process trace shows none of it: its loop runs unpipelined. So each
