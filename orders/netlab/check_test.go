@@ -81,32 +81,33 @@ func relayMain(in relayInput) func() int {
 	}
 }
 
+// The slow links' calibration takes 15 s, and a burst of the host's
+// noise hardly moves the mean of round trips of 5–700 ms: one. The fast
+// links' takes a second, and a burst of a few milliseconds moves the mean
+// of 1–80 ms round trips by a fifth (CI, 2026-11-30: the relay predicted
+// +17.8% from one calibration): the least disturbed of three.
 func TestNetworkModelHoldsOnSlowLinks(t *testing.T) {
 	in := relayInput{Steps: 16, Sizes: []int{64 << 10, 512 << 10}}
 	procstest.Main(relayMain(in))
-	checkNetwork(t, Link{Delay: 2 * time.Millisecond, Rate: 100e6}, in)
+	checkNetwork(t, Link{Delay: 2 * time.Millisecond, Rate: 100e6}, in, 1)
 }
 
 func TestNetworkModelHoldsOnFastLinks(t *testing.T) {
 	in := relayInput{Steps: 48, Sizes: []int{64 << 10, 1 << 20}}
 	procstest.Main(relayMain(in))
-	checkNetwork(t, Link{Delay: 200 * time.Microsecond, Rate: 1e9}, in)
+	checkNetwork(t, Link{Delay: 200 * time.Microsecond, Rate: 1e9}, in, 3)
 }
 
 // checkNetwork calibrates the network of a star of two workers on links
-// like l, checks that the calibration sees the links, runs relay on it
-// five times, and checks the simulator's prediction of relay's trace,
-// recorded here, on the cluster file the calibration wrote against the
-// best makespan: within 15%.
-func checkNetwork(t *testing.T, l Link, in relayInput) {
+// like l calibrations times and keeps the least disturbed calibration,
+// checks that it sees the links, runs relay on it five times, and checks
+// the simulator's prediction of relay's trace, recorded here, on the
+// cluster file the calibration wrote against the best makespan: within
+// 15%.
+func checkNetwork(t *testing.T, l Link, in relayInput, calibrations int) {
 	s := star(t, 2, l)
 	t.Setenv(cluster.TokenEnv, "netlab-token-shared-by-the-star-0123456789") // the coordinator and its workers, started apart
-	out := filepath.Join(t.TempDir(), "cluster.json")
-	runOn(t, s, "network", out)
-	cl, err := machine.ReadClusterFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := leastDisturbed(t, s, calibrations)
 	// A transfer crosses two links, through the coordinator: it cannot
 	// take less than two delays, nor go faster than half the rate.
 	if cl.Latency < 2*l.Delay.Seconds() || cl.Bandwidth > l.Rate/8/2 {
@@ -129,6 +130,30 @@ func checkNetwork(t *testing.T, l Link, in relayInput) {
 	if math.Abs(e) > 0.15 {
 		t.Errorf("predicted %.3f s against %.3f s measured: %+.1f%%, want within 15%%", predicted, measured, e*100)
 	}
+}
+
+// leastDisturbed calibrates the star's network n times and returns the
+// calibration whose round trips sum to the least: noise only adds time,
+// and the check holds the prediction to the best of relay's runs.
+func leastDisturbed(t *testing.T, s *Star, n int) machine.Cluster {
+	var best machine.Cluster
+	bestSum := math.Inf(1)
+	for i := range n {
+		out := filepath.Join(t.TempDir(), fmt.Sprintf("cluster%d.json", i))
+		runOn(t, s, "network", out)
+		cl, err := machine.ReadClusterFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, p := range cl.Messages {
+			sum += p.Seconds
+		}
+		if sum < bestSum {
+			best, bestSum = cl, sum
+		}
+	}
+	return best
 }
 
 // runOn runs relay in role on the star: the coordinator at the hub, a
