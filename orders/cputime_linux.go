@@ -17,7 +17,8 @@ const clockThreadCPUTime = 3
 // well above the CPU time says they took the core meanwhile; a run that
 // faulted touched memory fresh from the system, which cost a merge of
 // 2,000,000 numbers 2.6 times its time in some processes and not in
-// others. It falls back to the wall time if the clock cannot be read.
+// others. It falls back to the wall time if the clock cannot be read
+// (blockCPU).
 func timeBlock(real func()) (cpu, wall float64, faults int) {
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
@@ -28,10 +29,20 @@ func timeBlock(real func()) (cpu, wall float64, faults int) {
 	end, ok2 := threadCPU()
 	wall = time.Since(since).Seconds()
 	faults = max(threadFaults()-f0, 0)
-	if !ok || !ok2 {
-		return wall, wall, faults
+	return blockCPU(end-start, ok && ok2, wall), wall, faults
+}
+
+// blockCPU is a block's CPU time in seconds: elapsed on its thread's
+// clock, or the block's wall time when the clock could not be read or did
+// not move. It did not, over a block of a few microseconds, once in a CI
+// run on this virtual machine (cholesky-fine's calibration wrote a row of
+// 0 seconds, which no calibration file may hold); the wall time bounds the
+// CPU time, and such a block runs too briefly to be preempted.
+func blockCPU(elapsed time.Duration, read bool, wall float64) float64 {
+	if !read || elapsed <= 0 {
+		return wall
 	}
-	return (end - start).Seconds(), wall, faults
+	return elapsed.Seconds()
 }
 
 // rusageThread is RUSAGE_THREAD of getrusage(2).
