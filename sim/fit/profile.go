@@ -29,10 +29,10 @@ type Observation struct {
 // HostFit is what FitHost found: the in-node message start-up time, the
 // run work, the I/O copy time, the node contention and the strided
 // iteration time of the extended model, and the root mean square of the
-// residuals there (the starting machine's, RMSStart, to compare). IOByteFitted says whether the
-// observations told the I/O copy time from the run work (their intervals
-// copy different amounts): when not, IOByte is the starting value FitHost
-// was given.
+// residuals there (the starting machine's, RMSStart, to compare).
+// IOByteFitted says whether the observations told the I/O copy time from
+// the run work (their intervals copy different amounts): when not, IOByte
+// is the starting value FitHost was given.
 type HostFit struct {
 	TStartNode, RunWork, IOByte, Contention, Strided float64
 	IOByteFitted                                     bool
@@ -53,24 +53,24 @@ const refineSteps = 12
 // FitHost fits the host parameters of the extended model the DVM reality
 // check needs (docs/compare.md, "The extended model"): the start-up time
 // of a message inside a node (TStartNode, within its Bounds), the run work
-// (RunWork, from 0 to its upper bound), the I/O copy time per byte
-// (from 0 to IOByteBounds' upper one), the node contention (from 0 to
-// its upper bound, where some observation is contended) and the strided
-// iteration time (from 0 to its upper bound, where some observation is
-// strided), to the observations predict gives for a start-up time, which
-// it must give for every fitted run with none of the four. It minimises
-// the sum of the Residuals' Huber losses (huber: squares within
-// HuberDelta, linear beyond). The start-up time is a profile search: a grid of
-// stepsPerDecade points per decade over its bounds, and start, then a
-// golden-section search between the best point's neighbours; at each
-// start-up time the best run work, I/O copy time, contention and strided
-// iteration time are found with no simulation (Observation.Open, IOBytes,
-// Contended and Strided, bestTerms).
-// The I/O copy time is fitted only when the observations tell it from the
-// run work (identifiable); otherwise it stays ioByte, the value given (a
-// machine file's, or 0). A prediction is simulated once per start-up time
-// the search visits: the caller may remember them across fits, since the
-// grid's points are the same for every fit.
+// (RunWork, from 0 to its upper bound), the I/O copy time per byte (from 0
+// to IOByteBounds' upper one), the node contention (from 0 to its upper
+// bound, where some observation is contended) and the strided iteration
+// time (from 0 to its upper bound, where some observation is strided), to
+// the observations predict gives for a start-up time, which it must give
+// for every fitted run with none of the four. It minimises the sum of the
+// Residuals' Huber losses (huber: squares within HuberDelta, linear
+// beyond). The start-up time is a profile search: a grid of stepsPerDecade
+// points per decade over its bounds, and start, then a golden-section
+// search between the best point's neighbours; at each start-up time the
+// best run work, I/O copy time, contention and strided iteration time are
+// found with no simulation (Observation.Open, IOBytes, Contended and
+// Strided, bestTerms). The I/O copy time is fitted only when the
+// observations tell it from the run work (identifiable); otherwise it
+// stays ioByte, the value given (a machine file's, or 0). A prediction is
+// simulated once per start-up time the search visits: the caller may
+// remember them across fits, since the grid's points are the same for
+// every fit.
 func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte float64) (HostFit, error) {
 	out := HostFit{IOByte: ioByte}
 	// at is the candidate at start-up time exp(logT): its observations
