@@ -20,9 +20,9 @@ const (
 	ModeRun       Mode = "run"
 	ModeCalibrate Mode = "calibrate"
 	ModeRecord    Mode = "record"
-	// ModeNetwork times round trips between the coordinator and its
-	// worker processes (Procs, Listen, Slurm) and writes the network
-	// they make for the simulator to Out, as a cluster description file
+	// ModeNetwork times transfers between the coordinator's worker
+	// processes (Procs, Listen, Slurm) and writes the network they make
+	// for the simulator to Out, as a cluster description file
 	// (NetworkFit).
 	ModeNetwork Mode = "network"
 )

@@ -5,23 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
 // NetworkFit is what ModeNetwork measured: the cluster of the
 // coordinator's worker processes with its network as sim/ordersim prices
-// a transfer between two nodes — the mean round trip at each size
-// (Points, which the simulator follows piece-wise), and the line fitted
-// to them (Latency + bytes/Bandwidth) — and how far that line is from
-// the points. An order's arguments and results travel from one worker
-// to another through the coordinator's server, over two links, which a
-// round trip between the coordinator and a worker crosses too. The
+// a transfer between two nodes — the mean time of a transfer at each
+// size (Points, which the simulator follows piece-wise), and the line
+// fitted to them (Latency + bytes/Bandwidth) — and how far that line is
+// from the points. An order's arguments and results travel from one
+// worker to another through the coordinator's server, over two links,
+// encoded by one and decoded by the other (pingPong times that). The
 // Transport writes it as a cluster description file
 // (sim/machine.Cluster, whose Hub it is: every transfer crosses the
 // coordinator's server).
 type NetworkFit struct {
 	Nodes, Cores int
-	Points       []RoundTrip
+	Points       []TransferTime
 	Latency      float64 // seconds
 	Bandwidth    float64 // bytes per second; 0 when the line does not rise
 	// Worst is the largest distance of a point from the line, relative
@@ -29,21 +30,23 @@ type NetworkFit struct {
 	Worst float64
 }
 
-// RoundTrip is the mean time of a round trip of Bytes, in seconds.
-type RoundTrip struct {
+// TransferTime is the mean time of a transfer of a value of Bytes from
+// one worker to another, in seconds.
+type TransferTime struct {
 	Bytes   int64
 	Seconds float64
 }
 
 // networkSizes are the message sizes timed, and networkReps the round
-// trips timed at each size with each worker (after one untimed).
+// trips timed at each size from each worker, or with it (after one
+// untimed).
 var networkSizes = []int64{0, 1 << 10, 16 << 10, 64 << 10, 128 << 10, 1 << 20, 4 << 20}
 
 const networkReps = 7
 
-// calibrateNetwork times round trips between the coordinator and every
-// worker of a run of cfg through t, fits the simulator's cost and writes
-// the cluster description file (Transport.WriteNetwork) to cfg's output.
+// calibrateNetwork times transfers between the workers of a run of cfg
+// through t, fits the simulator's cost and writes the cluster
+// description file (Transport.WriteNetwork) to cfg's output.
 func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, error) {
 	s, err := openSession(ctx, t, cfg)
 	if err != nil {
@@ -65,34 +68,25 @@ func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, e
 	return rep, errors.Join(err, closeOut())
 }
 
-// pingPong times the round trips and fits them. A round trip carries a
-// value of the size encoded as an argument is, which the worker decodes
-// and sends back as it came: it pays what a transfer from one worker to
-// another through the coordinator pays (an encoding, two links there and
-// back through the server, a decoding).
+// pingPong times the round trips and fits them. A point is what a
+// transfer from one worker to another pays: an encoding, two links
+// through the coordinator's server, a decoding. With two workers or more
+// it is half a round trip from a worker to the next and back (pairTimes),
+// the path an order's arguments and results take; with one, a round trip
+// between the coordinator and the worker, which crosses two links too
+// (coordinatorTimes).
 func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
-	var points []RoundTrip
+	var points []TransferTime
 	for _, size := range networkSizes {
-		value := make([]byte, size)
 		var times []float64
-		for _, n := range s.nodes {
-			for rep := range networkReps + 1 {
-				t0 := time.Now()
-				data, err := encode1(value)
-				if err != nil {
-					return nil, err
-				}
-				m, err := s.conn.Request(ctx, message(n.inbox, data, hPing, true))
-				if err != nil {
-					return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
-				}
-				if len(m.Data) != len(data) {
-					return nil, fmt.Errorf("orders: worker %d answered %d bytes to %d", n.index, len(m.Data), len(data))
-				}
-				if rep > 0 {
-					times = append(times, time.Since(t0).Seconds())
-				}
-			}
+		var err error
+		if len(s.nodes) > 1 {
+			times, err = s.pairTimes(ctx, size)
+		} else {
+			times, err = s.coordinatorTimes(ctx, size)
+		}
+		if err != nil {
+			return nil, err
 		}
 		// The mean, not the median: a run's time is a sum of transfers,
 		// the slow ones included (a collection, a page fault).
@@ -100,11 +94,65 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 		for _, t := range times {
 			sum += t
 		}
-		points = append(points, RoundTrip{Bytes: size, Seconds: sum / float64(len(times))})
+		points = append(points, TransferTime{Bytes: size, Seconds: sum / float64(len(times))})
 	}
 	fit := &NetworkFit{Nodes: s.procs, Points: points}
 	fit.Latency, fit.Bandwidth, fit.Worst = fitLine(points)
 	return fit, nil
+}
+
+// coordinatorTimes times networkReps round trips of a value of size
+// bytes between the coordinator and each worker, after an untimed one:
+// the worker decodes it and sends it back as it came.
+func (s *session) coordinatorTimes(ctx context.Context, size int64) ([]float64, error) {
+	value := make([]byte, size)
+	var times []float64
+	for _, n := range s.nodes {
+		for rep := range networkReps + 1 {
+			t0 := time.Now()
+			data, err := encode1(value)
+			if err != nil {
+				return nil, err
+			}
+			m, err := s.conn.Request(ctx, message(n.inbox, data, hPing, true))
+			if err != nil {
+				return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
+			}
+			if len(m.Data) != len(data) {
+				return nil, fmt.Errorf("orders: worker %d answered %d bytes to %d", n.index, len(m.Data), len(data))
+			}
+			if rep > 0 {
+				times = append(times, time.Since(t0).Seconds())
+			}
+		}
+	}
+	return times, nil
+}
+
+// pairTimes asks each worker to time networkReps round trips of a value
+// of size bytes with the next worker (the last with the first), after an
+// untimed one (node.timePeer), and returns the half of each: a round
+// trip between two workers is two transfers.
+func (s *session) pairTimes(ctx context.Context, size int64) ([]float64, error) {
+	var times []float64
+	for i, n := range s.nodes {
+		peer := s.nodes[(i+1)%len(s.nodes)]
+		m, err := s.conn.Request(ctx, message(n.inbox, nil, hPingPeer, peer.inbox, hBytes, size))
+		if why := m.Header[hWhy]; err == nil && why != "" {
+			err = errors.New(why)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("orders: timing the network from worker %d to worker %d: %w", n.index, peer.index, err)
+		}
+		rts, err := decode1[[]float64](m.Data)
+		if err != nil {
+			return nil, fmt.Errorf("orders: worker %d's round trips: %w", n.index, err)
+		}
+		for _, rt := range rts {
+			times = append(times, rt/2)
+		}
+	}
+	return times, nil
 }
 
 // fitLine fits seconds = latency + bytes/bandwidth to the points by least
@@ -112,7 +160,7 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 // as a large one's), and returns the largest distance of a point from
 // the line relative to the point. The simulator follows the points
 // themselves; the line is for the DVM's terms, reports and people.
-func fitLine(ps []RoundTrip) (latency, bandwidth, worst float64) {
+func fitLine(ps []TransferTime) (latency, bandwidth, worst float64) {
 	var sw, sx, sy, sxx, sxy float64
 	for _, p := range ps {
 		w := 1 / (p.Seconds * p.Seconds)
@@ -128,4 +176,68 @@ func fitLine(ps []RoundTrip) (latency, bandwidth, worst float64) {
 		worst = max(worst, math.Abs(latency+slope*float64(p.Bytes)-p.Seconds)/p.Seconds)
 	}
 	return latency, bandwidth, worst
+}
+
+// timePeer answers the coordinator's request m (pairTimes): it times
+// networkReps round trips of a value of m's Bytes with the worker at m's
+// PingPeer inbox, after an untimed one, and answers with their times in
+// seconds. The value is encoded as an argument is and decoded each way:
+// a round trip is two transfers.
+func (n *node) timePeer(m *Message) {
+	times, err := n.roundTrips(m.Header[hPingPeer], m.Header[hBytes])
+	var data []byte
+	if err == nil {
+		data, err = encode1(times)
+	}
+	r := &Message{Data: data}
+	if err != nil {
+		r = message("", nil, hWhy, err.Error())
+	}
+	if err := respond(n.conn, m, r); err != nil {
+		n.fail(err)
+	}
+}
+
+// roundTrips times the round trips timePeer answers with.
+func (n *node) roundTrips(peer, bytes string) ([]float64, error) {
+	size, err := strconv.ParseInt(bytes, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("a round trip of %q bytes", bytes)
+	}
+	value := make([]byte, size)
+	var times []float64
+	for rep := range networkReps + 1 {
+		t0 := time.Now()
+		data, err := encode1(value)
+		if err != nil {
+			return nil, err
+		}
+		back, err := n.conn.Request(n.ctx, message(peer, data, hPing, pingEncoded))
+		if err != nil {
+			return nil, err
+		}
+		if v, err := decode1[[]byte](back.Data); err != nil || len(v) != len(value) {
+			return nil, fmt.Errorf("the other worker answered %d bytes to %d (%v)", len(v), len(value), err)
+		}
+		if rep > 0 {
+			times = append(times, time.Since(t0).Seconds())
+		}
+	}
+	return times, nil
+}
+
+// pong answers a round trip m of ModeNetwork: the value decoded, and sent
+// back as it came or encoded again (hPing).
+func (n *node) pong(m *Message) error {
+	v, err := decode1[[]byte](m.Data)
+	if err != nil {
+		return err
+	}
+	data := m.Data
+	if m.Header[hPing] == pingEncoded {
+		if data, err = encode1(v); err != nil {
+			return err
+		}
+	}
+	return respond(n.conn, m, &Message{Data: data})
 }

@@ -7,9 +7,9 @@ import (
 
 func TestFitLineFindsLatencyAndBandwidth(t *testing.T) {
 	const latency, bandwidth = 2e-3, 12.5e6 // 2 ms, 100 Mbit/s
-	var ps []RoundTrip
+	var ps []TransferTime
 	for _, b := range networkSizes {
-		ps = append(ps, RoundTrip{Bytes: b, Seconds: latency + float64(b)/bandwidth})
+		ps = append(ps, TransferTime{Bytes: b, Seconds: latency + float64(b)/bandwidth})
 	}
 	l, bw, worst := fitLine(ps)
 	if math.Abs(l-latency) > 1e-12 || math.Abs(bw-bandwidth)/bandwidth > 1e-9 || worst > 1e-9 {

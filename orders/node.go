@@ -127,12 +127,10 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 			case stop <- m.Header[hWhy]:
 			default:
 			}
-		case m.Header[hPing] != "": // ModeNetwork's round trip (pingPong)
-			_, err := decode1[[]byte](m.Data)
-			if err == nil {
-				err = respond(conn, m, &Message{Data: m.Data})
-			}
-			if err != nil {
+		case m.Header[hPingPeer] != "": // ModeNetwork's round trips to another worker (pairTimes)
+			go n.timePeer(m)
+		case m.Header[hPing] != "": // ModeNetwork's round trip (coordinatorTimes, roundTrips)
+			if err := n.pong(m); err != nil {
 				n.fail(err)
 			}
 		case m.Header[hResult] != "":

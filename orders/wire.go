@@ -51,7 +51,15 @@ const (
 	// request it: the simulator, too, moves a result from when it is
 	// ready.
 	hResult = "Result"
-	hPing   = "Ping" // a round trip timed by ModeNetwork: the worker sends the data back
+	// hPing is a round trip timed by ModeNetwork: the worker decodes the
+	// data and sends it back as it came, or encoded again when hPing is
+	// pingEncoded (a transfer each way, as between two workers).
+	hPing = "Ping"
+	// hPingPeer asks a worker to time round trips of Bytes with the
+	// worker at this inbox (ModeNetwork) and answer with their times.
+	hPingPeer = "PingPeer"
+
+	pingEncoded = "encoded"
 	// In a start: hAhead is the inbox of the maker's node, where the
 	// result goes once made (none when it is the node the order runs
 	// on), hNode that node's number, which the end gives back (the

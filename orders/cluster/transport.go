@@ -57,8 +57,8 @@ func (transport) Listen(_ context.Context, cfg orders.Config) (orders.Hub, error
 }
 
 // WriteNetwork writes fit as a cluster description file
-// (machine.WriteCluster): its nodes and cores, the round trips at each
-// size, which the simulator follows piece-wise, and the line through
+// (machine.WriteCluster): its nodes and cores, the transfer times at
+// each size, which the simulator follows piece-wise, and the line through
 // them; every transfer crosses the coordinator's server, the cluster's
 // hub.
 func (transport) WriteNetwork(w io.Writer, fit *orders.NetworkFit) error {

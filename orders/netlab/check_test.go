@@ -81,11 +81,10 @@ func relayMain(in relayInput) func() int {
 	}
 }
 
-// The slow links' calibration takes 15 s, and a burst of the host's
-// noise hardly moves the mean of round trips of 5–700 ms: one. The fast
-// links' takes a second, and a burst of a few milliseconds moves the mean
-// of 1–80 ms round trips by a fifth (CI, 2026-11-30: the relay predicted
-// +17.8% from one calibration): the least disturbed of three.
+// The slow links' calibration takes 30 s, and a burst of the host's
+// noise hardly moves the mean of round trips of 10 ms to 1.4 s: one. The
+// fast links' takes 2 s, and a burst of a few milliseconds moves the mean
+// of 1–80 ms round trips by a fifth: the least disturbed of three.
 func TestNetworkModelHoldsOnSlowLinks(t *testing.T) {
 	in := relayInput{Steps: 16, Sizes: []int{64 << 10, 512 << 10}}
 	procstest.Main(relayMain(in))

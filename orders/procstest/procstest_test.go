@@ -172,9 +172,13 @@ func freeAddr(t *testing.T) string {
 	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
+// TestNetworkModeTimesTheWorkers calibrates the network of one worker
+// (round trips with the coordinator) and of two (round trips between the
+// workers).
 func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	Main(func() int {
-		_, rep, err := orders.Main(orders.Config{Mode: orders.ModeNetwork, Procs: 2, Out: os.Getenv(joinEnv + "_OUT")}, sum, sumInput{})
+		procs, _ := strconv.Atoi(os.Getenv(joinEnv + "_PROCS"))
+		_, rep, err := orders.Main(orders.Config{Mode: orders.ModeNetwork, Procs: procs, Out: os.Getenv(joinEnv + "_OUT")}, sum, sumInput{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -182,20 +186,25 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 		fmt.Printf("%d %g %g\n", rep.Network.Nodes, rep.Network.Latency, rep.Network.Bandwidth)
 		return 0
 	})
-	out := filepath.Join(t.TempDir(), "cluster.json")
-	t.Setenv(joinEnv+"_OUT", out)
-	r := Start(t, Options{Workers: 2})
-	var workers int
-	var latency, bandwidth float64
-	if _, err := fmt.Sscan(r.Stdout, &workers, &latency, &bandwidth); err != nil || r.Err != nil {
-		t.Fatalf("%v %v: stdout %q, stderr %q", err, r.Err, r.Stdout, r.Stderr)
-	}
-	if workers != 2 || !(latency > 0 && latency < 0.1) || !(bandwidth > 1e6) {
-		t.Errorf("%d workers, latency %g s, bandwidth %g B/s: want 2, a loopback's", workers, latency, bandwidth)
-	}
-	cl, err := machine.ReadClusterFile(out)
-	if err != nil || cl.Nodes != 2 || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
-		t.Errorf("%s: %v, %+v: want the cluster of 2 one-core workers, its message times and its line", out, err, cl)
+	for _, procs := range []int{1, 2} {
+		t.Run(strconv.Itoa(procs), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "cluster.json")
+			t.Setenv(joinEnv+"_OUT", out)
+			t.Setenv(joinEnv+"_PROCS", strconv.Itoa(procs))
+			r := Start(t, Options{Workers: procs})
+			var workers int
+			var latency, bandwidth float64
+			if _, err := fmt.Sscan(r.Stdout, &workers, &latency, &bandwidth); err != nil || r.Err != nil {
+				t.Fatalf("%v %v: stdout %q, stderr %q", err, r.Err, r.Stdout, r.Stderr)
+			}
+			if workers != procs || !(latency > 0 && latency < 0.1) || !(bandwidth > 1e6) {
+				t.Errorf("%d workers, latency %g s, bandwidth %g B/s: want %d, a loopback's", workers, latency, bandwidth, procs)
+			}
+			cl, err := machine.ReadClusterFile(out)
+			if err != nil || cl.Nodes != procs || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
+				t.Errorf("%s: %v, %+v: want the cluster of %d one-core workers, its message times and its line", out, err, cl, procs)
+			}
+		})
 	}
 }
 
