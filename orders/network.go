@@ -138,8 +138,8 @@ func (s *session) pairTimes(ctx context.Context, size int64) ([]float64, error) 
 	for i, n := range s.nodes {
 		peer := s.nodes[(i+1)%len(s.nodes)]
 		m, err := s.conn.Request(ctx, message(n.inbox, nil, hPingPeer, peer.inbox, hBytes, size))
-		if why := m.Header[hWhy]; err == nil && why != "" {
-			err = errors.New(why)
+		if err == nil && m.Header[hWhy] != "" {
+			err = errors.New(m.Header[hWhy])
 		}
 		if err != nil {
 			return nil, fmt.Errorf("orders: timing the network from worker %d to worker %d: %w", n.index, peer.index, err)

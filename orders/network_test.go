@@ -2,6 +2,7 @@ package orders
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -18,5 +19,13 @@ func TestFitLineFindsLatencyAndBandwidth(t *testing.T) {
 	ps[len(ps)-1].Seconds *= 2 // a slow large message
 	if _, _, worst := fitLine(ps); worst < 0.2 {
 		t.Errorf("a point twice the line's time: worst %g, want it reported", worst)
+	}
+}
+
+// A worker asked to time round trips of a size it cannot read says so
+// (the coordinator then fails the calibration with it).
+func TestRoundTripsRefuseABadSize(t *testing.T) {
+	if _, err := (&node{}).roundTrips("an inbox", "12x"); err == nil || !strings.Contains(err.Error(), `"12x"`) {
+		t.Errorf("round trips of 12x bytes: %v, want an error naming the size", err)
 	}
 }

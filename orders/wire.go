@@ -54,12 +54,12 @@ const (
 	// hPing is a round trip timed by ModeNetwork: the worker decodes the
 	// data and sends it back as it came, or encoded again when hPing is
 	// pingEncoded (a transfer each way, as between two workers).
-	hPing = "Ping"
-	// hPingPeer asks a worker to time round trips of Bytes with the
-	// worker at this inbox (ModeNetwork) and answer with their times.
-	hPingPeer = "PingPeer"
-
+	hPing       = "Ping"
 	pingEncoded = "encoded"
+	// hPingPeer asks a worker to time round trips of Bytes with the
+	// worker at this inbox (ModeNetwork) and answer with their times,
+	// or with Why.
+	hPingPeer = "PingPeer"
 	// In a start: hAhead is the inbox of the maker's node, where the
 	// result goes once made (none when it is the node the order runs
 	// on), hNode that node's number, which the end gives back (the
