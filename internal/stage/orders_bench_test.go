@@ -16,17 +16,24 @@ import (
 )
 
 // benchShapes are a million orders of every generated shape, as `presage
-// gen orders --orders 1000000` writes them.
-var benchShapes = map[string]ordergen.Options{
-	"dac":      {Shape: ordergen.DivideAndConquer, Depth: 19, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
-	"pipeline": {Shape: ordergen.Pipeline, Stages: 4, Items: 250_000, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
-	"master":   {Shape: ordergen.MasterWorker, Workers: 64, Rounds: 15_625, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
+// gen orders --orders 1000000` writes them; with -short (CI's one run of
+// every benchmark, which checks that each runs), 65,535 to 65,600.
+func benchShapes() map[string]ordergen.Options {
+	depth, items, rounds := 19, 250_000, 15_625
+	if testing.Short() {
+		depth, items, rounds = 15, 16_400, 1_025
+	}
+	return map[string]ordergen.Options{
+		"dac":      {Shape: ordergen.DivideAndConquer, Depth: depth, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
+		"pipeline": {Shape: ordergen.Pipeline, Stages: 4, Items: items, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
+		"master":   {Shape: ordergen.MasterWorker, Workers: 64, Rounds: rounds, Leaf: 1e-3, Combine: 1e-4, Jitter: 0.2, ArgBytes: 1024, ResultBytes: 1024, Seed: 1},
+	}
 }
 
 // BenchmarkIngestOrders measures `presage ingest orders` of a million
 // orders of every shape, in orders per second.
 func BenchmarkIngestOrders(b *testing.B) {
-	for name, gen := range benchShapes {
+	for name, gen := range benchShapes() {
 		b.Run(name, func(b *testing.B) {
 			path := writeOrders(b, name, gen)
 			for b.Loop() {
@@ -46,7 +53,7 @@ func BenchmarkIngestOrders(b *testing.B) {
 // million-order trace of every shape on 64 and 1024 nodes, FIFO and work
 // stealing, store included, in orders per second.
 func BenchmarkSimulateOrders(b *testing.B) {
-	for name, gen := range benchShapes {
+	for name, gen := range benchShapes() {
 		st, _ := sweeptest.Store(b, "orders.db", nil, nil)
 		if _, err := ingest.OrderTrace(context.Background(), st, writeOrders(b, name, gen)); err != nil {
 			b.Fatal(err)

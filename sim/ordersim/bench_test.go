@@ -14,9 +14,10 @@ import (
 // (one goroutine) on a million-order divide and conquer, for every
 // scheduler. Its peak-live of a million under FIFO is no leak: the level
 // numbering makes FIFO unfold the whole tree before the first leaf runs
-// (see the package doc, on what bounds memory).
+// (see the package doc, on what bounds memory). With -short (CI's one
+// run of every benchmark, which checks that each runs) 65,535 orders.
 func BenchmarkSimulate(b *testing.B) {
-	const depth = 19 // 2^20 - 1 orders
+	depth := benchDepth()
 	for _, s := range ordersched.All {
 		b.Run(string(s), func(b *testing.B) {
 			benchSim(b, openDAC(depth), dacOrders(depth), Cluster{Nodes: 64, Latency: 1e-3, Bandwidth: 1e9}, Options{Pin: true, Scheduler: s})
@@ -39,7 +40,8 @@ func BenchmarkSimulate(b *testing.B) {
 		})
 	}
 	b.Run("master", func(b *testing.B) {
-		benchSim(b, openMaster(100, 10000), 1_000_001, Cluster{Nodes: 64}, Options{Pin: true})
+		rounds := benchRounds()
+		benchSim(b, openMaster(100, rounds), int64(100*rounds+1), Cluster{Nodes: 64}, Options{Pin: true})
 	})
 }
 
@@ -72,9 +74,14 @@ func benchSim(b *testing.B, open func() (ordertrace.Source, error), orders int64
 
 // BenchmarkTenMillion simulates ten million orders — 10,000 rounds of
 // 999 tasks — on 256 nodes, and reports the peak numbers of orders held
-// and the peak heap, sampled every million orders.
+// and the peak heap, sampled every million orders. With -short, a
+// million: 1,000 rounds.
 func BenchmarkTenMillion(b *testing.B) {
-	const tasks, rounds = 999, 10_000
+	const tasks = 999
+	rounds := 10_000
+	if testing.Short() {
+		rounds = 1_000
+	}
 	tr, err := Prepare(openRounds(tasks, rounds))
 	if err != nil {
 		b.Fatal(err)
@@ -110,7 +117,8 @@ func BenchmarkTenMillion(b *testing.B) {
 // (sizes from the 101 nodes it can use on reuse one run), and the powers
 // of two up to 1024 for a divide and conquer whose parallelism exceeds
 // them all. It uses both cores. With -short (CI's one run of every
-// benchmark, which checks that each runs) the master's sizes go to 16.
+// benchmark, which checks that each runs) the master's sizes go to 16,
+// and the traces are BenchmarkSimulate's short ones.
 func BenchmarkSweep(b *testing.B) {
 	every := make([]int, 1024)
 	if testing.Short() {
@@ -125,8 +133,8 @@ func BenchmarkSweep(b *testing.B) {
 		open  func() (ordertrace.Source, error)
 		sizes []int
 	}{
-		{"master-1..1024", openMaster(100, 10000), every},
-		{"dac-powers", openDAC(19), powers},
+		{"master-1..1024", openMaster(100, benchRounds()), every},
+		{"dac-powers", openDAC(benchDepth()), powers},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			tr, err := Prepare(bc.open)
@@ -181,4 +189,22 @@ func collect(b *testing.B, open func() (ordertrace.Source, error)) replay {
 		b.Fatal(err)
 	}
 	return out
+}
+
+// benchDepth is the depth of the benchmarks' divide and conquer: 2^20 - 1
+// orders, or 2^16 - 1 with -short.
+func benchDepth() int {
+	if testing.Short() {
+		return 15
+	}
+	return 19
+}
+
+// benchRounds is the rounds of the benchmarks' master of 100 workers: a
+// million orders, or 65,601 with -short.
+func benchRounds() int {
+	if testing.Short() {
+		return 656
+	}
+	return 10_000
 }
