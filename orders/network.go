@@ -105,26 +105,13 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 // bytes between the coordinator and each worker, after an untimed one:
 // the worker decodes it and sends it back as it came.
 func (s *session) coordinatorTimes(ctx context.Context, size int64) ([]float64, error) {
-	value := make([]byte, size)
 	var times []float64
 	for _, n := range s.nodes {
-		for rep := range networkReps + 1 {
-			t0 := time.Now()
-			data, err := encode1(value)
-			if err != nil {
-				return nil, err
-			}
-			m, err := s.conn.Request(ctx, message(n.inbox, data, hPing, true))
-			if err != nil {
-				return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
-			}
-			if len(m.Data) != len(data) {
-				return nil, fmt.Errorf("orders: worker %d answered %d bytes to %d", n.index, len(m.Data), len(data))
-			}
-			if rep > 0 {
-				times = append(times, time.Since(t0).Seconds())
-			}
+		rts, err := roundTrips(ctx, s.conn, n.inbox, size, false)
+		if err != nil {
+			return nil, fmt.Errorf("orders: timing the network to worker %d: %w", n.index, err)
 		}
+		times = append(times, rts...)
 	}
 	return times, nil
 }
@@ -184,7 +171,13 @@ func fitLine(ps []TransferTime) (latency, bandwidth, worst float64) {
 // seconds. The value is encoded as an argument is and decoded each way:
 // a round trip is two transfers.
 func (n *node) timePeer(m *Message) {
-	times, err := n.roundTrips(m.Header[hPingPeer], m.Header[hBytes])
+	size, err := strconv.ParseInt(m.Header[hBytes], 10, 64)
+	var times []float64
+	if err != nil {
+		err = fmt.Errorf("a round trip of %q bytes", m.Header[hBytes])
+	} else {
+		times, err = roundTrips(n.ctx, n.conn, m.Header[hPingPeer], size, true)
+	}
 	var data []byte
 	if err == nil {
 		data, err = encode1(times)
@@ -198,13 +191,16 @@ func (n *node) timePeer(m *Message) {
 	}
 }
 
-// roundTrips times the round trips timePeer answers with.
-func (n *node) roundTrips(peer, bytes string) ([]float64, error) {
-	size, err := strconv.ParseInt(bytes, 10, 64)
-	if err != nil {
-		return nil, fmt.Errorf("a round trip of %q bytes", bytes)
-	}
+// roundTrips times networkReps round trips of a value of size bytes
+// through c to the worker at inbox, after an untimed one: encoded, sent,
+// and answered as it came (pong), or, when encoded, encoded again there
+// and decoded here.
+func roundTrips(ctx context.Context, c Conn, inbox string, size int64, encoded bool) ([]float64, error) {
 	value := make([]byte, size)
+	ping := "true"
+	if encoded {
+		ping = pingEncoded
+	}
 	var times []float64
 	for rep := range networkReps + 1 {
 		t0 := time.Now()
@@ -212,18 +208,37 @@ func (n *node) roundTrips(peer, bytes string) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		back, err := n.conn.Request(n.ctx, message(peer, data, hPing, pingEncoded))
+		back, err := c.Request(ctx, message(inbox, data, hPing, ping))
 		if err != nil {
 			return nil, err
 		}
-		if v, err := decode1[[]byte](back.Data); err != nil || len(v) != len(value) {
-			return nil, fmt.Errorf("the other worker answered %d bytes to %d (%v)", len(v), len(value), err)
+		if err := checkPong(back.Data, data, value, encoded); err != nil {
+			return nil, err
 		}
 		if rep > 0 {
 			times = append(times, time.Since(t0).Seconds())
 		}
 	}
 	return times, nil
+}
+
+// checkPong checks the answer to a round trip of value, sent as data:
+// data as it went, or, encoded, value encoded again.
+func checkPong(answer, data, value []byte, encoded bool) error {
+	if !encoded {
+		if len(answer) != len(data) {
+			return fmt.Errorf("the worker answered %d bytes to %d", len(answer), len(data))
+		}
+		return nil
+	}
+	v, err := decode1[[]byte](answer)
+	if err != nil {
+		return fmt.Errorf("the worker's answer: %w", err)
+	}
+	if len(v) != len(value) {
+		return fmt.Errorf("the worker answered a value of %d bytes to %d", len(v), len(value))
+	}
+	return nil
 }
 
 // pong answers a round trip m of ModeNetwork: the value decoded, and sent

@@ -22,10 +22,37 @@ func TestFitLineFindsLatencyAndBandwidth(t *testing.T) {
 	}
 }
 
-// A worker asked to time round trips of a size it cannot read says so
-// (the coordinator then fails the calibration with it).
-func TestRoundTripsRefuseABadSize(t *testing.T) {
-	if _, err := (&node{}).roundTrips("an inbox", "12x"); err == nil || !strings.Contains(err.Error(), `"12x"`) {
-		t.Errorf("round trips of 12x bytes: %v, want an error naming the size", err)
+// The answer to a round trip must be the value sent: as it went, or
+// encoded again.
+func TestCheckPong(t *testing.T) {
+	value := []byte("twelve bytes")
+	data, err := encode1(value)
+	if err != nil {
+		t.Fatal(err)
 	}
+	for _, c := range []struct {
+		name    string
+		answer  []byte
+		encoded bool
+		want    string
+	}{
+		{"as it went", data, false, ""},
+		{"encoded again", data, true, ""},
+		{"short", data[:3], false, "answered 3 bytes"},
+		{"not a value", []byte{0xff, 0xff}, true, "the worker's answer"},
+		{"another value", mustEncode(t, []byte("four")), true, "a value of 4 bytes to 12"},
+	} {
+		err := checkPong(c.answer, data, value, c.encoded)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func mustEncode(t *testing.T, v []byte) []byte {
+	b, err := encode1(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
