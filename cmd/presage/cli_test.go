@@ -192,6 +192,7 @@ func TestPipeline(t *testing.T) {
 // TestBadInput checks that every kind of bad input gives an error naming the
 // file and line, a non-zero exit, and a store left as it was.
 func TestBadInput(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	good := generatedTrace(t)
 	tests := []struct {
 		name  string

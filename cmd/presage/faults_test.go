@@ -169,6 +169,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 // configurations whose times overflow are refused with a message naming
 // the value and what was expected, before anything is stored.
 func TestNonsenseNumbersRefused(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := t.TempDir()
 	inputsStore(t, dir)
 	predict := []string{"predict", "--trace", "jac", "--machine", "Predictor"}
@@ -320,6 +321,7 @@ func TestExportReplacesWhole(t *testing.T) {
 // compared and queried; a command that writes says it cannot, and the
 // store stays as it was. As root, the commands run as nobody.
 func TestReadOnlyStore(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	for _, readOnlyFolder := range []bool{false, true} {
 		dir := t.TempDir()
 		inputsStore(t, dir)

@@ -14,6 +14,7 @@ import (
 // fitted machine file and stores the machine; without a description of
 // the measured host it says what is missing.
 func TestFit(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := t.TempDir()
 	mustSucceed(t, presage(t, dir, "ingest", "trace", golden.Path(t, "traces", "jac_e4.ptr")))
 	mustSucceed(t, presage(t, dir, "ingest", "machine", golden.Path(t, "machines", "Predictor.par")))

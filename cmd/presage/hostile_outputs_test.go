@@ -154,6 +154,7 @@ var outputCommands = []outputCommand{
 // input (--host-file) are refused as outputs, --force or not, the store
 // unchanged and sound. No temporary is left behind by any of them.
 func TestOutputsNeverOverwrite(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := outStore(t)
 	db := filepath.Join(dir, "presage.db")
 	mine := []byte("my notes: not Presage's\n")
@@ -282,6 +283,7 @@ func TestOutputBars(t *testing.T) {
 // store or a file; an export of another format is kept unless --force;
 // a temporary folder left by a killed export is removed by the next.
 func TestExportFolderOutputs(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := outStore(t)
 	db := filepath.Join(dir, "presage.db")
 	outWriteFile(t, filepath.Join(dir, "notes.txt"), []byte("mine\n"))

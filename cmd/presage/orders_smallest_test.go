@@ -90,6 +90,7 @@ var (
 // list: it is stored in the sweep, and the same command run again
 // simulates nothing.
 func TestSmallestFor(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -188,6 +189,7 @@ var (
 // against the table the command prints, the sizes the deadline search
 // simulated included, and the command says it scanned them all.
 func TestOrdersSweepCost(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	for _, tc := range []struct {
 		name             string
 		args             []string

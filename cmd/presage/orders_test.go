@@ -28,6 +28,7 @@ func runProgram(t *testing.T, p programs.Program, cfg orders.Config, out string)
 // report; and measured against predicted: real runs on 1 and 2 workers,
 // ingested and compared with the simulations of 1 and 2 nodes.
 func TestOrdersWorkflow(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := t.TempDir()
 	p := programs.Matmul
 	// The trace file's name is not the program's: the runs are the

@@ -106,6 +106,7 @@ type realityJSON struct {
 // --min-within; the check is idempotent; a report changed by one value
 // fails it, naming the file.
 func TestReality(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := t.TempDir()
 	r1, r2 := filepath.Join(dir, "round1"), filepath.Join(dir, "round2")
 	realityFixture(t, r1)

@@ -11,6 +11,7 @@ import (
 // without simulating, and its answers are those a query over the views
 // finds.
 func TestPlanAnswersFromStoredRuns(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	// Large arrays on slow processors make the computation dominate: the
 	// time falls with processors while the efficiency does too.
 	dir := genDir(t, 512)

@@ -143,6 +143,7 @@ func TestSweepInterruptedAndKilled(t *testing.T) {
 // compares with the unsharded sweep; merging a store into itself again
 // adds nothing.
 func TestSweepShardsMerge(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	full := sweepDir(t)
 	traces, err := openStore(t, full).Traces()
 	if err != nil || len(traces) != 1 {
@@ -184,6 +185,7 @@ func TestSweepShardsMerge(t *testing.T) {
 // store both finish; each stores what the other has not, and the store
 // ends with exactly the rows of one sweep.
 func TestSameSweepTwiceAtOnce(t *testing.T) {
+	t.Parallel() // its own folder and store; no timing
 	dir := sweepDir(t)
 	var cmds []*exec.Cmd
 	var outs []*strings.Builder
