@@ -48,8 +48,9 @@ var ErrWrong = errors.New("wrong answer")
 func All() []Program { return []Program{Matmul, Sort, Pipeline, Cholesky, CholeskyFine} }
 
 // Command is the main function of p's command: it parses the -orders.*
-// flags and -n (the size), runs p and prints what it did, "OK" when it
-// verified its answer. It returns the exit code.
+// flags and -n (the size), runs p (with its calibration tests in
+// calibrate mode) and prints what it did, "OK" when it verified its
+// answer. It returns the exit code.
 func Command(p Program, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -60,7 +61,12 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Program = p.Name
-	cfg.Tests = p.Tests(*size)
+	if cfg.Mode == orders.ModeCalibrate {
+		// Only calibrate mode runs the tests: their inputs (matmul's
+		// strips, sort's sorted halves: tens of MB) would cost every
+		// other run, and each worker process, its start.
+		cfg.Tests = p.Tests(*size)
+	}
 	rep, err := p.Run(cfg, *size)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
