@@ -488,13 +488,16 @@ const extendedMethod = "the extended model (an in-node message start-up time, a 
 func extendedRows(h *hostFitter, units []*hostUnit) (map[string]map[string]map[string]float64, []string, error) {
 	out := map[string]map[string]map[string]float64{}
 	var notes []string
-	var fits []fit.HostFit
-	for _, u := range units {
-		hf, err := h.fit(without(units, u))
-		if err != nil {
-			return nil, nil, err
-		}
-		fits = append(fits, hf)
+	sets := make([][]*hostUnit, len(units))
+	for i, u := range units {
+		sets[i] = without(units, u)
+	}
+	fits, err := h.fitAll(sets)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, u := range units {
+		hf := fits[i]
 		times, err := h.extended(u, hf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
@@ -558,7 +561,14 @@ func crossFits(h *hostFitter, units []*hostUnit) ([]string, error) {
 		{"program", func(u *hostUnit) string { p, _, _ := strings.Cut(u.name, "_"); return p }},
 		{"size rank", func(u *hostUnit) string { return fmt.Sprintf("%d", rank[u.name]) }},
 	}
-	var lines []string
+	// Every group of every kind, fitted on its own runs: the fits run
+	// side by side, the lines come in this order.
+	type cross struct {
+		label             string
+		fitted, predicted []*hostUnit
+		fittedNames       []string
+	}
+	var crosses []cross
 	for _, g := range groups {
 		var keys []string
 		for _, u := range units {
@@ -570,38 +580,46 @@ func crossFits(h *hostFitter, units []*hostUnit) ([]string, error) {
 			continue
 		}
 		for _, k := range keys {
-			var fitted, predicted []*hostUnit
-			var fittedNames []string
+			c := cross{label: g.label}
 			for _, u := range units {
 				if g.in(u) == k {
-					fitted = append(fitted, u)
-					if !slices.Contains(fittedNames, u.name) {
-						fittedNames = append(fittedNames, u.name)
+					c.fitted = append(c.fitted, u)
+					if !slices.Contains(c.fittedNames, u.name) {
+						c.fittedNames = append(c.fittedNames, u.name)
 					}
 				} else {
-					predicted = append(predicted, u)
+					c.predicted = append(c.predicted, u)
 				}
 			}
-			hf, err := h.fit(fitted)
+			crosses = append(crosses, c)
+		}
+	}
+	sets := make([][]*hostUnit, len(crosses))
+	for i, c := range crosses {
+		sets[i] = c.fitted
+	}
+	fits, err := h.fitAll(sets)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for i, c := range crosses {
+		hf := fits[i]
+		errs := map[string][]string{}
+		var order []string
+		for _, u := range c.predicted {
+			pred, err := h.predict(u, hf)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
 			}
-			errs := map[string][]string{}
-			var order []string
-			for _, u := range predicted {
-				pred, err := h.predict(u, hf)
-				if err != nil {
-					return nil, fmt.Errorf("%s on %s: %w", u.name, u.grid, err)
-				}
-				if _, ok := errs[u.name]; !ok {
-					order = append(order, u.name)
-				}
-				errs[u.name] = append(errs[u.name], fmt.Sprintf("%s %s", u.grid, pctString(mainError(u, pred))))
+			if _, ok := errs[u.name]; !ok {
+				order = append(order, u.name)
 			}
-			for _, name := range order {
-				lines = append(lines, fmt.Sprintf("fitted on %s (%s: %s), predicted %s: error %s",
-					strings.Join(fittedNames, ", "), g.label, hostParams(hf), name, strings.Join(errs[name], ", ")))
-			}
+			errs[u.name] = append(errs[u.name], fmt.Sprintf("%s %s", u.grid, pctString(mainError(u, pred))))
+		}
+		for _, name := range order {
+			lines = append(lines, fmt.Sprintf("fitted on %s (%s: %s), predicted %s: error %s",
+				strings.Join(c.fittedNames, ", "), c.label, hostParams(hf), name, strings.Join(errs[name], ", ")))
 		}
 	}
 	return lines, nil

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim"
@@ -65,8 +69,10 @@ type hostUnit struct {
 	// (fit.Observation.Strided).
 	strided map[string]float64
 	// memo holds the observations of each in-node start-up time predicted:
-	// the host fit's grid is the same for every fit.
-	memo map[float64][]fit.Observation
+	// the host fit's grid is the same for every fit. The fits run side by
+	// side (fitAll); memoMu guards it.
+	memoMu sync.Mutex
+	memo   map[float64][]fit.Observation
 }
 
 // hostFitter fits the extended model's host parameters (fit.FitHost) to
@@ -191,6 +197,8 @@ func matchTimes(measured, pred *result.Run) (map[string]float64, error) {
 // counted alone let one grid's slow rounds weigh as many observations
 // (sor's 1x2, whose rounds spread by a quarter, docs/compare.md).
 func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observation, error) {
+	u.memoMu.Lock()
+	defer u.memoMu.Unlock()
 	if obs, ok := u.memo[tstart]; ok {
 		return obs, nil
 	}
@@ -240,6 +248,23 @@ func (h *hostFitter) fit(units []*hostUnit) (fit.HostFit, error) {
 		}
 		return all, nil
 	}, h.start.TStart[1], h.ioByte)
+}
+
+// fitAll fits the host parameters to each set of units, the fits side by
+// side on the process's cores: each is a search of its own over the
+// observations, which take a few simulations and then seconds of
+// arithmetic.
+func (h *hostFitter) fitAll(sets [][]*hostUnit) ([]fit.HostFit, error) {
+	fits := make([]fit.HostFit, len(sets))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, units := range sets {
+		g.Go(func() (err error) {
+			fits[i], err = h.fit(units)
+			return err
+		})
+	}
+	return fits, g.Wait()
 }
 
 // predict is unit u's fitted trace predicted on the host parameters hf.

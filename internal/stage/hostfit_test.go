@@ -134,3 +134,39 @@ func TestHostObservationsAreRoundMedians(t *testing.T) {
 		t.Errorf("Main measured %g in the fit, want the rounds' median %g (the real run's)", got, want)
 	}
 }
+
+// TestFitAllIsEachFit: the fits fitAll runs side by side, over units they
+// share (their memo of observations), find what each finds alone.
+func TestFitAllIsEachFit(t *testing.T) {
+	ctx, db, h, ct := jacHostFitter(t)
+	var units []*hostUnit
+	for _, grid := range []string{"1", "1x2"} {
+		st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := db.Run(st.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := h.newHostUnit("jac_e4", grid, ct, []*CompiledTrace{ct}, []*result.Run{run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, u)
+	}
+	sets := [][]*hostUnit{units, units[:1], units[1:], units}
+	together, err := h.fitAll(sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, set := range sets {
+		alone, err := h.fit(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if together[i] != alone {
+			t.Errorf("set %d: side by side %+v, alone %+v", i, together[i], alone)
+		}
+	}
+}
