@@ -41,6 +41,25 @@ func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *C
 	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0), ct
 }
 
+// jacUnit is the host unit of the golden jac_e4 trace on grid, measured
+// by the golden statistics of that grid.
+func jacUnit(t *testing.T, ctx context.Context, db *store.Store, h *hostFitter, ct *CompiledTrace, grid string) *hostUnit {
+	t.Helper()
+	st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := db.Run(st.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := h.newHostUnit("jac_e4", grid, ct, []*CompiledTrace{ct}, []*result.Run{run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 // TestHostUnitLengthening: the host fit's probes find, for each interval
 // of a real trace's prediction, whether the run work lengthens it and by
 // how many bytes of I/O copies: jac_e4 writes its 8×8 array of 4-byte
@@ -52,18 +71,7 @@ func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *C
 func TestHostUnitLengthening(t *testing.T) {
 	ctx, db, h, ct := jacHostFitter(t)
 	for _, grid := range []string{"1", "1x2"} {
-		st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := db.Run(st.RunID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := h.newHostUnit("jac_e4", grid, ct, []*CompiledTrace{ct}, []*result.Run{run})
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := jacUnit(t, ctx, db, h, ct, grid)
 		loops := 0
 		for k, open := range u.open {
 			main := strings.HasPrefix(k, "0 ")
@@ -139,22 +147,7 @@ func TestHostObservationsAreRoundMedians(t *testing.T) {
 // share (their memo of observations), find what each finds alone.
 func TestFitAllIsEachFit(t *testing.T) {
 	ctx, db, h, ct := jacHostFitter(t)
-	var units []*hostUnit
-	for _, grid := range []string{"1", "1x2"} {
-		st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4."+grid+".sts.gz+"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := db.Run(st.RunID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := h.newHostUnit("jac_e4", grid, ct, []*CompiledTrace{ct}, []*result.Run{run})
-		if err != nil {
-			t.Fatal(err)
-		}
-		units = append(units, u)
-	}
+	units := []*hostUnit{jacUnit(t, ctx, db, h, ct, "1"), jacUnit(t, ctx, db, h, ct, "1x2")}
 	sets := [][]*hostUnit{units, units[:1], units[1:], units}
 	together, err := h.fitAll(sets)
 	if err != nil {
