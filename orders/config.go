@@ -129,6 +129,14 @@ type Config struct {
 	// given, the coordinator makes one and prints it; under Slurm one
 	// must be given.
 	TokenFile string
+	// HugePages is how many MB of heap each worker process, and the
+	// coordinator of a run in worker processes, asks the system to back
+	// with transparent huge pages, at its start (hugeHeap): the values
+	// that cross processes then land in memory mapped 2 MB at a fault
+	// rather than 4 KB. 0 means 1024, a negative number none; it takes
+	// address space, not memory (a quarter of the memory at most), and
+	// does nothing where the system gives no transparent huge pages.
+	HugePages int
 	// TLSCert and TLSKey are the coordinator's certificate and key: its
 	// server then takes TLS connections only. TLSCA is the certificate
 	// of the authority that signed it, against which workers check it
@@ -182,6 +190,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
 	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")
+	fs.IntVar(&c.HugePages, "orders.hugepages", c.HugePages, "run: MB of heap each worker process and the coordinator back with transparent huge pages, for the values crossing processes (0: 1024; -1: none)")
 	fs.StringVar(&c.TokenFile, "orders.token-file", c.TokenFile, "run: file (mode 0600) holding the run's token, which workers must show the coordinator (default $PRESAGE_ORDERS_TOKEN)")
 	fs.StringVar(&c.TLSCert, "orders.tls-cert", c.TLSCert, "run: the coordinator's TLS certificate (PEM): its workers connect over TLS")
 	fs.StringVar(&c.TLSKey, "orders.tls-key", c.TLSKey, "run: the key of -orders.tls-cert (PEM)")
@@ -201,6 +210,18 @@ func (c Config) workers() int {
 		return goruntime.GOMAXPROCS(0)
 	}
 	return c.Workers
+}
+
+// hugePagesMB is HugePages with its default: 0 means 1024 MB, a
+// negative number none.
+func (c Config) hugePagesMB() int {
+	switch {
+	case c.HugePages < 0:
+		return 0
+	case c.HugePages == 0:
+		return 1024
+	}
+	return c.HugePages
 }
 
 func (c Config) scheduler() ordersched.Name {

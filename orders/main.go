@@ -123,6 +123,7 @@ func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R,
 	if err := serveIfWorker(ctx, t, cfg); err != nil {
 		return zero, nil, err
 	}
+	hugeHeap(cfg.hugePagesMB())
 	if cfg.mode() == ModeNetwork {
 		rep, err := calibrateNetwork(ctx, t, cfg)
 		return zero, rep, err

@@ -94,6 +94,7 @@ func serveIfWorker(ctx context.Context, t Transport, cfg Config) error {
 	if err != nil || conn == nil {
 		return err
 	}
+	hugeHeap(cfg.hugePagesMB())
 	err = work(ctx, conn, lost)
 	conn.Close()
 	if err == nil {

@@ -389,12 +389,12 @@ func TestFlags(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	cfg.AddFlags(fs)
 	err := fs.Parse([]string{"-orders.mode", "record", "-orders.workers", "3", "-orders.reps", "7", "-orders.unit", "ref", "-orders.pin", "-orders.scheduler", "locality",
-		"-orders.calibration", "c.csv", "-orders.out", "t.jsonl", "-orders.machine", "m"})
+		"-orders.calibration", "c.csv", "-orders.out", "t.jsonl", "-orders.machine", "m", "-orders.hugepages", "-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Mode: ModeRecord, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m"}
-	if cfg.Unit != "ref" || !cfg.Pin || cfg.Scheduler != "locality" || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" {
+	want := Config{Mode: ModeRecord, Workers: 3, Reps: 7, Calibration: "c.csv", Out: "t.jsonl", Machine: "m", HugePages: -1}
+	if cfg.Unit != "ref" || !cfg.Pin || cfg.Scheduler != "locality" || cfg.Mode != want.Mode || cfg.Workers != 3 || cfg.Reps != 7 || cfg.Calibration != "c.csv" || cfg.Out != "t.jsonl" || cfg.Machine != "m" || cfg.HugePages != -1 {
 		t.Errorf("flags gave %+v, want %+v", cfg, want)
 	}
 	if err := fs.Parse([]string{"-orders.mode", "fast"}); err == nil {
