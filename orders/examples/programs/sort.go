@@ -25,10 +25,10 @@ type piece struct {
 
 func (p piece) Bytes() int64 { return int64(8 * len(p.Xs)) }
 
-var mergeSort = orders.Recursive("msort", func(mergeSort *orders.Procedure1[piece, []float64], c *orders.Ctx, p piece) ([]float64, error) {
+var mergeSort = orders.Recursive("msort", func(mergeSort *orders.Procedure1[piece, numbers], c *orders.Ctx, p piece) (numbers, error) {
 	n := len(p.Xs)
 	if n <= p.Cutoff {
-		return sortLeaf(c, p.Xs), nil
+		return numbers(sortLeaf(c, p.Xs)), nil
 	}
 	left := orders.Make(c, mergeSort, piece{p.Xs[:n/2], p.Cutoff})
 	right := orders.Make(c, mergeSort, piece{p.Xs[n/2:], p.Cutoff})
@@ -40,7 +40,7 @@ var mergeSort = orders.Recursive("msort", func(mergeSort *orders.Procedure1[piec
 	if err != nil {
 		return nil, err
 	}
-	return mergeHalves(c, a, b), nil
+	return numbers(mergeHalves(c, a, b)), nil
 })
 
 func sortLeaf(c *orders.Ctx, xs []float64) []float64 {
