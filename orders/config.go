@@ -107,6 +107,14 @@ type Config struct {
 	// and an order waiting in Get resumes on its own node.
 	Procs int
 	Cores int
+	// HugePages is how many MB of heap each worker process, and the
+	// coordinator of a run in worker processes, asks the system to back
+	// with transparent huge pages, at its start (hugeHeap): the values
+	// that cross processes then land in memory mapped 2 MB at a fault
+	// rather than 4 KB. 0 means 1024, a negative number none; it takes
+	// address space, not memory (a quarter of the memory at most), and
+	// does nothing where the system gives no transparent huge pages.
+	HugePages int
 	// Cluster is a cluster description file (sim/machine.ReadCluster,
 	// as ModeNetwork writes one): in Run, its nodes are the worker
 	// processes and its cores theirs, where Procs and Cores are 0. The
@@ -129,14 +137,6 @@ type Config struct {
 	// given, the coordinator makes one and prints it; under Slurm one
 	// must be given.
 	TokenFile string
-	// HugePages is how many MB of heap each worker process, and the
-	// coordinator of a run in worker processes, asks the system to back
-	// with transparent huge pages, at its start (hugeHeap): the values
-	// that cross processes then land in memory mapped 2 MB at a fault
-	// rather than 4 KB. 0 means 1024, a negative number none; it takes
-	// address space, not memory (a quarter of the memory at most), and
-	// does nothing where the system gives no transparent huge pages.
-	HugePages int
 	// TLSCert and TLSKey are the coordinator's certificate and key: its
 	// server then takes TLS connections only. TLSCA is the certificate
 	// of the authority that signed it, against which workers check it
@@ -186,11 +186,11 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
 	fs.IntVar(&c.Procs, "orders.procs", c.Procs, "run: run the orders in N worker processes, copies of this program started here (or joining at -orders.listen)")
 	fs.IntVar(&c.Cores, "orders.cores", c.Cores, "run: orders each worker process runs at once (default 1)")
+	fs.IntVar(&c.HugePages, "orders.hugepages", c.HugePages, "run: MB of heap each worker process and the coordinator back with transparent huge pages, for the values crossing processes (0: 1024; -1: none)")
 	fs.StringVar(&c.Cluster, "orders.cluster", c.Cluster, "run: cluster description file (as network mode writes): its nodes are the worker processes and its cores theirs, unless -orders.procs or -orders.cores say otherwise")
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")
 	fs.BoolVar(&c.Slurm, "orders.slurm", c.Slurm, "run under srun -n N: task 0 coordinates, the others are its workers")
-	fs.IntVar(&c.HugePages, "orders.hugepages", c.HugePages, "run: MB of heap each worker process and the coordinator back with transparent huge pages, for the values crossing processes (0: 1024; -1: none)")
 	fs.StringVar(&c.TokenFile, "orders.token-file", c.TokenFile, "run: file (mode 0600) holding the run's token, which workers must show the coordinator (default $PRESAGE_ORDERS_TOKEN)")
 	fs.StringVar(&c.TLSCert, "orders.tls-cert", c.TLSCert, "run: the coordinator's TLS certificate (PEM): its workers connect over TLS")
 	fs.StringVar(&c.TLSKey, "orders.tls-key", c.TLSKey, "run: the key of -orders.tls-cert (PEM)")
