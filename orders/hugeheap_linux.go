@@ -4,6 +4,7 @@ import (
 	"os"
 	goruntime "runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,11 +25,20 @@ import (
 // its time"). The Go runtime leaves its heap in 4 KB pages where the
 // system gives huge pages only on request (transparent_hugepage set to
 // madvise, as here); the advice stays on the address range after the
-// free, and costs address space, not memory.
+// free, and costs address space, not memory. Only a process's first call
+// does it: a coordinator that runs several times keeps the range, which a
+// second allocation of it, reusing pages touched since, would zero.
 func hugeHeap(mb int) {
 	if mb <= 0 || !hugePages(readTHP()) {
 		return
 	}
+	hugeHeapOnce.Do(func() { adviseHugeHeap(mb) })
+}
+
+var hugeHeapOnce sync.Once
+
+// adviseHugeHeap is hugeHeap's work.
+func adviseHugeHeap(mb int) {
 	size := int64(mb) << 20
 	var si unix.Sysinfo_t
 	if unix.Sysinfo(&si) == nil {
