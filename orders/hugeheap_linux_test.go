@@ -49,9 +49,10 @@ func TestHugeHeapFaultsLess(t *testing.T) {
 		if err != nil {
 			t.Fatalf("child: %v\n%s", err, out)
 		}
+		_, count, found := strings.Cut(string(out), "faults ")
 		var n int64
-		if _, err := fmt.Sscanf(string(out[strings.Index(string(out), "faults "):]), "faults %d", &n); err != nil {
-			t.Fatalf("child's output %q: %v", out, err)
+		if _, err := fmt.Sscanf(count, "%d", &n); !found || err != nil {
+			t.Fatalf("child's output %q: no count of faults (%v)", out, err)
 		}
 		return n
 	}
