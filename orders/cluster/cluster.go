@@ -148,11 +148,12 @@ type spawned struct {
 	done []chan struct{} // closed when each has exited
 }
 
-// spawn starts n copies of this program as workers joining url with
-// token, which they find in their environment (their arguments are this
-// program's, which any user may read); each one's end is sent on exited,
+// spawn starts n copies of this program as workers of cores cores
+// joining url with token, which they find in their environment (their
+// arguments are this program's, which any user may read), each one kept
+// to its cores (workerGOMAXPROCS); each one's end is sent on exited,
 // which has room for them all.
-func spawn(n int, url, token string, exited chan<- orders.Exit) (*spawned, error) {
+func spawn(n, cores int, url, token string, exited chan<- orders.Exit) (*spawned, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("orders: finding this program to start its workers: %w", err)
@@ -160,7 +161,11 @@ func spawn(n int, url, token string, exited chan<- orders.Exit) (*spawned, error
 	s := &spawned{}
 	for i := range n {
 		cmd := exec.Command(self, os.Args[1:]...)
-		cmd.Env = withEnv(os.Environ(), joinEnv+"="+url, TokenEnv+"="+token)
+		env := []string{joinEnv + "=" + url, TokenEnv + "=" + token}
+		if g := workerGOMAXPROCS(cores); g != "" {
+			env = append(env, g)
+		}
+		cmd.Env = withEnv(os.Environ(), env...)
 		cmd.Stderr = os.Stderr
 		cmd.SysProcAttr = dieWithParent()
 		if err := cmd.Start(); err != nil {

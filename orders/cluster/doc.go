@@ -1,7 +1,8 @@
 // Package cluster is the transport of runs of package orders in worker
 // processes (orders.Transport): the coordinator's embedded NATS server,
 // which every worker process connects to; starting the workers on this
-// computer (-orders.procs), awaiting them at an address (-orders.listen,
+// computer (-orders.procs), each kept to its cores and the coordinator to
+// the cores they leave, awaiting them at an address (-orders.listen,
 // -orders.join) or under Slurm (-orders.slurm); the run's token and TLS,
 // without which the server refuses a connection; and the cluster
 // description files (-orders.cluster, and what -orders.mode network

@@ -78,6 +78,9 @@ type hub struct {
 	token   string
 	cores   int
 	workers *spawned // nil when the workers were started elsewhere
+	// unshare gives the coordinator back its cores when the workers it
+	// started end (shareCores).
+	unshare func()
 }
 
 func (h *hub) Conn() orders.Conn { return h.conn }
@@ -91,7 +94,10 @@ func (h *hub) Start(exited chan<- orders.Exit) error {
 		return nil
 	}
 	var err error
-	h.workers, err = spawn(h.plan.procs, natsURL(h.ns.Addr().String()), h.token, exited)
+	h.workers, err = spawn(h.plan.procs, h.cores, natsURL(h.ns.Addr().String()), h.token, exited)
+	if err == nil {
+		h.unshare = shareCores(h.plan.procs, h.cores)
+	}
 	return err
 }
 
@@ -100,6 +106,9 @@ func (h *hub) Start(exited chan<- orders.Exit) error {
 func (h *hub) Close() {
 	if h.workers != nil {
 		h.workers.stop()
+		if h.unshare != nil {
+			h.unshare()
+		}
 	} else {
 		waitForClients(h.ns, 1, 5*time.Second)
 	}
