@@ -42,6 +42,7 @@ func (p *Procedure1[A, R]) register() {
 	register(p.name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a := take[A](d)
+		d.done()
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(p.fn(c, a)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[R]())
 }
@@ -76,6 +77,7 @@ func Proc2[A, B, R any](name string, fn func(*Ctx, A, B) (R, error)) *Procedure2
 	register(name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a, b := take[A](d), take[B](d)
+		d.done()
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[R]())
 	return &Procedure2[A, B, R]{name: name, fn: fn}
@@ -86,6 +88,7 @@ func Proc3[A, B, C, R any](name string, fn func(*Ctx, A, B, C) (R, error)) *Proc
 	register(name, func(args []byte) (bound, error) {
 		d := newDecoder(args)
 		a, b, x := take[A](d), take[B](d), take[C](d)
+		d.done()
 		return func(c *Ctx) ([]byte, int64, error) { return encodeResult(fn(c, a, b, x)) }, d.err
 	}, reflect.TypeFor[A](), reflect.TypeFor[B](), reflect.TypeFor[C](), reflect.TypeFor[R]())
 	return &Procedure3[A, B, C, R]{name: name, fn: fn}

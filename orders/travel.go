@@ -191,13 +191,39 @@ func put[T any](e *encoder, v T) {
 
 func (e *encoder) bytes() ([]byte, error) { return e.buf.Bytes(), e.err }
 
-// decoder decodes the values an encoder encoded, in the same order.
+// decoder decodes the values an encoder encoded, in the same order,
+// with a decoder kept from a stream of the same type definitions when
+// there is one (decoders.go); done keeps it in turn.
 type decoder struct {
-	dec *gob.Decoder
-	err error
+	*gobStream
+	kept *sync.Pool // where it goes once done; nil for a stream that is not gob's
+	err  error
 }
 
-func newDecoder(b []byte) *decoder { return &decoder{dec: gob.NewDecoder(bytes.NewReader(b))} }
+// newDecoder returns the decoder of the values of b.
+func newDecoder(b []byte) *decoder {
+	defs, values, err := splitStream(b)
+	if err != nil { // decoded as it is, which says what is wrong with it
+		in := bytes.NewReader(b)
+		return &decoder{gobStream: &gobStream{gob.NewDecoder(in), in}}
+	}
+	kept := keptFor(defs)
+	if s, _ := kept.Get().(*gobStream); s != nil {
+		s.in.Reset(values)
+		return &decoder{gobStream: s, kept: kept}
+	}
+	in := bytes.NewReader(b)
+	return &decoder{gobStream: &gobStream{gob.NewDecoder(in), in}, kept: kept}
+}
+
+// done ends d's use: a decoder that read its whole stream without an
+// error is kept for the next stream of the same type definitions.
+func (d *decoder) done() {
+	if d.kept != nil && d.err == nil && d.in.Len() == 0 {
+		d.kept.Put(d.gobStream)
+	}
+	d.gobStream = nil
+}
 
 // take decodes the next value, a T.
 func take[T any](d *decoder) T {
@@ -238,5 +264,6 @@ func encode3[A, B, C any](a A, b B, c C) ([]byte, error) {
 func decode1[T any](b []byte) (T, error) {
 	d := newDecoder(b)
 	v := take[T](d)
+	d.done()
 	return v, d.err
 }
