@@ -220,6 +220,7 @@ func newDecoder(b []byte) *decoder {
 // error is kept for the next stream of the same type definitions.
 func (d *decoder) done() {
 	if d.kept != nil && d.err == nil && d.in.Len() == 0 {
+		d.in.Reset(nil) // the stream's bytes are not kept with it
 		d.kept.Put(d.gobStream)
 	}
 	d.gobStream = nil
