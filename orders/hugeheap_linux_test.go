@@ -42,6 +42,9 @@ func TestHugeHeapFaultsLess(t *testing.T) {
 	if !hugePages(readTHP()) {
 		t.Skip("no transparent huge pages on this system: hugeHeap does nothing")
 	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults in pages of its own")
+	}
 	faults := func(mb int) int64 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHugeHeapChild$")
 		cmd.Env = append(os.Environ(), "PRESAGE_HUGE_HEAP_CHILD="+strconv.Itoa(mb))
