@@ -150,9 +150,9 @@ type spawned struct {
 
 // spawn starts n copies of this program as workers of cores cores
 // joining url with token, which they find in their environment (their
-// arguments are this program's, which any user may read), each one kept
-// to its cores (workerGOMAXPROCS); each one's end is sent on exited,
-// which has room for them all.
+// arguments are this program's, which any user may read), each one
+// running Go code on its cores and one thread more (workerGOMAXPROCS);
+// each one's end is sent on exited, which has room for them all.
 func spawn(n, cores int, url, token string, exited chan<- orders.Exit) (*spawned, error) {
 	self, err := os.Executable()
 	if err != nil {

@@ -7,30 +7,32 @@ import (
 )
 
 // The processes of a run whose worker processes the coordinator starts on
-// its own machine (-orders.procs) share the machine's cores: each worker
-// process is given its cores (-orders.cores), and the coordinator what
-// they leave, one core at least. The Go runtime would otherwise run each
-// of them on every core of the machine: a worker process of one core and
-// GOMAXPROCS 2 spins a second thread looking for work whenever a goroutine
-// blocks, and runs the collector's idle workers on it, on cores the other
-// worker process and the coordinator need (measured on 2 cores: an order
-// of 20 µs cost 12% less time and a fifth less CPU in every process with
-// each kept to its share; docs/performance.md, "Each process its share of
-// the cores"). A GOMAXPROCS the user set in the environment is kept as it
-// is, in the workers and in the coordinator.
+// its own machine (-orders.procs) share the machine's cores. The
+// coordinator, whose goroutines only pass messages, keeps to the cores the
+// workers leave, one at least; each worker process runs Go code on its
+// cores (-orders.cores) and one thread more, for the messages it sends
+// and answers while its orders compute. Left at every core of the
+// machine, the coordinator spins threads looking for work whenever a
+// goroutine blocks, and runs the collector's idle workers on them, on
+// cores the workers need. A worker with no thread beyond its cores holds
+// what its orders send until they wait: an order that makes a child and
+// then computes would have the child start only once it asks for it
+// (measured: docs/performance.md, "Each process its share of the cores").
+// A GOMAXPROCS the user set in the environment is kept as it is, in the
+// workers and in the coordinator.
 
 // userSetGOMAXPROCS reports whether the environment sets GOMAXPROCS,
 // which this package then leaves alone.
 func userSetGOMAXPROCS() bool { return os.Getenv("GOMAXPROCS") != "" }
 
 // workerGOMAXPROCS returns the environment variable that gives a worker
-// process of cores cores as many threads running Go code, "" when the
-// user set GOMAXPROCS (the workers inherit it).
+// process of cores cores a thread running Go code for each, and one for
+// its messages; "" when the user set GOMAXPROCS (the workers inherit it).
 func workerGOMAXPROCS(cores int) string {
 	if userSetGOMAXPROCS() {
 		return ""
 	}
-	return "GOMAXPROCS=" + strconv.Itoa(max(cores, 1))
+	return "GOMAXPROCS=" + strconv.Itoa(max(cores, 1)+1)
 }
 
 // coordinatorShare returns how many threads running Go code the

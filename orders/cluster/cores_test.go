@@ -43,7 +43,7 @@ func TestShareCores(t *testing.T) {
 
 func TestWorkerGOMAXPROCS(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
-	if got := workerGOMAXPROCS(2); got != "GOMAXPROCS=2" {
+	if got := workerGOMAXPROCS(2); got != "GOMAXPROCS=3" {
 		t.Errorf("workers of 2 cores: %q", got)
 	}
 	t.Setenv("GOMAXPROCS", "3")

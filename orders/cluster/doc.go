@@ -1,9 +1,9 @@
 // Package cluster is the transport of runs of package orders in worker
 // processes (orders.Transport): the coordinator's embedded NATS server,
 // which every worker process connects to; starting the workers on this
-// computer (-orders.procs), each kept to its cores and the coordinator to
-// the cores they leave, awaiting them at an address (-orders.listen,
-// -orders.join) or under Slurm (-orders.slurm); the run's token and TLS,
+// computer (-orders.procs), sharing its cores with them (cores.go),
+// awaiting them at an address (-orders.listen, -orders.join) or under
+// Slurm (-orders.slurm); the run's token and TLS,
 // without which the server refuses a connection; and the cluster
 // description files (-orders.cluster, and what -orders.mode network
 // measured). orders' coordinator and workers run the orders; this

@@ -5,7 +5,9 @@ import (
 	"os"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/presage-dvm/presage/orders"
 )
@@ -18,9 +20,9 @@ var threads = orders.Proc("threads", func(c *orders.Ctx, _ int) (int, error) {
 // coresEnv gives the child the cores of its worker processes.
 const coresEnv = "PRESAGE_PROCSTEST_CORES"
 
-// Each worker process a coordinator starts runs Go code on as many
-// threads as it has cores, unless the user set GOMAXPROCS, which it
-// keeps; the coordinator has its own back once the run ends.
+// Each worker process a coordinator starts runs Go code on a thread for
+// each of its cores and one more, unless the user set GOMAXPROCS, which
+// it keeps; the coordinator has its own back once the run ends.
 func TestWorkersKeepToTheirCores(t *testing.T) {
 	Main(func() int {
 		cores, _ := strconv.Atoi(os.Getenv(coresEnv))
@@ -37,7 +39,7 @@ func TestWorkersKeepToTheirCores(t *testing.T) {
 		cores      int
 		gomaxprocs string // the environment's
 		want       int    // the worker's
-	}{{1, "", 1}, {2, "", 2}, {1, "3", 3}} {
+	}{{1, "", 2}, {2, "", 3}, {1, "5", 5}} {
 		t.Run(fmt.Sprintf("cores=%d,GOMAXPROCS=%q", c.cores, c.gomaxprocs), func(t *testing.T) {
 			t.Setenv(coresEnv, strconv.Itoa(c.cores))
 			t.Setenv("GOMAXPROCS", c.gomaxprocs)
@@ -53,5 +55,61 @@ func TestWorkersKeepToTheirCores(t *testing.T) {
 				t.Errorf("the coordinator ran on %d threads after the run, %d before", after, before)
 			}
 		})
+	}
+}
+
+// spin computes for d.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+var (
+	// started returns when it started (the machine's clock, which every
+	// process of the run reads).
+	started = orders.Proc("started", func(c *orders.Ctx, _ int) (int64, error) { return time.Now().UnixNano(), nil })
+	// makeThenCompute makes an order, computes for d, then asks for the
+	// order's result, 5 times, and returns how many of the 5 orders
+	// started before it asked.
+	makeThenCompute = orders.Proc("makeThenCompute", func(c *orders.Ctx, d time.Duration) (int, error) {
+		early := 0
+		for range 5 {
+			h := orders.Make(c, started, 0)
+			spin(d)
+			asked := time.Now().UnixNano()
+			at, err := h.Get(c)
+			if err != nil {
+				return 0, err
+			}
+			if at < asked {
+				early++
+			}
+		}
+		return early, nil
+	})
+)
+
+// An order made while its maker goes on computing starts meanwhile on the
+// other worker process: the maker's process sends the making while its
+// core computes. With no thread beyond its core, the making left only
+// once the maker asked for the order's result (or after the Go runtime's
+// preemption, 10 ms), and none of the orders started earlier.
+func TestMadeOrderStartsWhileItsMakerComputes(t *testing.T) {
+	Main(func() int {
+		early, _, err := orders.Main(orders.Config{Procs: 2}, makeThenCompute, 5*time.Millisecond)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "error:", err)
+			return 1
+		}
+		fmt.Println(early)
+		return 0
+	})
+	r := Start(t, Options{Workers: 2})
+	early, err := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	if err != nil || r.Err != nil {
+		t.Fatalf("exit %v, printed %q, stderr %q", r.Err, r.Stdout, r.Stderr)
+	}
+	if early < 3 {
+		t.Errorf("%d of 5 orders started before their maker, computing for 5 ms after making each, asked for it: want most", early)
 	}
 }
