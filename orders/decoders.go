@@ -3,7 +3,6 @@ package orders
 import (
 	"bytes"
 	"encoding/gob"
-	"errors"
 	"sync"
 )
 
@@ -56,20 +55,17 @@ func keptFor(defs []byte) *sync.Pool {
 	return p
 }
 
-// errNotGob is splitStream's error on bytes that are not whole gob
-// messages.
-var errNotGob = errors.New("not a gob stream")
-
 // splitStream returns the type definitions of the gob stream b, and its
-// values, each a sequence of gob's messages in the order they came. The
-// values alias b when no definition comes after one of them.
-func splitStream(b []byte) (defs, values []byte, err error) {
+// values, each a sequence of gob's messages in the order they came; ok is
+// false when b is not whole gob messages. The values alias b when no
+// definition comes after one of them.
+func splitStream(b []byte) (defs, values []byte, ok bool) {
 	firstValue := -1     // where the first value starts
 	interleaved := false // a definition comes after a value
 	for at := 0; at < len(b); {
-		next, id, ok := gobMessage(b, at)
-		if !ok {
-			return nil, nil, errNotGob
+		next, id, whole := gobMessage(b, at)
+		if !whole {
+			return nil, nil, false
 		}
 		if id < 0 {
 			defs = append(defs, b[at:next]...)
@@ -81,9 +77,9 @@ func splitStream(b []byte) (defs, values []byte, err error) {
 	}
 	switch {
 	case firstValue < 0:
-		return defs, nil, nil
+		return defs, nil, true
 	case !interleaved:
-		return defs, b[firstValue:], nil
+		return defs, b[firstValue:], true
 	}
 	for at := firstValue; at < len(b); {
 		next, id, _ := gobMessage(b, at)
@@ -92,7 +88,7 @@ func splitStream(b []byte) (defs, values []byte, err error) {
 		}
 		at = next
 	}
-	return defs, values, nil
+	return defs, values, true
 }
 
 // gobMessage returns the end of the gob message that starts at b[at] (its

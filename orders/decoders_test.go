@@ -31,20 +31,20 @@ func streams(t testing.TB) map[string][]byte {
 
 func TestSplitStream(t *testing.T) {
 	for name, b := range streams(t) {
-		defs, values, err := splitStream(b)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		defs, values, ok := splitStream(b)
+		if !ok {
+			t.Fatalf("%s: not split", name)
 		}
 		if len(defs)+len(values) != len(b) || len(defs) == 0 || len(values) == 0 {
 			t.Errorf("%s: %d bytes of definitions and %d of values from %d", name, len(defs), len(values), len(b))
 		}
-		again, rest, err := splitStream(append(append([]byte{}, defs...), values...))
-		if err != nil || !bytes.Equal(again, defs) || !bytes.Equal(rest, values) {
-			t.Errorf("%s: the definitions then the values split into %d and %d bytes (%v)", name, len(again), len(rest), err)
+		again, rest, ok := splitStream(append(append([]byte{}, defs...), values...))
+		if !ok || !bytes.Equal(again, defs) || !bytes.Equal(rest, values) {
+			t.Errorf("%s: the definitions then the values split into %d and %d bytes (%v)", name, len(again), len(rest), ok)
 		}
 	}
 	for _, bad := range [][]byte{{5, 1}, {0x81}, {0xf0, 1, 2}, {1, 0x80}} {
-		if _, _, err := splitStream(bad); err == nil {
+		if _, _, ok := splitStream(bad); ok {
 			t.Errorf("% x split", bad)
 		}
 	}
@@ -129,16 +129,16 @@ func FuzzSplitStream(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		defs, values, err := splitStream(b)
-		if err != nil {
+		defs, values, ok := splitStream(b)
+		if !ok {
 			return
 		}
 		if len(defs)+len(values) != len(b) {
 			t.Fatalf("%d bytes of definitions and %d of values from %d", len(defs), len(values), len(b))
 		}
-		again, rest, err := splitStream(append(append([]byte{}, defs...), values...))
-		if err != nil || !bytes.Equal(again, defs) || !bytes.Equal(rest, values) {
-			t.Fatalf("the parts split again differently: %v", err)
+		again, rest, ok := splitStream(append(append([]byte{}, defs...), values...))
+		if !ok || !bytes.Equal(again, defs) || !bytes.Equal(rest, values) {
+			t.Fatalf("the parts split again differently (whole: %v)", ok)
 		}
 	})
 }

@@ -202,8 +202,8 @@ type decoder struct {
 
 // newDecoder returns the decoder of the values of b.
 func newDecoder(b []byte) *decoder {
-	defs, values, err := splitStream(b)
-	if err != nil { // decoded as it is, which says what is wrong with it
+	defs, values, ok := splitStream(b)
+	if !ok { // decoded as it is, which says what is wrong with it
 		in := bytes.NewReader(b)
 		return &decoder{gobStream: &gobStream{gob.NewDecoder(in), in}}
 	}
