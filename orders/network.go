@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -28,6 +30,10 @@ type NetworkFit struct {
 	// Worst is the largest distance of a point from the line, relative
 	// to the point: a single line describes the network when it is small.
 	Worst float64
+	// OrderCost and WaitCost are the runtime's own time on the worker
+	// processes' cores per order and per wait that suspends, in seconds
+	// (probeRuntime); 0 when the workers could not time them.
+	OrderCost, WaitCost float64
 }
 
 // TransferTime is the mean time of a transfer of a value of Bytes from
@@ -59,6 +65,9 @@ func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, e
 		return nil, err
 	}
 	fit.Cores = s.cores
+	if fit.OrderCost, fit.WaitCost, err = s.probeRuntime(ctx); err != nil {
+		return nil, err
+	}
 	out, closeOut, err := cfg.output()
 	if err != nil {
 		return nil, err
@@ -255,4 +264,127 @@ func (n *node) pong(m *Message) error {
 		}
 	}
 	return respond(n.conn, m, &Message{Data: data})
+}
+
+// probeOrders is how many empty orders each timing of probeRuntime makes:
+// a few tenths of a second at the few hundred microseconds an order costs
+// in worker processes on one machine.
+const probeOrders = 1024
+
+// probeReps is how many times probeRuntime times each of its two runs.
+const probeReps = 3
+
+// probeRuntime returns the runtime's own cost per order and per wait on
+// the session's worker processes, in seconds: the CPU time that the run's
+// processes spend per order of getBatches, whose orders do nothing, got
+// first first and last first (splitCosts), the median of probeReps
+// timings of each after one not timed. It is what an order costs the
+// cores beyond its work: its start, its end and its result encoded, sent,
+// relayed and decoded, every process's scheduler woken, where in one
+// process it costs about a microsecond (timeRuntime). The workers' CPU
+// counts whole; the coordinator's (it runs the server that relays every
+// message) in the share of the workers on its computer, whose cores it
+// takes. The simulator charges the costs on a node's core as it charges
+// the trace's (machine.Cluster.OrderCost). Both are 0 when a process
+// cannot read its CPU time.
+func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err error) {
+	host, _ := os.Hostname()
+	perOrder := func(lastFirst bool) (float64, error) {
+		args, err := Call2(getBatches, probeOrders, lastFirst).args()
+		if err != nil {
+			return 0, err
+		}
+		before, err := s.processesCPU(ctx, host)
+		if err != nil || before < 0 {
+			return -1, err
+		}
+		if _, err := s.runMain(ctx, getBatches.name, args); err != nil {
+			return 0, fmt.Errorf("orders: timing the runtime on the workers: %w", err)
+		}
+		after, err := s.processesCPU(ctx, host)
+		if err != nil || after < 0 {
+			return -1, err
+		}
+		return (after - before) / probeOrders, nil
+	}
+	if cost, err := perOrder(true); err != nil || cost < 0 {
+		return 0, 0, err
+	}
+	var orders, waits []float64
+	for range probeReps {
+		each, err := perOrder(false)
+		if err != nil {
+			return 0, 0, err
+		}
+		few, err := perOrder(true)
+		if err != nil {
+			return 0, 0, err
+		}
+		o, w := splitCosts(each, few)
+		orders, waits = append(orders, o), append(waits, w)
+	}
+	return median(orders), median(waits), nil
+}
+
+// processesCPU is the CPU time of the run's processes so far, in seconds,
+// as probeRuntime counts it: every worker process's, as each tells it
+// (node.tellCPU), and the coordinator's in the share of the workers on
+// host, its computer; -1 when a process cannot read its own.
+func (s *session) processesCPU(ctx context.Context, host string) (float64, error) {
+	var sum float64
+	local := 0
+	for _, n := range s.nodes {
+		m, err := s.conn.Request(ctx, message(n.inbox, nil, hCPU, "true"))
+		if err != nil {
+			return 0, fmt.Errorf("orders: asking worker %d for its CPU time: %w", n.index, err)
+		}
+		if m.Header[hWhy] != "" {
+			return -1, nil
+		}
+		w, err := decode1[workerCPU](m.Data)
+		if err != nil {
+			return 0, fmt.Errorf("orders: worker %d's CPU time: %w", n.index, err)
+		}
+		sum += w.CPU.Seconds()
+		if w.Host == host {
+			local++
+		}
+	}
+	own, ok := processCPU()
+	if !ok {
+		return -1, nil
+	}
+	return sum + own.Seconds()*float64(local)/float64(len(s.nodes)), nil
+}
+
+// workerCPU is a worker process's answer to hCPU: its CPU time so far and
+// the name of its computer.
+type workerCPU struct {
+	CPU  time.Duration
+	Host string
+}
+
+// tellCPU answers the coordinator's request m (processesCPU) with the
+// process's CPU time so far, or with Why when it cannot be read.
+func (n *node) tellCPU(m *Message) {
+	r := message("", nil, hWhy, "no CPU time on this system")
+	if cpu, ok := processCPU(); ok {
+		host, _ := os.Hostname()
+		data, err := encode1(workerCPU{CPU: cpu, Host: host})
+		if err != nil {
+			n.fail(err)
+			return
+		}
+		r = &Message{Data: data}
+	}
+	if err := respond(n.conn, m, r); err != nil {
+		n.fail(err)
+	}
+}
+
+// median returns the median of xs (sorted in place).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	k := len(xs)
+	return (xs[k/2] + xs[(k-1)/2]) / 2
 }

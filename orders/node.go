@@ -130,6 +130,8 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 			}
 		case m.Header[hPingPeer] != "": // ModeNetwork's round trips to another worker (pairTimes)
 			go n.timePeer(m)
+		case m.Header[hCPU] != "": // ModeNetwork's runtime probe (probeRuntime)
+			n.tellCPU(m)
 		case m.Header[hPing] != "": // ModeNetwork's round trip (coordinatorTimes, roundTrips)
 			if err := n.pong(m); err != nil {
 				n.fail(err)

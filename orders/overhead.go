@@ -36,18 +36,18 @@ const overheadBatch = 16
 
 var (
 	emptyOrder = Proc("orders.empty", func(*Ctx, int) (int, error) { return 0, nil })
-	// getBatches makes overheadOrders empty orders by batches of
-	// overheadBatch and gets every result of a batch before it makes the
-	// next, last first or first first. On one worker, FIFO, the maker
-	// resumes ahead of the batch's orders not yet run: got last first,
-	// its Get of the last suspends it while the batch runs and the
-	// others have ended (overheadOrders orders, overheadOrders/k
-	// waits); got first first, every Get suspends it while one order
-	// runs (overheadOrders orders and as many waits). The two runs make,
-	// start, end and get the same orders and differ only by the waits.
-	getBatches = Proc("orders.get-batches", func(c *Ctx, lastFirst bool) (int, error) {
+	// getBatches makes n empty orders by batches of overheadBatch and
+	// gets every result of a batch before it makes the next, last first
+	// or first first. On one worker, FIFO, the maker resumes ahead of
+	// the batch's orders not yet run: got last first, its Get of the last
+	// suspends it while the batch runs and the others have ended (n
+	// orders, n/k waits); got first first, every Get suspends it while
+	// one order runs (n orders and as many waits). The two runs make,
+	// start, end and get the same orders and differ only by the waits
+	// (splitCosts).
+	getBatches = Proc2("orders.get-batches", func(c *Ctx, n int, lastFirst bool) (int, error) {
 		hs := make([]*Handle[int], overheadBatch)
-		for i := 0; i < overheadOrders; i += overheadBatch {
+		for i := 0; i < n; i += overheadBatch {
 			for j := range hs {
 				hs[j] = Make(c, emptyOrder, j)
 			}
@@ -70,14 +70,13 @@ var (
 // timing runs getBatches as a program runs (the rule's default, orders
 // free to migrate), timed from outside the run as BenchmarkRuntimeCosts
 // times it: got first first it costs n(order + wait), got last first
-// n·order + (n/K)·wait; the two give both. A machine too noisy to tell
-// one from zero gets a nanosecond, the least a calibration row may hold.
+// n·order + (n/K)·wait; the two give both (splitCosts).
 func timeRuntime(ctx context.Context, reps int) (order, wait []float64, err error) {
 	cfg := Config{Workers: 1}
 	perOrder := func(lastFirst bool) (float64, error) {
 		start := time.Now()
 		_, err := runMain(ctx, cfg, getBatches.name, func(c *Ctx) (int64, error) {
-			_, err := getBatches.fn(c, lastFirst)
+			_, err := getBatches.fn(c, overheadOrders, lastFirst)
 			return 0, err
 		})
 		if err != nil {
@@ -97,10 +96,18 @@ func timeRuntime(ctx context.Context, reps int) (order, wait []float64, err erro
 		if err != nil {
 			return nil, nil, err
 		}
-		const k = overheadBatch
-		w := max((each-few)/(1-1.0/k), 1e-9)
-		order = append(order, max(few-w/k, 1e-9))
-		wait = append(wait, w)
+		o, w := splitCosts(each, few)
+		order, wait = append(order, o), append(wait, w)
 	}
 	return order, wait, nil
+}
+
+// splitCosts returns the cost per order and per wait from what getBatches
+// cost per order got first first (each: an order and a wait) and got last
+// first (few: an order and a wait per batch). A machine too noisy to tell
+// one from zero gets a nanosecond, the least a calibration row may hold.
+func splitCosts(each, few float64) (order, wait float64) {
+	const k = overheadBatch
+	wait = max((each-few)/(1-1.0/k), 1e-9)
+	return max(few-wait/k, 1e-9), wait
 }

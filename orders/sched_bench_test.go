@@ -5,8 +5,6 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"runtime/metrics"
-	"slices"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -109,9 +107,9 @@ type dag struct{ n, k, steps int }
 func (d dag) plain(workers int) (wall, cpu time.Duration) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(workers))
 	goruntime.GC()
-	c0, start := processCPU(), time.Now()
+	c0, start := cpuSoFar(), time.Now()
 	spinSink = plainBatches(d.n, d.k, d.steps)
-	return time.Since(start), processCPU() - c0
+	return time.Since(start), cpuSoFar() - c0
 }
 
 // orders runs d as orders on workers workers and procs threads
@@ -119,29 +117,19 @@ func (d dag) plain(workers int) (wall, cpu time.Duration) {
 func (d dag) orders(b *testing.B, workers, procs int) (wall, cpu time.Duration) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(procs))
 	goruntime.GC()
-	c0, start := processCPU(), time.Now()
+	c0, start := cpuSoFar(), time.Now()
 	_, _, err := Run(context.Background(), Config{Workers: workers}, Call3(batch, d.n, d.k, d.steps))
-	wall, cpu = time.Since(start), processCPU()-c0
+	wall, cpu = time.Since(start), cpuSoFar()-c0
 	if err != nil {
 		b.Fatal(err)
 	}
 	return wall, cpu
 }
 
-// processCPU is the process's CPU time so far, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// median returns the median of xs (sorted in place).
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	n := len(xs)
-	return (xs[n/2] + xs[(n-1)/2]) / 2
+// cpuSoFar is the process's CPU time so far, user and system.
+func cpuSoFar() time.Duration {
+	d, _ := processCPU()
+	return d
 }
 
 // BenchmarkGoroutineCost runs the DAG with plain goroutines and with the

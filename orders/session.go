@@ -33,7 +33,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	procs, cores := hub.Workers()
 	s = &session{hub: hub, procs: procs}
 	s.coordinator = &coordinator{conn: hub.Conn(), cores: max(cores, 1), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{},
-		mainDone: make(chan struct{}), schedule: cfg.Out != "" || cfg.Output != nil}
+		schedule: cfg.Out != "" || cfg.Output != nil}
 	s.runState.start(ctx, false)
 	defer func() {
 		if err != nil {
@@ -99,6 +99,26 @@ func (c *coordinator) loseExited(exited <-chan Exit) {
 	}
 }
 
+// runMain runs a main order of procedure name on args on the session's
+// workers and returns when it ended, or when the run failed. Network mode
+// runs several in one session (probeRuntime); the main's result is then
+// in c.main.
+func (s *session) runMain(ctx context.Context, name string, args []byte) (end time.Time, err error) {
+	c := s.coordinator
+	c.mu.Lock()
+	done := make(chan struct{})
+	c.mainDone = done
+	c.main = c.newOrder(nil, name, args)
+	c.place(c.main, -1)
+	c.dispatched()
+	c.mu.Unlock()
+	select {
+	case <-done:
+	case <-c.ctx.Done():
+	}
+	return time.Now(), c.err(ctx)
+}
+
 // runCluster runs the main order of procedure name on args in worker
 // processes through t and returns its encoded result with the summary.
 func runCluster(ctx context.Context, t Transport, cfg Config, name string, args []byte) ([]byte, *Summary, error) {
@@ -107,17 +127,7 @@ func runCluster(ctx context.Context, t Transport, cfg Config, name string, args 
 		return nil, nil, err
 	}
 	c := s.coordinator
-	c.mu.Lock()
-	c.main = c.newOrder(nil, name, args)
-	c.place(c.main, -1)
-	c.dispatched()
-	c.mu.Unlock()
-	select {
-	case <-c.mainDone:
-	case <-c.ctx.Done():
-	}
-	end := time.Now()
-	runErr := c.err(ctx)
+	end, runErr := s.runMain(ctx, name, args)
 	why := ""
 	if runErr != nil {
 		why = runErr.Error()

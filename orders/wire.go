@@ -60,6 +60,10 @@ const (
 	// worker at this inbox (ModeNetwork) and answer with their times,
 	// or with Why.
 	hPingPeer = "PingPeer"
+	// hCPU asks a worker for its process's CPU time so far and its
+	// computer's name (ModeNetwork, probeRuntime): it answers with a
+	// workerCPU, or with Why.
+	hCPU = "CPU"
 	// In a start: hAhead is the inbox of the maker's node, where the
 	// result goes once made (none when it is the node the order runs
 	// on), hNode that node's number, which the end gives back (the

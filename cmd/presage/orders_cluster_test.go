@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,47 @@ func TestOrdersSimulateOnAClusterFile(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, %q; want an error saying %q", c.args, r.code, r.stderr, c.want)
 		}
+	}
+}
+
+// A cluster file's runtime costs (as network mode times them on worker
+// processes) are charged in place of the trace's: the run takes longer
+// than on the same cluster without them, and its row keeps them, so that
+// it is not taken for a run of other costs; a sweep on them is a sweep of
+// its own.
+func TestOrdersSimulateChargesTheClusterRuntimeCosts(t *testing.T) {
+	dir := ordersDir(t)
+	plain := filepath.Join(dir, "plain.json")
+	costly := filepath.Join(dir, "costly.json")
+	const cluster = `{"format":"presage-cluster","nodes":2,"cores":1,"latency":0.001,"bandwidth":1e6%s}`
+	for file, extra := range map[string]string{plain: "", costly: `,"order_cost":0.5,"wait_cost":0.25`} {
+		if err := os.WriteFile(file, []byte(fmt.Sprintf(cluster, extra)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	makespan := func(file string) float64 {
+		m := simulatedOn.FindStringSubmatch(mustSucceed(t, presage(t, dir, "orders", "simulate", "--orders", "far", "--cluster", file)).stdout)
+		if m == nil {
+			t.Fatalf("no makespan simulating on %s", file)
+		}
+		v, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	without, with := makespan(plain), makespan(costly)
+	if with < without+0.5 {
+		t.Errorf("makespan %v with 0.5 s per order, %v without: want at least 0.5 s more", with, without)
+	}
+	r := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT order_cost, wait_cost FROM order_runs ORDER BY run_id"))
+	if !strings.HasSuffix(r.stdout, "\n0,0\n0.5,0.25\n") {
+		t.Errorf("stored runs:\n%s\nwant the costs 0, 0 then 0.5, 0.25", r.stdout)
+	}
+	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "far", "--cluster", plain, "--nodes", "1..2"))
+	mustSucceed(t, presage(t, dir, "orders", "sweep", "--orders", "far", "--cluster", costly, "--nodes", "1..2"))
+	sweeps := mustSucceed(t, presage(t, dir, "query", "--format", "csv", "SELECT count(DISTINCT sweep_id), count(DISTINCT order_cost) FROM v_order_runs WHERE sweep_id > 0"))
+	if !strings.HasSuffix(sweeps.stdout, "\n2,2\n") {
+		t.Errorf("sweeps on the two files:\n%s\nwant two sweeps of two costs", sweeps.stdout)
 	}
 }

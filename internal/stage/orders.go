@@ -178,7 +178,8 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 		bandwidth = 1 / cl.TByte
 	}
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
-		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub, Power: power, Makespan: res.Makespan,
+		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub,
+		OrderCost: cl.OrderCost, WaitCost: cl.WaitCost, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {

@@ -32,12 +32,16 @@ type ordersDefinition struct {
 	TByte     float64   `json:"tbyte,omitempty"` // omitted when none: the hashes of earlier sweeps stand
 	Bandwidth float64   `json:"bandwidth"`
 	// Messages: omitted when none, so that the hashes of earlier sweeps stand.
-	Messages   []machine.MessagePoint `json:"messages,omitempty"`
-	Hub        bool                   `json:"hub,omitempty"`
-	Scheduler  string                 `json:"scheduler"`
-	Seed       uint64                 `json:"seed"`
-	Migrate    bool                   `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
-	PerProcMax int                    `json:"per_proc_max"`
+	Messages []machine.MessagePoint `json:"messages,omitempty"`
+	Hub      bool                   `json:"hub,omitempty"`
+	// The runtime's costs the cluster gave: omitted when none, so that
+	// the hashes of earlier sweeps stand.
+	OrderCost  float64 `json:"order_cost,omitempty"`
+	WaitCost   float64 `json:"wait_cost,omitempty"`
+	Scheduler  string  `json:"scheduler"`
+	Seed       uint64  `json:"seed"`
+	Migrate    bool    `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
+	PerProcMax int     `json:"per_proc_max"`
 }
 
 // hash identifies the definition (sweep.DefinitionHash) without the
@@ -129,7 +133,8 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc, req.Options.PathSteps = nil, true, maxPathSteps
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
+		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub,
+		OrderCost: req.Cluster.OrderCost, WaitCost: req.Cluster.WaitCost, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

@@ -174,7 +174,7 @@ func freeAddr(t *testing.T) string {
 
 // TestNetworkModeTimesTheWorkers calibrates the network of one worker
 // (round trips with the coordinator) and of two (round trips between the
-// workers).
+// workers), and the runtime's own costs on them.
 func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	Main(func() int {
 		procs, _ := strconv.Atoi(os.Getenv(joinEnv + "_PROCS"))
@@ -203,6 +203,12 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 			cl, err := machine.ReadClusterFile(out)
 			if err != nil || cl.Nodes != procs || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
 				t.Errorf("%s: %v, %+v: want the cluster of %d one-core workers, its message times and its line", out, err, cl, procs)
+			}
+			// The runtime's own cost there: far more than the
+			// microsecond of one process (messages, several processes'
+			// schedulers), far less than the run.
+			if !(cl.OrderCost > 5e-6 && cl.OrderCost < 0.05) || !(cl.WaitCost > 0 && cl.WaitCost < 0.05) {
+				t.Errorf("%s: the runtime %g s per order, %g s per wait: want each between a microsecond's and 50 ms", out, cl.OrderCost, cl.WaitCost)
 			}
 		})
 	}

@@ -42,6 +42,11 @@ type OrderRun struct {
 	// (machine.Cluster.Messages), "" when Latency and Bandwidth priced them.
 	Messages string `db:"messages"`
 	Hub      bool   `db:"hub"` // messages went through one hub, one at a time on each of its links
+	// OrderCost and WaitCost are the runtime's own costs per order and per
+	// wait the cluster gave (machine.Cluster), seconds, charged in place of
+	// the trace's; 0 and 0 when the trace's were.
+	OrderCost float64 `db:"order_cost"`
+	WaitCost  float64 `db:"wait_cost"`
 	// Processes, for a measured run whose workers were the cores of
 	// worker processes, is their number (Nodes); 0 otherwise.
 	Processes    int     `db:"processes"`
@@ -342,7 +347,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 25
+const SchemaVersion = 26
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

@@ -30,6 +30,13 @@ type Cluster struct {
 	Bandwidth float64
 	Messages  []MessagePoint
 	Hub       bool
+	// OrderCost and WaitCost are the orders runtime's own time on a
+	// node's core per order and per wait that suspends, seconds, as
+	// network mode timed them on worker processes (orders.NetworkFit): the
+	// orders engine charges them in place of the trace's
+	// (ordersim.RuntimeCosts), which one process timed. 0 and 0 leave the
+	// trace's. The DVM engine runs no orders and has no use for them.
+	OrderCost, WaitCost float64
 }
 
 // Link is the message-cost model between two nodes of c.
@@ -52,6 +59,12 @@ func (c Cluster) Validate() error {
 		if !PowerRange.Contains(p) {
 			return fmt.Errorf("power[%d] = %v (%s)", i, p, PowerRange.Want(1, PowerRange.Unit))
 		}
+	}
+	if err := nonNegative("order_cost", c.OrderCost); err != nil {
+		return err
+	}
+	if err := nonNegative("wait_cost", c.WaitCost); err != nil {
+		return err
 	}
 	return c.Link().Validate()
 }

@@ -25,12 +25,15 @@ type clusterFile struct {
 	Bandwidth float64        `json:"bandwidth"`       // bytes per second, 0 for unlimited
 	Messages  []MessagePoint `json:"messages,omitempty"`
 	Hub       bool           `json:"hub,omitempty"`
+	OrderCost float64        `json:"order_cost,omitempty"` // seconds
+	WaitCost  float64        `json:"wait_cost,omitempty"`  // seconds
 }
 
 // WriteCluster writes c as a cluster description file.
 func WriteCluster(w io.Writer, c Cluster) error {
 	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
-		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}, "", "  ")
+		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub,
+		OrderCost: c.OrderCost, WaitCost: c.WaitCost}, "", "  ")
 	if err == nil {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 	}
@@ -67,7 +70,8 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 	if f.Format != ClusterFormat {
 		return Cluster{}, fmt.Errorf("%s: format %.64q (expected %q)", name, f.Format, ClusterFormat)
 	}
-	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, TByte: f.TByte, Bandwidth: f.Bandwidth, Hub: f.Hub}
+	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, TByte: f.TByte, Bandwidth: f.Bandwidth, Hub: f.Hub,
+		OrderCost: f.OrderCost, WaitCost: f.WaitCost}
 	if len(f.Power) > 0 { // "power": [] means none, as no "power" does
 		c.Power = f.Power
 	}

@@ -49,6 +49,40 @@ func TestRuntimeCostsByHand(t *testing.T) {
 	}
 }
 
+// TestClusterRuntimeCosts: a cluster's own runtime costs (as network mode
+// times them on worker processes) are charged in place of the trace's,
+// whether the trace has costs of its own or none; a cluster without them
+// leaves the trace's.
+func TestClusterRuntimeCosts(t *testing.T) {
+	tr := orders{
+		ord(1, 0, 0, 2, rq(2, 1), rq(3, 1)),
+		ord(2, 1, 0, 3),
+		ord(3, 1, 0, 1),
+	}
+	costly := headed{tr, ordertrace.Header{OrderCost: 10, WaitCost: 10}}
+	cheap := headed{tr, ordertrace.Header{OrderCost: 0.25, WaitCost: 0.5}}
+	own := Cluster{Nodes: 1, OrderCost: 0.25, WaitCost: 0.5}
+	for _, c := range []struct {
+		name string
+		open func() (ordertrace.Source, error)
+		cl   Cluster
+		want float64
+	}{
+		{"the cluster's over the trace's", costly.open, own, 7.75},
+		{"the cluster's on a trace without", headed{tr, ordertrace.Header{}}.open, own, 7.75},
+		{"the trace's on a cluster without", cheap.open, Cluster{Nodes: 1}, 7.75},
+		{"the cluster's wait alone", costly.open, Cluster{Nodes: 1, WaitCost: 0.5}, 7.0},
+	} {
+		r, err := Simulate(c.open, c.cl, Options{Pin: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(r.Makespan, c.want) {
+			t.Errorf("%s: makespan %v, want %v", c.name, r.Makespan, c.want)
+		}
+	}
+}
+
 // headed is an in-memory trace with a header.
 type headed struct {
 	orders orders

@@ -67,7 +67,10 @@ func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (
 // time an order resumes after a suspension (the suspension, the wake-up,
 // the resume). A trace carries them in its header
 // (ordertrace.Header.OrderCost, WaitCost), as its calibration timed
-// them; a trace without them costs nothing more than its orders.
+// them in one process; a cluster that gives its own (Cluster.OrderCost,
+// WaitCost: network mode times them on worker processes) has them
+// charged instead. A trace without them on a cluster without them costs
+// nothing more than its orders.
 type RuntimeCosts struct{ Order, Wait float64 }
 
 // Simulate plays the trace on cl and returns the prediction. The trace is
@@ -93,6 +96,9 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 		if len(hd.Slowdown) > 1 {
 			e.slow, e.cores = hd.Slowdown, make([][]int32, cl.Nodes)
 		}
+	}
+	if cl.OrderCost > 0 || cl.WaitCost > 0 {
+		e.runtime = RuntimeCosts{Order: cl.OrderCost, Wait: cl.WaitCost}
 	}
 	if w := opt.Workspace; w != nil {
 		e.adopt(w)

@@ -81,8 +81,8 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
 	case orders.ModeNetwork:
 		n := rep.Network
-		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it)\n",
-			n.Nodes, len(n.Points), n.Latency, n.Bandwidth, 100*n.Worst)
+		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it); the runtime there %.0f µs per order, %.0f µs per wait\n",
+			n.Nodes, len(n.Points), n.Latency, n.Bandwidth, 100*n.Worst, 1e6*n.OrderCost, 1e6*n.WaitCost)
 	}
 	return 0
 }
