@@ -13,7 +13,3 @@ func timeBlock(real func()) (cpu, wall float64, faults int) {
 	wall = time.Since(start).Seconds()
 	return wall, wall, 0
 }
-
-// processCPU cannot read the process's CPU time on this system: network
-// mode then leaves the runtime's costs to the trace (probeRuntime).
-func processCPU() (time.Duration, bool) { return 0, false }

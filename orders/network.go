@@ -289,25 +289,25 @@ const probeReps = 3
 // cannot read its CPU time.
 func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err error) {
 	host, _ := os.Hostname()
+	if _, ok, err := s.processesCPU(ctx, host); !ok || err != nil {
+		return 0, 0, err // the trace's costs are charged
+	}
 	perOrder := func(lastFirst bool) (float64, error) {
 		args, err := Call2(getBatches, probeOrders, lastFirst).args()
 		if err != nil {
 			return 0, err
 		}
-		before, err := s.processesCPU(ctx, host)
-		if err != nil || before < 0 {
-			return -1, err
+		before, _, err := s.processesCPU(ctx, host)
+		if err != nil {
+			return 0, err
 		}
 		if _, err := s.runMain(ctx, getBatches.name, args); err != nil {
 			return 0, fmt.Errorf("orders: timing the runtime on the workers: %w", err)
 		}
-		after, err := s.processesCPU(ctx, host)
-		if err != nil || after < 0 {
-			return -1, err
-		}
-		return (after - before) / probeOrders, nil
+		after, _, err := s.processesCPU(ctx, host)
+		return (after - before) / probeOrders, err
 	}
-	if cost, err := perOrder(true); err != nil || cost < 0 {
+	if _, err := perOrder(true); err != nil {
 		return 0, 0, err
 	}
 	var orders, waits []float64
@@ -329,32 +329,28 @@ func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err er
 // processesCPU is the CPU time of the run's processes so far, in seconds,
 // as probeRuntime counts it: every worker process's, as each tells it
 // (node.tellCPU), and the coordinator's in the share of the workers on
-// host, its computer; -1 when a process cannot read its own.
-func (s *session) processesCPU(ctx context.Context, host string) (float64, error) {
-	var sum float64
+// host, its computer; ok is false when a process cannot read its own.
+func (s *session) processesCPU(ctx context.Context, host string) (cpu float64, ok bool, err error) {
 	local := 0
 	for _, n := range s.nodes {
 		m, err := s.conn.Request(ctx, message(n.inbox, nil, hCPU, "true"))
 		if err != nil {
-			return 0, fmt.Errorf("orders: asking worker %d for its CPU time: %w", n.index, err)
+			return 0, false, fmt.Errorf("orders: asking worker %d for its CPU time: %w", n.index, err)
 		}
 		if m.Header[hWhy] != "" {
-			return -1, nil
+			return 0, false, nil
 		}
 		w, err := decode1[workerCPU](m.Data)
 		if err != nil {
-			return 0, fmt.Errorf("orders: worker %d's CPU time: %w", n.index, err)
+			return 0, false, fmt.Errorf("orders: worker %d's CPU time: %w", n.index, err)
 		}
-		sum += w.CPU.Seconds()
+		cpu += w.CPU.Seconds()
 		if w.Host == host {
 			local++
 		}
 	}
 	own, ok := processCPU()
-	if !ok {
-		return -1, nil
-	}
-	return sum + own.Seconds()*float64(local)/float64(len(s.nodes)), nil
+	return cpu + own.Seconds()*float64(local)/float64(len(s.nodes)), ok, nil
 }
 
 // workerCPU is a worker process's answer to hCPU: its CPU time so far and
