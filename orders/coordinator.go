@@ -27,18 +27,21 @@ type coordinator struct {
 	cores  int // per node
 	stderr io.Writer
 
-	mu       sync.Mutex
-	nodes    []*member
-	orders   map[int64]*tracked
-	byName   map[ref]*tracked
-	count    int64
-	active   int // orders placed or running, not waiting: 0 with waits is a deadlock
-	waiting  int
-	main     *tracked
-	mainDone chan struct{}
-	start    time.Time
-	schedule bool
-	remade   int // ended orders made again, their results lost with their nodes
+	mu      sync.Mutex
+	nodes   []*member
+	orders  map[int64]*tracked
+	byName  map[ref]*tracked
+	count   int64
+	active  int // orders placed or running, not waiting: 0 with waits is a deadlock
+	waiting int
+	// suspended counts the orders' suspensions since the session began:
+	// network mode's probe of the runtime's costs divides by it.
+	suspended int
+	main      *tracked
+	mainDone  chan struct{}
+	start     time.Time
+	schedule  bool
+	remade    int // ended orders made again, their results lost with their nodes
 	runState
 }
 
@@ -335,6 +338,7 @@ func (c *coordinator) onGet(m *Message) error {
 	want.waiters = append(want.waiters, r)
 	c.active--
 	c.waiting++
+	c.suspended++
 	c.checkDeadlock()
 	c.dispatched()
 	c.mu.Unlock()

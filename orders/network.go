@@ -272,58 +272,80 @@ func (n *node) pong(m *Message) error {
 const probeOrders = 1024
 
 // probeReps is how many times probeRuntime times each of its two runs.
-const probeReps = 3
+const probeReps = 5
 
 // probeRuntime returns the runtime's own cost per order and per wait on
 // the session's worker processes, in seconds: the CPU time that the run's
-// processes spend per order of getBatches, whose orders do nothing, got
-// first first and last first (splitCosts), the median of probeReps
-// timings of each after one not timed. It is what an order costs the
-// cores beyond its work: its start, its end and its result encoded, sent,
+// processes spend on getBatches, whose orders do nothing, got first first
+// and last first, against its orders and the suspensions the coordinator
+// counted in each (splitWaits), the median of probeReps timings of each
+// after one not timed. It is what an order and a wait cost the cores
+// beyond the orders' work: starts, ends and results encoded, sent,
 // relayed and decoded, every process's scheduler woken, where in one
-// process it costs about a microsecond (timeRuntime). The workers' CPU
-// counts whole; the coordinator's (it runs the server that relays every
-// message) in the share of the workers on its computer, whose cores it
-// takes. The simulator charges the costs on a node's core as it charges
-// the trace's (machine.Cluster.OrderCost). Both are 0 when a process
-// cannot read its CPU time.
+// process an order costs about a microsecond (timeRuntime). The workers'
+// CPU counts whole; the coordinator's (it runs the server that relays
+// every message) in the share of the workers on its computer, whose cores
+// it takes. The simulator charges the costs on a node's core as it
+// charges the trace's (machine.Cluster.OrderCost). Both are 0 when a
+// process cannot read its CPU time.
 func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err error) {
 	host, _ := os.Hostname()
 	if _, ok, err := s.processesCPU(ctx, host); !ok || err != nil {
 		return 0, 0, err // the trace's costs are charged
 	}
-	perOrder := func(lastFirst bool) (float64, error) {
+	c := s.coordinator
+	suspended := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.suspended
+	}
+	// timed runs getBatches once and returns its CPU time and waits.
+	timed := func(lastFirst bool) (cpu float64, waits int, err error) {
 		args, err := Call2(getBatches, probeOrders, lastFirst).args()
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		before, _, err := s.processesCPU(ctx, host)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
+		w0 := suspended()
 		if _, err := s.runMain(ctx, getBatches.name, args); err != nil {
-			return 0, fmt.Errorf("orders: timing the runtime on the workers: %w", err)
+			return 0, 0, fmt.Errorf("orders: timing the runtime on the workers: %w", err)
 		}
+		waits = suspended() - w0
 		after, _, err := s.processesCPU(ctx, host)
-		return (after - before) / probeOrders, err
+		return after - before, waits, err
 	}
-	if _, err := perOrder(true); err != nil {
+	if _, _, err := timed(true); err != nil {
 		return 0, 0, err
 	}
 	var orders, waits []float64
 	for range probeReps {
-		each, err := perOrder(false)
+		cpuEach, waitsEach, err := timed(false)
 		if err != nil {
 			return 0, 0, err
 		}
-		few, err := perOrder(true)
+		cpuFew, waitsFew, err := timed(true)
 		if err != nil {
 			return 0, 0, err
 		}
-		o, w := splitCosts(each, few)
+		o, w := splitWaits(probeOrders+1, cpuEach, waitsEach, cpuFew, waitsFew)
 		orders, waits = append(orders, o), append(waits, w)
 	}
 	return median(orders), median(waits), nil
+}
+
+// splitWaits returns the cost per order and per wait from two runs of n
+// orders each, of cpu1 and cpu2 seconds with w1 and w2 waits: cpu = n·order
+// + w·wait in both. With as many waits in both it tells no wait from an
+// order, and prices the waits at nothing. Costs too small to tell from
+// the noise get a nanosecond, as splitCosts gives.
+func splitWaits(n int, cpu1 float64, w1 int, cpu2 float64, w2 int) (order, wait float64) {
+	if w1 != w2 {
+		wait = max((cpu1-cpu2)/float64(w1-w2), 1e-9)
+	}
+	return max((cpu2-float64(w2)*wait)/float64(n), 1e-9), wait
 }
 
 // processesCPU is the CPU time of the run's processes so far, in seconds,

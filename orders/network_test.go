@@ -56,3 +56,29 @@ func mustEncode(t *testing.T, v []byte) []byte {
 	}
 	return b
 }
+
+// TestSplitWaits: two runs of the same orders, told apart by their waits,
+// give the cost of each; runs of as many waits price the waits at
+// nothing; noise that would make a cost negative leaves a nanosecond.
+func TestSplitWaits(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		n           int
+		cpu1        float64
+		w1          int
+		cpu2        float64
+		w2          int
+		order, wait float64
+	}{
+		// 100 orders of 2 ms, 50 and 10 waits of 5 ms.
+		{"apart", 100, 0.45, 50, 0.25, 10, 0.002, 0.005},
+		{"as many waits", 100, 0.3, 10, 0.3, 10, 0.003, 0},
+		{"fewer waits cost more", 100, 0.2, 50, 0.3, 10, 0.003 - 10*1e-9/100, 1e-9},
+		{"waits are all", 10, 0.5, 10, 0.1, 2, 1e-9, 0.05},
+	} {
+		order, wait := splitWaits(c.n, c.cpu1, c.w1, c.cpu2, c.w2)
+		if math.Abs(order-c.order) > 1e-12 || math.Abs(wait-c.wait) > 1e-12 {
+			t.Errorf("%s: order %g, wait %g; want %g, %g", c.name, order, wait, c.order, c.wait)
+		}
+	}
+}
