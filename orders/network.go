@@ -65,7 +65,7 @@ func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, e
 		return nil, err
 	}
 	fit.Cores = s.cores
-	if fit.OrderCost, fit.WaitCost, err = s.probeRuntime(ctx); err != nil {
+	if fit.OrderCost, fit.WaitCost, err = s.probeRuntime(ctx, fit.Points[0].Seconds); err != nil {
 		return nil, err
 	}
 	out, closeOut, err := cfg.output()
@@ -266,33 +266,48 @@ func (n *node) pong(m *Message) error {
 	return respond(n.conn, m, &Message{Data: data})
 }
 
-// probeOrders is how many empty orders each timing of probeRuntime makes:
-// a few tenths of a second at the few hundred microseconds an order costs
-// in worker processes on one machine.
-const probeOrders = 1024
+// probeRun is about how long one run of probeRuntime's takes, and
+// probeTime how long it goes on repeating them: about two seconds of a
+// network mode that times messages for longer, whatever the links.
+const (
+	probeRun  = 250 * time.Millisecond
+	probeTime = 2 * time.Second
+)
 
-// probeReps is how many times probeRuntime times each of its two runs.
+// probeOrders returns how many empty orders each run of probeRuntime
+// makes, on a network whose empty transfer takes empty seconds, so that a
+// run takes about probeRun: an order takes about two messages' time, its
+// batch's others in flight meanwhile (1,024 orders at most, on this
+// machine's loopback; 64 at least, about a second on links of 2 ms).
+func probeOrders(empty float64) int {
+	n := int(probeRun.Seconds() / (2 * max(empty, 1e-6)))
+	return min(max(n, 64), 1024)
+}
+
+// probeReps is how many times at most probeRuntime times each of its two
+// runs.
 const probeReps = 5
 
 // probeRuntime returns the runtime's own cost per order and per wait on
 // the session's worker processes, in seconds: the CPU time that the run's
 // processes spend on getBatches, whose orders do nothing, got first first
 // and last first, against its orders and the suspensions the coordinator
-// counted in each (splitWaits), the median of probeReps timings of each
-// after one not timed. It is what an order and a wait cost the cores
-// beyond the orders' work: starts, ends and results encoded, sent,
-// relayed and decoded, every process's scheduler woken, where in one
-// process an order costs about a microsecond (timeRuntime). The workers'
-// CPU counts whole; the coordinator's (it runs the server that relays
-// every message) in the share of the workers on its computer, whose cores
-// it takes. The simulator charges the costs on a node's core as it
+// counted in each (splitWaits), the median of up to probeReps timings of
+// each (as many as probeTime allows, one at least) after one not timed.
+// It is what an order and a wait cost the cores beyond the orders' work:
+// starts, ends and results encoded, sent, relayed and decoded, every
+// process's scheduler woken, where in one process an order costs about a
+// microsecond (timeRuntime). The workers' CPU counts whole; the
+// coordinator's (it runs the server that relays every message) in the
+// share of the workers on its computer, whose cores it takes. The simulator charges the costs on a node's core as it
 // charges the trace's (machine.Cluster.OrderCost). Both are 0 when a
 // process cannot read its CPU time.
-func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err error) {
+func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait float64, err error) {
 	host, _ := os.Hostname()
 	if _, ok, err := s.processesCPU(ctx, host); !ok || err != nil {
 		return 0, 0, err // the trace's costs are charged
 	}
+	n := probeOrders(empty)
 	c := s.coordinator
 	suspended := func() int {
 		c.mu.Lock()
@@ -301,7 +316,7 @@ func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err er
 	}
 	// timed runs getBatches once and returns its CPU time and waits.
 	timed := func(lastFirst bool) (cpu float64, waits int, err error) {
-		args, err := Call2(getBatches, probeOrders, lastFirst).args()
+		args, err := Call2(getBatches, n, lastFirst).args()
 		if err != nil {
 			return 0, 0, err
 		}
@@ -317,11 +332,12 @@ func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err er
 		after, _, err := s.processesCPU(ctx, host)
 		return after - before, waits, err
 	}
+	start := time.Now()
 	if _, _, err := timed(true); err != nil {
 		return 0, 0, err
 	}
 	var orders, waits []float64
-	for range probeReps {
+	for len(orders) < probeReps && (len(orders) == 0 || time.Since(start) < probeTime) {
 		cpuEach, waitsEach, err := timed(false)
 		if err != nil {
 			return 0, 0, err
@@ -330,7 +346,7 @@ func (s *session) probeRuntime(ctx context.Context) (order, wait float64, err er
 		if err != nil {
 			return 0, 0, err
 		}
-		o, w := splitWaits(probeOrders+1, cpuEach, waitsEach, cpuFew, waitsFew)
+		o, w := splitWaits(n+1, cpuEach, waitsEach, cpuFew, waitsFew)
 		orders, waits = append(orders, o), append(waits, w)
 	}
 	return median(orders), median(waits), nil

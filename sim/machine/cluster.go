@@ -34,8 +34,9 @@ type Cluster struct {
 	// node's core per order and per wait that suspends, seconds, as
 	// network mode timed them on worker processes (orders.NetworkFit): the
 	// orders engine charges them in place of the trace's
-	// (ordersim.RuntimeCosts), which one process timed. 0 and 0 leave the
-	// trace's. The DVM engine runs no orders and has no use for them.
+	// (ordersim.RuntimeCosts), which one process timed, on the core an
+	// order or a wait leaves. 0 and 0 leave the trace's. The DVM engine
+	// runs no orders and has no use for them.
 	OrderCost, WaitCost float64
 }
 

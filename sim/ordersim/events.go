@@ -8,6 +8,7 @@ const (
 	evStart              // an order's arguments reached the core holding for it
 	evArrive             // an order's arguments reached the node it was placed on
 	evResume             // a requested result reached a suspended order's node
+	evFreed              // the runtime's own work left a core of the node numbered idx (occupy)
 )
 
 // event names its order by its number in the engine's arena, not by a

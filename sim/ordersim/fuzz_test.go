@@ -38,8 +38,9 @@ func (s *byteSource) Uint64() uint64 {
 
 // FuzzSimulate simulates random traces drawn from the fuzzer's bytes on
 // small clusters and checks the laws every schedule obeys: the accounts
-// of every node add up, the makespan is at least the span and the work
-// over the nodes, and one node takes exactly the work.
+// of every node add up (with the runtime's costs on the cluster too), the
+// makespan is at least the span and the work over the nodes, and one node
+// takes exactly the work.
 func FuzzSimulate(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(2), uint8(0), false)
 	f.Add(bytes.Repeat([]byte{0xa5, 0x3c, 0x0f}, 40), uint8(3), uint8(3), true)
@@ -62,6 +63,11 @@ func FuzzSimulate(f *testing.F) {
 		if !near(one.Makespan, ws.Work) {
 			t.Errorf("one node: makespan %v, work %v", one.Makespan, ws.Work)
 		}
+		// The runtime's own costs on the cores orders leave: the
+		// accounts still add up, and the run still ends.
+		costly := cl
+		costly.OrderCost, costly.WaitCost = 0.1*float64(nodes%3), 0.1*float64(sched%3)
+		checkAccounts(t, simulate(t, tr, costly, opt), costly)
 	})
 }
 

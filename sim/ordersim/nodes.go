@@ -7,6 +7,7 @@ type node struct {
 	cores     int
 	running   int // cores running an order
 	xferring  int // cores held while an order's arguments arrive
+	runtime   int // cores busy with the runtime's own work for an order that left them (occupy)
 	suspended int // orders started here and waiting for a result (or a core to resume)
 	last      float64
 	stats     NodeStats
@@ -15,7 +16,7 @@ type node struct {
 	local  deque // new orders placed here (LeastLoaded, Locality, WorkStealing)
 }
 
-func (n *node) free() int { return n.cores - n.running - n.xferring }
+func (n *node) free() int { return n.cores - n.running - n.xferring - n.runtime }
 
 // account charges the time since the node's last change to its counters.
 func (n *node) account(t float64) {
@@ -24,7 +25,7 @@ func (n *node) account(t float64) {
 		return
 	}
 	n.last = t
-	n.stats.Busy += float64(n.running) * dt
+	n.stats.Busy += float64(n.running+n.runtime) * dt
 	n.stats.Transfer += float64(n.xferring) * dt
 	if free := float64(n.free()); n.suspended > 0 {
 		n.stats.Waiting += free * dt

@@ -51,8 +51,9 @@ func TestRuntimeCostsByHand(t *testing.T) {
 
 // TestClusterRuntimeCosts: a cluster's own runtime costs (as network mode
 // times them on worker processes) are charged in place of the trace's,
-// whether the trace has costs of its own or none; a cluster without them
-// leaves the trace's.
+// whether the trace has costs of its own or none, and on the core once
+// an order leaves it: the next order there waits for them, the order
+// itself does not. A cluster without them leaves the trace's.
 func TestClusterRuntimeCosts(t *testing.T) {
 	tr := orders{
 		ord(1, 0, 0, 2, rq(2, 1), rq(3, 1)),
@@ -68,10 +69,16 @@ func TestClusterRuntimeCosts(t *testing.T) {
 		cl   Cluster
 		want float64
 	}{
-		{"the cluster's over the trace's", costly.open, own, 7.75},
-		{"the cluster's on a trace without", headed{tr, ordertrace.Header{}}.open, own, 7.75},
+		// Main runs 0–1 and suspends on 2: the core waits 0.5; 2 runs
+		// 1.5–4.5, the core waits 0.25; main resumes at 4.75 and
+		// suspends on 3: +0.5; 3 runs 5.25–6.25, +0.25; main resumes at
+		// 6.5 and ends at 7.5. What follows its end is not the run's.
+		{"the cluster's over the trace's", costly.open, own, 7.5},
+		{"the cluster's on a trace without", headed{tr, ordertrace.Header{}}.open, own, 7.5},
 		{"the trace's on a cluster without", cheap.open, Cluster{Nodes: 1}, 7.75},
-		{"the cluster's wait alone", costly.open, Cluster{Nodes: 1, WaitCost: 0.5}, 7.0},
+		// Main suspends at 1, 2 runs 1.5–4.5, main resumes and suspends
+		// again at 4.5, 3 runs 5–6, main ends at 7.
+		{"the cluster's wait alone", costly.open, Cluster{Nodes: 1, WaitCost: 0.5}, 7},
 	} {
 		r, err := Simulate(c.open, c.cl, Options{Pin: true})
 		if err != nil {
@@ -79,6 +86,36 @@ func TestClusterRuntimeCosts(t *testing.T) {
 		}
 		if !near(r.Makespan, c.want) {
 			t.Errorf("%s: makespan %v, want %v", c.name, r.Makespan, c.want)
+		}
+	}
+}
+
+// TestClusterRuntimeCostsHoldNoChainUp: an order whose result is there
+// when asked for goes on; the runtime's work for the order that made it,
+// on the other node's core, delays nothing. Charged before the orders'
+// work, as a trace's costs are, the same costs delay both.
+func TestClusterRuntimeCostsHoldNoChainUp(t *testing.T) {
+	tr := orders{
+		ord(1, 0, 0, 2, rq(2, 1)),
+		ord(2, 1, 0, 0.5),
+	}
+	r, err := Simulate(headed{tr, ordertrace.Header{}}.open, Cluster{Nodes: 2, OrderCost: 0.5, WaitCost: 0.5}, Options{Pin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(r.Makespan, 2) {
+		t.Errorf("makespan %v with the cluster's costs, want 2 (main's own time)", r.Makespan)
+	}
+	before, err := Simulate(headed{tr, ordertrace.Header{OrderCost: 0.5, WaitCost: 0.5}}.open, Cluster{Nodes: 2}, Options{Pin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(before.Makespan > 2.4) {
+		t.Errorf("makespan %v with the trace's costs, want main's 2 s and its order cost", before.Makespan)
+	}
+	for i, n := range r.Nodes {
+		if sum := n.Busy + n.Idle + n.Waiting + n.Transfer; !near(sum, r.Makespan) {
+			t.Errorf("node %d: busy, idle, waiting and transfer sum to %v, want the makespan %v", i, sum, r.Makespan)
 		}
 	}
 }

@@ -26,7 +26,10 @@ type engine struct {
 	sched Scheduler
 	// runtime is the trace's runtime costs, charged on the cores, and
 	// slow its slowdown by the orders running at once, nil for none.
+	// after is the cluster's (Cluster.OrderCost, WaitCost), charged on a
+	// core once an order leaves it (occupy) instead.
 	runtime RuntimeCosts
+	after   RuntimeCosts
 	slow    []float64
 	running int                 // orders running on every node
 	cores   [][]int32           // with slow: the orders running on each node
@@ -142,6 +145,10 @@ func (e *engine) run() error {
 }
 
 func (e *engine) handle(ev event) {
+	if ev.kind == evFreed {
+		e.freed(int32(ev.idx))
+		return
+	}
 	l := e.lives.At(ev.idx)
 	switch ev.kind {
 	case evStep:

@@ -180,8 +180,36 @@ func (e *engine) suspend(l *live) {
 	if e.opt.ByProc {
 		l.runStart = e.now // the moment it suspended, for its wait: unread otherwise until it resumes
 	}
+	e.occupy(l.node, e.after.Wait)
 	e.syncFree(l.node)
 	e.markDirty(l.node)
+}
+
+// occupy keeps a core of node busy for the runtime's own cost, an order
+// or a wait that has just left it (Cluster.OrderCost, WaitCost): the CPU
+// that the processes of a run in worker processes spend on an order,
+// which its messages' times do not hold up but the next order on the
+// core waits for.
+func (e *engine) occupy(node int32, cost float64) {
+	if cost == 0 {
+		return
+	}
+	e.nodes[node].runtime++
+	e.ev.push(e.now+cost/e.power[node], evFreed, node)
+}
+
+// freed ends a core's runtime work (occupy). Work left when every order
+// has ended is not the run's, which ended with them.
+func (e *engine) freed(node int32) {
+	n := &e.nodes[node]
+	end := e.now
+	if e.orders == e.trace.counts.Orders() {
+		end = min(end, e.makespan)
+	}
+	n.account(end)
+	n.runtime--
+	e.syncFree(node)
+	e.markDirty(node)
 }
 
 // resume puts l back on its core after the request it suspended on.
@@ -249,6 +277,7 @@ func (e *engine) finish(l *live) {
 	if e.slow != nil {
 		e.onCore(l, false)
 	}
+	e.occupy(l.node, e.after.Order)
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 	if e.loads != nil {

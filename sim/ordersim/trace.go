@@ -69,8 +69,9 @@ func Simulate(open func() (ordertrace.Source, error), cl Cluster, opt Options) (
 // (ordertrace.Header.OrderCost, WaitCost), as its calibration timed
 // them in one process; a cluster that gives its own (Cluster.OrderCost,
 // WaitCost: network mode times them on worker processes) has them
-// charged instead. A trace without them on a cluster without them costs
-// nothing more than its orders.
+// charged instead, on the core once an order or a wait leaves it
+// (engine.occupy), where the next order waits for them. A trace without
+// them on a cluster without them costs nothing more than its orders.
 type RuntimeCosts struct{ Order, Wait float64 }
 
 // Simulate plays the trace on cl and returns the prediction. The trace is
@@ -98,7 +99,7 @@ func (t *Prepared) Simulate(cl Cluster, opt Options) (*Result, error) {
 		}
 	}
 	if cl.OrderCost > 0 || cl.WaitCost > 0 {
-		e.runtime = RuntimeCosts{Order: cl.OrderCost, Wait: cl.WaitCost}
+		e.runtime, e.after = RuntimeCosts{}, RuntimeCosts{Order: cl.OrderCost, Wait: cl.WaitCost}
 	}
 	if w := opt.Workspace; w != nil {
 		e.adopt(w)
