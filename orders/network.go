@@ -299,9 +299,10 @@ const probeReps = 5
 // process's scheduler woken, where in one process an order costs about a
 // microsecond (timeRuntime). The workers' CPU counts whole; the
 // coordinator's (it runs the server that relays every message) in the
-// share of the workers on its computer, whose cores it takes. The simulator charges the costs on a node's core as it
-// charges the trace's (machine.Cluster.OrderCost). Both are 0 when a
-// process cannot read its CPU time.
+// share of the workers on its computer, whose cores it takes. The
+// simulator charges them on the core an order or a wait leaves
+// (machine.Cluster.OrderCost). Both are 0 when a process cannot read its
+// CPU time.
 func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait float64, err error) {
 	host, _ := os.Hostname()
 	if _, ok, err := s.processesCPU(ctx, host); !ok || err != nil {
@@ -346,7 +347,7 @@ func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait 
 		if err != nil {
 			return 0, 0, err
 		}
-		o, w := splitWaits(n+1, cpuEach, waitsEach, cpuFew, waitsFew)
+		o, w := splitWaits(n+1, cpuEach, waitsEach, cpuFew, waitsFew) // its main order among them
 		orders, waits = append(orders, o), append(waits, w)
 	}
 	return median(orders), median(waits), nil
@@ -355,8 +356,8 @@ func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait 
 // splitWaits returns the cost per order and per wait from two runs of n
 // orders each, of cpu1 and cpu2 seconds with w1 and w2 waits: cpu = n·order
 // + w·wait in both. With as many waits in both it tells no wait from an
-// order, and prices the waits at nothing. Costs too small to tell from
-// the noise get a nanosecond, as splitCosts gives.
+// order, and prices the waits at nothing. A machine too noisy to tell a
+// cost from zero gets a nanosecond, the least a calibration row may hold.
 func splitWaits(n int, cpu1 float64, w1 int, cpu2 float64, w2 int) (order, wait float64) {
 	if w1 != w2 {
 		wait = max((cpu1-cpu2)/float64(w1-w2), 1e-9)

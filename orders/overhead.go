@@ -44,7 +44,7 @@ var (
 	// orders, n/k waits); got first first, every Get suspends it while
 	// one order runs (n orders and as many waits). The two runs make,
 	// start, end and get the same orders and differ only by the waits
-	// (splitCosts).
+	// (splitWaits).
 	getBatches = Proc2("orders.get-batches", func(c *Ctx, n int, lastFirst bool) (int, error) {
 		hs := make([]*Handle[int], overheadBatch)
 		for i := 0; i < n; i += overheadBatch {
@@ -70,10 +70,10 @@ var (
 // timing runs getBatches as a program runs (the rule's default, orders
 // free to migrate), timed from outside the run as BenchmarkRuntimeCosts
 // times it: got first first it costs n(order + wait), got last first
-// n·order + (n/K)·wait; the two give both (splitCosts).
+// n·order + (n/K)·wait; the two give both (splitWaits).
 func timeRuntime(ctx context.Context, reps int) (order, wait []float64, err error) {
 	cfg := Config{Workers: 1}
-	perOrder := func(lastFirst bool) (float64, error) {
+	timed := func(lastFirst bool) (float64, error) {
 		start := time.Now()
 		_, err := runMain(ctx, cfg, getBatches.name, func(c *Ctx) (int64, error) {
 			_, err := getBatches.fn(c, overheadOrders, lastFirst)
@@ -82,32 +82,22 @@ func timeRuntime(ctx context.Context, reps int) (order, wait []float64, err erro
 		if err != nil {
 			return 0, err
 		}
-		return time.Since(start).Seconds() / overheadOrders, nil
+		return time.Since(start).Seconds(), nil
 	}
-	if _, err := perOrder(true); err != nil {
+	if _, err := timed(true); err != nil {
 		return nil, nil, err
 	}
 	for range reps {
-		each, err := perOrder(false)
+		each, err := timed(false)
 		if err != nil {
 			return nil, nil, err
 		}
-		few, err := perOrder(true)
+		few, err := timed(true)
 		if err != nil {
 			return nil, nil, err
 		}
-		o, w := splitCosts(each, few)
+		o, w := splitWaits(overheadOrders, each, overheadOrders, few, overheadOrders/overheadBatch)
 		order, wait = append(order, o), append(wait, w)
 	}
 	return order, wait, nil
-}
-
-// splitCosts returns the cost per order and per wait from what getBatches
-// cost per order got first first (each: an order and a wait) and got last
-// first (few: an order and a wait per batch). A machine too noisy to tell
-// one from zero gets a nanosecond, the least a calibration row may hold.
-func splitCosts(each, few float64) (order, wait float64) {
-	const k = overheadBatch
-	wait = max((each-few)/(1-1.0/k), 1e-9)
-	return max(few-wait/k, 1e-9), wait
 }
