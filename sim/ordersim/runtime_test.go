@@ -6,16 +6,22 @@ import (
 	"github.com/presage-dvm/presage/sim/ordertrace"
 )
 
+// mainWaitsForTwo is a trace whose main (2 s) makes two children (3 s and
+// 1 s) at 0 and waits for both at 1.
+func mainWaitsForTwo() orders {
+	return orders{
+		ord(1, 0, 0, 2, rq(2, 1), rq(3, 1)),
+		ord(2, 1, 0, 3),
+		ord(3, 1, 0, 1),
+	}
+}
+
 // TestRuntimeCostsByHand: main (2 s) makes two children at 0 and waits
 // for both at 1. With the runtime's costs in the trace's header, each
 // order pays OrderCost before its own work, and main pays WaitCost each
 // time it resumes.
 func TestRuntimeCostsByHand(t *testing.T) {
-	tr := orders{
-		ord(1, 0, 0, 2, rq(2, 1), rq(3, 1)),
-		ord(2, 1, 0, 3),
-		ord(3, 1, 0, 1),
-	}
+	tr := mainWaitsForTwo()
 	withCosts := headed{tr, ordertrace.Header{OrderCost: 0.25, WaitCost: 0.5}}
 	cases := []struct {
 		name  string
@@ -55,11 +61,7 @@ func TestRuntimeCostsByHand(t *testing.T) {
 // an order leaves it: the next order there waits for them, the order
 // itself does not. A cluster without them leaves the trace's.
 func TestClusterRuntimeCosts(t *testing.T) {
-	tr := orders{
-		ord(1, 0, 0, 2, rq(2, 1), rq(3, 1)),
-		ord(2, 1, 0, 3),
-		ord(3, 1, 0, 1),
-	}
+	tr := mainWaitsForTwo()
 	costly := headed{tr, ordertrace.Header{OrderCost: 10, WaitCost: 10}}
 	cheap := headed{tr, ordertrace.Header{OrderCost: 0.25, WaitCost: 0.5}}
 	own := Cluster{Nodes: 1, OrderCost: 0.25, WaitCost: 0.5}
