@@ -82,3 +82,21 @@ func TestSplitWaits(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeOrders: the probe's runs make as many orders as take about a
+// quarter of a second on the links timed, within 64 and 1,024.
+func TestProbeOrders(t *testing.T) {
+	for _, c := range []struct {
+		empty float64 // seconds of an empty transfer
+		want  int
+	}{
+		{0.000140, 892}, // this machine's loopback
+		{0.000460, 271}, // the network check's 200 µs links
+		{0.0024, 64},    // its 2 ms links: 52, raised to the least
+		{1e-9, 1024},    // no time at all: the most
+	} {
+		if got := probeOrders(c.empty); got != c.want {
+			t.Errorf("probeOrders(%g) = %d, want %d", c.empty, got, c.want)
+		}
+	}
+}
