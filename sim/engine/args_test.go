@@ -69,6 +69,12 @@ func TestCompiledBadValues(t *testing.T) {
 	if _, err := e.handle(in, kLoopRef); err == nil || !strings.Contains(err.Error(), `'LoopRef'="zz" is not a hexadecimal handle`) {
 		t.Errorf("bad handle: %v", err)
 	}
+	if n, ok, err := e.optDec(in, kRank); !ok || n != 0 || err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("optional huge Rank: %d, %v, %v; want present and out of range", n, ok, err)
+	}
+	if n, ok, err := e.optDec(in, kTypeSize); ok || n != 0 || err != nil {
+		t.Errorf("absent optional TypeSize: %d, %v, %v; want 0, false, nil", n, ok, err)
+	}
 }
 
 // TestSharedPrototypes: calls differing only in their times share one

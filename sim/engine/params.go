@@ -45,49 +45,49 @@ func (e *Engine) args(s side) *args {
 // has reports whether the scalar parameter k is present.
 func (e *Engine) has(s side, k key) bool { return e.args(s).scalar(k) != nil }
 
-// handle reads a required hexadecimal handle.
+// handle reads a required hexadecimal handle. The handlers read a few
+// parameters at every call, so the reads' common case is small enough for
+// the compiler to inline, and their errors are made apart (paramErr).
 func (e *Engine) handle(s side, k key) (uint64, error) {
-	a := e.args(s).scalar(k)
-	if a == nil {
-		return 0, e.missing(k)
+	if a := e.args(s).scalar(k); a != nil && !a.hexBad {
+		return a.hex, nil
 	}
-	return e.hexOf(a)
-}
-
-func (e *Engine) hexOf(a *scalarArg) (uint64, error) {
-	if a.hexBad {
-		return 0, e.errorf("parameter '%s'=%q is not a hexadecimal handle", a.k, hexDigits(a.val))
-	}
-	return a.hex, nil
+	return 0, e.paramErr(s, k, true)
 }
 
 // dec reads a required decimal integer.
 func (e *Engine) dec(s side, k key) (int64, error) {
-	a := e.args(s).scalar(k)
-	if a == nil {
-		return 0, e.missing(k)
+	if a := e.args(s).scalar(k); a != nil && a.dec == decOK {
+		return a.n, nil
 	}
-	return e.decOf(a)
+	return 0, e.paramErr(s, k, false)
 }
 
 // optDec reads a decimal integer that may be absent.
 func (e *Engine) optDec(s side, k key) (int64, bool, error) {
 	a := e.args(s).scalar(k)
-	if a == nil {
+	switch {
+	case a == nil:
 		return 0, false, nil
+	case a.dec == decOK:
+		return a.n, true, nil
 	}
-	n, err := e.decOf(a)
-	return n, true, err
+	return 0, true, e.paramErr(s, k, false)
 }
 
-func (e *Engine) decOf(a *scalarArg) (int64, error) {
-	switch a.dec {
-	case decNaN:
-		return 0, e.errorf("parameter '%s'=%q is not a number", a.k, a.val)
-	case decRange:
-		return 0, e.errorf("parameter '%s'=%q is out of range", a.k, a.val)
+// paramErr is why scalar k cannot be read: missing, or not a hexadecimal
+// handle (hex) or not a decimal integer in range.
+func (e *Engine) paramErr(s side, k key, hex bool) error {
+	a := e.args(s).scalar(k)
+	switch {
+	case a == nil:
+		return e.missing(k)
+	case hex:
+		return e.errorf("parameter '%s'=%q is not a hexadecimal handle", a.k, hexDigits(a.val))
+	case a.dec == decRange:
+		return e.errorf("parameter '%s'=%q is out of range", a.k, a.val)
 	}
-	return a.n, nil
+	return e.errorf("parameter '%s'=%q is not a number", a.k, a.val)
 }
 
 // decArray reads a required array k[0], k[1], ... of decimals. The result
