@@ -64,6 +64,9 @@ type orderSpec struct {
 	argBytes int64
 	body     orderBody
 	encode   func() ([]byte, error) // set in a worker process only
+	// room is where run mode puts the order, allocated with its body
+	// (madeToRun); nil, it allocates it.
+	room *runOrder
 }
 
 // orderBody is an order's code: run runs it on the order c runs and

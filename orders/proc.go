@@ -272,11 +272,18 @@ func makeOrder[R any, C caller[R]](c *Ctx, name string, argBytes int64, args fun
 	if c.ord.block != "" {
 		misuse("Make of %s inside block %q (a block makes no order)", name, c.ord.block)
 	}
-	m := &made[R, C]{call: call, args: args}
+	var m *made[R, C]
+	var room *runOrder
+	if _, ok := c.rt.(*runMode); ok {
+		mr := &madeToRun[R, C]{made: made[R, C]{call: call, args: args}}
+		m, room = &mr.made, &mr.room
+	} else {
+		m = &made[R, C]{call: call, args: args}
+	}
 	if args != nil {
 		m.argPrint = fingerprint(args()...)
 	}
-	m.h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: m})
+	m.h.o = c.rt.make(c, orderSpec{name: name, argBytes: argBytes, encode: encode, body: m, room: room})
 	return &m.h
 }
 
@@ -321,6 +328,13 @@ type made[R any, C caller[R]] struct {
 	call     C
 	args     func() []any
 	argPrint uint64
+}
+
+// madeToRun is made with what run mode keeps of the order beside it, so
+// that an order of run mode costs one allocation, as a goroutine does.
+type madeToRun[R any, C caller[R]] struct {
+	made[R, C]
+	room runOrder
 }
 
 // run runs the order's call and keeps its result in the handle.

@@ -56,14 +56,12 @@ func (r *runMode) made() int64 { return r.count.Load() }
 
 func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	from := -1 // the worker the arguments are on
-	// The order, its task and its Ctx in one allocation: an order costs
-	// little more than a goroutine.
-	ot := &struct {
-		order
-		task
-		ctx Ctx
-	}{order: order{proc: spec.name}}
+	ot := spec.room
+	if ot == nil {
+		ot = new(runOrder)
+	}
 	o := &ot.order
+	o.proc = spec.name
 	if parent != nil {
 		from = parent.ord.slot
 		if r.schedule {
@@ -86,6 +84,15 @@ func (r *runMode) make(parent *Ctx, spec orderSpec) *order {
 	ot.task = task{o: o, body: spec.body, ctx: &ot.ctx}
 	r.sched.place(from, &ot.task)
 	return o
+}
+
+// runOrder is what run mode keeps of an order: the order, its task and
+// its Ctx, in one allocation with the order's body where Make makes it
+// (orderSpec.room), so that an order costs little more than a goroutine.
+type runOrder struct {
+	order
+	task
+	ctx Ctx
 }
 
 // since is the time since the run started, in seconds.

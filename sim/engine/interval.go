@@ -116,9 +116,18 @@ func (e *Engine) idleImbalance(iv *interval) {
 		iv.imb = make([]float64, e.classes.count())
 		e.listPerClass(iv)
 	}
+	uni, own := &iv.uni, iv.own
+	if own == nil { // every class has uni's values (classValue)
+		ex, u, s := uni[cExec], uni[cUsr], uni[cSys]
+		for _, c := range classes {
+			iv.idle[c], iv.imb[c] = ex-ex, u+s-u-s // as below, for NaNs and rounding
+		}
+		return
+	}
 	var maxE, maxU, maxS float64
 	for k, c := range classes {
-		ex, u, s := iv.classValue(cExec, c), iv.classValue(cUsr, c), iv.classValue(cSys, c)
+		o := &own[c]
+		ex, u, s := uni[cExec]+o[cExec], uni[cUsr]+o[cUsr], uni[cSys]+o[cSys]
 		if k == 0 || ex > maxE {
 			maxE = ex
 		}
@@ -129,8 +138,10 @@ func (e *Engine) idleImbalance(iv *interval) {
 			maxS = s
 		}
 	}
+	idle, imb := iv.idle, iv.imb
 	for _, c := range classes {
-		iv.idle[c] = maxE - iv.classValue(cExec, c)
-		iv.imb[c] = maxU + maxS - iv.classValue(cUsr, c) - iv.classValue(cSys, c)
+		o := &own[c]
+		idle[c] = maxE - (uni[cExec] + o[cExec])
+		imb[c] = maxU + maxS - (uni[cUsr] + o[cUsr]) - (uni[cSys] + o[cSys])
 	}
 }
