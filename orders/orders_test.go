@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -112,6 +113,42 @@ func TestRunMeasures(t *testing.T) {
 	if w0.Busy < 0.020 || w1.Busy < 0.030 || w0.Busy+w0.Waiting < 0.030 {
 		t.Errorf("worker 0 busy %.4f s waiting %.4f s, worker 1 busy %.4f s; want ≥ 0.020, ≥ 0.030 together, ≥ 0.030",
 			w0.Busy, w0.Waiting, w1.Busy)
+	}
+}
+
+// TestRunMeasuresOrdersBackToBack checks a worker that goes from one
+// order to the next without stopping: on one worker, a maker gets the
+// last of its three children of 10 ms first, so that they run one after
+// the other while it waits; they keep the worker busy at least 30 ms, and
+// its times still add up to the makespan.
+func TestRunMeasuresOrdersBackToBack(t *testing.T) {
+	nap := Proc("nap", func(c *Ctx, ms int) (int, error) {
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		return ms, nil
+	})
+	main := Proc("main", func(c *Ctx, ms int) (int, error) {
+		kids := []*Handle[int]{Make(c, nap, ms), Make(c, nap, ms), Make(c, nap, ms)}
+		sum := 0
+		for _, k := range slices.Backward(kids) {
+			x, err := k.Get(c)
+			if err != nil {
+				return 0, err
+			}
+			sum += x
+		}
+		return sum, nil
+	})
+	var out bytes.Buffer
+	if _, _, err := Main(Config{Workers: 1, Output: &out, Program: "naps"}, main, 10); err != nil {
+		t.Fatal(err)
+	}
+	run, err := measured.Read(&out, "naps.jsonl") // checks the sums
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := run.Workers[0]
+	if w.Orders != 4 || w.Busy < 0.030 || w.Busy > run.Makespan {
+		t.Errorf("worker 0: %d orders, busy %.4f s of %.4f s; want 4 orders, busy at least 0.030 s", w.Orders, w.Busy, run.Makespan)
 	}
 }
 
