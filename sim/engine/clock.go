@@ -47,10 +47,11 @@ func (e *Engine) chargeClass(iv *interval, k Kind, c int32, d float64) {
 // I/O block the charge is kept once for all processors.
 func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
 	if vm.Uniform && (!e.cur.io || k == KIOComm) {
-		for _, c := range kindInfo[k].counters() {
-			e.cur.uni[c] += d
+		spec, u := &kindInfo[k], &e.cur.uni
+		for _, c := range spec.counters() {
+			u[c] += d
 		}
-		if kindInfo[k].clock {
+		if spec.clock {
 			if e.rec != nil {
 				e.recordAll(k, d)
 			}
