@@ -78,16 +78,19 @@ func TestRunComputes(t *testing.T) {
 	}
 }
 
+// nap sleeps ms milliseconds and returns ms: an order that holds its
+// worker a known time.
+var nap = Proc("nap", func(c *Ctx, ms int) (int, error) {
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	return ms, nil
+})
+
 // TestRunMeasures checks what run mode measures and writes: every worker's
 // busy, waiting and idle time add up to the makespan, the orders started
 // on them to the orders made, and a main order that sleeps 20 ms while
 // its one child sleeps 30 ms on the other worker keeps worker 0 busy at
 // least 20 ms and busy or waiting at least 30 ms.
 func TestRunMeasures(t *testing.T) {
-	nap := Proc("nap", func(c *Ctx, ms int) (int, error) {
-		time.Sleep(time.Duration(ms) * time.Millisecond)
-		return ms, nil
-	})
 	main := Proc("main", func(c *Ctx, ms int) (int, error) {
 		kid := Make(c, nap, 30)
 		time.Sleep(time.Duration(ms) * time.Millisecond)
@@ -122,10 +125,6 @@ func TestRunMeasures(t *testing.T) {
 // the other while it waits; they keep the worker busy at least 30 ms, and
 // its times still add up to the makespan.
 func TestRunMeasuresOrdersBackToBack(t *testing.T) {
-	nap := Proc("nap", func(c *Ctx, ms int) (int, error) {
-		time.Sleep(time.Duration(ms) * time.Millisecond)
-		return ms, nil
-	})
 	main := Proc("main", func(c *Ctx, ms int) (int, error) {
 		kids := []*Handle[int]{Make(c, nap, ms), Make(c, nap, ms), Make(c, nap, ms)}
 		sum := 0

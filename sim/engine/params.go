@@ -46,8 +46,8 @@ func (e *Engine) args(s side) *args {
 func (e *Engine) has(s side, k key) bool { return e.args(s).scalar(k) != nil }
 
 // handle reads a required hexadecimal handle. The handlers read a few
-// parameters at every call, so a read returns from one call (two before:
-// 2.7% of a sweep's instructions) and its error is made apart (paramErr).
+// parameters at every call, so a read returns from one call and its error
+// is made apart (paramErr).
 func (e *Engine) handle(s side, k key) (uint64, error) {
 	if a := e.args(s).scalar(k); a != nil && !a.hexBad {
 		return a.hex, nil
