@@ -193,7 +193,8 @@ func matchTimes(measured, pred *result.Run) (map[string]float64, error) {
 
 // observations are unit u's observations at in-node start-up time tstart
 // without run work: every matched interval, measured as the median of the
-// rounds' times, the figure the check holds a prediction to. Every round
+// rounds' times, the figure the check holds a prediction to, with the
+// rounds' spread (fit.Observation.Spread). Every round
 // counted alone let one grid's slow rounds weigh as many observations
 // (sor's 1x2, whose rounds spread by a quarter, docs/compare.md).
 func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observation, error) {
@@ -226,10 +227,20 @@ func (h *hostFitter) observations(u *hostUnit, tstart float64) ([]fit.Observatio
 	obs := make([]fit.Observation, 0, len(keys))
 	for _, k := range keys {
 		obs = append(obs, fit.Observation{Predicted: predicted[k], Measured: compare.Median(measured[k]),
-			Open: u.open[k], IOBytes: u.ioBytes[k], Contended: u.contended[k], Strided: u.strided[k]})
+			Open: u.open[k], IOBytes: u.ioBytes[k], Contended: u.contended[k], Strided: u.strided[k],
+			Spread: logSpread(measured[k])})
 	}
 	u.memo[tstart] = obs
 	return obs, nil
+}
+
+// logSpread is the logarithm of the slowest of times over the fastest: 0
+// for one time, or where the fastest is not positive.
+func logSpread(times []float64) float64 {
+	if lo := slices.Min(times); lo > 0 {
+		return math.Log(slices.Max(times) / lo)
+	}
+	return 0
 }
 
 // fit fits the host parameters to units.

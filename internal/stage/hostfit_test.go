@@ -107,7 +107,7 @@ func TestHostUnitLengthening(t *testing.T) {
 // interval once, measured as the median of the rounds' times: of three
 // rounds of jac_e4 on 1x2, one twice as slow as the real run and one 10%
 // faster, the observation is the real run's time, not the slow round's
-// nor one per round.
+// nor one per round, and its spread is log(2/0.9).
 func TestHostObservationsAreRoundMedians(t *testing.T) {
 	ctx, db, h, ct := jacHostFitter(t)
 	st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4.1x2.sts.gz+"))
@@ -140,6 +140,9 @@ func TestHostObservationsAreRoundMedians(t *testing.T) {
 	}
 	if got, want := obs[0].Measured, measured.Intervals[0].Values[result.ExecutionTime]; math.Abs(got-want) > 1e-12*want {
 		t.Errorf("Main measured %g in the fit, want the rounds' median %g (the real run's)", got, want)
+	}
+	if got, want := obs[0].Spread, math.Log(2/0.9); math.Abs(got-want) > 1e-9 {
+		t.Errorf("Main's spread %g in the fit, want %g (the slowest round over the fastest)", got, want)
 	}
 }
 

@@ -17,13 +17,17 @@ import (
 // node. Strided is how much the strided iteration time lengthens it,
 // seconds per second-per-iteration (machine.Machine.Strided): 0 where no
 // loop in it is pipelined across its array's contiguous dimension. So the
-// terms that fit best are found without simulating again.
+// terms that fit best are found without simulating again. Spread is how
+// far the measured rounds spread, the logarithm of the slowest over the
+// fastest (0 for one round): a residual counts in units of half of it
+// where that exceeds HuberDelta (obsLoss).
 type Observation struct {
 	Predicted, Measured float64
 	Open                bool
 	IOBytes             float64
 	Contended           float64
 	Strided             float64
+	Spread              float64
 }
 
 // HostFit is what FitHost found: the in-node message start-up time, the
@@ -284,21 +288,34 @@ func goldenMin(f func(float64) float64, a, b float64, steps int) float64 {
 // obsSquares is the sum of the observations' squared residuals with the
 // terms t.
 func obsSquares(obs []Observation, t terms) float64 {
-	return obsSum(obs, t, func(r float64) float64 { return r * r })
+	return obsSum(obs, t, func(_ Observation, r float64) float64 { return r * r })
 }
 
 // obsLoss is the sum of the observations' Huber losses with the terms t:
-// what FitHost minimises.
-func obsLoss(obs []Observation, t terms) float64 { return obsSum(obs, t, huber) }
+// what FitHost minimises. A residual is divided by its rounds' half
+// spread over HuberDelta where they spread wider than the bound: a run
+// whose rounds disagree by 40% knows its time less well than one whose
+// rounds agree within 5%, and the reality check holds a prediction of it
+// to its spread too (compare.RealityRow.Holds). Counted alike, a noisy
+// host's widest runs set the parameters every other run then paid for
+// (docs/compare.md, "The fit").
+func obsLoss(obs []Observation, t terms) float64 {
+	return obsSum(obs, t, func(o Observation, r float64) float64 { return huber(r / o.uncertainty()) })
+}
 
-func obsSum(obs []Observation, t terms, f func(r float64) float64) float64 {
+// uncertainty is the unit an observation's residual counts in: 1 where
+// its rounds spread within twice HuberDelta, else their half spread over
+// HuberDelta.
+func (o Observation) uncertainty() float64 { return max(1, o.Spread/(2*HuberDelta)) }
+
+func obsSum(obs []Observation, t terms, f func(o Observation, r float64) float64) float64 {
 	var s float64
 	for _, o := range obs {
 		p := o.Predicted + t.ioByte*o.IOBytes + t.contention*o.Contended + t.strided*o.Strided
 		if o.Open {
 			p += t.runWork
 		}
-		s += f(Residual(p, o.Measured))
+		s += f(o, Residual(p, o.Measured))
 	}
 	return s
 }

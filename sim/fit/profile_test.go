@@ -18,6 +18,7 @@ type syntheticHost struct {
 	trueT, trueW, trueK, trueC, trueS  float64
 	calls                              map[float64]int
 	slowed                             map[int]float64 // measured times the host slowed, by observation: the factor
+	spread                             map[int]float64 // the rounds' spread, by observation (Observation.Spread)
 }
 
 func (h *syntheticHost) predict(t float64) ([]Observation, error) {
@@ -46,7 +47,8 @@ func (h *syntheticHost) predict(t float64) ([]Observation, error) {
 		if k, ok := h.slowed[i]; ok {
 			meas *= k
 		}
-		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b, Contended: w, Strided: s}
+		obs[i] = Observation{Predicted: h.base[i] + h.msgs[i]*t, Measured: meas, Open: h.open[i], IOBytes: b, Contended: w, Strided: s,
+			Spread: h.spread[i]}
 	}
 	return obs, nil
 }
@@ -247,6 +249,34 @@ func TestFitHostResistsASlowedGrid(t *testing.T) {
 	}
 	if a, b := fit(1.25), fit(1.5); math.Abs(b/a-1) > 0.01 {
 		t.Errorf("in-node start-up %.3g with the grid 25%% slow, %.3g with it 50%% slow: want the same", a, b)
+	}
+}
+
+// TestFitHostWeighsBySpread: a grid measured 30% slow whose rounds spread
+// by 60% pulls the start-up time less than the same grid with rounds that
+// agree: its residuals count in units of its own spread.
+func TestFitHostWeighsBySpread(t *testing.T) {
+	fit := func(spread float64) float64 {
+		h := &syntheticHost{
+			base:  []float64{2.7, 1.4, 1.4, 1.3, 1.3, 0.08, 0.05, 0.05, 0.05, 0.05},
+			msgs:  []float64{0, 2000, 2000, 1000, 1000, 0, 400, 400, 200, 200},
+			open:  []bool{true, true, true, true, true, true, true, true, true, true},
+			trueT: 30e-6, calls: map[float64]int{},
+			slowed: map[int]float64{1: 1.3, 2: 1.3},
+			spread: map[int]float64{1: spread, 2: spread},
+		}
+		got, err := FitHost(h.predict, 1e-6, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return math.Abs(got.TStartNode/h.trueT - 1)
+	}
+	tight, wide := fit(0), fit(0.6)
+	if wide >= tight/2 {
+		t.Errorf("start-up time off by %.1f%% with the slow grid's rounds spread by 60%%, %.1f%% with them agreeing: want less than half", 100*wide, 100*tight)
+	}
+	if narrow := fit(2 * HuberDelta); narrow != tight {
+		t.Errorf("rounds spread within the bound: start-up time off by %.2f%%, want %.2f%% as with none", 100*narrow, 100*tight)
 	}
 }
 
