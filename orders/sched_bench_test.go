@@ -249,7 +249,8 @@ func runOne[R any](b *testing.B, prog Program[R]) time.Duration {
 // BenchmarkRuntimeCosts measures run mode's cost per order and per wait
 // on one worker, the prices calibrate mode gives OrderBlock and
 // WaitBlock, and beside them calibrate mode's own timing (timeRuntime),
-// in the same iterations, medians in µs. The benchmark's way: 65,536
+// in the same iterations, medians in µs, and the median of each
+// iteration's ratio of the two (ratios). The benchmark's way: 65,536
 // empty orders by batches of 16, got last first (the maker waits once
 // per batch: n orders and n/16 waits) and first first (it waits for
 // each: n orders and n waits, for the maker resumes ahead of the batch's
@@ -269,11 +270,21 @@ func BenchmarkRuntimeCosts(b *testing.B) {
 		}
 		calOrder, calWait = append(calOrder, o[0]*1e6), append(calWait, ws[0]*1e6)
 	}
-	mo, mw, co, cw := median(order), median(wait), median(calOrder), median(calWait)
-	b.ReportMetric(mo, "order-µs")
-	b.ReportMetric(mw, "wait-µs")
-	b.ReportMetric(co, "calibrated-order-µs")
-	b.ReportMetric(cw, "calibrated-wait-µs")
-	b.ReportMetric(co/mo, "calibrated/order")
-	b.ReportMetric(cw/mw, "calibrated/wait")
+	b.ReportMetric(median(order), "order-µs")
+	b.ReportMetric(median(wait), "wait-µs")
+	b.ReportMetric(median(calOrder), "calibrated-order-µs")
+	b.ReportMetric(median(calWait), "calibrated-wait-µs")
+	b.ReportMetric(median(ratios(calOrder, order)), "calibrated/order")
+	b.ReportMetric(median(ratios(calWait, wait)), "calibrated/wait")
+}
+
+// ratios are a[i]/b[i]: a benchmark's figures paired within each
+// iteration, where the host's speed, which drifts from one second to the
+// next (docs/performance.md, "The host's drift"), is the same for both.
+func ratios(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] / b[i]
+	}
+	return out
 }
