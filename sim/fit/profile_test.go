@@ -222,6 +222,20 @@ func TestFitHostStrided(t *testing.T) {
 	}
 }
 
+// slowedGridHost is a host of three grids of two sizes whose
+// message-heavy grid of the big size is measured slowdown times slow, its
+// rounds spread by spread (Observation.Spread).
+func slowedGridHost(slowdown, spread float64) *syntheticHost {
+	return &syntheticHost{
+		base:  []float64{2.7, 1.4, 1.4, 1.3, 1.3, 0.08, 0.05, 0.05, 0.05, 0.05},
+		msgs:  []float64{0, 2000, 2000, 1000, 1000, 0, 400, 400, 200, 200},
+		open:  []bool{true, true, true, true, true, true, true, true, true, true},
+		trueT: 30e-6, calls: map[float64]int{},
+		slowed: map[int]float64{1: slowdown, 2: slowdown},
+		spread: map[int]float64{1: spread, 2: spread},
+	}
+}
+
 // TestFitHostResistsASlowedGrid: when the runs of one grid are measured
 // slow (as sor's 1x2 runs all were in one check), how slow does
 // not move the fitted start-up time, which the runs that agree keep near
@@ -229,15 +243,7 @@ func TestFitHostStrided(t *testing.T) {
 // one. By squares it followed them: 35.6 µs at 25%, 40.5 µs at 50%.
 func TestFitHostResistsASlowedGrid(t *testing.T) {
 	fit := func(slowdown float64) float64 {
-		h := &syntheticHost{
-			// Three grids of two sizes; a message-heavy grid of the big
-			// size is slowed.
-			base:  []float64{2.7, 1.4, 1.4, 1.3, 1.3, 0.08, 0.05, 0.05, 0.05, 0.05},
-			msgs:  []float64{0, 2000, 2000, 1000, 1000, 0, 400, 400, 200, 200},
-			open:  []bool{true, true, true, true, true, true, true, true, true, true},
-			trueT: 30e-6, calls: map[float64]int{},
-			slowed: map[int]float64{1: slowdown, 2: slowdown},
-		}
+		h := slowedGridHost(slowdown, 0)
 		got, err := FitHost(h.predict, 1e-6, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -257,14 +263,7 @@ func TestFitHostResistsASlowedGrid(t *testing.T) {
 // agree: its residuals count in units of its own spread.
 func TestFitHostWeighsBySpread(t *testing.T) {
 	fit := func(spread float64) float64 {
-		h := &syntheticHost{
-			base:  []float64{2.7, 1.4, 1.4, 1.3, 1.3, 0.08, 0.05, 0.05, 0.05, 0.05},
-			msgs:  []float64{0, 2000, 2000, 1000, 1000, 0, 400, 400, 200, 200},
-			open:  []bool{true, true, true, true, true, true, true, true, true, true},
-			trueT: 30e-6, calls: map[float64]int{},
-			slowed: map[int]float64{1: 1.3, 2: 1.3},
-			spread: map[int]float64{1: spread, 2: spread},
-		}
+		h := slowedGridHost(1.3, spread)
 		got, err := FitHost(h.predict, 1e-6, 0)
 		if err != nil {
 			t.Fatal(err)
