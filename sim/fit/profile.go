@@ -19,8 +19,8 @@ import (
 // loop in it is pipelined across its array's contiguous dimension. So the
 // terms that fit best are found without simulating again. Spread is how
 // far the measured rounds spread, the logarithm of the slowest over the
-// fastest (0 for one round): a residual counts in units of half of it
-// where that exceeds HuberDelta (obsLoss).
+// fastest (0 for one round): where half of it exceeds HuberDelta, a
+// residual counts in units of half of it over HuberDelta (uncertainty).
 type Observation struct {
 	Predicted, Measured float64
 	Open                bool
