@@ -78,13 +78,38 @@ procs-reality runs="5" out="":
     out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
     bash .ci/procs-reality.sh bin/presage "$out" {{runs}}
 
-# The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor on grids 1, 1x2, 2x1, the big size five times and the small three (into OUT, default a temporary folder), then `presage reality` prints measured against predicted, fails if Presage's reports differ from the original's, and lists the runs the extended model misses by more than 10% and their rounds' spread. Run it alone on the machine (about 5 minutes on 2 cores).
+# The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor on grids 1, 1x2, 2x1, the big and the small size five times each (into OUT, default a temporary folder), then `presage reality` prints measured against predicted, fails if Presage's reports differ from the original's, and lists the runs the extended model misses by more than 10% and their rounds' spread. Run it alone on the machine (about 6 minutes on 2 cores).
 dvm-reality out="":
     #!/usr/bin/env bash
     set -euo pipefail
     go build -o bin/presage ./cmd/presage
     out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
     bash .ci/dvm-reality.sh "$(realpath bin/presage)" "$out"
+
+# The DVM reality check again, with this build, on checks already measured: each CHECK the OUT of `just dvm-reality` or CI's PRESAGE_CI_KEEP folder (its dvm-reality), `presage reality` on its rounds in a new store. Prints each check's runs within the bound, original-compatible and extended, and their sums: a change of the model or its fit judged on measurements that no longer move (docs/compare.md, "Judging a change on the kept checks"). About half a minute a check.
+dvm-replay +checks:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    go build -o bin/presage ./cmd/presage
+    machine=${MACHINE:-../shared/data/machines/Predictor.par}
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+    orig=0 ext=0 runs=0
+    for check in {{checks}}; do
+      if [ ! -d "$check" ]; then echo "$check: no such folder" >&2; exit 1; fi
+      if [ -d "$check/dvm-reality" ]; then check="$check/dvm-reality"; fi
+      rounds=$(find "$check" -mindepth 1 -maxdepth 1 -type d \( -name 'round*' -o -name 'small*' \) | sort)
+      if [ -z "$rounds" ]; then echo "$check: no round*/small* folder of devdvm's runs" >&2; exit 1; fi
+      rm -f "$work"/check.db*
+      if ! bin/presage --quiet --db "$work/check.db" reality --machine "$machine" --intervals all --bound-report-only $rounds >"$work/out" 2>"$work/err"; then
+        cat "$work/err" >&2; exit 1
+      fi
+      # runs (Main) within 10% ...: original-compatible A of N, extended B of N
+      line=$(grep '^runs (Main)' "$work/out")
+      read -r a n b <<<"$(sed -E 's/.*original-compatible ([0-9]+) of ([0-9]+), extended ([0-9]+) of.*/\1 \2 \3/' <<<"$line")"
+      echo "$check: original-compatible $a of $n, extended $b of $n"
+      orig=$((orig + a)) ext=$((ext + b)) runs=$((runs + n))
+    done
+    echo "all: original-compatible $orig of $runs, extended $ext of $runs"
 
 # Fuzz every fuzz target of every package, as `go test -list` finds them (.ci/targets.sh), for FUZZTIME (default 5m) each. A crasher found is saved under the package's testdata/fuzz: keep it, plain `go test` then runs it.
 fuzz fuzztime="5m":
