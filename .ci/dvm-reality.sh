@@ -54,7 +54,7 @@ done
 # the checks miss about one run in twelve (docs/compare.md, "The CI
 # step"); a report that differs from the original's still fails, and so
 # does a check with fewer than 7 of its 12 runs within the bound (the
-# worst of the twenty-three kept checks has 9; the original-compatible
+# worst of the twenty-four kept checks has 9; the original-compatible
 # model has 1 to 7).
 "$presage" --db "$out/presage.db" reality --machine "$machine" --intervals all --bound-report-only --min-within 7 \
   "$out"/round{1,2,3,4,5} "$out"/small{1,2,3,4,5}
