@@ -293,7 +293,7 @@ func obsSquares(obs []Observation, t terms) float64 {
 
 // obsLoss is the sum of the observations' Huber losses with the terms t:
 // what FitHost minimises. A residual is divided by its rounds' half
-// spread over HuberDelta where they spread wider than the bound: a run
+// spread over HuberDelta where that half spread exceeds HuberDelta: a run
 // whose rounds disagree by 40% knows its time less well than one whose
 // rounds agree within 5%, and the reality check holds a prediction of it
 // to its spread too (compare.RealityRow.Holds). Counted alike, a noisy
