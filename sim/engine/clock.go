@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math"
 	"slices"
 
 	"github.com/presage-dvm/presage/sim/internal/layout"
@@ -35,7 +34,7 @@ func (e *Engine) chargeClass(iv *interval, k Kind, c int32, d float64) {
 		r[cn] += d
 	}
 	if ki.clock && d != 0 {
-		if e.rec != nil && !e.tallyClass(k, c, d) {
+		if e.rec != nil && !e.tallyClass(e.stateOf(k), c, d) {
 			e.recordClassAlone(k, c, d)
 		}
 		e.clk[c] += d
@@ -52,7 +51,7 @@ func (e *Engine) addAll(vm *layout.VM, k Kind, d float64) {
 			u[c] += d
 		}
 		if spec.clock {
-			if e.rec != nil {
+			if r := e.rec; r != nil && !r.sumUniform(k, e.clkU, d) {
 				e.recordAll(k, d)
 			}
 			e.clkU += d
@@ -167,15 +166,15 @@ func (e *Engine) mpsSync(k Kind) {
 	if !e.skewed && e.clkU >= 0 {
 		return // every clock is clkU already: nobody waits
 	}
-	if e.rec != nil {
-		e.flushUniform() // before the clocks fold into clkU
-		e.syncing(true)
+	if e.rec == nil {
+		e.synchronize(k)
+		return
 	}
+	e.syncing(true)
+	clkU := e.clkU
 	e.synchronize(k)
-	if e.rec != nil {
-		e.syncing(false)
-		e.rec.uni.to = math.Inf(-1) // found again at the next charge on every processor
-	}
+	e.syncing(false)
+	e.rec.folded(e.clkU - clkU)
 }
 
 // synchronize is mpsSync when some clocks differ.
@@ -240,7 +239,7 @@ func (e *Engine) syncAll(k Kind, T float64) {
 		if d == 0 {
 			continue
 		}
-		if e.rec != nil && !e.tallyClass(k, int32(c), d) {
+		if e.rec != nil && !e.tallyClass(e.stateOf(k), int32(c), d) {
 			e.recordClassAlone(k, int32(c), d)
 		}
 		r := &rows[c]

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/internal/layout"
 	"github.com/presage-dvm/presage/sim/internal/section"
 )
@@ -165,7 +166,7 @@ func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
-		if e.rec != nil && !e.tallyClass(KUsr, cl, t) {
+		if e.rec != nil && !e.tallyClass(events.Computing, cl, t) { // KUsr's state
 			e.recordClassAlone(KUsr, cl, t)
 		}
 		e.clk[cl] += t

@@ -33,9 +33,10 @@ type recorder struct {
 	repeated float64
 	moves    int // classes.moves when members was built
 	members  [][]int
-	// all sums the charges on every processor while their clocks are the
-	// common one; classes those on each class, one per class (given to
-	// the recorder before a class splits).
+	// all sums the charges while there is one class of processors;
+	// classes those on each class, one per class, while there are more
+	// (given to the recorder before a class splits): the clocks parting
+	// and folding back change no tally.
 	all     events.Tally
 	classes []events.Tally
 	uni     uniform
@@ -47,8 +48,8 @@ type recorder struct {
 // as much, within the column of its tally while clkU stays at most to, so
 // that such a charge costs a few additions, not one per class, and a
 // regular call none. The tallies get it before one of them is given,
-// before a charge on every processor that does not fit, and before the
-// clocks part, fold or split.
+// before a charge on every processor that does not fit, and before a
+// class splits; it stays when the clocks fold into clkU (folded).
 type uniform struct {
 	on   bool
 	from float64 // clkU when the first charge was summed
@@ -59,6 +60,19 @@ type uniform struct {
 	f   float64
 	t   [events.NumStates]float64 // the other charges' time in each state
 	sum float64                   // the other charges' time
+}
+
+// folded keeps the time charged on every processor across a fold of the
+// clocks into clkU (mpsSync), which moved clkU by jump: the sums stay,
+// for every class's clock stays where it was, but the jump is no regular
+// call's.
+func (r *recorder) folded(jump float64) {
+	if r.uni.on {
+		r.uni.from += jump
+	}
+	// Every class's clock, clkU + clk[c] before, is clkU after: each
+	// class's limit (its column's end less clk[c]) moved by the jump.
+	r.uni.to += jump
 }
 
 // emptyUniform is a uniform with nothing summed and no limit known.
@@ -120,39 +134,45 @@ func (e *Engine) markRepeated(f float64) {
 // for d·(1−f), then Redundant for the rest (the insufficient parallelism
 // the model counts); any other charge is one state.
 
-// tallyClass adds a charge of kind k on class c, before the charge is
-// applied to the class's clock, to the class's tally, and reports whether
-// it did: when the clocks are apart and the charge falls within the
-// tally's column, the most frequent case, written out with no call.
+// tallyClass adds a charge in state s (stateOf its kind) on class c,
+// before the charge is applied to the class's clock, to the class's
+// tally, and reports whether it did: when the charge falls within the
+// tally's column, the most frequent case, in a few operations (a tally
+// that is not on has Hi ≤ Lo: no charge falls within it).
 // recordClassAlone reports the others.
-func (e *Engine) tallyClass(k Kind, c int32, d float64) bool {
+func (e *Engine) tallyClass(s events.State, c int32, d float64) bool {
 	r := e.rec
-	if !e.skewed || r.messages || !(d > 0) {
+	if r.messages {
 		return false
 	}
 	t := e.tallyOf(c)
 	clk := e.clk[c]
 	start := e.clkU + clk
 	end := start + d
-	if !t.On || start < t.Lo || end > t.Hi {
+	if start < t.Lo || end > t.Hi || !(d > 0) {
 		return false
 	}
-	s := r.kindStates[k]
-	if f := r.repeated; f > 0 && s == events.Computing {
-		own := d * (1 - f)
-		t.T[s] += own
-		t.T[events.Redundant] += d - own
-	} else {
-		t.T[s] += d
-	}
+	own := r.own(s, d)
+	t.T[s] += own
+	t.T[events.Redundant] += d - own // 0 but for repeated work
 	t.End = end
-	r.limitUniform(t, clk+d)
+	if to := t.Hi - (clk + d); to < r.uni.to {
+		r.uni.to = to // limitUniform, t being on
+	}
 	return true
 }
 
-// tallyOf is the tally of class c's charges while the clocks are apart
-// (every processor's when there is one class), for a StatesOnly
-// recorder.
+// own is the part of a charge of d in state s that is not repeated work:
+// parts' d·(1−f) of CPU time, all of any other charge (d·(1−0) is d).
+func (r *recorder) own(s events.State, d float64) float64 {
+	if s == events.Computing {
+		return d * (1 - r.repeated)
+	}
+	return d
+}
+
+// tallyOf is the tally of class c's charges (every processor's when
+// there is one class), for a StatesOnly recorder.
 func (e *Engine) tallyOf(c int32) *events.Tally {
 	if e.classes.count() > 1 {
 		return &e.rec.classes[c]
@@ -173,18 +193,11 @@ func (r *recorder) limitUniform(t *events.Tally, clk float64) {
 // recordClassAlone reports a charge of kind k on class c that tallyClass
 // did not take.
 func (e *Engine) recordClassAlone(k Kind, c int32, d float64) {
-	r := e.rec
-	if !r.messages && !e.skewed {
-		// The clocks part: the time charged on every processor so far
-		// goes to the tallies of the clocks as one.
-		e.flushUniform()
-		r.uni.to = math.Inf(-1)
-	}
 	if !(d > 0) {
 		return
 	}
 	e.recordClassFrom(k, c, e.classClock(c), d)
-	if !r.messages && e.skewed {
+	if r := e.rec; !r.messages {
 		r.limitUniform(e.tallyOf(c), e.clk[c]+d)
 	}
 }
@@ -285,6 +298,22 @@ func (e *Engine) recordAll(k Kind, d float64) {
 	e.recordAllAt(k, 0, d)
 }
 
+// sumUniform sums a charge of kind k on every processor with those
+// summed since the last flush, when some are and it fits (uniform), and
+// reports whether it did: recordAll's most frequent case, small enough to
+// be inlined into the charge (addAll).
+func (r *recorder) sumUniform(k Kind, clkU, d float64) bool {
+	u, s := &r.uni, r.kindStates[k]
+	if !(clkU+d <= u.to) || !u.on || !(d > 0) {
+		return false
+	}
+	own := r.own(s, d)
+	u.t[s] += own
+	u.t[events.Redundant] += d - own // 0 but for repeated work
+	u.sum += d
+	return true
+}
+
 // openUniform starts summing the charges on every processor from clkU,
 // unless it has.
 func (e *Engine) openUniform() {
@@ -304,7 +333,7 @@ func (e *Engine) refreshUniform(d float64) bool {
 		return false
 	}
 	to := math.Inf(1)
-	if !e.skewed || e.classes.count() == 1 {
+	if e.classes.count() == 1 {
 		t, clk := &r.all, e.clk[0]
 		if !t.On || e.clkU+clk < t.Lo {
 			return false
@@ -341,7 +370,7 @@ func (e *Engine) flushUniform() {
 			u.t[events.Redundant] += reg - own
 		}
 	}
-	if !e.skewed || e.classes.count() == 1 {
+	if e.classes.count() == 1 {
 		r.all.AddSums(&u.t, e.classClock(0))
 	} else {
 		ts := e.rec.classes
@@ -355,7 +384,7 @@ func (e *Engine) flushUniform() {
 // recordAllAt is recordAll of a charge from offset at of the clocks.
 func (e *Engine) recordAllAt(k Kind, at, d float64) {
 	s1, d1, s2, d2 := e.parts(k, d)
-	if !e.skewed || e.classes.count() == 1 {
+	if e.classes.count() == 1 {
 		if e.rec.messages || !e.rec.all.Add2(s1, d1, s2, d2, e.classClock(0)+at) {
 			e.recordAllState(s1, at, d1)
 			e.recordAllState(s2, at+d1, d2)
@@ -420,7 +449,7 @@ func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 		return
 	}
 	own := d * (1 - f) // parts(KUsr, d) of a regular call
-	if !e.skewed || e.classes.count() == 1 {
+	if e.classes.count() == 1 {
 		if !e.rec.all.Add2(events.Computing, own, events.Redundant, d-own, e.classClock(0)) {
 			e.recordAllParts(c, r)
 		}
@@ -431,7 +460,7 @@ func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 
 // recordRegularClasses reports a regular call's charges, c of user time
 // then r of system time, own of them Computing and rep Redundant, on
-// every class of skewed clocks.
+// every class.
 func (e *Engine) recordRegularClasses(c, r, own, rep float64) {
 	ts := e.rec.classes
 	for cl, clk := range e.clk[:e.classes.count()] {
@@ -464,7 +493,7 @@ func (e *Engine) recordAllState(s events.State, at, d float64) {
 	if d <= 0 {
 		return
 	}
-	if !e.skewed || e.classes.count() == 1 {
+	if e.classes.count() == 1 {
 		start := e.classClock(0) + at
 		if e.rec.messages {
 			e.rec.r.State(s, events.AllProcs(e.L), start, d)

@@ -179,7 +179,11 @@ type StatesOnly interface {
 // it. Its sums are unrounded seconds: the recorder rounds them once, when
 // it is given them (Tallied).
 type Tally struct {
-	On     bool
+	On bool
+	// Lo and Hi bound the column; Hi ≤ Lo when the tally is not on (Open,
+	// the zero Tally), so that a charge that starts at Lo or later and
+	// ends by Hi falls within an open tally's column: the engine tests
+	// no more.
 	Lo, Hi float64
 	T      [NumStates]float64
 	// End is the end of the last charge summed, 0 for none: the charges
