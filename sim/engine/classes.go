@@ -52,10 +52,12 @@ func (e *Engine) classOf(p int) int32 { return e.classes.of[p] }
 
 // newClassFrom adds an empty class whose state is a copy of class c's.
 func (e *Engine) newClassFrom(c int32) int32 {
-	if e.rec != nil && !e.rec.messages {
-		e.giveClassTallies() // while they name the processors charged
-		e.rec.classes = append(e.rec.classes, events.Tally{})
-		e.rec.uni.to = math.Inf(-1) // the new class has no column yet
+	if r := e.rec; r != nil {
+		if !r.messages {
+			e.giveClassTallies()    // while they name the processors charged
+			r.uni.to = math.Inf(-1) // the new class has no column yet
+		}
+		r.classes = append(r.classes, events.Tally{})
 	}
 	n := int32(e.classes.count())
 	e.classes.size = append(e.classes.size, 0)

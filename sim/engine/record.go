@@ -33,11 +33,11 @@ type recorder struct {
 	repeated float64
 	moves    int // classes.moves when members was built
 	members  [][]int
-	// all sums the charges while there is one class of processors;
-	// classes those on each class, one per class, while there are more
-	// (given to the recorder before a class splits): the clocks parting
-	// and folding back change no tally.
-	all     events.Tally
+	// classes sums the charges on each class, one tally per class (every
+	// processor's while there is one), given to the recorder before a
+	// class splits: the clocks parting and folding back change no tally.
+	// A recorder of messages has them too, never open, so that a charge
+	// never falls within one.
 	classes []events.Tally
 	uni     uniform
 }
@@ -142,10 +142,7 @@ func (e *Engine) markRepeated(f float64) {
 // recordClassAlone reports the others.
 func (e *Engine) tallyClass(s events.State, c int32, d float64) bool {
 	r := e.rec
-	if r.messages {
-		return false
-	}
-	t := e.tallyOf(c)
+	t := &r.classes[c]
 	clk := e.clk[c]
 	start := e.clkU + clk
 	end := start + d
@@ -171,15 +168,6 @@ func (r *recorder) own(s events.State, d float64) float64 {
 	return d
 }
 
-// tallyOf is the tally of class c's charges (every processor's when
-// there is one class), for a StatesOnly recorder.
-func (e *Engine) tallyOf(c int32) *events.Tally {
-	if e.classes.count() > 1 {
-		return &e.rec.classes[c]
-	}
-	return &e.rec.all
-}
-
 // limitUniform keeps the time charged on every processor at once within
 // the column of tally t, of a class whose clock is clkU + clk.
 func (r *recorder) limitUniform(t *events.Tally, clk float64) {
@@ -198,23 +186,15 @@ func (e *Engine) recordClassAlone(k Kind, c int32, d float64) {
 	}
 	e.recordClassFrom(k, c, e.classClock(c), d)
 	if r := e.rec; !r.messages {
-		r.limitUniform(e.tallyOf(c), e.clk[c]+d)
+		r.limitUniform(&r.classes[c], e.clk[c]+d)
 	}
 }
 
 // recordClassFrom reports a charge of kind k on class c from start.
 func (e *Engine) recordClassFrom(k Kind, c int32, start, d float64) {
 	s1, d1, s2, d2 := e.parts(k, d)
-	switch {
-	case e.rec.messages:
-	case e.classes.count() == 1:
-		if e.rec.all.Add2(s1, d1, s2, d2, start) {
-			return
-		}
-	default:
-		if e.rec.classes[c].Add2(s1, d1, s2, d2, start) {
-			return
-		}
+	if e.rec.classes[c].Add2(s1, d1, s2, d2, start) {
+		return // never for a recorder of messages: its tallies are closed
 	}
 	if d1 > 0 {
 		e.stateOfClass(s1, c, start, d1)
@@ -239,17 +219,11 @@ func (e *Engine) parts(k Kind, d float64) (s1 events.State, d1 float64, s2 event
 
 // stateOfClass reports that class c spent [start, start+d) in state s.
 func (e *Engine) stateOfClass(s events.State, c int32, start, d float64) {
-	switch {
+	switch t := &e.rec.classes[c]; {
 	case e.rec.messages:
 		e.rec.r.State(s, e.classProcs(c), start, d)
-	case e.classes.count() == 1:
-		if !e.rec.all.Add(s, start, d) {
-			e.tallyMiss(&e.rec.all, events.AllProcs(e.L), s, start, d)
-		}
-	default:
-		if t := &e.rec.classes[c]; !t.Add(s, start, d) {
-			e.tallyMiss(t, e.classProcs(c), s, start, d)
-		}
+	case !t.Add(s, start, d):
+		e.tallyMiss(t, e.classProcs(c), s, start, d)
 	}
 }
 
@@ -271,10 +245,9 @@ func (e *Engine) tallyMiss(t *events.Tally, who events.Procs, s events.State, st
 func (e *Engine) giveClassTallies() {
 	e.flushUniform()
 	r := e.rec
-	v := e.classVersion()
 	for c := range r.classes {
 		if r.classes[c].On {
-			r.states.Tallied(&r.classes[c], events.Class(e.classes.of, int32(c), v))
+			r.states.Tallied(&r.classes[c], e.classProcs(int32(c)))
 		}
 	}
 }
@@ -333,21 +306,12 @@ func (e *Engine) refreshUniform(d float64) bool {
 		return false
 	}
 	to := math.Inf(1)
-	if e.classes.count() == 1 {
-		t, clk := &r.all, e.clk[0]
+	for c, clk := range e.clk {
+		t := &r.classes[c]
 		if !t.On || e.clkU+clk < t.Lo {
 			return false
 		}
-		to = t.Hi - clk
-	} else {
-		ts := e.rec.classes
-		for c, clk := range e.clk[:e.classes.count()] {
-			t := &ts[c]
-			if !t.On || e.clkU+clk < t.Lo {
-				return false
-			}
-			to = min(to, t.Hi-clk)
-		}
+		to = min(to, t.Hi-clk)
 	}
 	r.uni.to = to
 	return e.clkU+d <= to
@@ -370,13 +334,8 @@ func (e *Engine) flushUniform() {
 			u.t[events.Redundant] += reg - own
 		}
 	}
-	if e.classes.count() == 1 {
-		r.all.AddSums(&u.t, e.classClock(0))
-	} else {
-		ts := e.rec.classes
-		for c, clk := range e.clk[:e.classes.count()] {
-			ts[c].AddSums(&u.t, e.clkU+clk)
-		}
+	for c, clk := range e.clk {
+		r.classes[c].AddSums(&u.t, e.clkU+clk)
 	}
 	u.on, u.f, u.t, u.sum = false, math.NaN(), [events.NumStates]float64{}, 0 // the limit stays
 }
@@ -384,20 +343,13 @@ func (e *Engine) flushUniform() {
 // recordAllAt is recordAll of a charge from offset at of the clocks.
 func (e *Engine) recordAllAt(k Kind, at, d float64) {
 	s1, d1, s2, d2 := e.parts(k, d)
-	if e.classes.count() == 1 {
-		if e.rec.messages || !e.rec.all.Add2(s1, d1, s2, d2, e.classClock(0)+at) {
-			e.recordAllState(s1, at, d1)
-			e.recordAllState(s2, at+d1, d2)
-		}
-		return
-	}
 	if e.rec.messages {
 		e.recordAllState(s1, at, d1)
 		e.recordAllState(s2, at+d1, d2)
 		return
 	}
 	ts := e.rec.classes
-	for c, clk := range e.clk[:e.classes.count()] {
+	for c, clk := range e.clk {
 		if start := e.clkU + clk + at; !ts[c].Add2(s1, d1, s2, d2, start) {
 			if d1 > 0 {
 				e.stateOfClass(s1, int32(c), start, d1)
@@ -449,12 +401,6 @@ func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 		return
 	}
 	own := d * (1 - f) // parts(KUsr, d) of a regular call
-	if e.classes.count() == 1 {
-		if !e.rec.all.Add2(events.Computing, own, events.Redundant, d-own, e.classClock(0)) {
-			e.recordAllParts(c, r)
-		}
-		return
-	}
 	e.recordRegularClasses(c, r, own, d-own)
 }
 
@@ -463,7 +409,7 @@ func (e *Engine) recordRegularAlone(c, r, d, f float64) {
 // every class.
 func (e *Engine) recordRegularClasses(c, r, own, rep float64) {
 	ts := e.rec.classes
-	for cl, clk := range e.clk[:e.classes.count()] {
+	for cl, clk := range e.clk {
 		if start := e.clkU + clk; !ts[cl].Add2(events.Computing, own, events.Redundant, rep, start) {
 			if c > 0 {
 				e.recordClassFrom(KUsr, int32(cl), start, c)
@@ -493,17 +439,6 @@ func (e *Engine) recordAllState(s events.State, at, d float64) {
 	if d <= 0 {
 		return
 	}
-	if e.classes.count() == 1 {
-		start := e.classClock(0) + at
-		if e.rec.messages {
-			e.rec.r.State(s, events.AllProcs(e.L), start, d)
-			return
-		}
-		if !e.rec.all.Add(s, start, d) {
-			e.tallyMiss(&e.rec.all, events.AllProcs(e.L), s, start, d)
-		}
-		return
-	}
 	for c := range int32(e.classes.count()) {
 		e.stateOfClass(s, c, e.classClock(c)+at, d)
 	}
@@ -518,8 +453,6 @@ func (e *Engine) classVersion() events.ClassVersion {
 // the end of the simulation.
 func (e *Engine) flushAll() {
 	if r := e.rec; !r.messages {
-		e.flushUniform()
-		r.states.Tallied(&r.all, events.AllProcs(e.L))
 		e.giveClassTallies()
 	}
 }
