@@ -253,18 +253,16 @@ func (e *Engine) giveClassTallies() {
 }
 
 // recordAll reports a charge of kind k on every root processor, before
-// the common clock advances: once when every clock is the common one, else
-// once per class, from the class's own clock.
+// the common clock advances, that sumUniform did not take: summed with
+// the other charges on every processor when it fits, else on each class
+// from the class's own clock.
 func (e *Engine) recordAll(k Kind, d float64) {
 	if !(d > 0) {
 		return
 	}
-	if u := &e.rec.uni; e.clkU+d <= u.to || e.refreshUniform(d) {
+	if e.clkU+d <= e.rec.uni.to || e.refreshUniform(d) {
 		e.openUniform()
-		s1, d1, s2, d2 := e.parts(k, d)
-		u.t[s1] += d1
-		u.t[s2] += d2 // t[0] += 0 when the charge is one state
-		u.sum += d
+		e.rec.sumUniform(k, e.clkU, d)
 		return
 	}
 	e.flushUniform()
