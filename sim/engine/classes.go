@@ -58,6 +58,7 @@ func (e *Engine) newClassFrom(c int32) int32 {
 			r.uni.to = math.Inf(-1) // the new class has no column yet
 		}
 		r.classes = append(r.classes, events.Tally{})
+		r.mark = append(r.mark, r.mark[c])
 	}
 	n := int32(e.classes.count())
 	e.classes.size = append(e.classes.size, 0)

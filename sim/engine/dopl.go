@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/presage-dvm/presage/sim/events"
 	"github.com/presage-dvm/presage/sim/internal/layout"
 	"github.com/presage-dvm/presage/sim/internal/section"
 )
@@ -166,8 +165,12 @@ func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
-		if e.rec != nil && !e.tallyClass(events.Computing, cl, t) { // KUsr's state
-			e.recordClassAlone(KUsr, cl, t)
+		if r := e.rec; r != nil && r.userLater {
+			// Summed when the class's tally is next used (settle): here
+			// only the charges on every processor kept within its column.
+			r.limitUniform(&r.classes[cl], e.clk[cl]+t)
+		} else if r != nil {
+			e.recordUser(cl, t)
 		}
 		e.clk[cl] += t
 		e.skewed = true

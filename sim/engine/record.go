@@ -31,15 +31,23 @@ type recorder struct {
 	// repeated is the share of the CPU time charged that is repeated work
 	// (markRepeated), 0 for none.
 	repeated float64
-	moves    int // classes.moves when members was built
-	members  [][]int
+	// userLater: a loop's user time on a class is summed when the class's
+	// tally is next used (settle), not charge by charge (chargeUser): a
+	// StatesOnly recorder, no repeated work.
+	userLater bool
+	moves     int // classes.moves when members was built
+	members   [][]int
 	// classes sums the charges on each class, one tally per class (every
 	// processor's while there is one), given to the recorder before a
 	// class splits: the clocks parting and folding back change no tally.
 	// A recorder of messages has them too, never open, so that a charge
 	// never falls within one.
 	classes []events.Tally
-	uni     uniform
+	// mark is, per class, its clk up to which its own charges are in its
+	// tally or reported: the rest, clk − mark, is user time of its loops
+	// not summed yet (userLater), after every charge summed.
+	mark []float64
+	uni  uniform
 }
 
 // uniform is, for a StatesOnly recorder, the time charged on every
@@ -71,8 +79,12 @@ func (r *recorder) folded(jump float64) {
 		r.uni.from += jump
 	}
 	// Every class's clock, clkU + clk[c] before, is clkU after: each
-	// class's limit (its column's end less clk[c]) moved by the jump.
+	// class's limit (its column's end less clk[c]) moved by the jump, and
+	// its user time not summed yet is what it was, now −mark.
 	r.uni.to += jump
+	for c := range r.mark {
+		r.mark[c] -= jump
+	}
 }
 
 // emptyUniform is a uniform with nothing summed and no limit known.
@@ -124,8 +136,16 @@ func (e *Engine) syncing(on bool) {
 // work another processor does too: of n processors repeating it, f =
 // (n−1)/n is insufficient parallelism. 0 ends it.
 func (e *Engine) markRepeated(f float64) {
-	if e.rec != nil {
-		e.rec.repeated = f
+	if r := e.rec; r != nil {
+		r.repeated, r.userLater = f, f == 0 && !r.messages
+	}
+}
+
+// recordUser reports user time t on class c (chargeUser), before the
+// class's clock advances, without userLater: as any other charge.
+func (e *Engine) recordUser(c int32, t float64) {
+	if !e.tallyClass(events.Computing, c, t) { // KUsr's state
+		e.recordClassAlone(KUsr, c, t)
 	}
 }
 
@@ -149,6 +169,10 @@ func (e *Engine) tallyClass(s events.State, c int32, d float64) bool {
 	if start < t.Lo || end > t.Hi || !(d > 0) {
 		return false
 	}
+	// The class's user time not summed yet came before start, within the
+	// column since the tally opened after the last settle.
+	t.T[events.Computing] += clk - r.mark[c]
+	r.mark[c] = clk + d
 	own := r.own(s, d)
 	t.T[s] += own
 	t.T[events.Redundant] += d - own // 0 but for repeated work
@@ -186,12 +210,52 @@ func (e *Engine) recordClassAlone(k Kind, c int32, d float64) {
 	}
 	e.recordClassFrom(k, c, e.classClock(c), d)
 	if r := e.rec; !r.messages {
+		r.mark[c] = e.clk[c] + d
 		r.limitUniform(&r.classes[c], e.clk[c]+d)
 	}
 }
 
+// settle sums the user time of class c not summed yet (userLater), before
+// anything else of the class is reported or its tally given: within the
+// tally's column what falls there, the rest reported as one state and
+// the tally opened where the class's clock is. What falls within the
+// column: all of it while the class's clock is there; else every charge
+// since the last settle came before the clock left the column (the
+// charges on every processor and the class's other charges test the
+// column, userLater's charges do not), so the user time within the
+// column is its end less clkU less mark (the other charges' time moved
+// mark past them).
+func (e *Engine) settle(c int32) {
+	r := e.rec
+	if r.messages {
+		return
+	}
+	clk := e.clk[c]
+	pending := clk - r.mark[c]
+	if !(pending > 0) {
+		return
+	}
+	t := &r.classes[c]
+	now := e.clkU + clk
+	if t.On && now <= t.Hi {
+		t.T[events.Computing] += pending
+		t.End = max(t.End, now)
+		r.mark[c] = clk
+		return
+	}
+	within := 0.0
+	if t.On {
+		within = min(pending, max(0, t.Hi-e.clkU-r.mark[c]))
+		t.T[events.Computing] += within
+		t.End = max(t.End, t.Hi)
+	}
+	r.mark[c] = clk
+	e.tallyMiss(t, e.classProcs(c), events.Computing, now-(pending-within), pending-within)
+}
+
 // recordClassFrom reports a charge of kind k on class c from start.
 func (e *Engine) recordClassFrom(k Kind, c int32, start, d float64) {
+	e.settle(c)
 	s1, d1, s2, d2 := e.parts(k, d)
 	if e.rec.classes[c].Add2(s1, d1, s2, d2, start) {
 		return // never for a recorder of messages: its tallies are closed
@@ -219,6 +283,7 @@ func (e *Engine) parts(k Kind, d float64) (s1 events.State, d1 float64, s2 event
 
 // stateOfClass reports that class c spent [start, start+d) in state s.
 func (e *Engine) stateOfClass(s events.State, c int32, start, d float64) {
+	e.settle(c)
 	switch t := &e.rec.classes[c]; {
 	case e.rec.messages:
 		e.rec.r.State(s, e.classProcs(c), start, d)
@@ -243,6 +308,9 @@ func (e *Engine) tallyMiss(t *events.Tally, who events.Procs, s events.State, st
 // recorder: at the end, and before a class splits (newClassFrom), so that
 // a tally names its processors as they were charged.
 func (e *Engine) giveClassTallies() {
+	for c := range int32(e.classes.count()) {
+		e.settle(c)
+	}
 	e.flushUniform()
 	r := e.rec
 	for c := range r.classes {
@@ -333,7 +401,10 @@ func (e *Engine) flushUniform() {
 		}
 	}
 	for c, clk := range e.clk {
-		r.classes[c].AddSums(&u.t, e.clkU+clk)
+		// A class's clock is past its column when its user time not
+		// summed yet took it there (settle): the sums end within it.
+		t := &r.classes[c]
+		t.AddSums(&u.t, min(e.clkU+clk, t.Hi))
 	}
 	u.on, u.f, u.t, u.sum = false, math.NaN(), [events.NumStates]float64{}, 0 // the limit stays
 }
