@@ -165,12 +165,15 @@ func (e *Engine) chargeUser(r *counters, cl int32, t float64) {
 	r[cCPU] += t
 	r[cExec] += t
 	if t != 0 {
-		if r := e.rec; r != nil && r.userLater {
-			// Summed when the class's tally is next used (settle): here
-			// only the charges on every processor kept within its column.
-			r.limitUniform(&r.classes[cl], e.clk[cl]+t)
-		} else if r != nil {
-			e.recordUser(cl, t)
+		if r := e.rec; r != nil {
+			if r.userLater() {
+				// Summed when the class's tally is next used (settle):
+				// here only the charges on every processor kept within
+				// the class's column.
+				r.limitUniform(&r.classes[cl], e.clk[cl]+t)
+			} else {
+				e.recordUser(cl, t)
+			}
 		}
 		e.clk[cl] += t
 		e.skewed = true

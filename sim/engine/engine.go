@@ -185,8 +185,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	if opt.Recorder != nil {
 		states, _ := opt.Recorder.(events.StatesOnly)
 		e.rec = &recorder{r: opt.Recorder, messages: states == nil, states: states, uni: emptyUniform(), kindStates: &kindStates[0],
-			classes: make([]events.Tally, e.classes.count()), mark: make([]float64, e.classes.count()),
-			userLater: states != nil}
+			classes: make([]events.Tally, e.classes.count()), mark: make([]float64, e.classes.count())}
 	}
 	e.root = layout.NewRoot(grid, pow)
 	e.vm = e.root

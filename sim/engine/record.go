@@ -31,12 +31,8 @@ type recorder struct {
 	// repeated is the share of the CPU time charged that is repeated work
 	// (markRepeated), 0 for none.
 	repeated float64
-	// userLater: a loop's user time on a class is summed when the class's
-	// tally is next used (settle), not charge by charge (chargeUser): a
-	// StatesOnly recorder, no repeated work.
-	userLater bool
-	moves     int // classes.moves when members was built
-	members   [][]int
+	moves    int // classes.moves when members was built
+	members  [][]int
 	// classes sums the charges on each class, one tally per class (every
 	// processor's while there is one), given to the recorder before a
 	// class splits: the clocks parting and folding back change no tally.
@@ -136,10 +132,15 @@ func (e *Engine) syncing(on bool) {
 // work another processor does too: of n processors repeating it, f =
 // (n−1)/n is insufficient parallelism. 0 ends it.
 func (e *Engine) markRepeated(f float64) {
-	if r := e.rec; r != nil {
-		r.repeated, r.userLater = f, f == 0 && !r.messages
+	if e.rec != nil {
+		e.rec.repeated = f
 	}
 }
+
+// userLater reports whether a loop's user time on a class is summed when
+// the class's tally is next used (settle), not charge by charge
+// (chargeUser): for a StatesOnly recorder, while no work is repeated.
+func (r *recorder) userLater() bool { return r.repeated == 0 && !r.messages }
 
 // recordUser reports user time t on class c (chargeUser), before the
 // class's clock advances, without userLater: as any other charge.
