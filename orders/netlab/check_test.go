@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,4 +247,27 @@ func makespan(t *testing.T, tr *ordersim.Prepared, cl ordersim.Cluster) float64 
 		t.Fatal(err)
 	}
 	return r.Makespan
+}
+
+func TestQuietestTakesEachSizeAtItsLeast(t *testing.T) {
+	pts := func(s ...float64) []machine.MessagePoint {
+		var ps []machine.MessagePoint
+		for i, v := range s {
+			ps = append(ps, machine.MessagePoint{Bytes: int64(i) << 20, Seconds: v})
+		}
+		return ps
+	}
+	cals := []machine.Cluster{
+		{Latency: 1, Messages: pts(1, 9, 4), OrderCost: 3, WaitCost: 1},
+		{Latency: 2, Messages: pts(2, 3, 5), OrderCost: 1, WaitCost: 2},
+		{Latency: 3, Messages: pts(3, 6, 2), OrderCost: 2, WaitCost: 3},
+	}
+	q := quietest(cals)
+	want := machine.Cluster{Latency: 2, Messages: pts(1, 3, 2), OrderCost: 1, WaitCost: 1}
+	if !reflect.DeepEqual(q, want) {
+		t.Errorf("quietest = %+v, want %+v", q, want)
+	}
+	if cals[1].Messages[0].Seconds != 2 {
+		t.Error("quietest changed a calibration's points")
+	}
 }
