@@ -78,7 +78,7 @@ procs-reality runs="5" out="":
     out="{{out}}"; if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
     bash .ci/procs-reality.sh bin/presage "$out" {{runs}}
 
-# The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor on grids 1, 1x2, 2x1, the big size five times and the small size seven (into OUT, default a temporary folder), then `presage reality` prints measured against predicted, fails if Presage's reports differ from the original's, and lists the runs the extended model misses by more than 10% and their rounds' spread. Run it alone on the machine (about 6.5 minutes on 2 cores).
+# The DVM reality check: the real DVM system (../shared/tools/devdvm) runs jac and sor on grids 1, 1x2, 2x1, one thread a process (DVMH_NUM_THREADS=1), the big size five times and the small size seven (into OUT, default a temporary folder), then `presage reality` prints measured against predicted, fails if Presage's reports differ from the original's, and lists the runs the extended model misses by more than 10% and their rounds' spread. Run it alone on the machine (about 8 minutes on 2 cores).
 dvm-reality out="":
     #!/usr/bin/env bash
     set -euo pipefail

@@ -24,6 +24,14 @@ devdvm=${DEVDVM:-../shared/tools/devdvm}
 # equals this one (and copies none into OUT).
 machine=${MACHINE:-../shared/data/machines/Predictor.par}
 grids="1 1x2 2x1"
+# One thread a process, in the traced run as in every measured one: the DVMH
+# run-time runs a REGION's parallel loop on as many threads as its process
+# has cores, so a one-process run on 2 cores, the traced run among them,
+# computes sor's initialisation on two threads, where each process of a
+# two-process run has one core and one thread (docs/compare.md, "Where the
+# time goes", item 6). devdvm passes DVMH_* through to every run; a value
+# given by the caller is kept.
+export DVMH_NUM_THREADS=${DVMH_NUM_THREADS:-1}
 
 # measure SIZE DIR EXTRAS: one devdvm round, with the original Predictor's
 # and analyzer's reports when EXTRAS is 1; every program on every grid must

@@ -78,17 +78,7 @@ func DefaultRealityMachine(dir string) string {
 // RealityCores is the number of cores devdvm's sysinfo.txt says the runs
 // had ("nproc: N"), 0 when it does not say.
 func RealityCores(dir string) int {
-	b, err := os.ReadFile(filepath.Join(dir, "sysinfo.txt"))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "nproc:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return n
-		}
-	}
-	return 0
+	return readHostThreads(dir).cores
 }
 
 // DVMReality ingests every round's trace and statistics, predicts each
@@ -114,6 +104,9 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 	}
 	out := &compare.Reality{Rounds: req.Dirs, Machine: req.Machine,
 		Extended: fmt.Sprintf("%s (host: %d node(s) of %d core(s))", extendedMethod, req.Host.Nodes, req.Host.CoresPerNode)}
+	if note := threadsNote(rounds); note != "" {
+		out.Notes = append(out.Notes, note)
+	}
 	if !req.Extended {
 		out.Extended = "not made (--no-extended)"
 	}
