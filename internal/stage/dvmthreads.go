@@ -101,11 +101,7 @@ func (r realityRound) processCounts() []int {
 			if err != nil {
 				continue
 			}
-			p := 1
-			for _, d := range dims {
-				p *= d
-			}
-			counts = append(counts, p)
+			counts = append(counts, result.Config{Grid: dims}.Procs())
 		}
 	}
 	return counts
