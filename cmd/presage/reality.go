@@ -34,7 +34,7 @@ type realityCmd struct {
 	MinWithin int `help:"Fail when fewer than N runs (Main) are predicted by the extended model within 10% or the rounds' spread, --bound-report-only or not." placeholder:"N"`
 	// IOByte prices the extended model's I/O copy time for the fits that
 	// cannot (runs of one size, docs/compare.md "The extended model").
-	IOByte float64 `name:"iobyte" help:"I/O copy time in nanoseconds per byte that the fits of runs of one size keep (they cannot tell it from the run work), priced on other runs, e.g. a check of two sizes (default: the machine file's iobyte statement, else 0)." placeholder:"NS"`
+	IOByte float64 `name:"iobyte" help:"I/O copy time in nanoseconds per byte that the fits of runs of one size keep, fitting the run work beside it (they cannot tell the two apart), priced on other runs, e.g. a check of two sizes (default: the machine file's iobyte statement; without one they fit the I/O copy time alone, with no run work)." placeholder:"NS"`
 	JSON   bool    `help:"Write the check as JSON instead of the table." xor:"format"`
 	CSV    bool    `help:"Write the table's rows as CSV instead of the table." xor:"format"`
 	hostFlags

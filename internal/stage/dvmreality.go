@@ -34,11 +34,12 @@ type RealityRequest struct {
 	// The traces must have been recorded on the host of the runs, as
 	// devdvm records them: the power stays 1.
 	Extended bool
-	// IOByte is the I/O copy time, seconds per byte, the fits of the
-	// leave-one-out across sizes keep: runs of one size cannot tell it
-	// from the run work (fit.HostFit.IOByteFitted). Price it on other
-	// runs (a check of two sizes); 0: the machine's iobyte statement, or
-	// none.
+	// IOByte is the I/O copy time, seconds per byte, the fits of runs of
+	// one size (the leave-one-out across sizes) keep, fitting the run work
+	// beside it: they cannot tell the two apart (fit.SplitGiven). Price it
+	// on other runs (a check of two sizes); 0: the machine's iobyte
+	// statement, or none, and those fits fit the I/O copy time alone
+	// (fit.SplitToBytes).
 	IOByte float64
 	// Analyzer compares Presage's analyzer report of a stored measured run
 	// with the original's report file: the renderers are the command's,
@@ -528,14 +529,11 @@ func hostSpread(fits []fit.HostFit) string {
 }
 
 // hostParams says what a host fit found, in the machine files' units, and
-// whether its runs told the I/O copy time from the run work.
+// how it divided the time outside the trace between the run work and the
+// I/O copy time (fit.IOSplit).
 func hostParams(hf fit.HostFit) string {
-	how := "fitted"
-	if !hf.IOByteFitted {
-		how = "kept: runs of one size cannot tell it from the run work"
-	}
 	return fmt.Sprintf("in-node TStart %.3g µs, run work %.3g ms, I/O copy time %.3g ns/B (%s), contention %.3g%%, strided iteration time %.3g ns",
-		hf.TStartNode*1e6, hf.RunWork*1e3, hf.IOByte*1e9, how, hf.Contention*100, hf.Strided*1e9)
+		hf.TStartNode*1e6, hf.RunWork*1e3, hf.IOByte*1e9, hf.Split, hf.Contention*100, hf.Strided*1e9)
 }
 
 // crossFits is the leave-one-out across programs and sizes: the extended

@@ -33,15 +33,73 @@ type Observation struct {
 // HostFit is what FitHost found: the in-node message start-up time, the
 // run work, the I/O copy time, the node contention and the strided
 // iteration time of the extended model, and the root mean square of the
-// residuals there (the starting machine's, RMSStart, to compare).
-// IOByteFitted says whether the observations told the I/O copy time from
-// the run work (their intervals copy different amounts): when not, IOByte
-// is the starting value FitHost was given.
+// residuals there (the starting machine's, RMSStart, to compare). Split
+// says how the time the open intervals lack was divided between the run
+// work and the I/O copy time.
 type HostFit struct {
 	TStartNode, RunWork, IOByte, Contention, Strided float64
-	IOByteFitted                                     bool
+	Split                                            IOSplit
 	RMS, RMSStart                                    float64
 	Simulations                                      int // distinct start-up times predicted
+}
+
+// IOSplit is how FitHost divides the time the intervals open at the
+// trace's end lack between the run work (the same at every size) and the
+// I/O copy time (per byte the I/O statements copy).
+type IOSplit int
+
+const (
+	// SplitBySizes: the intervals copy amounts that differ by
+	// identifyRatio or more (runs of different sizes), which tell the two
+	// terms apart: both are fitted.
+	SplitBySizes IOSplit = iota
+	// SplitToBytes: runs of one size, no I/O copy time given: the I/O copy
+	// time is fitted alone and the run work stays 0. Runs of one size fit
+	// any sum of the two alike; the per-byte term is the one that carries
+	// to another size, as the fits of two sizes find (every such fit of
+	// the DVM reality check puts the run work at 0, docs/compare.md), where
+	// the run work alone, fitted on the big size, made the small runs
+	// three to four times too slow.
+	SplitToBytes
+	// SplitGiven: the I/O copy time is the value given (a machine file's
+	// iobyte, a flag), or the intervals copy nothing: the run work is
+	// fitted.
+	SplitGiven
+)
+
+// String says what the split did with the I/O copy time, for reports.
+func (s IOSplit) String() string {
+	switch s {
+	case SplitBySizes:
+		return "fitted"
+	case SplitToBytes:
+		return "fitted alone: runs of one size cannot tell it from the run work, which is kept at 0"
+	default:
+		return "kept: runs of one size cannot tell it from the run work"
+	}
+}
+
+// splitOf is how the observations divide the open intervals' time between
+// the run work and the I/O copy time, ioByte being the value given (0:
+// none).
+func splitOf(obs []Observation, ioByte float64) IOSplit {
+	lo, hi := math.Inf(1), 0.0
+	for _, o := range obs {
+		switch {
+		case !o.Open && o.IOBytes > 0:
+			return SplitBySizes
+		case o.Open:
+			lo, hi = math.Min(lo, o.IOBytes), math.Max(hi, o.IOBytes)
+		}
+	}
+	switch {
+	case hi > 0 && hi >= identifyRatio*lo:
+		return SplitBySizes
+	case hi > 0 && ioByte == 0:
+		return SplitToBytes
+	default:
+		return SplitGiven
+	}
 }
 
 // stepsPerDecade is FitHost's coarse grid over the in-node start-up time:
@@ -69,9 +127,11 @@ const refineSteps = 12
 // search between the best point's neighbours; at each start-up time the
 // best run work, I/O copy time, contention and strided iteration time are
 // found with no simulation (Observation.Open, IOBytes, Contended and
-// Strided, bestTerms). The I/O copy time is fitted only when the
-// observations tell it from the run work (identifiable); otherwise it
-// stays ioByte, the value given (a machine file's, or 0). A prediction is
+// Strided, bestTerms). The run work and the I/O copy time are divided as
+// splitOf says: both fitted where the observations tell them apart, else
+// the I/O copy time alone where none is given (ioByte 0, the intervals
+// copying bytes), else the run work with the I/O copy time ioByte (a
+// machine file's, or 0). A prediction is
 // simulated once per start-up time the search visits: the caller may
 // remember them across fits, since the grid's points are the same for
 // every fit.
@@ -94,7 +154,7 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte 
 		return out, err
 	}
 	out.RMSStart = rootMean(obsSquares(best.obs, terms{}), len(best.obs))
-	out.IOByteFitted = identifiable(best.obs)
+	out.Split = splitOf(best.obs, ioByte)
 	lo, hi := math.Log(Bounds[TStartNode][0]), math.Log(Bounds[TStartNode][1])
 	step := math.Ln10 / stepsPerDecade
 	n := int(math.Round((hi-lo)/step)) + 1
@@ -151,27 +211,11 @@ type candidate struct {
 // terms are the extended model's terms FitHost fits without simulating.
 type terms struct{ runWork, ioByte, contention, strided float64 }
 
-// identifiable reports whether obs tell the I/O copy time from the run
-// work: an interval the run work does not lengthen holds I/O copies, or
-// the bytes the intervals it lengthens copy differ by at least
-// identifyRatio (runs of different sizes, or of a program without I/O).
-// Runs of one size copy the same bytes in every such interval, and any
-// sum of the two terms that fits one fits the other as well.
-func identifiable(obs []Observation) bool {
-	lo, hi := math.Inf(1), 0.0
-	for _, o := range obs {
-		switch {
-		case !o.Open && o.IOBytes > 0:
-			return true
-		case o.Open:
-			lo, hi = math.Min(lo, o.IOBytes), math.Max(hi, o.IOBytes)
-		}
-	}
-	return hi > 0 && hi >= identifyRatio*lo
-}
-
 // identifyRatio is how much the bytes copied in the intervals the run work
-// lengthens must differ for FitHost to fit the I/O copy time: where the
+// lengthens must differ for FitHost to fit the I/O copy time beside the
+// run work (SplitBySizes): an interval the run work does not lengthen
+// that copies bytes tells them apart too, as do runs of different sizes;
+// runs of one size copy the same bytes in every such interval. Where the
 // I/O processor is not the latest processor (a two-process grid) one
 // size's bytes lengthen Main by a few percent less than on one process,
 // a difference that tells the two terms apart only in the runs' noise.
@@ -217,18 +261,23 @@ func bestUnstridedTerms(obs []Observation, ioByte float64) (terms, float64) {
 }
 
 // bestIOTerms are the run work and the I/O copy time whose observations'
-// loss (obsLoss) with contention c is least, and that loss: the I/O copy
-// time by a golden-section search over its logarithm within IOByteBounds
-// (0 kept when it does better), the run work at each by bestRunWork, when
-// obs tell the two apart (identifiable); else the I/O copy time is ioByte
-// and only the run work is fitted.
+// loss (obsLoss) with contention c is least, and that loss, divided as
+// splitOf says: the I/O copy time by a golden-section search over its
+// logarithm within IOByteBounds (0 kept when it does better), with the
+// run work at each by bestRunWork (SplitBySizes) or 0 (SplitToBytes); or
+// the I/O copy time ioByte and only the run work fitted (SplitGiven).
 func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
-	if !identifiable(obs) {
+	split := splitOf(obs, ioByte)
+	if split == SplitGiven {
 		w, ss := bestRunWork(obs, ioByte, c)
 		return terms{runWork: w, ioByte: ioByte, contention: c}, ss
 	}
 	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
 	return bestOrNone(func(k float64) (terms, float64) {
+		if split == SplitToBytes {
+			t := terms{ioByte: k, contention: c}
+			return t, obsLoss(obs, t)
+		}
 		w, ss := bestRunWork(obs, k, c)
 		return terms{runWork: w, ioByte: k, contention: c}, ss
 	}, IOByteBounds[0], IOByteBounds[1], true, 30)

@@ -105,8 +105,10 @@ func TestFitHostRecovers(t *testing.T) {
 
 // TestFitHostIOByte: runs of two sizes, whose I/O statements copy
 // different amounts, tell the I/O copy time from the run work, and
-// FitHost recovers both; runs of one size do not, and the I/O copy time
-// stays the value given while the run work takes up the rest.
+// FitHost recovers both; runs of one size do not: with an I/O copy time
+// given, it is kept and the run work takes up the rest; with none, the
+// I/O copy time takes it all up and the run work stays 0; with no bytes
+// copied, the run work does.
 func TestFitHostIOByte(t *testing.T) {
 	const trueT, trueW, trueK = 30e-6, 0.008, 0.9e-9
 	twoSizes := &syntheticHost{
@@ -120,8 +122,8 @@ func TestFitHostIOByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.IOByteFitted {
-		t.Fatalf("two sizes: the I/O copy time was not fitted: %+v", got)
+	if got.Split != SplitBySizes {
+		t.Fatalf("two sizes: split %v, want both terms fitted: %+v", got.Split, got)
 	}
 	// Within what the start-up time's last 0.2% leaves on 200 messages.
 	if r := got.IOByte / trueK; r < 0.97 || r > 1.03 {
@@ -130,25 +132,45 @@ func TestFitHostIOByte(t *testing.T) {
 	if math.Abs(got.RunWork-trueW) > 0.05*trueW {
 		t.Errorf("two sizes: run work %g, want %g", got.RunWork, trueW)
 	}
-	oneSize := &syntheticHost{
-		base:  []float64{2.7, 1.4, 1.3, 0.6},
-		msgs:  []float64{0, 200, 200, 200},
-		bytes: []float64{64e6, 64e6, 64e6, 0},
-		open:  []bool{true, true, true, false},
-		trueT: trueT, trueW: trueW, trueK: trueK, calls: map[float64]int{},
+	oneSize := func() *syntheticHost {
+		return &syntheticHost{
+			base:  []float64{2.7, 1.4, 1.3, 0.6},
+			msgs:  []float64{0, 200, 200, 200},
+			bytes: []float64{64e6, 64e6, 64e6, 0},
+			open:  []bool{true, true, true, false},
+			trueT: trueT, trueW: trueW, trueK: trueK, calls: map[float64]int{},
+		}
 	}
-	const given = 0.2e-9
-	got, err = FitHost(oneSize.predict, 1e-6, given)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.IOByteFitted || got.IOByte != given {
-		t.Errorf("one size: I/O copy time %g (fitted %v), want the given %g kept", got.IOByte, got.IOByteFitted, given)
-	}
-	// The run work takes up the rest of the 65.6 ms the open intervals
-	// lack.
-	if want := trueW + (trueK-given)*64e6; math.Abs(got.RunWork-want) > 0.02*want {
-		t.Errorf("one size: run work %g, want %g", got.RunWork, want)
+	// What the open intervals lack beyond the model: 65.6 ms.
+	const lack = trueW + trueK*64e6
+	for _, tc := range []struct {
+		name          string
+		given         float64
+		noBytes       bool
+		split         IOSplit
+		ioByte, runWk float64
+	}{
+		{"an I/O copy time given", 0.2e-9, false, SplitGiven, 0.2e-9, lack - 0.2e-9*64e6},
+		{"none given", 0, false, SplitToBytes, lack / 64e6, 0},
+		{"no bytes copied", 0, true, SplitGiven, 0, lack},
+	} {
+		h := oneSize()
+		if tc.noBytes {
+			h.bytes, h.trueW, h.trueK = nil, lack, 0
+		}
+		got, err := FitHost(h.predict, 1e-6, tc.given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Split != tc.split {
+			t.Errorf("one size, %s: split %v, want %v", tc.name, got.Split, tc.split)
+		}
+		if tc.split == SplitGiven && got.IOByte != tc.ioByte || math.Abs(got.IOByte-tc.ioByte) > 0.02*tc.ioByte {
+			t.Errorf("one size, %s: I/O copy time %g, want %g", tc.name, got.IOByte, tc.ioByte)
+		}
+		if math.Abs(got.RunWork-tc.runWk) > 0.02*tc.runWk {
+			t.Errorf("one size, %s: run work %g, want %g", tc.name, got.RunWork, tc.runWk)
+		}
 	}
 }
 
