@@ -11,7 +11,8 @@
 // ingest/machinefile writes it), the extended model's host fit of the DVM
 // reality check (FitHost: the in-node start-up time, the run work and
 // the I/O copy time, both where runs of different sizes tell them apart,
-// else the one that carries across sizes, by Huber's loss, so that a grid whose rounds the host slowed
+// else the I/O copy time alone or the run work beside a given one, by
+// Huber's loss, so that a grid whose rounds the host slowed
 // does not set them), and the report of a fit (Report: the fit and per run and matched
 // interval the errors before and after). It is pure: the caller simulates
 // and measures, this package only turns parameters into machines and
