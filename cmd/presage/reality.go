@@ -10,6 +10,7 @@ import (
 
 	"github.com/presage-dvm/presage/exports/realityreport"
 	"github.com/presage-dvm/presage/exports/textreport"
+	"github.com/presage-dvm/presage/internal/hostprobe"
 	"github.com/presage-dvm/presage/internal/stage"
 	"github.com/presage-dvm/presage/schema/store"
 	"github.com/presage-dvm/presage/sim/machine"
@@ -35,8 +36,12 @@ type realityCmd struct {
 	// IOByte prices the extended model's I/O copy time for the fits that
 	// cannot (runs of one size, docs/compare.md "The extended model").
 	IOByte float64 `name:"iobyte" help:"I/O copy time in nanoseconds per byte that the fits of runs of one size keep, fitting the run work beside it (they cannot tell the two apart), priced on other runs, e.g. a check of two sizes (default: the machine file's iobyte statement; without one they fit the I/O copy time alone, with no run work)." placeholder:"NS"`
-	JSON   bool    `help:"Write the check as JSON instead of the table." xor:"format"`
-	CSV    bool    `help:"Write the table's rows as CSV instead of the table." xor:"format"`
+	// FreshPage prices the extended model's fresh page time: by default a
+	// micro-benchmark of this host, which is the runs' host when the check
+	// runs where devdvm ran (docs/compare.md, "The extended model").
+	FreshPage *float64 `name:"fresh-page" help:"Fresh page time of the host the runs ran on, in microseconds per 4 KB page (default: measured on this host, which must then be that host; 0 leaves the term out)." placeholder:"US"`
+	JSON      bool     `help:"Write the check as JSON instead of the table." xor:"format"`
+	CSV       bool     `help:"Write the table's rows as CSV instead of the table." xor:"format"`
 	hostFlags
 }
 
@@ -140,7 +145,29 @@ func (c *realityCmd) request() (stage.RealityRequest, error) {
 		host.Nodes, host.CoresPerNode, host.Network = 1, max(n, 1), c.Network
 	}
 	req.Host = host
+	if req.Extended {
+		if req.FreshPage, err = c.freshPage(); err != nil {
+			return req, err
+		}
+	}
 	return req, nil
+}
+
+// freshPage is the fresh page time the extended model prices: the flag's,
+// else measured on this host.
+func (c *realityCmd) freshPage() (float64, error) {
+	if c.FreshPage != nil {
+		s := *c.FreshPage / 1e6
+		if err := machine.FreshPageRange.Check(s); err != nil {
+			return 0, fmt.Errorf("reality: --fresh-page %v: %s", *c.FreshPage, machine.FreshPageRange.Want(1e6, "microseconds per page"))
+		}
+		return s, nil
+	}
+	s, err := hostprobe.FreshPage()
+	if err != nil {
+		return 0, fmt.Errorf("reality: %w (--fresh-page US)", err)
+	}
+	return s, nil
 }
 
 // analyzerDiffs renders Presage's analyzer report of a stored measured run

@@ -220,19 +220,25 @@ func realityMismatch(t *testing.T, dir, r1, r2 string) {
 	}
 }
 
-// TestRealityIOByteRange: an I/O copy time for the one-size fits outside
-// its physical range is refused before anything is read or stored.
-func TestRealityIOByteRange(t *testing.T) {
+// TestRealityTermRanges: an I/O copy time for the one-size fits, or a
+// fresh page time, outside its physical range is refused before anything
+// is read or stored.
+func TestRealityTermRanges(t *testing.T) {
 	dir := t.TempDir()
 	r1 := filepath.Join(dir, "round1")
 	realityFixture(t, r1)
-	for _, v := range []string{"-1", "5000"} {
-		r := presage(t, dir, "reality", "--iobyte", v, r1)
-		if r.code == 0 || !strings.Contains(r.stderr, "--iobyte "+v+": expected a number of nanoseconds per byte from 0 to 1000") {
-			t.Errorf("--iobyte %s: exit %d, stderr %q: want a refusal naming the range", v, r.code, r.stderr)
+	for _, c := range []struct{ flag, v, want string }{
+		{"--iobyte", "-1", "expected a number of nanoseconds per byte from 0 to 1000"},
+		{"--iobyte", "5000", "expected a number of nanoseconds per byte from 0 to 1000"},
+		{"--fresh-page", "-1", "expected a number of microseconds per page from 0 to 1000"},
+		{"--fresh-page", "5000", "expected a number of microseconds per page from 0 to 1000"},
+	} {
+		r := presage(t, dir, "reality", c.flag, c.v, r1)
+		if r.code == 0 || !strings.Contains(r.stderr, c.flag+" "+c.v+": "+c.want) {
+			t.Errorf("%s %s: exit %d, stderr %q: want a refusal naming the range", c.flag, c.v, r.code, r.stderr)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "presage.db")); err == nil {
-			t.Errorf("--iobyte %s: the store was made before the flag was checked", v)
+			t.Errorf("%s %s: the store was made before the flag was checked", c.flag, c.v)
 		}
 	}
 }

@@ -45,6 +45,7 @@ type clusterFile struct {
 	ioByte     float64 // seconds per byte
 	contention float64 // a fraction per busy neighbour
 	strided    float64 // seconds per iteration
+	freshPage  float64 // seconds per page
 	hasRoot    bool
 }
 
@@ -66,7 +67,7 @@ func parseCluster(s *scanner) (*machine.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &machine.Machine{Name: f.root, Root: root, Search: f.search, RunWork: f.runWork, IOByte: f.ioByte, Contention: f.contention, Strided: f.strided, Format: machine.FormatCluster, Warnings: s.warnings}, nil
+	return &machine.Machine{Name: f.root, Root: root, Search: f.search, RunWork: f.runWork, IOByte: f.ioByte, Contention: f.contention, Strided: f.strided, FreshPage: f.freshPage, Format: machine.FormatCluster, Warnings: s.warnings}, nil
 }
 
 // statement parses one statement up to and including its ';'.
@@ -74,7 +75,7 @@ func (f *clusterFile) statement(s *scanner) error {
 	word, at := s.name()
 	switch {
 	case word == "":
-		return s.errAt(at, "expected a statement (cluster = NAME; search = N; runwork = R; iobyte = T; contention = C; strided = S; NAME = ...; NAME.ATTR = ...), found %s", s.found())
+		return s.errAt(at, "expected a statement (cluster = NAME; search = N; runwork = R; iobyte = T; contention = C; strided = S; freshpage = F; NAME = ...; NAME.ATTR = ...), found %s", s.found())
 	case word == "cluster":
 		if err := s.expect('=', "'=' after cluster"); err != nil {
 			return err
@@ -103,6 +104,8 @@ func (f *clusterFile) statement(s *scanner) error {
 		return extendedStatement(s, word, "percent per busy neighbour", 100, machine.ContentionRange, &f.contention)
 	case word == "strided":
 		return extendedStatement(s, word, "nanoseconds per iteration", 1e9, machine.StridedRange, &f.strided)
+	case word == "freshpage":
+		return extendedStatement(s, word, "microseconds per page", 1e6, machine.FreshPageRange, &f.freshPage)
 	case isDigit(word[0]):
 		return s.errAt(at, "expected a cluster name, found %q (names must not start with a digit)", word)
 	}
@@ -143,9 +146,10 @@ func (f *clusterFile) statement(s *scanner) error {
 // extended model's statements the original's files do not have:
 // "runwork" (machine.Machine.RunWork, given in microseconds), "iobyte"
 // (machine.Machine.IOByte, given in nanoseconds per byte), "contention"
-// (machine.Machine.Contention, given in percent per busy neighbour) and
+// (machine.Machine.Contention, given in percent per busy neighbour),
 // "strided" (machine.Machine.Strided, given in nanoseconds per
-// iteration). V is in the file's unit, per of them to the second; r
+// iteration) and "freshpage" (machine.Machine.FreshPage, given in
+// microseconds per page). V is in the file's unit, per of them to the second; r
 // bounds the value in seconds.
 func extendedStatement(s *scanner, key, unit string, per float64, r machine.Range, dst *float64) error {
 	if err := s.expect('=', "'=' after "+key); err != nil {

@@ -145,6 +145,11 @@ func TestFormatAndTopology(t *testing.T) {
 	if m.Strided != 3.5e-9 || m.Contention != 0 || m.RunWork != 0 {
 		t.Fatalf("strided = 3.5: strided iteration time %g s, contention %g, run work %g, want 3.5e-9, 0 and 0", m.Strided, m.Contention, m.RunWork)
 	}
+	// The fresh page time, in microseconds per page.
+	m = mustParse(t, "cluster = mvs; freshpage = 2.25; mvs = {2 x p}; p = 1;")
+	if m.FreshPage != 2.25e-6 || m.Strided != 0 || m.IOByte != 0 {
+		t.Fatalf("freshpage = 2.25: fresh page time %g s, strided iteration time %g, I/O copy time %g, want 2.25e-6, 0 and 0", m.FreshPage, m.Strided, m.IOByte)
+	}
 	// Measured message times of a cluster, bytes and microseconds; a
 	// commtype reference takes them with the rest of the link.
 	m = mustParse(t, "cluster = mvs; mvs = {2 x node}; mvs.tstart = 7; mvs.messages = 0 : 5, 1024 : 6.5 , 65536:40; node = {2 x p}; node.commtype = mvs.commtype; p = 1;")
@@ -210,6 +215,7 @@ func TestErrors(t *testing.T) {
 		{"cluster = c; iobyte 5; c = {p}; p = 1;", `t.par:1:21: expected '=' after iobyte, found "5"`},
 		{"cluster = c; contention = 150; c = {p}; p = 1;", `t.par:1:27: contention = 150: expected a number of percent per busy neighbour from 0 to 100`},
 		{"cluster = c; strided = 5000; c = {p}; p = 1;", `t.par:1:24: strided = 5000: expected a number of nanoseconds per iteration from 0 to 1000`},
+		{"cluster = c; freshpage = 2000; c = {p}; p = 1;", `t.par:1:26: freshpage = 2000: expected a number of microseconds per page from 0 to 1000`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 : 1; p = 1;", `t.par:1:45: c.messages: 1 message time: expected at least 2`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 : 1, 8 : 2; p = 1;", `t.par:1:47: c.messages: size 8 after 8: expected sizes in increasing order`},
 		{"cluster = c; c = {2 x p}; c.messages = 8 1; p = 1;", `t.par:1:42: expected ':' after the size 8`},

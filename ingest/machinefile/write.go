@@ -54,6 +54,11 @@ func Write(w io.Writer, m *machine.Machine, comments []string) error {
 		// per iteration.
 		fmt.Fprintf(b, "strided = %s;\n", strconv.FormatFloat(m.Strided*1e9, 'f', -1, 64))
 	}
+	if m.FreshPage > 0 {
+		// The extended model's statement (machine.Machine.FreshPage), in
+		// µs per page.
+		fmt.Fprintf(b, "freshpage = %s;\n", micro(m.FreshPage))
+	}
 	cw.define(m.Root)
 	return b.Flush()
 }

@@ -16,8 +16,8 @@ import (
 // powers, start-up times, times per byte, channels, search mode and the
 // extended model's terms ("" when they agree).
 func sameTiming(a, b *machine.Machine) string {
-	if a.Search != b.Search || a.RunWork != b.RunWork || a.IOByte != b.IOByte || a.Contention != b.Contention || a.Strided != b.Strided {
-		return "search, run work, I/O copy time, contention or strided iteration time"
+	if a.Search != b.Search || a.RunWork != b.RunWork || a.IOByte != b.IOByte || a.Contention != b.Contention || a.Strided != b.Strided || a.FreshPage != b.FreshPage {
+		return "search, run work, I/O copy time, contention, strided iteration time or fresh page time"
 	}
 	var walk func(x, y *machine.Node, at string) string
 	walk = func(x, y *machine.Node, at string) string {
@@ -37,12 +37,12 @@ func sameTiming(a, b *machine.Machine) string {
 
 // TestWriteReadsBack: every machine file of ../shared/data, and a fitted
 // machine with the extended model's run work, I/O copy time, node
-// contention, strided iteration time and measured message times, written by Write, is read
+// contention, strided iteration time, fresh page time and measured message times, written by Write, is read
 // back by Parse to a machine that predicts alike, and written again to
 // the same text.
 func TestWriteReadsBack(t *testing.T) {
 	machines := map[string]*machine.Machine{"fitted": {
-		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Contention: 0.0625, Strided: 3.5e-9, Format: machine.FormatCluster,
+		Name: "fitted", Search: 0, RunWork: 0.0125, IOByte: 0.875e-9, Contention: 0.0625, Strided: 3.5e-9, FreshPage: 2.25e-6, Format: machine.FormatCluster,
 		Root: &machine.Node{Name: "fitted", TStart: 7e-6, TByte: 4e-9, Channels: 1, CommType: "shared-memory", Children: []*machine.Node{
 			{Name: "fittedN", TStart: 28e-6, TByte: 1e-9, Channels: 1, CommType: "shared-memory",
 				Messages: []machine.MessagePoint{{Bytes: 8, Seconds: 2.5e-6}, {Bytes: 65536, Seconds: 31.25e-6}}, Children: []*machine.Node{
@@ -86,6 +86,9 @@ func TestWriteReadsBack(t *testing.T) {
 	}
 	if got := write(t, machines["fitted"]); !strings.Contains(got, "strided = 3.5;\n") || strings.Contains(write(t, machines["Predictor.par"]), "strided") {
 		t.Errorf("the strided iteration time: want strided = 3.5; in the fitted machine's file and none in Predictor.par's:\n%s", got)
+	}
+	if got := write(t, machines["fitted"]); !strings.Contains(got, "freshpage = 2.25;\n") || strings.Contains(write(t, machines["Predictor.par"]), "freshpage") {
+		t.Errorf("the fresh page time: want freshpage = 2.25; in the fitted machine's file and none in Predictor.par's:\n%s", got)
 	}
 	if got := machines["fitted"]; !strings.Contains(write(t, got), "runwork = 12500;\n") || strings.Contains(write(t, machines["Predictor.par"]), "runwork") {
 		t.Errorf("the run work: want runwork = 12500 in the fitted machine's file and no runwork statement in Predictor.par's")

@@ -41,6 +41,10 @@ type RealityRequest struct {
 	// statement, or none, and those fits fit the I/O copy time alone
 	// (fit.SplitToBytes).
 	IOByte float64
+	// FreshPage is the fresh page time, seconds per page, of the host the
+	// runs ran on (internal/hostprobe measures it), which the extended
+	// model prices and does not fit; 0 leaves the term out.
+	FreshPage float64
 	// Analyzer compares Presage's analyzer report of a stored measured run
 	// with the original's report file: the renderers are the command's,
 	// not this package's. Nil: the analyzer reports are not checked.
@@ -104,7 +108,7 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 		}
 	}
 	out := &compare.Reality{Rounds: req.Dirs, Machine: req.Machine,
-		Extended: fmt.Sprintf("%s (host: %d node(s) of %d core(s))", extendedMethod, req.Host.Nodes, req.Host.CoresPerNode)}
+		Extended: fmt.Sprintf("%s (host: %d node(s) of %d core(s), fresh page time %.3g µs)", extendedMethod, req.Host.Nodes, req.Host.CoresPerNode, req.FreshPage*1e6)}
 	if note := threadsNote(rounds); note != "" {
 		out.Notes = append(out.Notes, note)
 	}
@@ -120,7 +124,7 @@ func DVMReality(ctx context.Context, st *store.Store, req RealityRequest) (*comp
 		if err != nil {
 			return nil, err
 		}
-		h = newHostFitter(ctx, req.Host, base, req.IOByte)
+		h = newHostFitter(ctx, req.Host, base, req.IOByte, req.FreshPage)
 		median := func(name string) int64 { return medianTrace(ctx, st, machineID, name, runs) }
 		if units, err = hostUnits(h, st, names, runs, median); err != nil {
 			return nil, err
@@ -473,7 +477,7 @@ func storedPredict(ctx context.Context, st *store.Store, traceID int64, machineI
 }
 
 // extendedMethod says how the extended column is made.
-const extendedMethod = "the extended model (an in-node message start-up time, a run work per process, an I/O copy time per byte, a node contention and a strided iteration time, docs/compare.md) fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out"
+const extendedMethod = "the extended model (an in-node message start-up time, a run work per process, an I/O copy time per byte, a node contention and a strided iteration time, docs/compare.md) fitted (sim/fit.FitHost) to every other program, size and grid of the check, the row's run left out, with the host's fresh page time"
 
 // extendedRows fits the extended model's host parameters without each
 // unit in turn and predicts the unit left out: the extended column, by

@@ -79,7 +79,8 @@ type hostUnit struct {
 // units of the reality check and predicts units on them. The parameters
 // other than the in-node start-up time, the run work, the I/O copy time,
 // the node contention and the strided iteration time are the starting
-// machine's; the power is 1 (the traces were recorded on the host).
+// machine's; the power is 1 (the traces were recorded on the host); the
+// fresh page time is the host's, measured, not fitted.
 // ioByte is the I/O copy time a fit keeps where its runs cannot tell it
 // from the run work (runs of one size): the request's, else the starting
 // machine's iobyte statement, else 0.
@@ -91,13 +92,14 @@ type hostFitter struct {
 }
 
 // newHostFitter starts from machine base on host; ioByte, when positive,
-// is the I/O copy time fits of one size keep instead of base's.
-func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, ioByte float64) *hostFitter {
+// is the I/O copy time fits of one size keep instead of base's; freshPage
+// is the host's fresh page time.
+func newHostFitter(ctx context.Context, host fit.Host, base *machine.Machine, ioByte, freshPage float64) *hostFitter {
 	p := fit.FromMachine(base)
 	if ioByte <= 0 {
 		ioByte = p.IOByte
 	}
-	p.Power, p.RunWork, p.IOByte, p.Contention, p.Strided = 1, 0, 0, 0, 0
+	p.Power, p.RunWork, p.IOByte, p.Contention, p.Strided, p.FreshPage = 1, 0, 0, 0, 0, freshPage
 	return &hostFitter{ctx: ctx, host: host, start: p, ioByte: ioByte}
 }
 

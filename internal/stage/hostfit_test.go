@@ -38,7 +38,7 @@ func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *C
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0), ct
+	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0, 0), ct
 }
 
 // jacUnit is the host unit of the golden jac_e4 trace on grid, measured

@@ -66,6 +66,12 @@ type Engine struct {
 	// model), seconds per iteration of an ACROSS loop pipelined across its
 	// array's contiguous dimension (chargeStrided).
 	strided float64
+	// freshPage is the machine's fresh page time (the extended model),
+	// seconds per page a process's transfer buffers of an I/O statement
+	// grow by (freshPagesTime); bufPages is every processor's largest
+	// such buffer so far, in pages (nil until one is needed).
+	freshPage float64
+	bufPages  []int64
 
 	clkU float64   // clock part common to every processor
 	clk  []float64 // clock part of every processor class
@@ -171,6 +177,7 @@ func New(name string, h *trace.Header, m *machine.Machine, grid []int, opt Optio
 	e := &Engine{
 		name: name, opt: opt, net: net, L: n, pow: pow, runWork: m.RunWork, ioByte: m.IOByte,
 		strided:    m.Strided,
+		freshPage:  m.FreshPage,
 		classes:    newClasses(n, opt.Reference),
 		inOrder:    opt.Reference,
 		covering:   map[*layout.VM]coverage{},

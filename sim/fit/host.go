@@ -48,8 +48,8 @@ func (h Host) Oversubscribed(procs int) bool { return h.ProcsPerCore(procs) > 1 
 // processes of a core share it (the power is divided by ProcsPerCore) and
 // every message waits for its receiver to be scheduled (TStart grows by
 // p.Oversub per extra process on the core). p.RunWork, p.IOByte,
-// p.Contention and p.Strided are the machine's run work, I/O copy time,
-// node contention and strided iteration time.
+// p.Contention, p.Strided and p.FreshPage are the machine's run work, I/O
+// copy time, node contention, strided iteration time and fresh page time.
 func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 	share := h.ProcsPerCore(procs)
 	wait := p.Oversub * (share - 1)
@@ -61,8 +61,8 @@ func (h Host) Machine(name string, p Params, procs int) *machine.Machine {
 
 // FileMachine is the machine a fitted machine file describes: h.Nodes
 // nodes of slots processors, with p's power, start-up times, times per
-// byte, run work, I/O copy time, node contention and strided iteration
-// time (a machine file has no place for the oversubscription latency: a
+// byte, run work, I/O copy time, node contention, strided iteration time
+// and fresh page time (a machine file has no place for the oversubscription latency: a
 // prediction on the file alone models processes that do not outnumber
 // cores).
 func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
@@ -75,5 +75,5 @@ func (h Host) FileMachine(name string, p Params, slots int) *machine.Machine {
 		nodes[i] = n
 	}
 	root := &machine.Node{Name: name, TStart: p.TStart[0], TByte: p.TByte[0], Channels: 1, CommType: h.Network, Children: nodes}
-	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte, Contention: p.Contention, Strided: p.Strided}
+	return &machine.Machine{Name: name, Root: root, Format: machine.FormatCluster, RunWork: p.RunWork, IOByte: p.IOByte, Contention: p.Contention, Strided: p.Strided, FreshPage: p.FreshPage}
 }

@@ -39,6 +39,10 @@ type Params struct {
 	// iteration of an ACROSS loop pipelined across its array's contiguous
 	// dimension (machine.Machine.Strided). 0 in the original's model.
 	Strided float64
+	// FreshPage is the extended model's fresh page time, seconds per page
+	// (machine.Machine.FreshPage). Not a Param: a micro-benchmark of the
+	// host prices it, not the fit. 0 in the original's model.
+	FreshPage float64
 }
 
 // IOByteBounds are the least and largest I/O copy time per byte FitHost
@@ -149,7 +153,7 @@ func (p Params) Set(q Param, v float64) Params {
 // machine's, not clamped to Bounds: a parameter the fit leaves alone
 // keeps its machine file's value (Fit clamps only what it fits).
 func FromMachine(m *machine.Machine) Params {
-	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Strided: m.Strided}
+	p := Params{Power: 1, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Strided: m.Strided, FreshPage: m.FreshPage}
 	if leaves := m.Leaves(); len(leaves) > 0 && leaves[0].Power > 0 {
 		p.Power = leaves[0].Power
 	}
@@ -189,6 +193,9 @@ func (p Params) String() string {
 	}
 	if p.Strided > 0 {
 		fmt.Fprintf(&b, ", strided iteration time %.4g ns", p.Strided*1e9)
+	}
+	if p.FreshPage > 0 {
+		fmt.Fprintf(&b, ", fresh page time %.4g µs", p.FreshPage*1e6)
 	}
 	return b.String()
 }

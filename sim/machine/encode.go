@@ -19,6 +19,7 @@ type encoded struct {
 	IOByte     float64       `json:"iobyte,omitempty"`     // seconds per byte
 	Contention float64       `json:"contention,omitempty"` // a fraction per busy neighbour
 	Strided    float64       `json:"strided,omitempty"`    // seconds per iteration
+	FreshPage  float64       `json:"freshpage,omitempty"`  // seconds per page
 	Format     string        `json:"format"`
 	Topology   []int         `json:"topology,omitempty"`
 	Warnings   []string      `json:"warnings,omitempty"`
@@ -41,7 +42,7 @@ type encodedNode struct {
 
 // Encode returns the stored form of m.
 func Encode(m *Machine) ([]byte, error) {
-	e := encoded{Name: m.Name, Search: m.Search, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Strided: m.Strided, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
+	e := encoded{Name: m.Name, Search: m.Search, RunWork: m.RunWork, IOByte: m.IOByte, Contention: m.Contention, Strided: m.Strided, FreshPage: m.FreshPage, Format: m.Format, Topology: m.Topology, Warnings: m.Warnings, Root: -1}
 	index := map[string]int{}
 	var add func(n *Node) (int, error)
 	add = func(n *Node) (int, error) {
@@ -83,7 +84,7 @@ func Decode(b []byte) (*Machine, error) {
 	if err := json.Unmarshal(b, &e); err != nil {
 		return nil, fmt.Errorf("stored machine: %w", err)
 	}
-	m := &Machine{Name: e.Name, Search: e.Search, RunWork: e.RunWork, IOByte: e.IOByte, Contention: e.Contention, Strided: e.Strided, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
+	m := &Machine{Name: e.Name, Search: e.Search, RunWork: e.RunWork, IOByte: e.IOByte, Contention: e.Contention, Strided: e.Strided, FreshPage: e.FreshPage, Format: e.Format, Topology: e.Topology, Warnings: e.Warnings}
 	if e.Root < 0 {
 		return m, nil
 	}

@@ -58,15 +58,15 @@ func TestDecodeRefusesCycles(t *testing.T) {
 }
 
 // TestEncodeExtended: the extended model's statements (run work, I/O copy
-// time, node contention, strided iteration time) survive the stored form, so a stored machine predicts as its file.
+// time, node contention, strided iteration time, fresh page time) survive the stored form, so a stored machine predicts as its file.
 func TestEncodeExtended(t *testing.T) {
-	m, err := machinefile.Parse(strings.NewReader("cluster = c; runwork = 12500; iobyte = 0.875; contention = 12.5; strided = 3.5; c = {2 x p}; c.messages = 8 : 2, 4096 : 6; p = 1;"), "x.par")
+	m, err := machinefile.Parse(strings.NewReader("cluster = c; runwork = 12500; iobyte = 0.875; contention = 12.5; strided = 3.5; freshpage = 2.25; c = {2 x p}; c.messages = 8 : 2, 4096 : 6; p = 1;"), "x.par")
 	if err != nil {
 		t.Fatal(err)
 	}
 	back, _ := roundTrip(t, m)
-	if back.RunWork != 0.0125 || back.IOByte != 0.875e-9 || back.Contention != 0.125 || back.Strided != 3.5e-9 || len(back.Root.Messages) != 2 || !reflect.DeepEqual(m, back) {
-		t.Errorf("decoded run work %g, I/O copy time %g, contention %g, strided iteration time %g, message times %v (%+v), want 0.0125, 8.75e-10, 0.125, 3.5e-9 and 2 points as parsed", back.RunWork, back.IOByte, back.Contention, back.Strided, back.Root.Messages, back)
+	if back.RunWork != 0.0125 || back.IOByte != 0.875e-9 || back.Contention != 0.125 || back.Strided != 3.5e-9 || back.FreshPage != 2.25e-6 || len(back.Root.Messages) != 2 || !reflect.DeepEqual(m, back) {
+		t.Errorf("decoded run work %g, I/O copy time %g, contention %g, strided iteration time %g, fresh page time %g, message times %v (%+v), want 0.0125, 8.75e-10, 0.125, 3.5e-9, 2.25e-6 and 2 points as parsed", back.RunWork, back.IOByte, back.Contention, back.Strided, back.FreshPage, back.Root.Messages, back)
 	}
 }
 

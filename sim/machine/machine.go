@@ -70,7 +70,19 @@ type Machine struct {
 	// loop (docs/deviations.md, "The extended model"). 0, the original's
 	// model, unless a machine file's strided statement sets it.
 	Strided float64
+	// FreshPage is the extended model's fresh page time, seconds per page
+	// of PageBytes: what the host takes to give a process a page of memory
+	// it never touched (a page fault), the price of the buffers an I/O
+	// statement's copy packs and receives its parts in, each process's
+	// buffers growing to the largest part it has sent or received
+	// (docs/compare.md, "Where the time goes", item 5). 0, the original's
+	// model, unless a machine file's freshpage statement sets it.
+	FreshPage float64
 }
+
+// PageBytes is the size of a page of memory the fresh page time
+// (Machine.FreshPage) prices: 4 KB, the page of x86-64 and of most hosts.
+const PageBytes = 4096
 
 // Processors returns the number of leaves.
 func (m *Machine) Processors() int { return countLeaves(m.Root) }
