@@ -16,9 +16,9 @@ import (
 )
 
 // jacHostFitter is a store holding the golden jac_e4 trace and
-// Predictor.par, a host fitter of one node of 2 cores from that machine,
-// and the trace compiled.
-func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *CompiledTrace) {
+// Predictor.par, a host fitter of one node of 2 cores from that machine
+// with the host's fresh page time freshPage, and the trace compiled.
+func jacHostFitter(t *testing.T, freshPage float64) (context.Context, *store.Store, *hostFitter, *CompiledTrace) {
 	t.Helper()
 	ctx := context.Background()
 	db := storetest.Open(t)
@@ -38,7 +38,7 @@ func jacHostFitter(t *testing.T) (context.Context, *store.Store, *hostFitter, *C
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0, 0), ct
+	return ctx, db, newHostFitter(ctx, fit.Host{Nodes: 1, CoresPerNode: 2, Network: "shared-memory"}, base, 0, freshPage), ct
 }
 
 // jacUnit is the host unit of the golden jac_e4 trace on grid, measured
@@ -69,7 +69,7 @@ func jacUnit(t *testing.T, ctx context.Context, db *store.Store, h *hostFitter, 
 // much the node contention lengthens it: nothing on one process, Main on
 // two processes of one node.
 func TestHostUnitLengthening(t *testing.T) {
-	ctx, db, h, ct := jacHostFitter(t)
+	ctx, db, h, ct := jacHostFitter(t, 0)
 	for _, grid := range []string{"1", "1x2"} {
 		u := jacUnit(t, ctx, db, h, ct, grid)
 		loops := 0
@@ -109,7 +109,7 @@ func TestHostUnitLengthening(t *testing.T) {
 // faster, the observation is the real run's time, not the slow round's
 // nor one per round, and its spread is log(2/0.9).
 func TestHostObservationsAreRoundMedians(t *testing.T) {
-	ctx, db, h, ct := jacHostFitter(t)
+	ctx, db, h, ct := jacHostFitter(t, 0)
 	st, err := ingest.Sts(ctx, db, golden.Path(t, "sts", "jac_e4.1x2.sts.gz+"))
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestHostObservationsAreRoundMedians(t *testing.T) {
 // TestFitAllIsEachFit: the fits fitAll runs side by side, over units they
 // share (their memo of observations), find what each finds alone.
 func TestFitAllIsEachFit(t *testing.T) {
-	ctx, db, h, ct := jacHostFitter(t)
+	ctx, db, h, ct := jacHostFitter(t, 0)
 	units := []*hostUnit{jacUnit(t, ctx, db, h, ct, "1"), jacUnit(t, ctx, db, h, ct, "1x2")}
 	sets := [][]*hostUnit{units, units[:1], units[1:], units}
 	together, err := h.fitAll(sets)
@@ -163,6 +163,41 @@ func TestFitAllIsEachFit(t *testing.T) {
 		}
 		if together[i] != alone {
 			t.Errorf("set %d: side by side %+v, alone %+v", i, together[i], alone)
+		}
+	}
+}
+
+// TestHostFitterFreshPage: the host fitter predicts with the host's fresh
+// page time, which it does not fit: jac_e4's write of its 256-byte array
+// on 1x2 takes a fresh page on each side, so Main grows by twice the time
+// and no loop does; on one process nothing is sent and nothing changes.
+func TestHostFitterFreshPage(t *testing.T) {
+	const freshPage = 1e-3
+	ctx, db, h, ct := jacHostFitter(t, 0)
+	_, dbPages, withPages, ctPages := jacHostFitter(t, freshPage)
+	for _, c := range []struct {
+		grid string
+		grow float64
+	}{{"1", 0}, {"1x2", 2 * freshPage}} {
+		without, err := h.observations(jacUnit(t, ctx, db, h, ct, c.grid), 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := withPages.observations(jacUnit(t, ctx, dbPages, withPages, ctPages, c.grid), 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(with) != len(without) || len(with) < 2 {
+			t.Fatalf("%s: %d and %d observations, want the same, Main and its loops", c.grid, len(with), len(without))
+		}
+		for i := range with {
+			want := 0.0
+			if with[i].Open {
+				want = c.grow
+			}
+			if got := with[i].Predicted - without[i].Predicted; math.Abs(got-want) > 1e-9 {
+				t.Errorf("%s: observation %d (open %v) grows by %g with the fresh page time, want %g", c.grid, i, with[i].Open, got, want)
+			}
 		}
 	}
 }
