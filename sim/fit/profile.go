@@ -145,7 +145,7 @@ func FitHost(predict func(tstart float64) ([]Observation, error), start, ioByte 
 			return candidate{}, err
 		}
 		out.Simulations++
-		t, loss := bestTerms(obs, ioByte)
+		t, loss := bestTerms(obs, ioPrice{splitOf(obs, ioByte), ioByte})
 		return candidate{logT, t, loss, obs}, nil
 	}
 	// The start is a candidate: the fit is never worse than it.
@@ -211,6 +211,14 @@ type candidate struct {
 // terms are the extended model's terms FitHost fits without simulating.
 type terms struct{ runWork, ioByte, contention, strided float64 }
 
+// ioPrice is how a fit prices the I/O copy time: the split of its
+// observations (splitOf, the same at every start-up time: it reads only
+// which intervals are open and the bytes they copy) and the value given.
+type ioPrice struct {
+	split IOSplit
+	given float64
+}
+
 // identifyRatio is how much the bytes copied in the intervals the run work
 // lengthens must differ for FitHost to fit the I/O copy time beside the
 // run work (SplitBySizes): an interval the run work does not lengthen
@@ -231,12 +239,12 @@ const identifyRatio = 2
 // alone need must not be taken up by the contention, which every
 // two-process run pays (before the term, sor's 1x2 runs pulled the
 // contention up and made jac's two-process runs too slow).
-func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
+func bestTerms(obs []Observation, io ioPrice) (terms, float64) {
 	unstrided := slices.DeleteFunc(slices.Clone(obs), func(o Observation) bool { return o.Strided > 0 })
 	if len(unstrided) == len(obs) || len(unstrided) == 0 {
-		return bestUnstridedTerms(obs, ioByte)
+		return bestUnstridedTerms(obs, io)
 	}
-	t, _ := bestUnstridedTerms(unstrided, ioByte)
+	t, _ := bestUnstridedTerms(unstrided, io)
 	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
 	return bestOrNone(func(s float64) (terms, float64) {
 		u := t
@@ -250,31 +258,30 @@ func bestTerms(obs []Observation, ioByte float64) (terms, float64) {
 // is least, and that loss: the contention by a golden-section search
 // within its Bounds (0 kept when it does better), when some observation is
 // contended; the I/O copy time and the run work at each by bestIOTerms.
-func bestUnstridedTerms(obs []Observation, ioByte float64) (terms, float64) {
+func bestUnstridedTerms(obs []Observation, io ioPrice) (terms, float64) {
 	if !slices.ContainsFunc(obs, func(o Observation) bool { return o.Contended > 0 }) {
-		return bestIOTerms(obs, ioByte, 0)
+		return bestIOTerms(obs, io, 0)
 	}
 	// 20 steps shrink the bracket to 1e-4 of its width: a hundredth of a
 	// percent of contention.
-	return bestOrNone(func(c float64) (terms, float64) { return bestIOTerms(obs, ioByte, c) },
+	return bestOrNone(func(c float64) (terms, float64) { return bestIOTerms(obs, io, c) },
 		0, Bounds[Contention][1], false, 20)
 }
 
 // bestIOTerms are the run work and the I/O copy time whose observations'
 // loss (obsLoss) with contention c is least, and that loss, divided as
-// splitOf says: the I/O copy time by a golden-section search over its
+// io.split says: the I/O copy time by a golden-section search over its
 // logarithm within IOByteBounds (0 kept when it does better), with the
 // run work at each by bestRunWork (SplitBySizes) or 0 (SplitToBytes); or
-// the I/O copy time ioByte and only the run work fitted (SplitGiven).
-func bestIOTerms(obs []Observation, ioByte, c float64) (terms, float64) {
-	split := splitOf(obs, ioByte)
-	if split == SplitGiven {
-		w, ss := bestRunWork(obs, ioByte, c)
-		return terms{runWork: w, ioByte: ioByte, contention: c}, ss
+// the I/O copy time given and only the run work fitted (SplitGiven).
+func bestIOTerms(obs []Observation, io ioPrice, c float64) (terms, float64) {
+	if io.split == SplitGiven {
+		w, ss := bestRunWork(obs, io.given, c)
+		return terms{runWork: w, ioByte: io.given, contention: c}, ss
 	}
 	// 30 steps shrink the bracket, four decades, to a factor 1+5e-6.
 	return bestOrNone(func(k float64) (terms, float64) {
-		if split == SplitToBytes {
+		if io.split == SplitToBytes {
 			t := terms{ioByte: k, contention: c}
 			return t, obsLoss(obs, t)
 		}
