@@ -107,6 +107,13 @@ type Config struct {
 	// and an order waiting in Get resumes on its own node.
 	Procs int
 	Cores int
+	// Ahead is how many orders the coordinator starts on a busy core of a
+	// worker process beyond the one it runs: each waits in its worker
+	// process and starts the moment the core frees, rather than after
+	// the core's end reaches the coordinator and its start comes back.
+	// 0 means DefaultAhead, a negative number none. The simulator
+	// predicts it (sim/ordersim's Cluster.Ahead).
+	Ahead int
 	// HugePages is how many MB of heap each worker process, and the
 	// coordinator of a run in worker processes, asks the system to back
 	// with transparent huge pages, at its start (hugeHeap): the values
@@ -173,6 +180,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
+	fs.IntVar(&c.Ahead, "orders.ahead", c.Ahead, "run: orders started ahead on each busy core of a worker process (-orders.procs), which start there the moment it frees (0: 2; -1: none)")
 	fs.BoolVar(&c.Pin, "orders.pin", c.Pin, "run: resume a waiting order only on the worker it started on (by default on any free worker when its own is busy)")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least, on each CPU (0: 5)")
@@ -338,4 +346,21 @@ func ConstantsFor(rows []calibration.Row, machine, name string) (calibration.Con
 		return nil, "", fmt.Errorf("%s: no rows of machine %q (it has %s)", name, machine, strings.Join(have, ", "))
 	}
 	return calibration.ConstantsOf(stats, machine), machine, nil
+}
+
+// DefaultAhead is Config.Ahead's default: with two orders started ahead
+// of each busy core, an order of 20 µs costs 85–105 µs of makespan on 2
+// worker processes of one machine, against 214–240 µs with none and
+// 116–120 µs with one (docs/performance.md, "Worker processes").
+const DefaultAhead = 2
+
+// ahead is how many orders are started ahead of each busy core.
+func (c Config) ahead() int {
+	switch {
+	case c.Ahead == 0:
+		return DefaultAhead
+	case c.Ahead < 0:
+		return 0
+	}
+	return c.Ahead
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -42,6 +43,9 @@ type coordinator struct {
 	start     time.Time
 	schedule  bool
 	remade    int // ended orders made again, their results lost with their nodes
+	// ahead are the orders started ahead (pool.ahead) whose cores still
+	// run the orders before them, by ticket.
+	ahead map[*ticket]*tracked
 	runState
 }
 
@@ -94,6 +98,9 @@ type tracked struct {
 	reply    string
 	waiters  []*tracked
 	run      *orderSchedule
+	// aheadOn is its ticket while it is started ahead on a busy core
+	// (pool.ahead) and the coordinator may still ask it back.
+	aheadOn *ticket
 }
 
 // node returns the member whose core slot is.
@@ -104,10 +111,12 @@ func (c *coordinator) node(slot int) *member { return c.nodes[slot/c.cores] }
 // request naming it); a message that cannot be read ends the run.
 func (c *coordinator) subscribe() error {
 	handlers := map[string]func(*Message) error{
-		subjectMake: c.onMake,
-		subjectGet:  c.onGet,
-		subjectDone: c.onDone,
-		subjectBeat: c.onBeat,
+		subjectMake:  c.onMake,
+		subjectGet:   c.onGet,
+		subjectDone:  c.onDone,
+		subjectBeat:  c.onBeat,
+		subjectBack:  c.onBack,
+		subjectBegan: c.onBegan,
 	}
 	handle := func(m *Message) {
 		h := handlers[m.Subject]
@@ -130,9 +139,10 @@ func (c *coordinator) subscribe() error {
 // the pool, and starts it when the pool gives it a core (dispatched).
 // The caller holds c.mu.
 func (c *coordinator) place(t *tracked, from int) {
-	c.pool.place(from).then = func(slot int) {
+	tk := c.pool.place(from)
+	tk.then = func(slot int) {
 		if slot >= 0 {
-			c.startOn(t, slot)
+			c.startOn(t, tk, slot)
 		}
 	}
 }
@@ -144,14 +154,121 @@ func (c *coordinator) place(t *tracked, from int) {
 // core. The caller holds c.mu.
 func (c *coordinator) dispatched() {
 	for {
-		given := c.pool.takeGiven()
-		if len(given) == 0 {
+		given, reclaims := c.pool.takeGiven(), c.pool.takeReclaims()
+		if len(given) == 0 && len(reclaims) == 0 {
 			return
 		}
 		for _, t := range given {
 			t.then(t.worker)
 		}
+		for _, tk := range reclaims {
+			c.askBack(tk)
+		}
 	}
+}
+
+// askBack asks the node an order was started ahead on for it back, for a
+// core left with nothing to run: the node answers (onBack) whether it
+// still held it.
+func (c *coordinator) askBack(tk *ticket) {
+	t := c.ahead[tk]
+	if t == nil || t.slot < 0 {
+		return // run again elsewhere: the pool forgot it with its node
+	}
+	n := c.node(t.slot)
+	m := message(n.inbox, nil, hBack, true, hOrder, t.id, hExec, t.exec, hSlot, t.slot)
+	if t.via < 0 {
+		n.out.put(m)
+		return
+	}
+	// Its start went through the node holding its arguments: so does the
+	// question, which then comes after it.
+	m.Header[hTo], m.Subject = n.inbox, c.nodes[t.via].inbox
+	c.nodes[t.via].out.put(m)
+}
+
+// onBack is a node's answer to askBack: the order is back (hBack "true",
+// it had not started), and goes to a core by the pool's rule, or it
+// stays where it was started.
+func (c *coordinator) onBack(m *Message) error {
+	f := fields{m: m}
+	id, exec := f.int(hOrder), int(f.int(hExec))
+	if f.err != nil {
+		return f.err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer c.dispatched()
+	t := c.orders[id]
+	if t == nil || t.exec != exec || t.aheadOn == nil {
+		return nil // a lost execution's: the pool forgot it with its node
+	}
+	tk := t.aheadOn
+	if m.Header[hBack] != "true" {
+		if !c.pool.settle(tk) {
+			delete(c.ahead, tk)
+			t.aheadOn = nil
+		}
+		return nil
+	}
+	delete(c.ahead, tk)
+	t.aheadOn, t.slot = nil, -1
+	c.pool.takeBack(tk.worker, tk)
+	return nil
+}
+
+// began acts on a node's word that it started order t (execution
+// exec), started ahead on core slot: the core runs it, and its stretch
+// there begins. The caller holds c.mu.
+func (c *coordinator) began(id int64, exec, slot int) {
+	t := c.orders[id]
+	if t == nil || t.exec != exec || t.aheadOn == nil {
+		return // a lost execution's
+	}
+	tk := t.aheadOn
+	c.pool.begin(slot, tk)
+	if !tk.reclaiming { // else the node's answer is still to come (onBack)
+		delete(c.ahead, tk)
+		t.aheadOn = nil
+	}
+	c.ran(t)
+}
+
+// execution names an execution of an order on a core.
+type execution struct {
+	id         int64
+	exec, slot int
+}
+
+// nextOf returns the order an end says its core went on with (hNext,
+// "order/exec", on core Slot), none (id 0) when it names none.
+func nextOf(m *Message) (execution, error) {
+	var e execution
+	next := m.Header[hNext]
+	if next == "" {
+		return e, nil
+	}
+	if _, err := fmt.Sscanf(next, "%d/%d", &e.id, &e.exec); err != nil {
+		return e, fmt.Errorf("the order started next %q: %w", next, err)
+	}
+	f := fields{m: m}
+	e.slot = int(f.int(hSlot))
+	return e, f.err
+}
+
+// onBegan is a node's word that it started an order given ahead (hNext
+// names it: Order, Exec) on core Slot, which it found free.
+func (c *coordinator) onBegan(m *Message) error {
+	f := fields{m: m}
+	id, exec, slot := f.int(hOrder), int(f.int(hExec)), int(f.int(hSlot))
+	if f.err != nil {
+		return f.err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer c.dispatched()
+	c.began(id, exec, slot)
+	return nil
 }
 
 // startOn starts t on core slot, or places it again when that core's
@@ -159,7 +276,7 @@ func (c *coordinator) dispatched() {
 // t's arguments or gets main's with it, or through a node holding
 // them, which sends it on with them; it names the maker's node, where
 // t's result goes once made.
-func (c *coordinator) startOn(t *tracked, slot int) {
+func (c *coordinator) startOn(t *tracked, tk *ticket, slot int) {
 	n := c.node(slot)
 	if !n.alive {
 		c.place(t, -1)
@@ -169,16 +286,24 @@ func (c *coordinator) startOn(t *tracked, slot int) {
 	if t.args == nil && !slices.Contains(t.argsAt, n.index) {
 		if from = c.liveOf(t.argsAt); from < 0 {
 			// Lost with their node since t was placed: its core goes back.
-			c.pool.finish(slot)
-			c.pool.uncount(slot)
+			if !tk.ahead || !c.pool.retract(slot, tk) {
+				c.pool.finish(slot)
+				c.pool.uncount(slot)
+			}
 			c.need(t)
 			return
 		}
 	}
 	t.slot, t.made, t.via, t.viaReply, t.heard = slot, 0, from, "", false
 	t.exec++
-	c.ran(t)
 	m := message(n.inbox, nil, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child)
+	if tk.ahead {
+		// Its stretch begins when its node starts it (began).
+		c.ahead[tk], t.aheadOn = t, tk
+		m.Header[hQueued] = "true"
+	} else {
+		c.ran(t)
+	}
 	if p := c.orders[t.parent]; p != nil && p.slot >= 0 && c.node(p.slot) != n && c.node(p.slot).alive {
 		maker := c.node(p.slot)
 		m.Header[hAhead], m.Header[hNode] = maker.inbox, strconv.Itoa(maker.index)
@@ -332,7 +457,11 @@ func (c *coordinator) onGet(m *Message) error {
 	case want.done:
 		c.again(want) // no live node holds its result: it is made again
 	}
-	c.pool.suspend(r.slot)
+	if c.pool.suspend(r.slot) {
+		// Orders started ahead wait for the core: its node starts one.
+		n := c.node(r.slot)
+		n.out.put(message(n.inbox, nil, hRelease, true, hSlot, r.slot))
+	}
 	c.stopped(r)
 	r.waitsFor, r.reply = want.id, m.Reply
 	want.waiters = append(want.waiters, r)
@@ -352,12 +481,22 @@ func (c *coordinator) onDone(m *Message) error {
 	if err = errors.Join(f.err, err); err != nil {
 		return err
 	}
+	next, err := nextOf(m)
+	if err != nil {
+		return err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.dispatched()
 	t := c.orders[id]
 	if t == nil || t.exec != exec || t.done {
-		return nil // a lost execution's
+		// A lost execution's, whose core went on with an order started
+		// ahead all the same (an execution is lost with the node its
+		// start went through, and may run on).
+		if next.id != 0 {
+			c.began(next.id, next.exec, next.slot)
+		}
+		return nil
 	}
 	t.done, t.fail = true, fail
 	if fail == nil {
@@ -377,6 +516,9 @@ func (c *coordinator) onDone(m *Message) error {
 	}
 	c.stopped(t)
 	c.pool.finish(t.slot)
+	if next.id != 0 { // the core went on at once with an order started ahead
+		c.began(next.id, next.exec, next.slot)
+	}
 	c.active--
 	if t.fail != nil {
 		c.failed(t)
@@ -522,9 +664,11 @@ func (c *coordinator) lose(n *member, why error) {
 		}
 		// Its lost execution is not one of the run's: its worker's count
 		// and its stretches forget it (the worker's busy time keeps it).
-		c.pool.uncount(t.slot)
-		if !here {
-			c.pool.finish(t.slot) // the core it was started on, which it never reached
+		if t.aheadOn == nil || !c.pool.retract(t.slot, t.aheadOn) {
+			c.pool.uncount(t.slot)
+			if !here {
+				c.pool.finish(t.slot) // the core it was started on, which it never reached
+			}
 		}
 		if t.run != nil {
 			t.run.stretches = nil
@@ -534,6 +678,13 @@ func (c *coordinator) lose(n *member, why error) {
 		c.need(t)
 		again++
 	}
+	// The orders given ahead there run again elsewhere (slot -1 now).
+	maps.DeleteFunc(c.ahead, func(_ *ticket, t *tracked) bool {
+		if t.slot < 0 {
+			t.aheadOn = nil
+		}
+		return t.slot < 0
+	})
 	fmt.Fprintf(c.stderr, "orders: lost worker %d (%s, pid %d): %v; %d orders run again on the others\n", n.index, n.host, n.pid, why, again)
 	for _, m := range c.nodes {
 		if m.alive {

@@ -315,9 +315,16 @@ func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait 
 		defer c.mu.Unlock()
 		return c.suspended
 	}
-	// timed runs getBatches once and returns its CPU time and waits.
-	timed := func(lastFirst bool) (cpu float64, waits int, err error) {
-		args, err := Call2(getBatches, n, lastFirst).args()
+	// timed runs getEach (each) or getBatches got last first once and
+	// returns its CPU time and waits.
+	timed := func(each bool) (cpu float64, waits int, err error) {
+		name, args := getBatches.name, []byte(nil)
+		if each {
+			name = getEach.name
+			args, err = Call(getEach, n).args()
+		} else {
+			args, err = Call2(getBatches, n, true).args()
+		}
 		if err != nil {
 			return 0, 0, err
 		}
@@ -326,7 +333,7 @@ func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait 
 			return 0, 0, err
 		}
 		w0 := suspended()
-		if _, err := s.runMain(ctx, getBatches.name, args); err != nil {
+		if _, err := s.runMain(ctx, name, args); err != nil {
 			return 0, 0, fmt.Errorf("orders: timing the runtime on the workers: %w", err)
 		}
 		waits = suspended() - w0
@@ -334,16 +341,16 @@ func (s *session) probeRuntime(ctx context.Context, empty float64) (order, wait 
 		return after - before, waits, err
 	}
 	start := time.Now()
-	if _, _, err := timed(true); err != nil {
+	if _, _, err := timed(false); err != nil {
 		return 0, 0, err
 	}
 	var orders, waits []float64
 	for len(orders) < probeReps && (len(orders) == 0 || time.Since(start) < probeTime) {
-		cpuEach, waitsEach, err := timed(false)
+		cpuEach, waitsEach, err := timed(true)
 		if err != nil {
 			return 0, 0, err
 		}
-		cpuFew, waitsFew, err := timed(true)
+		cpuFew, waitsFew, err := timed(false)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +41,8 @@ type node struct {
 	arrivals map[ref]chan struct{}
 	// to batches what this node sends other nodes, by inbox.
 	to map[string]*outbox
+	// cores holds the starts sent ahead until their cores free.
+	cores cores
 	runState
 }
 
@@ -114,7 +118,8 @@ var errRunFailed = errors.New("the run ended")
 // run ended; lost says when the connection is lost.
 func work(ctx context.Context, conn Conn, lost <-chan error) error {
 	n := &node{conn: conn, inbox: conn.NewInbox(), stubs: map[ref]*order{}, args: map[ref][]byte{},
-		arrivals: map[ref]chan struct{}{}, to: map[string]*outbox{}}
+		arrivals: map[ref]chan struct{}{}, to: map[string]*outbox{},
+		cores: newCores()}
 	n.start(ctx, false)
 	defer n.cancel()
 	n.out = newOutbox(conn, subjectBatch, n.fail)
@@ -140,6 +145,10 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 			if err := n.keep(m); err != nil {
 				n.fail(err)
 			}
+		case m.Header[hBack] != "" && m.Header[hTo] != "":
+			n.relay(m) // after the start it asks back, which went this way with its arguments
+		case m.Header[hBack] != "":
+			n.giveBack(m)
 		case m.Header[hTo] != "":
 			if err := n.forward(m); err != nil {
 				n.fail(err)
@@ -148,8 +157,15 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 			if err := n.give(m); err != nil {
 				n.fail(err)
 			}
+		case m.Header[hRelease] != "":
+			slot, err := strconv.Atoi(m.Header[hSlot])
+			if err != nil {
+				n.fail(fmt.Errorf("orders: a release of core %q: %w", m.Header[hSlot], err))
+				return
+			}
+			n.cores.free(slot, nil, n.out.put, n.run)
 		default:
-			go n.run(m)
+			n.cores.start(m, n.run, n.out.put)
 		}
 	}
 	_, err := conn.Subscribe(n.inbox, func(m *Message) {
@@ -287,7 +303,12 @@ func (n *node) run(m *Message) {
 	if fail == nil && o.name != (ref{}) && len(result) > ordersched.InlineBytes {
 		data = nil // it stays here: the coordinator gets main's, and small ones
 	}
-	n.out.put(message(subjectDone, data, append(failed, done...)...))
+	n.cores.free(o.slot, func(next string) {
+		if next != "" {
+			done = append(done, hNext, next, hSlot, o.slot)
+		}
+		n.out.put(message(subjectDone, data, append(failed, done...)...))
+	}, n.out.put, n.run)
 }
 
 // argsOf returns the encoded arguments of the order named r that start
@@ -332,6 +353,14 @@ func (n *node) forward(m *Message) error {
 	}
 	n.sendTo(to, &Message{Subject: to, Header: h, Data: args})
 	return nil
+}
+
+// relay sends m on to the node its hTo names, without hTo.
+func (n *node) relay(m *Message) {
+	to := m.Header[hTo]
+	h := maps.Clone(m.Header)
+	delete(h, hTo)
+	n.sendTo(to, &Message{Subject: to, Header: h})
 }
 
 // sendTo sends m to another node's inbox, batched with what else goes
@@ -538,6 +567,7 @@ func (n *node) request(c *Ctx, o *order) (done bool, err error) {
 		return false, err
 	}
 	c.ord.slot = slot
+	n.cores.occupy(slot)
 	switch {
 	case fail != nil:
 		n.store(o.name, nil, fail)

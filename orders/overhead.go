@@ -45,6 +45,20 @@ var (
 	// one order runs (n orders and as many waits). The two runs make,
 	// start, end and get the same orders and differ only by the waits
 	// (splitWaits).
+	// getEach makes n empty orders one at a time and gets each before it
+	// makes the next: n orders and as many waits wherever they run. On
+	// worker processes, where orders start ahead on busy cores
+	// (Config.Ahead) and the first of a batch is often over before its
+	// maker asks, getBatches got first first waits about as often as
+	// got last first; probeRuntime sets this one beside it.
+	getEach = Proc("orders.get-each", func(c *Ctx, n int) (int, error) {
+		for i := range n {
+			if _, err := Make(c, emptyOrder, i).Get(c); err != nil {
+				return 0, err
+			}
+		}
+		return 0, nil
+	})
 	getBatches = Proc2("orders.get-batches", func(c *Ctx, n int, lastFirst bool) (int, error) {
 		hs := make([]*Handle[int], overheadBatch)
 		for i := 0; i < n; i += overheadBatch {

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -50,6 +51,17 @@ type pool struct {
 	// rather than sending each on a channel a goroutine waits on.
 	collect bool
 	given   []*ticket
+	// ahead is how many orders a busy worker may be given beyond its own
+	// (Config.Ahead, in worker processes): its process starts them the
+	// moment it frees, without the round trip of its end to the
+	// coordinator and their start back, and says which (begin).
+	ahead int
+	// reclaims are the orders given ahead that a worker left with nothing
+	// to run takes back (the coordinator asks their worker process, which
+	// answers whether they started: takeBack, settle), since the
+	// coordinator's last look; inFlight counts those not answered yet.
+	reclaims []*ticket
+	inFlight int
 
 	start time.Time
 }
@@ -62,6 +74,10 @@ type worker struct {
 	load      int       // LeastLoaded, Locality: unfinished orders placed on it
 	resume    []*ticket // without migrate: orders ready to resume on it
 	local     []*ticket // LeastLoaded, Locality, WorkStealing: new orders placed on it
+	// next are the orders given ahead (pool.ahead), oldest first: its
+	// process starts one whenever it frees, and says which (begin). A
+	// worker holding any is not free, running or not.
+	next []*ticket
 
 	// Since when it is in its state (running, waiting with suspended
 	// orders, or idle), and its time so far in each.
@@ -79,6 +95,11 @@ type ticket struct {
 	ch     chan int
 	home   int  // where it was placed, or the worker it suspended on
 	resume bool // it resumes a suspended order
+	ahead  bool // given while its worker ran another order (pool.ahead)
+	// reclaiming: asked back from its worker process, for a worker left
+	// with nothing to run; settled: its worker process started it, or
+	// had not heard of it yet, when asked: it is not asked again.
+	reclaiming, settled bool
 	// then is what the coordinator does once the ticket is given (the
 	// worker, -1 when given up).
 	then func(worker int)
@@ -119,6 +140,9 @@ func newPool(n int, rule ordersched.Name, migrate bool, seed uint64) *pool {
 func (p *pool) tick(i int, now time.Time) {
 	w := &p.workers[i]
 	d := now.Sub(w.since).Seconds()
+	if d < 0 {
+		return // measure's end, before a change after main ended (an order started ahead began)
+	}
 	w.since = now
 	switch {
 	case w.running:
@@ -183,8 +207,11 @@ func (p *pool) choose(src int, hasParent bool) int {
 	return least
 }
 
-// suspend frees worker i, whose order waits for a result.
-func (p *pool) suspend(i int) {
+// suspend frees worker i, whose order waits for a result, and reports
+// whether orders given ahead wait for it: its process, which cannot
+// tell a wait from a result that is there, must then be told the core is
+// free (the coordinator's hRelease), and starts one of them.
+func (p *pool) suspend(i int) (release bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
@@ -193,6 +220,7 @@ func (p *pool) suspend(i int) {
 	w.running = false
 	w.suspended++
 	p.dispatch(now)
+	return len(w.next) > 0
 }
 
 // resumeFrom files the order suspended on worker i, whose result
@@ -224,6 +252,132 @@ func (p *pool) finish(i int) {
 	p.dispatch(now)
 }
 
+// begin runs on worker i order t, given ahead to it, which its process
+// started (as it freed, or as t came and found it free).
+func (p *pool) begin(i int, t *ticket) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := &p.workers[i]
+	k := slices.Index(w.next, t)
+	if k < 0 {
+		return // its worker was lost meanwhile
+	}
+	now := time.Now()
+	p.tick(i, now)
+	w.next = slices.Delete(w.next, k, k+1)
+	w.running = true
+	p.dispatch(now)
+}
+
+// busy reports whether worker i runs an order or has orders given ahead
+// that its process will start: it takes no other.
+func (w *worker) busy() bool { return w.running || len(w.next) > 0 }
+
+// takeReclaims returns the orders to ask back since its last call.
+func (p *pool) takeReclaims() []*ticket {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	g := p.reclaims
+	p.reclaims = nil
+	return g
+}
+
+// reclaim asks back, for each worker left free after dispatch with none
+// asked for it yet, the newest order given ahead to the worker holding
+// the most: it runs sooner on the free one than behind two orders. The
+// caller holds p.mu.
+func (p *pool) reclaim() {
+	free := 0
+	for i := range p.workers {
+		if w := &p.workers[i]; !w.busy() && !w.lost {
+			free++
+		}
+	}
+	for ; free > p.inFlight; p.inFlight++ {
+		var best *ticket
+		most := 0
+		for i := range p.workers {
+			n, last := 0, (*ticket)(nil)
+			for _, t := range p.workers[i].next {
+				if !t.reclaiming && !t.settled {
+					n, last = n+1, t
+				}
+			}
+			if n > most {
+				most, best = n, last
+			}
+		}
+		if best == nil {
+			return
+		}
+		best.reclaiming = true
+		p.reclaims = append(p.reclaims, best)
+	}
+}
+
+// takeBack files again order t, asked back from worker i's process,
+// which had not started it: it goes to a free worker by the rule.
+func (p *pool) takeBack(i int, t *ticket) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := &p.workers[i]
+	k := slices.Index(w.next, t)
+	if !t.reclaiming || k < 0 {
+		return // its worker was lost meanwhile
+	}
+	w.next = slices.Delete(w.next, k, k+1)
+	w.times.Orders--
+	p.inFlight--
+	t.ahead, t.reclaiming, t.worker = false, false, -1
+	switch p.rule {
+	case ordersched.FIFO:
+		p.queue = slices.Insert(p.queue, 0, t)
+	default:
+		if p.tracksLoad() {
+			w.load--
+		}
+		p.refile(t)
+	}
+	p.dispatch(time.Now())
+}
+
+// settle leaves order t with its worker, whose process started it
+// already or had not heard of it yet when asked back, and reports
+// whether it is still given ahead there (its process's word that it
+// started comes first, and has taken it out: begin).
+func (p *pool) settle(t *ticket) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !t.reclaiming {
+		return false // its worker was lost meanwhile
+	}
+	t.reclaiming, t.settled = false, true
+	p.inFlight--
+	p.dispatch(time.Now())
+	return slices.Contains(p.workers[t.worker].next, t)
+}
+
+// retract takes back ticket t, given ahead to worker i, whose order
+// will not start there after all (its arguments or the node its start
+// went through were lost), and reports whether t was still given ahead:
+// false once it took its worker.
+func (p *pool) retract(i int, t *ticket) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := &p.workers[i]
+	k := slices.Index(w.next, t)
+	if k < 0 {
+		return false
+	}
+	w.next = slices.Delete(w.next, k, k+1)
+	w.times.Orders--
+	if t.reclaiming {
+		t.reclaiming = false
+		p.inFlight--
+	}
+	return true
+}
+
 func (p *pool) tracksLoad() bool {
 	return p.rule == ordersched.LeastLoaded || p.rule == ordersched.Locality
 }
@@ -238,11 +392,11 @@ func (p *pool) dispatch(now time.Time) {
 		if w.lost {
 			continue
 		}
-		for !w.running && len(w.resume) > 0 {
+		for !w.busy() && len(w.resume) > 0 {
 			p.give(w.resume[0], i, now)
 			w.resume = w.resume[1:]
 		}
-		if !w.running && len(w.local) > 0 {
+		if !w.busy() && len(w.local) > 0 {
 			p.serveLocal(i, now)
 		}
 	}
@@ -250,7 +404,7 @@ func (p *pool) dispatch(now time.Time) {
 		for len(p.resumable) > 0 {
 			t := p.resumable[0]
 			i := t.home
-			if p.workers[i].running {
+			if p.workers[i].busy() {
 				if i = p.firstFree(false); i < 0 {
 					break
 				}
@@ -274,18 +428,83 @@ func (p *pool) dispatch(now time.Time) {
 		}
 	case ordersched.WorkStealing:
 		for i := range p.workers {
-			if !p.workers[i].running && !p.workers[i].lost {
+			if !p.workers[i].busy() && !p.workers[i].lost {
 				p.steal(i, now)
 			}
 		}
 	}
+	if p.ahead > 0 {
+		p.dispatchAhead()
+		p.reclaim()
+	}
 }
 
-// firstFree returns the lowest-numbered worker not running, -1 if none;
+// dispatchAhead gives the busy workers, up to pool.ahead each, the
+// new orders they would take next by the rule once free: FIFO's head to
+// the lowest-numbered, the orders placed on each (its newest under
+// WorkStealing, which steals none ahead). Resuming orders are never
+// given ahead: they wait for the coordinator's answer anyway. The
+// caller holds p.mu, after dispatch served the free workers.
+func (p *pool) dispatchAhead() {
+	if p.rule == ordersched.FIFO {
+		for len(p.queue) > 0 {
+			i := p.firstToQueue()
+			if i < 0 {
+				return
+			}
+			p.giveAhead(p.queue[0], i)
+			p.queue = p.queue[1:]
+		}
+		return
+	}
+	for i := range p.workers {
+		w := &p.workers[i]
+		for w.busy() && !w.lost && len(w.next) < p.ahead && len(w.local) > 0 {
+			var t *ticket
+			if p.rule == ordersched.WorkStealing {
+				t, w.local = w.local[len(w.local)-1], w.local[:len(w.local)-1]
+			} else {
+				t, w.local = w.local[0], w.local[1:]
+			}
+			p.giveAhead(t, i)
+		}
+	}
+}
+
+// firstToQueue returns the busy worker with the fewest orders given
+// ahead, below pool.ahead, the lowest-numbered among them; -1 if none.
+func (p *pool) firstToQueue() int {
+	best := -1
+	for i := range p.workers {
+		w := &p.workers[i]
+		if w.busy() && !w.lost && len(w.next) < p.ahead && (best < 0 || len(w.next) < len(p.workers[best].next)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// giveAhead gives new order t to busy worker i, whose process starts it
+// once it frees (begin).
+func (p *pool) giveAhead(t *ticket, i int) {
+	w := &p.workers[i]
+	w.next = append(w.next, t)
+	w.times.Orders++
+	t.ahead = true
+	t.worker = i
+	if t.ch != nil {
+		t.ch <- i
+	}
+	if p.collect {
+		p.given = append(p.given, t)
+	}
+}
+
+// firstFree returns the lowest-numbered worker not busy, -1 if none;
 // vacant asks for one holding no suspended order either.
 func (p *pool) firstFree(vacant bool) int {
 	for i := range p.workers {
-		if w := &p.workers[i]; !w.running && !w.lost && (!vacant || w.suspended == 0) {
+		if w := &p.workers[i]; !w.busy() && !w.lost && (!vacant || w.suspended == 0) {
 			return i
 		}
 	}
@@ -386,7 +605,15 @@ func (p *pool) lose(workers []int) {
 			p.giveUp(t)
 		}
 		moved = append(moved, w.local...)
-		w.resume, w.local = nil, nil
+		// The orders given ahead started as far as the coordinator
+		// knows: it runs them again, as the one that ran there.
+		for _, t := range w.next {
+			if t.reclaiming {
+				t.reclaiming = false
+				p.inFlight--
+			}
+		}
+		w.resume, w.local, w.next = nil, nil, nil
 	}
 	kept := p.resumable[:0]
 	for _, t := range p.resumable {

@@ -32,7 +32,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	}
 	procs, cores := hub.Workers()
 	s = &session{hub: hub, procs: procs}
-	s.coordinator = &coordinator{conn: hub.Conn(), cores: max(cores, 1), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{},
+	s.coordinator = &coordinator{conn: hub.Conn(), cores: max(cores, 1), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{}, ahead: map[*ticket]*tracked{},
 		schedule: cfg.Out != "" || cfg.Output != nil}
 	s.runState.start(ctx, false)
 	defer func() {
@@ -58,6 +58,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	}
 	s.pool = newPool(procs*s.cores, cfg.scheduler(), false, cfg.Seed)
 	s.pool.collect = true
+	s.pool.ahead = cfg.ahead()
 	s.start = s.pool.start
 	go s.watch()
 	go s.loseExited(exited)

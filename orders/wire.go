@@ -29,6 +29,8 @@ const (
 	subjectGet            = "orders.c.get"   // request: Order, Exec, Slot want Parent's Child; answered when it may go on
 	subjectDone           = "orders.c.done"  // an order ended: Order, Exec, Bytes, Node; data: its result when small or main's, or its failure
 	subjectBeat           = "orders.c.beat"  // a worker (Proc) is alive
+	subjectBack           = "orders.c.back"  // the answer to hBack: Order, Exec; Back "true" when the worker still held its start
+	subjectBegan          = "orders.c.began" // an order started ahead (hQueued) began on core Slot, which it found free: Order, Exec
 	subjectBatch          = "orders.c.batch" // makes and ends, batched (outbox)
 	subjectsToCoordinator = "orders.c.*"     // all but hello, handled in the order they came
 )
@@ -83,6 +85,19 @@ const (
 	hReply   = "Reply"
 	hMissing = "Missing"
 	hAgain   = "Again"
+	// hQueued marks a start sent ahead (Config.Ahead): its core is busy,
+	// and the worker starts it once that core frees, at the end of its
+	// order (whose end names it, hNext: "order/exec"), or at the
+	// coordinator's hRelease of the core (Slot: its order waits for a
+	// result; a message on subjectBegan names it), or at once when it
+	// finds the core free (subjectBegan too).
+	hQueued  = "Queued"
+	hNext    = "Next"
+	hRelease = "Release"
+	// hBack asks a worker for the start of Order (Exec) it holds for
+	// core Slot, for another core with nothing to run: it answers on
+	// subjectBack, hBack "true" when it held it (and holds it no more).
+	hBack = "Back"
 )
 
 // heartbeat is how often a worker says it is alive; a worker silent for

@@ -63,6 +63,7 @@ func TestFineOrderCost(t *testing.T) {
 		var where string
 		fmt.Sscan(os.Getenv(costEnv), &n, &where)
 		cfg := orders.Config{Procs: 2}
+		fmt.Sscan(os.Getenv("PRESAGE_AHEAD"), &cfg.Ahead)
 		if where == "local" {
 			cfg = orders.Config{Workers: 2}
 		}
