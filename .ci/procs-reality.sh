@@ -17,6 +17,9 @@ out=$(realpath "$2")
 runs=${3:-5}
 shift $(($# < 3 ? $# : 3))
 cases=("$@")
+# ORDERS_FLAGS: more -orders.* flags for the network calibration and the
+# runs (for instance "-orders.ahead -1"), as a user's own runs have them.
+read -r -a flags <<<"${ORDERS_FLAGS:-}"
 if [ ${#cases[@]} -eq 0 ]; then
     # coarse, then fine: fewer and longer orders, then more and shorter
     cases=(sort:250000 sort:20000 matmul:640 matmul:128 cholesky:512 cholesky:1024 pipeline:16 pipeline:4)
@@ -31,7 +34,7 @@ for c in "${cases[@]}"; do
     [ -x "$ex" ] || (cd "$repo" && go build -tags cluster -o "$ex" "./orders/examples/$prog")
     d="$out/$prog-$n"
     rm -rf "$d" && mkdir -p "$d"
-    "$ex" -n "$n" -orders.mode network -orders.procs 2 -orders.out "$d/cluster.json" 2>"$d/network.log"
+    "$ex" -n "$n" -orders.mode network -orders.procs 2 "${flags[@]}" -orders.out "$d/cluster.json" 2>"$d/network.log"
     "$ex" -n "$n" -orders.mode calibrate -orders.out "$d/cal.csv" >"$d/calibrate.log" 2>&1
     "$ex" -n "$n" -orders.mode record -orders.codec -orders.calibration "$d/cal.csv" -orders.out "$d/$prog.jsonl" >"$d/record.log" 2>&1
     "$presage" -q --db "$d/store.db" ingest orders "$d/$prog.jsonl" >/dev/null
@@ -39,7 +42,7 @@ for c in "${cases[@]}"; do
     predicted=$(sed -n 's/.*: makespan \([0-9.e+-]*\) s.*/\1/p' "$d/simulate.log" | head -1)
     times=() cpus=()
     for i in $(seq 0 "$runs"); do
-        /usr/bin/time -f '%U %S' -o "$d/cpu$i" "$ex" -n "$n" -orders.procs 2 -orders.pin -orders.out "$d/run$i.json" >"$d/run$i.log" 2>&1
+        /usr/bin/time -f '%U %S' -o "$d/cpu$i" "$ex" -n "$n" -orders.procs 2 -orders.pin "${flags[@]}" -orders.out "$d/run$i.json" >"$d/run$i.log" 2>&1
         [ "$i" -eq 0 ] && continue
         times+=("$(grep -o '"makespan": *[0-9.e+-]*' "$d/run$i.json" | grep -o '[0-9.e+-]*$')")
         cpus+=("$(awk '{print $1 + $2}' "$d/cpu$i")")

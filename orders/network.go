@@ -34,6 +34,9 @@ type NetworkFit struct {
 	// processes' cores per order and per wait that suspends, in seconds
 	// (probeRuntime); 0 when the workers could not time them.
 	OrderCost, WaitCost float64
+	// Ahead is the orders the coordinator starts ahead on a busy core in
+	// the runs timed (Config.Ahead), as the simulator is to follow them.
+	Ahead int
 }
 
 // TransferTime is the mean time of a transfer of a value of Bytes from
@@ -65,6 +68,7 @@ func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, e
 		return nil, err
 	}
 	fit.Cores = s.cores
+	fit.Ahead = s.pool.ahead
 	if fit.OrderCost, fit.WaitCost, err = s.probeRuntime(ctx, fit.Points[0].Seconds); err != nil {
 		return nil, err
 	}

@@ -459,7 +459,7 @@ func (p *pool) dispatchAhead() {
 	}
 	for i := range p.workers {
 		w := &p.workers[i]
-		for w.busy() && !w.lost && len(w.next) < p.ahead && len(w.local) > 0 {
+		for p.takesAhead(w) && len(w.local) > 0 {
 			var t *ticket
 			if p.rule == ordersched.WorkStealing {
 				t, w.local = w.local[len(w.local)-1], w.local[:len(w.local)-1]
@@ -471,13 +471,21 @@ func (p *pool) dispatchAhead() {
 	}
 }
 
+// takesAhead reports whether worker w may be given another order ahead:
+// it is busy, holds fewer than pool.ahead, and no order waits to resume
+// on it, which would otherwise wait for every order the rule gives it
+// meanwhile.
+func (p *pool) takesAhead(w *worker) bool {
+	return w.busy() && !w.lost && len(w.next) < p.ahead && len(w.resume) == 0
+}
+
 // firstToQueue returns the busy worker with the fewest orders given
 // ahead, below pool.ahead, the lowest-numbered among them; -1 if none.
 func (p *pool) firstToQueue() int {
 	best := -1
 	for i := range p.workers {
 		w := &p.workers[i]
-		if w.busy() && !w.lost && len(w.next) < p.ahead && (best < 0 || len(w.next) < len(p.workers[best].next)) {
+		if p.takesAhead(w) && (best < 0 || len(w.next) < len(p.workers[best].next)) {
 			best = i
 		}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // costEnv gives the child of TestFineOrderCost its orders and where they
-// run ("procs" or "local").
+// run ("procs", "procs-none": with no order started ahead, or "local").
 const costEnv = "PRESAGE_PROCSTEST_COST"
 
 // cpuOf returns the user and system CPU time of who: syscall.RUSAGE_SELF,
@@ -30,15 +30,13 @@ func cpuOf(who int) time.Duration {
 // its NATS server included) and of its workers.
 type fineCost struct{ wall, coordinator, workers time.Duration }
 
-// fineRun runs n orders of 20 µs, made by main, on 2 worker processes of
-// one core (or, local, on 2 workers in this process) in a child process.
-func fineRun(t *testing.T, n int, local bool) fineCost {
-	where := "procs"
-	if local {
-		where = "local"
-	}
+// fineRun runs n orders of 20 µs, made by main, in a child process,
+// where: on 2 worker processes of one core ("procs"; "procs-none" with no
+// order started ahead, Config.Ahead), or on 2 workers in this process
+// ("local").
+func fineRun(t *testing.T, n int, where string) fineCost {
 	t.Setenv(costEnv, fmt.Sprintf("%d %s", n, where))
-	r := Start(t, Options{Workers: map[bool]int{false: 2, true: 0}[local]})
+	r := Start(t, Options{Workers: map[bool]int{false: 2, true: 0}[where == "local"]})
 	var c fineCost
 	if _, err := fmt.Sscan(r.Stdout, &c.wall, &c.coordinator, &c.workers); err != nil || r.Err != nil {
 		t.Fatalf("%v %v: stdout %q, stderr %q", err, r.Err, r.Stdout, r.Stderr)
@@ -56,16 +54,18 @@ func fineRun(t *testing.T, n int, local bool) fineCost {
 // waits for a timer, or a batch that waits for the next.
 func TestFineOrderCost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs worker processes 3 times")
+		t.Skip("runs worker processes 5 times")
 	}
 	Main(func() int {
 		var n int
 		var where string
 		fmt.Sscan(os.Getenv(costEnv), &n, &where)
 		cfg := orders.Config{Procs: 2}
-		fmt.Sscan(os.Getenv("PRESAGE_AHEAD"), &cfg.Ahead)
-		if where == "local" {
+		switch where {
+		case "local":
 			cfg = orders.Config{Workers: 2}
+		case "procs-none":
+			cfg.Ahead = -1
 		}
 		_, rep, err := orders.Main(cfg, sum, sumInput{N: n, Pause: 20 * time.Microsecond, Fail: -1})
 		if err != nil {
@@ -76,11 +76,12 @@ func TestFineOrderCost(t *testing.T) {
 		return 0
 	})
 	const many, few = 2000, 200
-	big, small, local := fineRun(t, many, false), fineRun(t, few, false), fineRun(t, many, true)
+	big, small, local := fineRun(t, many, "procs"), fineRun(t, few, "procs"), fineRun(t, many, "local")
+	bigNone, smallNone := fineRun(t, many, "procs-none"), fineRun(t, few, "procs-none")
 	per := func(a, b time.Duration) float64 { return float64(a-b) / 1e3 / (many - few) }
 	wall := per(big.wall, small.wall)
-	t.Logf("an order of 20 µs on 2 worker processes: %.1f µs of makespan (in one process on 2 workers: %.1f µs), CPU %.1f µs in the coordinator, %.1f µs in the workers",
-		wall, float64(local.wall)/1e3/many, per(big.coordinator, small.coordinator), per(big.workers, small.workers))
+	t.Logf("an order of 20 µs on 2 worker processes: %.1f µs of makespan (in one process on 2 workers: %.1f µs; with no order started ahead: %.1f µs), CPU %.1f µs in the coordinator, %.1f µs in the workers",
+		wall, float64(local.wall)/1e3/many, per(bigNone.wall, smallNone.wall), per(big.coordinator, small.coordinator), per(big.workers, small.workers))
 	if wall > 5000 {
 		t.Errorf("an order costs %s µs of makespan on 2 worker processes, want at most 5,000", strconv.FormatFloat(wall, 'f', 1, 64))
 	}

@@ -38,6 +38,12 @@ type Cluster struct {
 	// order or a wait leaves. 0 and 0 leave the trace's. The DVM engine
 	// runs no orders and has no use for them.
 	OrderCost, WaitCost float64
+	// Ahead is how many orders the runtime's coordinator starts on a
+	// busy core beyond the one it runs (orders.Config.Ahead), through a
+	// Hub only: its node starts one the moment the core frees, without
+	// the round of messages through the coordinator. 0 means none, as
+	// in a cluster file that names none.
+	Ahead int
 }
 
 // Link is the message-cost model between two nodes of c.
@@ -66,6 +72,9 @@ func (c Cluster) Validate() error {
 	}
 	if err := nonNegative("wait_cost", c.WaitCost); err != nil {
 		return err
+	}
+	if c.Ahead < 0 {
+		return fmt.Errorf("ahead = %d (expected orders started ahead on a busy core, 0 or more)", c.Ahead)
 	}
 	return c.Link().Validate()
 }

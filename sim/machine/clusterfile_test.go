@@ -12,6 +12,7 @@ func TestClusterFileRoundTrips(t *testing.T) {
 		{Nodes: 3, Cores: 2, Latency: 1e-3, Bandwidth: 1e8, Messages: []MessagePoint{{0, 1e-3}, {1 << 20, 0.012}}, Hub: true},
 		{Nodes: 2, Latency: 7e-6, TByte: 4e-9}, // the DVM's form, as a machine's top level gives it
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, OrderCost: 2.7e-4, WaitCost: 1.1e-4},
+		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, Ahead: 2},
 	} {
 		if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
 			t.Fatalf("read back %+v, %v; want %+v", back, err, c)
@@ -39,6 +40,7 @@ func TestReadClusterNamesWhatIsWrong(t *testing.T) {
 		{`{"format":"presage-cluster","nodes":1,"messages":[{"bytes":0,"seconds":-1},{"bytes":5,"seconds":2}]}`, "c.json: messages[0].seconds = -1 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"order_cost":-0.001}`, "c.json: order_cost = -0.001 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"wait_cost":-1}`, "c.json: wait_cost = -1 (expected a finite number ≥ 0)"},
+		{`{"format":"presage-cluster","nodes":1,"ahead":-2}`, "c.json: ahead = -2 (expected orders started ahead on a busy core, 0 or more)"},
 	} {
 		_, err := ReadCluster(strings.NewReader(c.text), "c.json")
 		if err == nil || err.Error() != c.want {
@@ -53,6 +55,7 @@ func FuzzReadCluster(f *testing.F) {
 	f.Add(`{"format":"presage-cluster","nodes":2,"cores":4,"latency":0.001,"bandwidth":1e9,"messages":[{"bytes":0,"seconds":0.001},{"bytes":1024,"seconds":0.002}]}`)
 	f.Add(`{"format":"presage-cluster","nodes":1,"power":[1,2]}`)
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"order_cost":0.00027,"wait_cost":0.00011}`)
+	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"ahead":2}`)
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ReadCluster(strings.NewReader(text), "f.json")
 		if err != nil {

@@ -14,6 +14,11 @@ type node struct {
 
 	resume fifo  // resumable orders of this node, ahead of any new order
 	local  deque // new orders placed here (LeastLoaded, Locality, WorkStealing)
+	// next are the orders started ahead here (Cluster.Ahead), oldest
+	// first, and releaseAt when the coordinator's release of a core an
+	// order left for a wait comes (ahead.go).
+	next      deque
+	releaseAt float64
 }
 
 func (n *node) free() int { return n.cores - n.running - n.xferring - n.runtime }

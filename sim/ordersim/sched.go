@@ -63,6 +63,10 @@ func (e *engine) dispatch() bool {
 	for i := e.dirty.next(0); i >= 0; i = e.dirty.next(i + 1) {
 		e.dirty.set(i, false)
 		n := &e.nodes[i]
+		for n.free() > 0 && n.next.len() > 0 {
+			e.startNext(int32(i))
+			took = true
+		}
 		for n.free() > 0 && n.resume.len() > 0 {
 			e.resume(e.lives.At(n.resume.pop()))
 			took = true
@@ -98,6 +102,9 @@ func (e *engine) dispatch() bool {
 			}
 			took = true
 		}
+	}
+	if e.aheadPerNode() > 0 && (e.dispatchAhead() || e.reclaim()) {
+		took = true
 	}
 	return took
 }

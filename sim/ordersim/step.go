@@ -181,6 +181,7 @@ func (e *engine) suspend(l *live) {
 		l.runStart = e.now // the moment it suspended, for its wait: unread otherwise until it resumes
 	}
 	e.occupy(l.node, e.after.Wait)
+	e.released(l.node)
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 }
@@ -278,6 +279,7 @@ func (e *engine) finish(l *live) {
 		e.onCore(l, false)
 	}
 	e.occupy(l.node, e.after.Order)
+	n.releaseAt = 0 // its node starts the next order started ahead by itself
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 	if e.loads != nil {

@@ -1,0 +1,75 @@
+package orders
+
+import (
+	"testing"
+
+	"github.com/presage-dvm/presage/orders/ordersched"
+)
+
+// TestPoolAhead: with orders started ahead (pool.ahead), a new order
+// that finds every worker running goes to the worker holding the fewest
+// ahead, the lowest first, up to ahead each; the worker's process starts
+// it as the worker frees (begin), and a worker holding orders ahead takes
+// no other, running or not. A suspension says when orders ahead wait for
+// the freed core (its release), and none goes ahead to a worker an order
+// waits to resume on.
+func TestPoolAhead(t *testing.T) {
+	p := newPool(2, ordersched.FIFO, false, 0)
+	p.ahead = 1
+	main, a := p.place(-1), p.place(0)
+	b, c, d := p.place(0), p.place(0), p.place(0)
+	expect(t, p, "two running, two ahead, one queued", []*ticket{main, a, b, c, d}, 0, 1, 0, 1, -1)
+	if !b.ahead || !c.ahead || d.ahead {
+		t.Errorf("ahead: b %v, c %v, d %v; want b and c", b.ahead, c.ahead, d.ahead)
+	}
+	p.finish(1) // a ends: worker 1 holds c, and takes nothing else until its process starts c
+	expect(t, p, "a ended", []*ticket{d}, -1)
+	p.begin(1, c) // and d goes ahead there
+	expect(t, p, "c began", []*ticket{d}, 1)
+	if !p.suspend(0) { // main waits: b is ahead on worker 0, whose process is told
+		t.Error("main suspended with b ahead on its worker: want a release")
+	}
+	p.begin(0, b)
+	back := p.resumeFrom(0) // main's result came: worker 0 runs b
+	e := p.place(0)         // worker 1 holds d ahead already, and none goes ahead of main on worker 0
+	expect(t, p, "main to resume on 0", []*ticket{d, back, e}, 1, -1, -1)
+	p.finish(0) // b ends: main resumes on 0, and e goes ahead there
+	expect(t, p, "b ended", []*ticket{back, e}, 0, 0)
+	if !p.suspend(1) {
+		t.Error("c suspended with d ahead on worker 1: want a release")
+	}
+}
+
+// TestPoolTakesBack: a worker left free while another holds orders
+// ahead asks the newest back (reclaim); taken back (the process had not
+// started it), it runs on the free worker; settled (it had), it stays,
+// and is not asked again.
+func TestPoolTakesBack(t *testing.T) {
+	p := newPool(3, ordersched.FIFO, false, 0)
+	p.ahead = 2
+	p.place(-1)
+	p.place(0)
+	p.place(0)
+	x, y := p.place(0), p.place(0) // ahead on workers 0 and 1
+	p.finish(2)                    // worker 2 frees: it asks back the newest of the worker holding most
+	back := p.takeReclaims()
+	if len(back) != 1 || back[0] != x {
+		t.Fatalf("asked back %v, want x (the newest on worker 0, which holds as many as worker 1, and is lower)", back)
+	}
+	p.takeBack(0, x)
+	expect(t, p, "x taken back", []*ticket{x, y}, 2, 1)
+	if x.ahead {
+		t.Error("x runs on worker 2 as an order of its own: want it no more ahead")
+	}
+	p.finish(2) // x ends: worker 2 asks y back, whose process started it already
+	if back = p.takeReclaims(); len(back) != 1 || back[0] != y {
+		t.Fatalf("asked back %v, want y", back)
+	}
+	p.begin(1, y) // its process's word comes first
+	if p.settle(y) {
+		t.Error("y began: want it no more ahead")
+	}
+	if back = p.takeReclaims(); len(back) != 0 {
+		t.Errorf("asked back %v with nothing ahead, want none", back)
+	}
+}

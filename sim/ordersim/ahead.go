@@ -1,0 +1,165 @@
+package ordersim
+
+// Starts ahead (Cluster.Ahead, through a Hub): the runtime's coordinator
+// starts up to Ahead orders on each busy core beyond the one it runs
+// (orders/pool.go, dispatchAhead). Each start travels to its node while
+// the core works, and the node starts the oldest it holds the moment a
+// core frees: at an order's end at once, at a suspension once the
+// coordinator's release has come back (a round of control), and a start
+// still on its way when the core frees holds the core until it comes.
+// No order is started ahead on a node with orders waiting to resume
+// there, which would otherwise wait for all of them. A node left with a
+// free core and nothing to run takes back the newest order started
+// ahead on the node holding the most, after a round of control (the
+// question and its answer), and starts it as its own.
+
+// aheadPerNode is how many orders a busy node may hold started ahead: 0
+// without a hub.
+func (e *engine) aheadPerNode() int {
+	if !e.cl.Hub {
+		return 0
+	}
+	return e.cl.Ahead * e.cl.cores()
+}
+
+// takesAhead reports whether node i may be given another order ahead.
+func (e *engine) takesAhead(i int32) bool {
+	n := &e.nodes[i]
+	return n.free() == 0 && n.next.len() < e.aheadPerNode() && n.resume.len() == 0
+}
+
+// dispatchAhead gives the busy nodes the new orders they would take next
+// by the rule once free: FIFO's head to the node holding the fewest
+// (the lowest-numbered among them), the orders placed on each (its
+// newest under WorkStealing). It reports whether it gave any.
+func (e *engine) dispatchAhead() bool {
+	took := false
+	if e.sched == FIFO {
+		for e.global.len() > 0 {
+			i := e.fewestAhead()
+			if i < 0 {
+				break
+			}
+			l := e.lives.At(e.global.pop())
+			e.giveAhead(l, i, l.argNode())
+			took = true
+		}
+		return took
+	}
+	for i := range int32(len(e.nodes)) {
+		n := &e.nodes[i]
+		for e.takesAhead(i) && n.local.len() > 0 {
+			var l *live
+			if e.sched == WorkStealing {
+				l = e.lives.At(n.local.popNewest())
+				if n.local.len() == 0 {
+					e.dropVictim(i)
+				}
+			} else {
+				l = e.lives.At(n.local.pop())
+			}
+			e.giveAhead(l, i, i)
+			took = true
+		}
+	}
+	return took
+}
+
+// fewestAhead returns the node that takes an order ahead holding the
+// fewest, the lowest-numbered among them; -1 if none takes one.
+func (e *engine) fewestAhead() int32 {
+	best := int32(-1)
+	for i := range int32(len(e.nodes)) {
+		if e.takesAhead(i) && (best < 0 || e.nodes[i].next.len() < e.nodes[best].next.len()) {
+			best = i
+		}
+	}
+	return best
+}
+
+// giveAhead starts l ahead on node i, its arguments on node src: its
+// start reaches i after the coordinator's round of control and the
+// arguments' transfer (starting), a moment it keeps in runStart until
+// it runs.
+func (e *engine) giveAhead(l *live, i, src int32) {
+	l.node = i
+	l.runStart = e.now + e.starting(l, src, i, e.now)
+	e.nodes[i].next.push(l)
+}
+
+// startNext starts on a free core of node i the oldest order it holds
+// started ahead, once its start and, after a suspension, the release of
+// the core have come.
+func (e *engine) startNext(i int32) {
+	n := &e.nodes[i]
+	l := e.lives.At(n.next.pop())
+	at := max(l.runStart, n.releaseAt)
+	if at <= e.now {
+		l.xferIn = 0
+		e.begin(l)
+		return
+	}
+	e.hold(l, i, at-e.now)
+}
+
+// hold keeps a core of node i for l until its start comes, d from now,
+// and starts it then.
+func (e *engine) hold(l *live, i int32, d float64) {
+	n := &e.nodes[i]
+	n.account(e.now)
+	n.xferring++
+	e.syncFree(i)
+	l.xferIn = d
+	if t := e.timesOf(l); t != nil {
+		t.transfer = d
+	}
+	e.ev.push(e.now+d, evStart, l.idx)
+}
+
+// released notes that a core of node i was freed by an order that waits
+// for a result: the orders it holds started ahead wait for the
+// coordinator's release (a round of control, sent only when it holds
+// any).
+func (e *engine) released(i int32) {
+	n := &e.nodes[i]
+	if n.next.len() > 0 {
+		n.releaseAt = e.now + e.control(e.now)
+	}
+}
+
+// reclaim gives every node with a free core and nothing to run the
+// newest order started ahead on the node holding the most, after the
+// round of control that takes it back. It reports whether it took any.
+func (e *engine) reclaim() bool {
+	took := false
+	for i := e.free.next(0); i >= 0; i = e.free.next(i + 1) {
+		for e.nodes[i].free() > 0 {
+			j := e.mostAhead()
+			if j < 0 {
+				return took
+			}
+			l := e.lives.At(e.nodes[j].next.popNewest())
+			if e.loads != nil {
+				e.loads.add(j, -1)
+				e.loads.add(int32(i), 1)
+			}
+			l.node = int32(i)
+			back := e.control(e.now)
+			e.hold(l, int32(i), back+e.starting(l, l.argNode(), int32(i), e.now+back))
+			took = true
+		}
+	}
+	return took
+}
+
+// mostAhead returns the node holding the most orders started ahead, the
+// lowest-numbered among them; -1 if none holds any.
+func (e *engine) mostAhead() int32 {
+	best := int32(-1)
+	for i := range int32(len(e.nodes)) {
+		if k := e.nodes[i].next.len(); k > 0 && (best < 0 || k > e.nodes[best].next.len()) {
+			best = i
+		}
+	}
+	return best
+}

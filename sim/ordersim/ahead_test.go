@@ -1,0 +1,57 @@
+package ordersim
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestStartsAheadRunBackToBack: through a hub, main (on node 0) makes 12
+// children of 3 s at once and waits for the last; a message takes 1 s. A
+// core that frees waits a round of control for its next start without
+// orders started ahead (Cluster.Ahead); with one or two ahead, each
+// start is on its node before the order before it ends (a round takes 2
+// s), so that every child after the first two of a node starts the
+// moment the one before it ends there, and the run is shorter.
+func TestStartsAheadRunBackToBack(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 1, rq(13, 0))}
+	for id := int64(2); id <= 13; id++ {
+		tr = append(tr, ord(id, 1, 0, 3))
+	}
+	var makespans []float64
+	for _, ahead := range []int{0, 1, 2} {
+		r, got := schedules(t, tr, Cluster{Nodes: 2, Latency: 1, Hub: true, Ahead: ahead}, Options{Pin: true})
+		makespans = append(makespans, r.Makespan)
+		if ahead == 0 {
+			continue
+		}
+		byNode := map[int][]OrderResult{}
+		for id := int64(2); id <= 13; id++ {
+			byNode[got[id].Node] = append(byNode[got[id].Node], got[id])
+		}
+		for node, kids := range byNode {
+			slices.SortFunc(kids, func(a, b OrderResult) int { return int(a.Start - b.Start) })
+			for k := 2; k < len(kids); k++ {
+				if !near(kids[k].Start, kids[k-1].End) {
+					t.Errorf("ahead %d: on node %d, child %d starts at %v, the one before it ended at %v; want back to back", ahead, node, kids[k].ID, kids[k].Start, kids[k-1].End)
+				}
+			}
+		}
+	}
+	if !(makespans[1] < makespans[0] && near(makespans[2], makespans[1])) {
+		t.Errorf("makespans with 0, 1 and 2 orders ahead: %v; want the first the longest, the others equal", makespans)
+	}
+}
+
+// TestFreeNodeTakesBackAnOrderStartedAhead: through a hub (a message
+// takes 1 s), main (20 s on node 0) makes A (1 s) and B (12 s) at once,
+// which go to the free nodes 1 and 2, then C (1 s), which goes ahead
+// (Ahead 1) to the busy node holding the fewest, the lowest-numbered:
+// node 0, busy with main for 20 s. Node 1, free once A ends, takes C
+// back rather than leave it behind main.
+func TestFreeNodeTakesBackAnOrderStartedAhead(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 20), ord(2, 1, 0, 1), ord(3, 1, 0, 12), ord(4, 1, 0, 1)}
+	_, got := schedules(t, tr, Cluster{Nodes: 3, Latency: 1, Hub: true, Ahead: 1}, Options{Pin: true})
+	if c := got[4]; c.Node != 1 || c.End >= 20 {
+		t.Errorf("C ran on node %d, from %v to %v; want it taken back by node 1, ended long before main's 20 s", c.Node, c.Start, c.End)
+	}
+}
