@@ -70,7 +70,7 @@ bench-compare ref count="6" trace="../shared/data/traces/jac1d_x40000.ptr.gz":
 reality workers="":
     w="{{workers}}"; go run ./orders/examples/realitycheck ${w:+-workers "$w"}
 
-# The orders reality check in worker processes: every example, coarse and fine, on 2 worker processes of one core, pinned, RUNS runs each (median) against the prediction from its network calibration and a trace recorded with -orders.codec (.ci/procs-reality.sh; into OUT, default a temporary folder). Fails if one is more than 15% off. Run it alone on the machine (about a minute and a half on 2 cores, 5 runs).
+# The orders reality check in worker processes: every example, coarse and fine, on 2 worker processes of one core, pinned, RUNS runs each (median) against the prediction from its network calibration and a trace recorded with -orders.codec (.ci/procs-reality.sh; into OUT, default a temporary folder). Fails if one is more than 15% off. ORDERS_FLAGS="-orders.ahead -1" (say) gives the network calibration and the runs more flags. Run it alone on the machine (about a minute and a half on 2 cores, 5 runs).
 procs-reality runs="5" out="":
     #!/usr/bin/env bash
     set -euo pipefail

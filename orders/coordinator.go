@@ -256,8 +256,8 @@ func nextOf(m *Message) (execution, error) {
 	return e, f.err
 }
 
-// onBegan is a node's word that it started an order given ahead (hNext
-// names it: Order, Exec) on core Slot, which it found free.
+// onBegan is a node's word that it started an order given ahead (Order,
+// Exec) on core Slot, which it found free or the coordinator released.
 func (c *coordinator) onBegan(m *Message) error {
 	f := fields{m: m}
 	id, exec, slot := f.int(hOrder), int(f.int(hExec)), int(f.int(hSlot))

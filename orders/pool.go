@@ -31,6 +31,12 @@ import (
 //     newest order first, and when it has none steals the oldest order
 //     of a worker drawn at random among those with orders.
 //
+// In worker processes (pool.ahead) a busy worker is also given, up to
+// ahead, the new orders it would take next once free, which its process
+// starts the moment it frees (dispatchAhead, begin), and a worker left
+// free takes back the newest of them from the worker holding the most
+// (reclaim); a worker holding any takes no other.
+//
 // Every decision is taken under one lock by dispatch, after each change,
 // the way the simulator's dispatch runs once per simulated moment: the
 // coordinator's decisions cost little beside the messages that carry
@@ -97,8 +103,8 @@ type ticket struct {
 	resume bool // it resumes a suspended order
 	ahead  bool // given while its worker ran another order (pool.ahead)
 	// reclaiming: asked back from its worker process, for a worker left
-	// with nothing to run; settled: its worker process started it, or
-	// had not heard of it yet, when asked: it is not asked again.
+	// with nothing to run; settled: its worker process had started it
+	// when asked: it is not asked again.
 	reclaiming, settled bool
 	// then is what the coordinator does once the ticket is given (the
 	// worker, -1 when given up).
@@ -284,8 +290,8 @@ func (p *pool) takeReclaims() []*ticket {
 
 // reclaim asks back, for each worker left free after dispatch with none
 // asked for it yet, the newest order given ahead to the worker holding
-// the most: it runs sooner on the free one than behind two orders. The
-// caller holds p.mu.
+// the most: it runs sooner on the free one than behind the orders before
+// it. The caller holds p.mu.
 func (p *pool) reclaim() {
 	free := 0
 	for i := range p.workers {
@@ -341,8 +347,8 @@ func (p *pool) takeBack(i int, t *ticket) {
 	p.dispatch(time.Now())
 }
 
-// settle leaves order t with its worker, whose process started it
-// already or had not heard of it yet when asked back, and reports
+// settle leaves order t with its worker, whose process had started it
+// when asked back, and reports
 // whether it is still given ahead there (its process's word that it
 // started comes first, and has taken it out: begin).
 func (p *pool) settle(t *ticket) bool {
@@ -441,7 +447,8 @@ func (p *pool) dispatch(now time.Time) {
 
 // dispatchAhead gives the busy workers, up to pool.ahead each, the
 // new orders they would take next by the rule once free: FIFO's head to
-// the lowest-numbered, the orders placed on each (its newest under
+// the busy worker holding the fewest (the lowest-numbered among them),
+// the orders placed on each (its newest under
 // WorkStealing, which steals none ahead). Resuming orders are never
 // given ahead: they wait for the coordinator's answer anyway. The
 // caller holds p.mu, after dispatch served the free workers.
@@ -499,13 +506,7 @@ func (p *pool) giveAhead(t *ticket, i int) {
 	w.next = append(w.next, t)
 	w.times.Orders++
 	t.ahead = true
-	t.worker = i
-	if t.ch != nil {
-		t.ch <- i
-	}
-	if p.collect {
-		p.given = append(p.given, t)
-	}
+	p.hand(t, i)
 }
 
 // firstFree returns the lowest-numbered worker not busy, -1 if none;
@@ -583,6 +584,12 @@ func (p *pool) give(t *ticket, i int, now time.Time) {
 	} else {
 		w.times.Orders++
 	}
+	p.hand(t, i)
+}
+
+// hand tells the order waiting on t that it has worker i: on its
+// channel when it waits there, or filed for takeGiven.
+func (p *pool) hand(t *ticket, i int) {
 	t.worker = i
 	if t.ch != nil {
 		t.ch <- i
