@@ -102,20 +102,6 @@ func (e *engine) startNext(i int32) {
 	e.hold(l, i, at-e.now)
 }
 
-// hold keeps a core of node i for l until its start comes, d from now,
-// and starts it then.
-func (e *engine) hold(l *live, i int32, d float64) {
-	n := &e.nodes[i]
-	n.account(e.now)
-	n.xferring++
-	e.syncFree(i)
-	l.xferIn = d
-	if t := e.timesOf(l); t != nil {
-		t.transfer = d
-	}
-	e.ev.push(e.now+d, evStart, l.idx)
-}
-
 // released notes that a core of node i was freed by an order that waits
 // for a result: the orders it holds started ahead wait for the
 // coordinator's release (a round of control, sent only when it holds

@@ -186,6 +186,12 @@ func (e *engine) take(l *live, i, src int32) {
 		e.begin(l)
 		return
 	}
+	e.hold(l, i, d)
+}
+
+// hold keeps a core of node i for l until its start (and its arguments)
+// come, d from now, and starts it then.
+func (e *engine) hold(l *live, i int32, d float64) {
 	n := &e.nodes[i]
 	n.account(e.now)
 	n.xferring++
