@@ -106,6 +106,7 @@ type ticket struct {
 	// with nothing to run; settled: its worker process had started it
 	// when asked: it is not asked again.
 	reclaiming, settled bool
+	forResume           bool // reclaiming for an order to resume on its worker (askBackFor), not for a free worker (reclaim)
 	// then is what the coordinator does once the ticket is given (the
 	// worker, -1 when given up).
 	then func(worker int)
@@ -239,9 +240,23 @@ func (p *pool) resumeFrom(i int) *ticket {
 		p.resumable = append(p.resumable, t)
 	} else {
 		p.workers[i].resume = append(p.workers[i].resume, t)
+		p.askBackFor(i)
 	}
 	p.dispatch(time.Now())
 	return t
+}
+
+// askBackFor asks back the orders given ahead to worker i, on which an
+// order is to resume: it resumes ahead of any new order once the order
+// running there ends, and they go elsewhere by the rule. Its process
+// keeps those it started already (settle). The caller holds p.mu.
+func (p *pool) askBackFor(i int) {
+	for _, t := range slices.Backward(p.workers[i].next) {
+		if !t.reclaiming && !t.settled {
+			t.reclaiming, t.forResume = true, true
+			p.reclaims = append(p.reclaims, t)
+		}
+	}
 }
 
 // finish frees worker i, whose order ended.
@@ -321,6 +336,15 @@ func (p *pool) reclaim() {
 	}
 }
 
+// answered notes that t's process answered its asking back (or its
+// worker was lost meanwhile): the caller holds p.mu.
+func (p *pool) answered(t *ticket) {
+	if !t.forResume {
+		p.inFlight--
+	}
+	t.reclaiming, t.forResume = false, false
+}
+
 // takeBack files again order t, asked back from worker i's process,
 // which had not started it: it goes to a free worker by the rule.
 func (p *pool) takeBack(i int, t *ticket) {
@@ -333,8 +357,8 @@ func (p *pool) takeBack(i int, t *ticket) {
 	}
 	w.next = slices.Delete(w.next, k, k+1)
 	w.times.Orders--
-	p.inFlight--
-	t.ahead, t.reclaiming, t.worker = false, false, -1
+	p.answered(t)
+	t.ahead, t.worker = false, -1
 	switch p.rule {
 	case ordersched.FIFO:
 		p.queue = slices.Insert(p.queue, 0, t)
@@ -357,8 +381,8 @@ func (p *pool) settle(t *ticket) bool {
 	if !t.reclaiming {
 		return false // its worker was lost meanwhile
 	}
-	t.reclaiming, t.settled = false, true
-	p.inFlight--
+	p.answered(t)
+	t.settled = true
 	p.dispatch(time.Now())
 	return slices.Contains(p.workers[t.worker].next, t)
 }
@@ -378,8 +402,7 @@ func (p *pool) retract(i int, t *ticket) bool {
 	w.next = slices.Delete(w.next, k, k+1)
 	w.times.Orders--
 	if t.reclaiming {
-		t.reclaiming = false
-		p.inFlight--
+		p.answered(t)
 	}
 	return true
 }
@@ -624,8 +647,7 @@ func (p *pool) lose(workers []int) {
 		// knows: it runs them again, as the one that ran there.
 		for _, t := range w.next {
 			if t.reclaiming {
-				t.reclaiming = false
-				p.inFlight--
+				p.answered(t)
 			}
 		}
 		w.resume, w.local, w.next = nil, nil, nil

@@ -73,3 +73,36 @@ func TestPoolTakesBack(t *testing.T) {
 		t.Errorf("asked back %v with nothing ahead, want none", back)
 	}
 }
+
+// TestPoolAsksBackForAResume: an order to resume on a worker that holds
+// orders given ahead has them asked back (askBackFor), newest first, so
+// that it resumes once the order running there ends; taken back, they
+// go to the head of FIFO's queue, and the worker takes no new one ahead
+// meanwhile.
+func TestPoolAsksBackForAResume(t *testing.T) {
+	p := newPool(2, ordersched.FIFO, false, 0)
+	p.ahead = 2
+	main := p.place(-1)
+	p.place(0)                     // a, on worker 1
+	x, y := p.place(0), p.place(0) // ahead: x on 0, y on 1
+	p.suspend(1)                   // a waits; y begins on 1
+	p.begin(1, y)
+	back := p.resumeFrom(1) // a's result came: worker 1 runs y, and holds nothing ahead
+	if got := p.takeReclaims(); len(got) != 0 {
+		t.Errorf("asked back %d orders for a resume on a worker holding none ahead", len(got))
+	}
+	expect(t, p, "a to resume", []*ticket{main, back}, 0, -1)
+	p.suspend(0) // main waits: x begins on 0
+	p.begin(0, x)
+	z := p.place(0) // made meanwhile: ahead on 0 (1 has a resume waiting)
+	back0 := p.resumeFrom(0)
+	if got := p.takeReclaims(); len(got) != 1 || got[0] != z {
+		t.Fatalf("asked back %v for main's resume on 0, want z", got)
+	}
+	p.takeBack(0, z)
+	expect(t, p, "z back", []*ticket{z}, -1)
+	p.finish(0) // x ends: main resumes on 0 at once, and z goes ahead there again
+	expect(t, p, "x ended", []*ticket{back0, z}, 0, 0)
+	p.finish(1) // y ends: a resumes on 1
+	expect(t, p, "y ended", []*ticket{back}, 1)
+}

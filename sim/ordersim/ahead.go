@@ -149,3 +149,33 @@ func (e *engine) mostAhead() int32 {
 	}
 	return best
 }
+
+// aheadBack files again, by the rule, the orders started ahead on node
+// i, on which an order is to resume: the runtime asks them back then
+// (orders/pool.go, askBackFor), and the order resumes once the core
+// frees. FIFO puts them back at the head of its queue, oldest first;
+// the other rules place them again as an order whose worker was lost
+// (the least loaded node; under work stealing the lowest with a free
+// core, else node 0). The simulator takes them back at once, not after
+// the round of control the question and its answer take.
+func (e *engine) aheadBack(i int32) {
+	n := &e.nodes[i]
+	for n.next.len() > 0 {
+		l := e.lives.At(n.next.popNewest())
+		switch e.sched {
+		case FIFO:
+			e.global.pushFront(l)
+		case WorkStealing:
+			to := int32(max(e.free.next(0), 0))
+			l.node = to
+			e.pushOwn(to, l)
+		default:
+			e.loads.add(i, -1)
+			to := e.loads.least()
+			e.loads.add(to, 1)
+			l.node = to
+			e.nodes[to].local.push(l)
+			e.markDirty(to)
+		}
+	}
+}

@@ -55,3 +55,27 @@ func TestFreeNodeTakesBackAnOrderStartedAhead(t *testing.T) {
 		t.Errorf("C ran on node %d, from %v to %v; want it taken back by node 1, ended long before main's 20 s", c.Node, c.Start, c.End)
 	}
 }
+
+// TestOrdersAheadMakeWayForAResume: through a hub (a message takes 1 s),
+// main (on node 0) makes A (1 s), then four children of 5 s, and waits
+// for A at its own 0.5. A runs on node 1, and the four children go
+// ahead, two on each node; once A's result comes back, main is to resume
+// on node 0, whose children started ahead go elsewhere (FIFO's head), so
+// that main resumes once the child running on node 0 ends, not after the
+// two there.
+func TestOrdersAheadMakeWayForAResume(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 1, rq(2, 0.5)), ord(2, 1, 0, 1)}
+	for id := int64(3); id <= 6; id++ {
+		tr = append(tr, ord(id, 1, 0, 5))
+	}
+	_, got := schedules(t, tr, Cluster{Nodes: 2, Latency: 1, Hub: true, Ahead: 2}, Options{Pin: true})
+	var firstOn0 float64 = -1
+	for id := int64(3); id <= 6; id++ {
+		if c := got[id]; c.Node == 0 && (firstOn0 < 0 || c.Start < firstOn0) {
+			firstOn0 = c.Start
+		}
+	}
+	if m := got[1]; firstOn0 < 0 || m.End > firstOn0+5+1+1e-9 {
+		t.Errorf("main ends at %v, the first child on node 0 started at %v; want main resumed once that child ended (its 0.5 s left)", m.End, firstOn0)
+	}
+}

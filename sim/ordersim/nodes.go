@@ -1,6 +1,9 @@
 package ordersim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // node is a computer of the simulated cluster.
 type node struct {
@@ -48,6 +51,16 @@ type fifo struct {
 func (f *fifo) len() int { return len(f.q) - f.head }
 
 func (f *fifo) push(l *live) { f.q = append(f.q, l.idx) }
+
+// pushFront puts l at the head of the queue.
+func (f *fifo) pushFront(l *live) {
+	if f.head > 0 {
+		f.head--
+		f.q[f.head] = l.idx
+		return
+	}
+	f.q = slices.Insert(f.q, 0, l.idx)
+}
 
 func (f *fifo) pop() int32 {
 	l := f.q[f.head]

@@ -174,6 +174,7 @@ func (e *engine) handle(ev event) {
 			e.resumable.push(l)
 		} else {
 			e.nodes[l.node].resume.push(l)
+			e.aheadBack(l.node)
 			e.markDirty(l.node)
 		}
 	}
