@@ -35,7 +35,8 @@ import (
 // ahead, the new orders it would take next once free, which its process
 // starts the moment it frees (dispatchAhead, begin), and a worker left
 // free takes back the newest of them from the worker holding the most
-// (reclaim); a worker holding any takes no other.
+// (reclaim), as does an order about to resume on a worker holding any
+// (askBackFor); a worker holding any takes no other.
 //
 // Every decision is taken under one lock by dispatch, after each change,
 // the way the simulator's dispatch runs once per simulated moment: the
