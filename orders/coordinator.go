@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -43,9 +42,6 @@ type coordinator struct {
 	start     time.Time
 	schedule  bool
 	remade    int // ended orders made again, their results lost with their nodes
-	// ahead are the orders started ahead (pool.ahead) whose cores still
-	// run the orders before them, by ticket.
-	ahead map[*ticket]*tracked
 	runState
 }
 
@@ -140,6 +136,7 @@ func (c *coordinator) subscribe() error {
 // The caller holds c.mu.
 func (c *coordinator) place(t *tracked, from int) {
 	tk := c.pool.place(from)
+	tk.order = t
 	tk.then = func(slot int) {
 		if slot >= 0 {
 			c.startOn(t, tk, slot)
@@ -171,8 +168,8 @@ func (c *coordinator) dispatched() {
 // core left with nothing to run: the node answers (onBack) whether it
 // still held it.
 func (c *coordinator) askBack(tk *ticket) {
-	t := c.ahead[tk]
-	if t == nil || t.slot < 0 {
+	t := tk.order
+	if t.aheadOn != tk || t.slot < 0 {
 		return // run again elsewhere: the pool forgot it with its node
 	}
 	n := c.node(t.slot)
@@ -206,12 +203,10 @@ func (c *coordinator) onBack(m *Message) error {
 	tk := t.aheadOn
 	if m.Header[hBack] != "true" {
 		if !c.pool.settle(tk) {
-			delete(c.ahead, tk)
 			t.aheadOn = nil
 		}
 		return nil
 	}
-	delete(c.ahead, tk)
 	t.aheadOn, t.slot = nil, -1
 	c.pool.takeBack(tk.worker, tk)
 	return nil
@@ -228,7 +223,6 @@ func (c *coordinator) began(id int64, exec, slot int) {
 	tk := t.aheadOn
 	c.pool.begin(slot, tk)
 	if !tk.reclaiming { // else the node's answer is still to come (onBack)
-		delete(c.ahead, tk)
 		t.aheadOn = nil
 	}
 	c.ran(t)
@@ -299,7 +293,7 @@ func (c *coordinator) startOn(t *tracked, tk *ticket, slot int) {
 	m := message(n.inbox, nil, hOrder, t.id, hExec, t.exec, hProc, t.proc, hSlot, slot, hParent, t.parent, hChild, t.child)
 	if tk.ahead {
 		// Its stretch begins when its node starts it (began).
-		c.ahead[tk], t.aheadOn = t, tk
+		t.aheadOn = tk
 		m.Header[hQueued] = "true"
 	} else {
 		c.ran(t)
@@ -673,18 +667,11 @@ func (c *coordinator) lose(n *member, why error) {
 		if t.run != nil {
 			t.run.stretches = nil
 		}
-		t.slot = -1
+		t.slot, t.aheadOn = -1, nil
 		t.exec++ // its lost execution's messages are stale now
 		c.need(t)
 		again++
 	}
-	// The orders given ahead there run again elsewhere (slot -1 now).
-	maps.DeleteFunc(c.ahead, func(_ *ticket, t *tracked) bool {
-		if t.slot < 0 {
-			t.aheadOn = nil
-		}
-		return t.slot < 0
-	})
 	fmt.Fprintf(c.stderr, "orders: lost worker %d (%s, pid %d): %v; %d orders run again on the others\n", n.index, n.host, n.pid, why, again)
 	for _, m := range c.nodes {
 		if m.alive {

@@ -146,7 +146,7 @@ func work(ctx context.Context, conn Conn, lost <-chan error) error {
 				n.fail(err)
 			}
 		case m.Header[hBack] != "" && m.Header[hTo] != "":
-			n.relay(m) // after the start it asks back, which went this way with its arguments
+			n.sendOn(m, nil) // after the start it asks back, which went this way with its arguments
 		case m.Header[hBack] != "":
 			n.giveBack(m)
 		case m.Header[hTo] != "":
@@ -344,23 +344,16 @@ func (n *node) forward(m *Message) error {
 	if !ok {
 		return fmt.Errorf("orders: asked to send on the arguments of child %d of order %d, which are not here", r.Child, r.Parent)
 	}
-	to := m.Header[hTo]
-	h := make(map[string]string, len(m.Header))
-	for k, v := range m.Header {
-		if k != hTo {
-			h[k] = v
-		}
-	}
-	n.sendTo(to, &Message{Subject: to, Header: h, Data: args})
+	n.sendOn(m, args)
 	return nil
 }
 
-// relay sends m on to the node its hTo names, without hTo.
-func (n *node) relay(m *Message) {
+// sendOn sends m on to the node its hTo names, without hTo, with data.
+func (n *node) sendOn(m *Message, data []byte) {
 	to := m.Header[hTo]
 	h := maps.Clone(m.Header)
 	delete(h, hTo)
-	n.sendTo(to, &Message{Subject: to, Header: h})
+	n.sendTo(to, &Message{Subject: to, Header: h, Data: data})
 }
 
 // sendTo sends m to another node's inbox, batched with what else goes

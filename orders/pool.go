@@ -109,8 +109,10 @@ type ticket struct {
 	reclaiming, settled bool
 	forResume           bool // reclaiming for an order to resume on its worker (askBackFor), not for a free worker (reclaim)
 	// then is what the coordinator does once the ticket is given (the
-	// worker, -1 when given up).
-	then func(worker int)
+	// worker, -1 when given up); order is the order it places, for the
+	// coordinator's asking back of orders given ahead.
+	then  func(worker int)
+	order *tracked
 }
 
 // takeGiven returns the tickets given or given up since its last call,

@@ -32,7 +32,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	}
 	procs, cores := hub.Workers()
 	s = &session{hub: hub, procs: procs}
-	s.coordinator = &coordinator{conn: hub.Conn(), cores: max(cores, 1), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{}, ahead: map[*ticket]*tracked{},
+	s.coordinator = &coordinator{conn: hub.Conn(), cores: max(cores, 1), stderr: os.Stderr, orders: map[int64]*tracked{}, byName: map[ref]*tracked{},
 		schedule: cfg.Out != "" || cfg.Output != nil}
 	s.runState.start(ctx, false)
 	defer func() {
