@@ -95,8 +95,12 @@ type tracked struct {
 	waiters  []*tracked
 	run      *orderSchedule
 	// aheadOn is its ticket while it is started ahead on a busy core
-	// (pool.ahead) and the coordinator may still ask it back.
+	// (pool.ahead) and the coordinator may still ask it back; backVia,
+	// the node the last question asking it back went through (nil:
+	// straight to its node), which lose asks again when that node is
+	// lost.
 	aheadOn *ticket
+	backVia *member
 }
 
 // node returns the member whose core slot is.
@@ -174,14 +178,16 @@ func (c *coordinator) askBack(tk *ticket) {
 	}
 	n := c.node(t.slot)
 	m := message(n.inbox, nil, hBack, true, hOrder, t.id, hExec, t.exec, hSlot, t.slot)
-	if t.via < 0 {
+	t.backVia = nil
+	if t.via < 0 || t.heard || !c.nodes[t.via].alive {
 		n.out.put(m)
 		return
 	}
-	// Its start went through the node holding its arguments: so does the
-	// question, which then comes after it.
-	m.Header[hTo], m.Subject = n.inbox, c.nodes[t.via].inbox
-	c.nodes[t.via].out.put(m)
+	// Its start went through the node holding its arguments, and may not
+	// have arrived: so does the question, which then comes after it.
+	t.backVia = c.nodes[t.via]
+	m.Header[hTo], m.Subject = n.inbox, t.backVia.inbox
+	t.backVia.out.put(m)
 }
 
 // onBack is a node's answer to askBack: the order is back (hBack "true",
@@ -641,6 +647,9 @@ func (c *coordinator) lose(n *member, why error) {
 		}
 		here := c.node(t.slot) == n
 		if !here && (t.via != n.index || t.heard) {
+			if t.backVia == n && t.aheadOn != nil && t.aheadOn.reclaiming {
+				c.askBack(t.aheadOn) // the question went through n, and may be lost with it
+			}
 			continue
 		}
 		if !here && t.viaReply != "" {

@@ -285,7 +285,11 @@ func (n *node) run(m *Message) {
 	}
 	result, size, fail, ok := n.execute(o, args)
 	if !ok {
-		return // the run ended, or the coordinator lost this execution: nobody waits for it
+		// The run ended, or the coordinator lost this execution (its
+		// request was answered stale, while it held its core): nobody
+		// waits for its end, but the starts queued for its core do.
+		n.cores.free(o.slot, nil, n.out.put, n.run)
+		return
 	}
 	n.store(o.name, result, fail)
 	done := []any{hOrder, o.id, hExec, o.exec, hBytes, size}

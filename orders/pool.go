@@ -393,7 +393,9 @@ func (p *pool) settle(t *ticket) bool {
 // retract takes back ticket t, given ahead to worker i, whose order
 // will not start there after all (its arguments or the node its start
 // went through were lost), and reports whether t was still given ahead:
-// false once it took its worker.
+// false once it took its worker. A worker it leaves free takes other
+// orders at once: the order itself may not be placed again soon (its
+// maker must make it again first).
 func (p *pool) retract(i int, t *ticket) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -407,6 +409,7 @@ func (p *pool) retract(i int, t *ticket) bool {
 	if t.reclaiming {
 		p.answered(t)
 	}
+	p.dispatch(time.Now())
 	return true
 }
 

@@ -106,3 +106,26 @@ func TestPoolAsksBackForAResume(t *testing.T) {
 	p.finish(1) // y ends: a resumes on 1
 	expect(t, p, "y ended", []*ticket{back}, 1)
 }
+
+// TestPoolRetractFreesTheWorker: a worker whose only order ahead is
+// retracted (its start went through a lost node), with its own order
+// waiting for a result, takes the next queued order at once: nothing
+// else may come to wake it, since the retracted order waits for its
+// maker to make it again.
+func TestPoolRetractFreesTheWorker(t *testing.T) {
+	p := newPool(2, ordersched.FIFO, false, 0)
+	p.ahead = 1
+	p.place(-1)
+	p.place(0)
+	x, y := p.place(0), p.place(0) // ahead: x on 0, y on 1
+	z := p.place(0)                // queued
+	p.suspend(0)                   // main waits: worker 0 is free, but holds x
+	expect(t, p, "x held on 0", []*ticket{x, y, z}, 0, 1, -1)
+	if !p.retract(0, x) {
+		t.Fatal("x was ahead on worker 0: want it retracted")
+	}
+	expect(t, p, "x retracted", []*ticket{z}, 0)
+	if z.ahead {
+		t.Error("z came to a free worker: want it given as an order of its own, not ahead")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -83,7 +84,8 @@ func Main(program func() int) {
 // Start runs the calling test again in a child process, where Main runs
 // the program, waits for its worker processes, brings about opt's
 // events, and returns what the child printed once it has ended. A run
-// that lasts more than 2 minutes is killed, with its workers, and
+// that lasts more than 2 minutes is killed, with its workers, after a
+// SIGQUIT that has each print its goroutines to stderr, and
 // reported. It fails the test when a worker outlives the child.
 func Start(t *testing.T, opt Options) Run {
 	t.Helper()
@@ -135,6 +137,20 @@ func Start(t *testing.T, opt Options) Run {
 		child.Process.Kill()
 	}
 	hung := time.AfterFunc(2*time.Minute, func() {
+		// SIGQUIT first: the Go runtime prints every goroutine's stack
+		// to stderr, which the report of the hang then holds. All are
+		// stopped, then each quits in turn: they share that stderr, and
+		// none sees another end before it has printed. The coordinator
+		// goes last: its workers die with it.
+		all := append(slices.Clone(workers), child.Process.Pid)
+		for _, pid := range all {
+			syscall.Kill(pid, syscall.SIGSTOP)
+		}
+		for _, pid := range all {
+			syscall.Kill(pid, syscall.SIGQUIT)
+			syscall.Kill(pid, syscall.SIGCONT)
+			time.Sleep(time.Second)
+		}
 		for _, pid := range workers {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
