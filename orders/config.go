@@ -111,8 +111,12 @@ type Config struct {
 	// worker process beyond the one it runs: each waits in its worker
 	// process and starts the moment the core frees, rather than after
 	// the core's end reaches the coordinator and its start comes back.
-	// 0 means DefaultAhead, a negative number none. The simulator
-	// predicts it (sim/ordersim's Cluster.Ahead).
+	// 0 means the default: DefaultAhead at first, and one more on a core
+	// each time its order ends before the start given ahead to it has
+	// reached its process (orders shorter than the round trip), up to
+	// MaxAhead. A positive number is that many throughout, a negative
+	// number none. The simulator predicts it (sim/ordersim's
+	// Cluster.Ahead and AheadMax).
 	Ahead int
 	// HugePages is how many MB of heap each worker process, and the
 	// coordinator of a run in worker processes, asks the system to back
@@ -180,7 +184,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.Uint64Var(&c.Seed, "orders.seed", c.Seed, "run: seed of work-stealing's choice of victims")
-	fs.IntVar(&c.Ahead, "orders.ahead", c.Ahead, "run: orders started ahead on each busy core of a worker process (-orders.procs), which start there the moment it frees (0: 2; -1: none)")
+	fs.IntVar(&c.Ahead, "orders.ahead", c.Ahead, "run: orders started ahead on each busy core of a worker process (-orders.procs), which start there the moment it frees (0: 2, up to 16 on a core whose orders end before the next start reaches it; -1: none)")
 	fs.BoolVar(&c.Pin, "orders.pin", c.Pin, "run: resume a waiting order only on the worker it started on (by default on any free worker when its own is busy)")
 	fs.BoolVar(&c.Check, "orders.check", c.Check, "check that arguments and results go by value: an order writing memory another order shares fails")
 	fs.IntVar(&c.Reps, "orders.reps", c.Reps, "calibrate: repetitions of every test at least, on each CPU (0: 5)")
@@ -348,19 +352,26 @@ func ConstantsFor(rows []calibration.Row, machine, name string) (calibration.Con
 	return calibration.ConstantsOf(stats, machine), machine, nil
 }
 
-// DefaultAhead is Config.Ahead's default: with two orders started ahead
-// of each busy core, an order of 20 µs costs 85–105 µs of makespan on 2
-// worker processes of one machine, against 214–240 µs with none and
-// 116–120 µs with one (docs/performance.md, "Worker processes").
-const DefaultAhead = 2
+// DefaultAhead and MaxAhead are Config.Ahead's default: two orders
+// started ahead of each busy core at first, as many as 16 on a core
+// whose orders end before the next start reaches it. An order of 20 µs
+// costs 125–156 µs of makespan on 2 worker processes of one machine
+// with 2 throughout, 70–80 µs with 16, 225–250 µs with none
+// (docs/performance.md, "Worker processes"); more than needed only
+// moves orders back and forth around each resume.
+const (
+	DefaultAhead = 2
+	MaxAhead     = 16
+)
 
-// ahead is how many orders are started ahead of each busy core.
-func (c Config) ahead() int {
+// ahead is how many orders are started ahead of each busy core at
+// first, and how many it may come to: as many with a fixed Ahead.
+func (c Config) ahead() (first, most int) {
 	switch {
 	case c.Ahead == 0:
-		return DefaultAhead
+		return DefaultAhead, MaxAhead
 	case c.Ahead < 0:
-		return 0
+		return 0, 0
 	}
-	return c.Ahead
+	return c.Ahead, c.Ahead
 }

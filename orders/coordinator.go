@@ -515,6 +515,9 @@ func (c *coordinator) onDone(m *Message) error {
 		}
 	}
 	c.stopped(t)
+	if next.id == 0 {
+		c.pool.starved(t.slot)
+	}
 	c.pool.finish(t.slot)
 	if next.id != 0 { // the core went on at once with an order started ahead
 		c.began(next.id, next.exec, next.slot)

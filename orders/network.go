@@ -34,9 +34,10 @@ type NetworkFit struct {
 	// processes' cores per order and per wait that suspends, in seconds
 	// (probeRuntime); 0 when the workers could not time them.
 	OrderCost, WaitCost float64
-	// Ahead is the orders the coordinator starts ahead on a busy core in
-	// the runs timed (Config.Ahead), as the simulator is to follow them.
-	Ahead int
+	// Ahead and AheadMax are the orders the coordinator starts ahead on
+	// a busy core in the runs timed, at first and at most (Config.Ahead),
+	// as the simulator is to follow them.
+	Ahead, AheadMax int
 }
 
 // TransferTime is the mean time of a transfer of a value of Bytes from
@@ -68,7 +69,7 @@ func calibrateNetwork(ctx context.Context, t Transport, cfg Config) (*Summary, e
 		return nil, err
 	}
 	fit.Cores = s.cores
-	fit.Ahead = s.pool.ahead
+	fit.Ahead, fit.AheadMax = s.pool.ahead, s.pool.aheadMax
 	if fit.OrderCost, fit.WaitCost, err = s.probeRuntime(ctx, fit.Points[0].Seconds); err != nil {
 		return nil, err
 	}

@@ -61,8 +61,10 @@ type pool struct {
 	// ahead is how many orders a busy worker may be given beyond its own
 	// (Config.Ahead, in worker processes): its process starts them the
 	// moment it frees, without the round trip of its end to the
-	// coordinator and their start back, and says which (begin).
-	ahead int
+	// coordinator and their start back, and says which (begin). A worker
+	// whose order ends before the next given ahead has reached its
+	// process takes one more, up to aheadMax (starved).
+	ahead, aheadMax int
 	// reclaims are the orders given ahead that a worker left with nothing
 	// to run takes back (the coordinator asks their worker process, which
 	// answers whether they started: takeBack, settle), since the
@@ -83,8 +85,10 @@ type worker struct {
 	local     []*ticket // LeastLoaded, Locality, WorkStealing: new orders placed on it
 	// next are the orders given ahead (pool.ahead), oldest first: its
 	// process starts one whenever it frees, and says which (begin). A
-	// worker holding any is not free, running or not.
-	next []*ticket
+	// worker holding any is not free, running or not. grown is how many
+	// it may hold beyond pool.ahead (starved).
+	next  []*ticket
+	grown int
 
 	// Since when it is in its state (running, waiting with suspended
 	// orders, or idle), and its time so far in each.
@@ -508,15 +512,27 @@ func (p *pool) dispatchAhead() {
 }
 
 // takesAhead reports whether worker w may be given another order ahead:
-// it is busy, holds fewer than pool.ahead, and no order waits to resume
+// it is busy, holds fewer than pool.ahead (and what it grew), and no order waits to resume
 // on it, which would otherwise wait for every order the rule gives it
 // meanwhile.
 func (p *pool) takesAhead(w *worker) bool {
-	return w.busy() && !w.lost && len(w.next) < p.ahead && len(w.resume) == 0
+	return w.busy() && !w.lost && len(w.next) < p.ahead+w.grown && len(w.resume) == 0
+}
+
+// starved notes that worker i's order ended and its process had no
+// order given ahead to start: when one was given, its start had not
+// arrived (the orders ahead took less time than a round trip), and the
+// worker takes one more ahead from now on, up to pool.aheadMax.
+func (p *pool) starved(i int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w := &p.workers[i]; len(w.next) > 0 && p.ahead+w.grown < p.aheadMax {
+		w.grown++
+	}
 }
 
 // firstToQueue returns the busy worker with the fewest orders given
-// ahead, below pool.ahead, the lowest-numbered among them; -1 if none.
+// ahead, of those that take one, the lowest-numbered among them; -1 if none.
 func (p *pool) firstToQueue() int {
 	best := -1
 	for i := range p.workers {

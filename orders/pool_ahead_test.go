@@ -129,3 +129,32 @@ func TestPoolRetractFreesTheWorker(t *testing.T) {
 		t.Error("z came to a free worker: want it given as an order of its own, not ahead")
 	}
 }
+
+// TestPoolAheadGrows: a worker whose order ends before the order given
+// ahead to it has reached its process (its end names none) takes one
+// more ahead from then on, up to pool.aheadMax; one whose end names the
+// next does not, nor does one that was given none.
+func TestPoolAheadGrows(t *testing.T) {
+	p := newPool(1, ordersched.FIFO, false, 0)
+	p.ahead, p.aheadMax = 1, 2
+	main := p.place(-1)
+	a, b, c := p.place(0), p.place(0), p.place(0)
+	expect(t, p, "one ahead", []*ticket{main, a, b, c}, 0, 0, -1, -1)
+	p.starved(0) // main ends, its end naming none: a had not arrived
+	p.finish(0)
+	expect(t, p, "main ended before a arrived", []*ticket{b}, 0)
+	p.begin(0, a)
+	expect(t, p, "a began", []*ticket{b, c}, 0, 0)
+	p.starved(0) // a ends before b arrived: the worker holds 2 already, its most
+	p.finish(0)
+	if w := p.workers[0]; w.grown != 1 {
+		t.Errorf("grew %d beyond pool.ahead, want 1 (aheadMax %d)", w.grown, p.aheadMax)
+	}
+	q := newPool(1, ordersched.FIFO, false, 0)
+	q.ahead, q.aheadMax = 1, 2
+	q.place(-1)
+	q.starved(0) // main ends with nothing given ahead: nothing to grow for
+	if q.workers[0].grown != 0 {
+		t.Error("a worker given nothing ahead grew")
+	}
+}

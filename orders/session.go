@@ -58,7 +58,7 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	}
 	s.pool = newPool(procs*s.cores, cfg.scheduler(), false, cfg.Seed)
 	s.pool.collect = true
-	s.pool.ahead = cfg.ahead()
+	s.pool.ahead, s.pool.aheadMax = cfg.ahead()
 	s.start = s.pool.start
 	go s.watch()
 	go s.loseExited(exited)

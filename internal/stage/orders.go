@@ -179,7 +179,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 	}
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
 		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub,
-		OrderCost: cl.OrderCost, WaitCost: cl.WaitCost, Ahead: cl.Ahead, Power: power, Makespan: res.Makespan,
+		OrderCost: cl.OrderCost, WaitCost: cl.WaitCost, Ahead: cl.Ahead, AheadMax: cl.AheadMax, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
 	if res.Makespan > 0 {

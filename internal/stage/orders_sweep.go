@@ -39,6 +39,7 @@ type ordersDefinition struct {
 	OrderCost  float64 `json:"order_cost,omitempty"`
 	WaitCost   float64 `json:"wait_cost,omitempty"`
 	Ahead      int     `json:"ahead,omitempty"` // omitted when none: the hashes of earlier sweeps stand
+	AheadMax   int     `json:"ahead_max,omitempty"`
 	Scheduler  string  `json:"scheduler"`
 	Seed       uint64  `json:"seed"`
 	Migrate    bool    `json:"migrate,omitempty"` // omitted when false: the hashes of earlier sweeps stand
@@ -135,7 +136,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
 		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub,
-		OrderCost: req.Cluster.OrderCost, WaitCost: req.Cluster.WaitCost, Ahead: req.Cluster.Ahead, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
+		OrderCost: req.Cluster.OrderCost, WaitCost: req.Cluster.WaitCost, Ahead: req.Cluster.Ahead, AheadMax: req.Cluster.AheadMax, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {
 		cl := req.Cluster

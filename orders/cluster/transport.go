@@ -64,7 +64,7 @@ func (transport) Listen(_ context.Context, cfg orders.Config) (orders.Hub, error
 // the orders it starts ahead on a busy core.
 func (transport) WriteNetwork(w io.Writer, fit *orders.NetworkFit) error {
 	cl := machine.Cluster{Nodes: fit.Nodes, Cores: fit.Cores, Latency: fit.Latency, Bandwidth: fit.Bandwidth, Hub: true,
-		OrderCost: fit.OrderCost, WaitCost: fit.WaitCost, Ahead: fit.Ahead}
+		OrderCost: fit.OrderCost, WaitCost: fit.WaitCost, Ahead: fit.Ahead, AheadMax: fit.AheadMax}
 	for _, p := range fit.Points {
 		cl.Messages = append(cl.Messages, machine.MessagePoint{Bytes: p.Bytes, Seconds: p.Seconds})
 	}

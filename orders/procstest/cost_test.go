@@ -12,7 +12,9 @@ import (
 )
 
 // costEnv gives the child of TestFineOrderCost its orders and where they
-// run ("procs", "procs-none": with no order started ahead, or "local").
+// run ("procs", "procs-2": with 2 orders started ahead throughout rather
+// than the default's growing number, "procs-none": with none, or
+// "local").
 const costEnv = "PRESAGE_PROCSTEST_COST"
 
 // cpuOf returns the user and system CPU time of who: syscall.RUSAGE_SELF,
@@ -45,7 +47,8 @@ func fineRun(t *testing.T, n int, where string) fineCost {
 }
 
 // TestFineOrderCost measures what an order of 20 µs costs on 2 worker
-// processes, against 2 workers in one process: the makespan per order,
+// processes (by default, with 2 orders started ahead throughout, with
+// none), against 2 workers in one process: the makespan per order,
 // and the CPU time per order of the coordinator and of the workers, as
 // the difference between a run of 2,000 orders and one of 200 (which
 // leaves out what every run pays once: starting the processes). It
@@ -54,7 +57,7 @@ func fineRun(t *testing.T, n int, where string) fineCost {
 // waits for a timer, or a batch that waits for the next.
 func TestFineOrderCost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs worker processes 5 times")
+		t.Skip("runs worker processes 7 times")
 	}
 	Main(func() int {
 		var n int
@@ -64,6 +67,8 @@ func TestFineOrderCost(t *testing.T) {
 		switch where {
 		case "local":
 			cfg = orders.Config{Workers: 2}
+		case "procs-2":
+			cfg.Ahead = 2
 		case "procs-none":
 			cfg.Ahead = -1
 		}
@@ -77,11 +82,12 @@ func TestFineOrderCost(t *testing.T) {
 	})
 	const many, few = 2000, 200
 	big, small, local := fineRun(t, many, "procs"), fineRun(t, few, "procs"), fineRun(t, many, "local")
+	bigTwo, smallTwo := fineRun(t, many, "procs-2"), fineRun(t, few, "procs-2")
 	bigNone, smallNone := fineRun(t, many, "procs-none"), fineRun(t, few, "procs-none")
 	per := func(a, b time.Duration) float64 { return float64(a-b) / 1e3 / (many - few) }
 	wall := per(big.wall, small.wall)
-	t.Logf("an order of 20 µs on 2 worker processes: %.1f µs of makespan (in one process on 2 workers: %.1f µs; with no order started ahead: %.1f µs), CPU %.1f µs in the coordinator, %.1f µs in the workers",
-		wall, float64(local.wall)/1e3/many, per(bigNone.wall, smallNone.wall), per(big.coordinator, small.coordinator), per(big.workers, small.workers))
+	t.Logf("an order of 20 µs on 2 worker processes: %.1f µs of makespan (in one process on 2 workers: %.1f µs; with 2 orders started ahead throughout: %.1f µs; with none: %.1f µs), CPU %.1f µs in the coordinator, %.1f µs in the workers",
+		wall, float64(local.wall)/1e3/many, per(bigTwo.wall, smallTwo.wall), per(bigNone.wall, smallNone.wall), per(big.coordinator, small.coordinator), per(big.workers, small.workers))
 	if wall > 5000 {
 		t.Errorf("an order costs %s µs of makespan on 2 worker processes, want at most 5,000", strconv.FormatFloat(wall, 'f', 1, 64))
 	}

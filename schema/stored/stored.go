@@ -48,8 +48,10 @@ type OrderRun struct {
 	OrderCost float64 `db:"order_cost"`
 	WaitCost  float64 `db:"wait_cost"`
 	// Ahead is how many orders the cluster's runtime started ahead on a
-	// busy core (machine.Cluster.Ahead), 0 for none.
-	Ahead int `db:"ahead"`
+	// busy core (machine.Cluster.Ahead), 0 for none; AheadMax, how many
+	// it could come to (machine.Cluster.AheadMax), 0 for as many.
+	Ahead    int `db:"ahead"`
+	AheadMax int `db:"ahead_max"`
 	// Processes, for a measured run whose workers were the cores of
 	// worker processes, is their number (Nodes); 0 otherwise.
 	Processes    int     `db:"processes"`
@@ -350,7 +352,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 27
+const SchemaVersion = 28
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

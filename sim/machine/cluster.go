@@ -42,8 +42,11 @@ type Cluster struct {
 	// busy core beyond the one it runs (orders.Config.Ahead), through a
 	// Hub only: its node starts one the moment the core frees, without
 	// the round of messages through the coordinator. 0 means none, as
-	// in a cluster file that names none.
-	Ahead int
+	// in a cluster file that names none. AheadMax, when above Ahead, is
+	// how many a core may come to hold: one more each time its order
+	// ends before the oldest start given ahead to it has come (the
+	// runtime's default, orders.MaxAhead); 0 means Ahead throughout.
+	Ahead, AheadMax int
 }
 
 // Link is the message-cost model between two nodes of c.
@@ -75,6 +78,9 @@ func (c Cluster) Validate() error {
 	}
 	if c.Ahead < 0 {
 		return fmt.Errorf("ahead = %d (expected orders started ahead on a busy core, 0 or more)", c.Ahead)
+	}
+	if c.AheadMax != 0 && c.AheadMax < c.Ahead {
+		return fmt.Errorf("ahead_max = %d (expected the most orders started ahead on a busy core, at least ahead = %d, or 0 for ahead)", c.AheadMax, c.Ahead)
 	}
 	return c.Link().Validate()
 }

@@ -28,13 +28,14 @@ type clusterFile struct {
 	OrderCost float64        `json:"order_cost,omitempty"` // seconds
 	WaitCost  float64        `json:"wait_cost,omitempty"`  // seconds
 	Ahead     int            `json:"ahead,omitempty"`      // orders started ahead on a busy core
+	AheadMax  int            `json:"ahead_max,omitempty"`  // as many as a core may come to hold
 }
 
 // WriteCluster writes c as a cluster description file.
 func WriteCluster(w io.Writer, c Cluster) error {
 	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
 		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub,
-		OrderCost: c.OrderCost, WaitCost: c.WaitCost, Ahead: c.Ahead}, "", "  ")
+		OrderCost: c.OrderCost, WaitCost: c.WaitCost, Ahead: c.Ahead, AheadMax: c.AheadMax}, "", "  ")
 	if err == nil {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 	}
@@ -72,7 +73,7 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 		return Cluster{}, fmt.Errorf("%s: format %.64q (expected %q)", name, f.Format, ClusterFormat)
 	}
 	c := Cluster{Nodes: f.Nodes, Cores: f.Cores, Latency: f.Latency, TByte: f.TByte, Bandwidth: f.Bandwidth, Hub: f.Hub,
-		OrderCost: f.OrderCost, WaitCost: f.WaitCost, Ahead: f.Ahead}
+		OrderCost: f.OrderCost, WaitCost: f.WaitCost, Ahead: f.Ahead, AheadMax: f.AheadMax}
 	if len(f.Power) > 0 { // "power": [] means none, as no "power" does
 		c.Power = f.Power
 	}

@@ -13,6 +13,7 @@ func TestClusterFileRoundTrips(t *testing.T) {
 		{Nodes: 2, Latency: 7e-6, TByte: 4e-9}, // the DVM's form, as a machine's top level gives it
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, OrderCost: 2.7e-4, WaitCost: 1.1e-4},
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, Ahead: 2},
+		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, Ahead: 2, AheadMax: 16},
 	} {
 		if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
 			t.Fatalf("read back %+v, %v; want %+v", back, err, c)
@@ -41,6 +42,7 @@ func TestReadClusterNamesWhatIsWrong(t *testing.T) {
 		{`{"format":"presage-cluster","nodes":1,"order_cost":-0.001}`, "c.json: order_cost = -0.001 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"wait_cost":-1}`, "c.json: wait_cost = -1 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"ahead":-2}`, "c.json: ahead = -2 (expected orders started ahead on a busy core, 0 or more)"},
+		{`{"format":"presage-cluster","nodes":1,"ahead":2,"ahead_max":1}`, "c.json: ahead_max = 1 (expected the most orders started ahead on a busy core, at least ahead = 2, or 0 for ahead)"},
 	} {
 		_, err := ReadCluster(strings.NewReader(c.text), "c.json")
 		if err == nil || err.Error() != c.want {
@@ -56,6 +58,7 @@ func FuzzReadCluster(f *testing.F) {
 	f.Add(`{"format":"presage-cluster","nodes":1,"power":[1,2]}`)
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"order_cost":0.00027,"wait_cost":0.00011}`)
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"ahead":2}`)
+	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"ahead":2,"ahead_max":16}`)
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ReadCluster(strings.NewReader(text), "f.json")
 		if err != nil {

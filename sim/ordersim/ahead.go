@@ -11,7 +11,10 @@ package ordersim
 // there, which would otherwise wait for all of them. A node left with a
 // free core and nothing to run takes back the newest order started
 // ahead on the node holding the most, after a round of control (the
-// question and its answer), and starts it as its own.
+// question and its answer), and starts it as its own. With
+// Cluster.AheadMax above Ahead, a node whose order ends before the
+// oldest start given ahead to it has come takes one more ahead from then
+// on, up to AheadMax per core (starved).
 
 // aheadPerNode is how many orders a busy node may hold started ahead: 0
 // without a hub.
@@ -25,7 +28,20 @@ func (e *engine) aheadPerNode() int {
 // takesAhead reports whether node i may be given another order ahead.
 func (e *engine) takesAhead(i int32) bool {
 	n := &e.nodes[i]
-	return n.free() == 0 && n.next.len() < e.aheadPerNode() && n.resume.len() == 0
+	return n.free() == 0 && n.next.len() < e.aheadPerNode()+n.grown && n.resume.len() == 0
+}
+
+// starved notes that an order of node i ended: when the oldest order
+// started ahead there has not come yet (the orders take less than the
+// round of control), the node takes one more ahead from then on, up to
+// Cluster.AheadMax per core, as the runtime's coordinator does
+// (orders/pool.go, starved).
+func (e *engine) starved(i int32) {
+	n := &e.nodes[i]
+	most := (e.cl.AheadMax - e.cl.Ahead) * e.cl.cores()
+	if n.grown < most && n.next.len() > 0 && e.lives.At(n.next.oldest()).runStart > e.now {
+		n.grown++
+	}
 }
 
 // dispatchAhead gives the busy nodes the new orders they would take next

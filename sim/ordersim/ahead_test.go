@@ -42,6 +42,29 @@ func TestStartsAheadRunBackToBack(t *testing.T) {
 	}
 }
 
+// TestStartsAheadGrow: through a hub, main (on the one node) makes 40
+// children of 0.6 s at once and waits for the last; a message takes 1 s.
+// With one start ahead, the next start reaches the node 1 s after the
+// one before it began there, and the core waits 0.4 s after every other
+// child; a node that may come to hold 8 (Cluster.AheadMax) takes one
+// more after its first wait, and its children run back to back from then
+// on: shorter than with 1 throughout, never shorter than with 8
+// throughout.
+func TestStartsAheadGrow(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 1, rq(41, 0))}
+	for id := int64(2); id <= 41; id++ {
+		tr = append(tr, ord(id, 1, 0, 0.6))
+	}
+	makespan := func(ahead, most int) float64 {
+		r, _ := schedules(t, tr, Cluster{Nodes: 1, Latency: 1, Hub: true, Ahead: ahead, AheadMax: most}, Options{Pin: true})
+		return r.Makespan
+	}
+	one, grows, eight := makespan(1, 0), makespan(1, 8), makespan(8, 0)
+	if !(grows < one-2 && grows >= eight-1e-9) {
+		t.Errorf("makespans with 1 ahead %v, 1 growing to 8 %v, 8 %v: want the growing one shorter than with 1 by more than 2 s, and no shorter than with 8", one, grows, eight)
+	}
+}
+
 // TestFreeNodeTakesBackAnOrderStartedAhead: through a hub (a message
 // takes 1 s), main (20 s on node 0) makes A (1 s) and B (12 s) at once,
 // which go to the free nodes 1 and 2, then C (1 s), which goes ahead

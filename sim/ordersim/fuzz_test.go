@@ -68,11 +68,14 @@ func FuzzSimulate(f *testing.F) {
 		costly := cl
 		costly.OrderCost, costly.WaitCost = 0.1*float64(nodes%3), 0.1*float64(sched%3)
 		checkAccounts(t, simulate(t, tr, costly, opt), costly)
-		// Through a hub, with orders started ahead on busy cores and
-		// taken back by free ones: the accounts add up, the run ends
-		// no sooner than the span.
+		// Through a hub, with orders started ahead on busy cores
+		// (their number growing on some) and taken back by free ones:
+		// the accounts add up, the run ends no sooner than the span.
 		ahead := costly
 		ahead.Hub, ahead.Latency, ahead.Ahead = true, 0.05, 1+int(nodes/6)%3
+		if sched%2 == 1 {
+			ahead.AheadMax = ahead.Ahead + 3
+		}
 		r = simulate(t, tr, ahead, opt)
 		checkAccounts(t, r, ahead)
 		if r.Makespan < ws.Span*(1-1e-9) {

@@ -19,9 +19,11 @@ type node struct {
 	local  deque // new orders placed here (LeastLoaded, Locality, WorkStealing)
 	// next are the orders started ahead here (Cluster.Ahead), oldest
 	// first, and releaseAt when the coordinator's release of a core an
-	// order left for a wait comes (ahead.go).
+	// order left for a wait comes; grown, how many more than
+	// Cluster.Ahead per core it may hold (ahead.go, starved).
 	next      deque
 	releaseAt float64
+	grown     int
 }
 
 func (n *node) free() int { return n.cores - n.running - n.xferring - n.runtime }
@@ -61,6 +63,9 @@ func (f *fifo) pushFront(l *live) {
 	}
 	f.q = slices.Insert(f.q, 0, l.idx)
 }
+
+// oldest is the order pop would return.
+func (f *fifo) oldest() int32 { return f.q[f.head] }
 
 func (f *fifo) pop() int32 {
 	l := f.q[f.head]

@@ -280,6 +280,7 @@ func (e *engine) finish(l *live) {
 	}
 	e.occupy(l.node, e.after.Order)
 	n.releaseAt = 0 // its node starts the next order started ahead by itself
+	e.starved(l.node)
 	e.syncFree(l.node)
 	e.markDirty(l.node)
 	if e.loads != nil {
