@@ -32,8 +32,10 @@ import (
 //     of a worker drawn at random among those with orders.
 //
 // In worker processes (pool.ahead) a busy worker is also given, up to
-// ahead, the new orders it would take next once free, which its process
-// starts the moment it frees (dispatchAhead, begin), and a worker left
+// ahead (and more, up to aheadMax, when its orders end before the next
+// start reaches its process: starved), the new orders it would take next
+// once free, which its process starts the moment it frees
+// (dispatchAhead, begin), and a worker left
 // free takes back the newest of them from the worker holding the most
 // (reclaim), as does an order about to resume on a worker holding any
 // (askBackFor); a worker holding any takes no other.
@@ -512,9 +514,9 @@ func (p *pool) dispatchAhead() {
 }
 
 // takesAhead reports whether worker w may be given another order ahead:
-// it is busy, holds fewer than pool.ahead (and what it grew), and no order waits to resume
-// on it, which would otherwise wait for every order the rule gives it
-// meanwhile.
+// it is busy, holds fewer than pool.ahead and what it grew since, and no
+// order waits to resume on it, which would otherwise wait for every order
+// the rule gives it meanwhile.
 func (p *pool) takesAhead(w *worker) bool {
 	return w.busy() && !w.lost && len(w.next) < p.ahead+w.grown && len(w.resume) == 0
 }
@@ -531,8 +533,8 @@ func (p *pool) starved(i int) {
 	}
 }
 
-// firstToQueue returns the busy worker with the fewest orders given
-// ahead, of those that take one, the lowest-numbered among them; -1 if none.
+// firstToQueue returns the worker with the fewest orders given ahead of
+// those that take one, the lowest-numbered among them; -1 if none.
 func (p *pool) firstToQueue() int {
 	best := -1
 	for i := range p.workers {
