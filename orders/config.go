@@ -355,9 +355,9 @@ func ConstantsFor(rows []calibration.Row, machine, name string) (calibration.Con
 // DefaultAhead and MaxAhead are Config.Ahead's default: two orders
 // started ahead of each busy core at first, as many as 16 on a core
 // whose orders end before the next start reaches it. An order of 20 µs
-// costs 125–156 µs of makespan on 2 worker processes of one machine
-// with 2 throughout, 70–80 µs with 16, 225–250 µs with none
-// (docs/performance.md, "Worker processes"); more than needed only
+// costs 83–99 µs of makespan so on 2 worker processes of one machine,
+// 146–158 µs with 2 throughout, 187–205 µs with none
+// (docs/performance.md, "A depth that grows"); more than needed only
 // moves orders back and forth around each resume.
 const (
 	DefaultAhead = 2
