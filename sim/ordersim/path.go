@@ -83,12 +83,12 @@ func (e *engine) stretch(l *live, t float64) int32 {
 	return e.links.add(link{order: int64(l.id), node: l.node, proc: l.proc, from: l.runStart, to: t, xfer: l.xferIn}, l.chain)
 }
 
-// steps unrolls the chain ending at last into steps from the first,
-// naming their procedures from procs; it adds the run steps' time to
+// steps unrolls the chain ending at last, in a run that ended at end,
+// into steps from the run's start, naming their procedures from procs; it adds the run steps' time to
 // pathTime, by procedure number, when it is not nil. With keep > 0 it
 // returns only the keep longest steps (of equal lengths, the earlier),
 // in path order, with the number of steps of the whole path.
-func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([]Step, int) {
+func (a *links) steps(last int32, end float64, procs *names, pathTime []float64, keep int) ([]Step, int) {
 	kept := longest{keep: keep}
 	if keep > 0 {
 		kept.steps = make([]Step, 0, min(keep, 1<<12))
@@ -97,7 +97,7 @@ func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([
 	// until the walk has counted them all, which orders the steps as
 	// their final Index does (Index + n - 1).
 	n := 0
-	a.walk(last, func(s Step, proc int32) {
+	a.walk(last, end, func(s Step, proc int32) {
 		s.Index = -n
 		n++
 		if s.Kind == Exec && pathTime != nil {
@@ -113,24 +113,35 @@ func (a *links) steps(last int32, procs *names, pathTime []float64, keep int) ([
 	return kept.steps, n
 }
 
-// walk calls f with the steps of the chain ending at last, from the last
-// step back to the first, and the number of their procedure (Proc is
-// not set).
-func (a *links) walk(last int32, f func(Step, int32)) {
+// walk calls f with the steps of the chain ending at last, in a run
+// that ended at end, from the last step back to the first, and the
+// number of their procedure (Proc is not set). Through a hub the run
+// begins with main's start crossing to its node, and ends with main's
+// result crossing to the coordinator: transfers before the first link
+// and after the last.
+func (a *links) walk(last int32, end float64, f func(Step, int32)) {
+	if last != 0 {
+		if k := a.At(last); end-k.to > 1e-12*max(1, end) {
+			f(Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: k.to, End: end}, k.proc)
+		}
+	}
 	for i := last; i != 0; {
 		k := a.At(i)
 		f(Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to}, k.proc)
 		prev := a.metaOf(i).prev
-		if prev == 0 {
-			return
-		}
 		// Backwards in time: the queue (after the transfer) comes first.
-		gapStart := a.At(prev).to
-		if q := gapStart + k.xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
+		gapStart := 0.0 // before the first link, the run's start
+		if prev != 0 {
+			gapStart = a.At(prev).to
+		}
+		// A start through a hub may have left before the link before
+		// it ended: only the gap's part of its transfer is the path's.
+		xfer := min(k.xfer, k.from-gapStart)
+		if q := gapStart + xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
 			f(Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from}, k.proc)
 		}
-		if k.xfer > 0 {
-			f(Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + k.xfer}, k.proc)
+		if xfer > 0 {
+			f(Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + xfer}, k.proc)
 		}
 		i = prev
 	}

@@ -201,6 +201,30 @@ func TestCriticalPathInTimeOrder(t *testing.T) {
 	}
 }
 
+// TestCriticalPathThroughAHubSpansTheRun: through a hub, the run begins
+// with main's start crossing to its node, and main's end with its result
+// crossing to the coordinator; the critical path begins with that start,
+// a transfer, and spans the run from 0 to the makespan (main's answer,
+// or the end of an order that outlived it).
+func TestCriticalPathThroughAHubSpansTheRun(t *testing.T) {
+	for i, tr := range traces(t) {
+		for _, s := range ordersched.All {
+			for _, ahead := range []int{0, 2} {
+				r := simulate(t, tr, Cluster{Nodes: 3, Latency: 0.05, Bandwidth: 1e6, Hub: true, Ahead: ahead}, Options{Pin: true, Scheduler: s, Seed: uint64(i)})
+				p := r.CriticalPath
+				if len(p) < 2 {
+					t.Fatalf("trace %d, %s, %d ahead: critical path of %d steps, want main's start and a run at least", i, s, ahead, len(p))
+				}
+				first, last := p[0], p[len(p)-1]
+				if first.Kind != Transfer || first.Start != 0 || math.Abs(last.End-r.Makespan) > 1e-9*r.Makespan {
+					t.Errorf("trace %d, %s, %d ahead: critical path from %v (%s) to %v, makespan %v; want main's start from 0, and the makespan",
+						i, s, ahead, first.Start, first.Kind, last.End, r.Makespan)
+				}
+			}
+		}
+	}
+}
+
 // checkPathInTimeOrder checks that the critical path's steps follow one
 // another in time: each starts where the one before it ended, from 0 to
 // the makespan.

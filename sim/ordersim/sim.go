@@ -346,7 +346,7 @@ func (e *engine) result() *Result {
 		pathTime = make([]float64, len(e.procs.list))
 	}
 	if e.last != 0 {
-		r.CriticalPath, r.PathSteps = e.links.steps(e.last, &e.procs, pathTime, e.opt.PathSteps)
+		r.CriticalPath, r.PathSteps = e.links.steps(e.last, e.makespan, &e.procs, pathTime, e.opt.PathSteps)
 	}
 	if e.opt.ByProc {
 		r.Procs = e.procStats(pathTime)
