@@ -127,18 +127,22 @@ func (a *links) walk(last int32, end float64, f func(Step, int32)) {
 	}
 	for i := last; i != 0; {
 		k := a.At(i)
-		f(Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: k.from, End: k.to}, k.proc)
 		prev := a.metaOf(i).prev
-		// Backwards in time: the queue (after the transfer) comes first.
 		gapStart := 0.0 // before the first link, the run's start
 		if prev != 0 {
 			gapStart = a.At(prev).to
 		}
-		// A start through a hub may have left before the link before
-		// it ended: only the gap's part of its transfer is the path's.
-		xfer := min(k.xfer, k.from-gapStart)
-		if q := gapStart + xfer; k.from-q > 1e-12*max(1, math.Abs(k.from)) {
-			f(Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: k.from}, k.proc)
+		// Through a hub, an order that kept its core while a result it
+		// requested came began its stretch before the link that
+		// provided it ended, and a start may have left before it: the
+		// path runs from that end, with only the gap's part of the
+		// transfer.
+		from := max(k.from, gapStart)
+		f(Step{Kind: Exec, Order: k.order, Node: int(k.node), Start: from, End: k.to}, k.proc)
+		xfer := min(k.xfer, from-gapStart)
+		// Backwards in time: the queue (after the transfer) comes first.
+		if q := gapStart + xfer; from-q > 1e-12*max(1, math.Abs(from)) {
+			f(Step{Kind: Queue, Order: k.order, Node: int(k.node), Start: q, End: from}, k.proc)
 		}
 		if xfer > 0 {
 			f(Step{Kind: Transfer, Order: k.order, Node: int(k.node), Start: gapStart, End: gapStart + xfer}, k.proc)

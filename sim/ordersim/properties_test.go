@@ -204,8 +204,9 @@ func TestCriticalPathInTimeOrder(t *testing.T) {
 // TestCriticalPathThroughAHubSpansTheRun: through a hub, the run begins
 // with main's start crossing to its node, and main's end with its result
 // crossing to the coordinator; the critical path begins with that start,
-// a transfer, and spans the run from 0 to the makespan (main's answer,
-// or the end of an order that outlived it).
+// a transfer, and its steps follow one another from 0 to the makespan
+// (main's answer, or the end of an order that outlived it), an order
+// that kept its core while a result came included.
 func TestCriticalPathThroughAHubSpansTheRun(t *testing.T) {
 	for i, tr := range traces(t) {
 		for _, s := range ordersched.All {
@@ -215,6 +216,7 @@ func TestCriticalPathThroughAHubSpansTheRun(t *testing.T) {
 				if len(p) < 2 {
 					t.Fatalf("trace %d, %s, %d ahead: critical path of %d steps, want main's start and a run at least", i, s, ahead, len(p))
 				}
+				checkPathInTimeOrder(t, r)
 				first, last := p[0], p[len(p)-1]
 				if first.Kind != Transfer || first.Start != 0 || math.Abs(last.End-r.Makespan) > 1e-9*r.Makespan {
 					t.Errorf("trace %d, %s, %d ahead: critical path from %v (%s) to %v, makespan %v; want main's start from 0, and the makespan",
