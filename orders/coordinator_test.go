@@ -20,9 +20,9 @@ func TestLostNodeAsksBackAgain(t *testing.T) {
 		orders: map[int64]*tracked{}, byName: map[ref]*tracked{}}
 	c.runState.start(context.Background(), false)
 	c.pool.ahead = 1
-	for i := range 2 {
-		c.nodes = append(c.nodes, &member{index: i, inbox: []string{"n0", "n1"}[i], slots: []int{2 * i, 2*i + 1},
-			alive: true, out: newOutbox(conn, []string{"n0", "n1"}[i], c.fail)})
+	for i, inbox := range []string{"n0", "n1"} {
+		c.nodes = append(c.nodes, &member{index: i, inbox: inbox, slots: []int{2 * i, 2*i + 1}, alive: true,
+			out: newOutbox(conn, inbox, c.fail)})
 	}
 	// Order 7, started ahead on core 2 (node 1) through node 0, is asked
 	// back, and begins there (its node speaks) before the question comes.

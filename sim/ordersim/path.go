@@ -84,8 +84,9 @@ func (e *engine) stretch(l *live, t float64) int32 {
 }
 
 // steps unrolls the chain ending at last, in a run that ended at end,
-// into steps from the run's start, naming their procedures from procs; it adds the run steps' time to
-// pathTime, by procedure number, when it is not nil. With keep > 0 it
+// into steps from the run's start, naming their procedures from procs;
+// it adds the run steps' time to pathTime, by procedure number, when it
+// is not nil. With keep > 0 it
 // returns only the keep longest steps (of equal lengths, the earlier),
 // in path order, with the number of steps of the whole path.
 func (a *links) steps(last int32, end float64, procs *names, pathTime []float64, keep int) ([]Step, int) {
