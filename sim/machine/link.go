@@ -153,17 +153,39 @@ func (l Link) Validate() error {
 // its measured Messages where it has them.
 func (n *Node) Link() Link { return Link{Latency: n.TStart, TByte: n.TByte, Messages: n.Messages} }
 
-// HubState is a shared hub's links while messages cross it (Link.Hub):
-// when the link into the hub and the one out of it are free. A
-// simulation keeps one per hub.
-type HubState struct{ in, out float64 }
+// HubState is a shared hub's links while messages cross it (Link.Hub).
+// A simulation keeps one per hub.
+type HubState struct{ in, out hubLink }
 
 // Relay returns how long a message of time d (MessageTime) sent at start
-// takes through the hub: over the link in, then the link out, each for
-// half its time and behind the messages relayed before it.
-func (h *HubState) Relay(d, start float64) float64 {
-	in := max(start, h.in) + d/2
-	out := max(in, h.out) + d/2
-	h.in, h.out = in, out
-	return out - start
+// takes through the hub, empty the time of a message of no bytes: over the
+// link in, then the link out, each for half its time and behind the
+// messages relayed before it. As the runtime's outboxes batch what is
+// sent while a batch leaves (orders/outbox.go), a message that finds a
+// batch still waiting for the link goes with it, its start-up paid by
+// the batch: it takes d − empty.
+func (h *HubState) Relay(d, empty, start float64) float64 {
+	in := h.in.cross(d, empty, start)
+	return h.out.cross(d, empty, in) - start
+}
+
+// hubLink is one of a hub's links: when the latest batch of messages on
+// it leaves, and when the link is free of it.
+type hubLink struct{ leaves, free float64 }
+
+// cross returns when a message of time d (empty of it paid once per
+// batch) that reaches the link at t has crossed it: at once when the link
+// is free, else in a new batch once the link is, or in the batch waiting
+// already.
+func (l *hubLink) cross(d, empty, t float64) float64 {
+	switch {
+	case t < l.leaves:
+		l.free += max(d-empty, 0) / 2
+	case t < l.free:
+		l.leaves = l.free
+		l.free += d / 2
+	default:
+		l.leaves, l.free = t, t+d/2
+	}
+	return l.free
 }

@@ -94,18 +94,34 @@ func TestLinkValidate(t *testing.T) {
 }
 
 // TestHubRelays: through a hub a message takes its two links in turn,
-// each for half its time, behind the messages relayed before it.
+// each for half its time, behind the messages relayed before it, and
+// goes with the batch that waits for a link when there is one, paying
+// only its time beyond an empty message's.
 func TestHubRelays(t *testing.T) {
 	var h HubState
-	if got := h.Relay(2, 0); got != 2 {
-		t.Errorf("first message: %v, want its 2", got)
-	}
-	// Sent at 0 too: waits for the link in (free at 1), then the link
-	// out (free at 2): in at 2, out at 3.
-	if got := h.Relay(2, 0); got != 3 {
-		t.Errorf("second message at once: %v, want 3", got)
-	}
-	if got := h.Relay(2, 10); got != 2 {
-		t.Errorf("a message after the others: %v, want 2", got)
+	for _, tc := range []struct {
+		what            string
+		d, empty, start float64
+		want            float64
+	}{
+		{"the first message", 2, 1, 0, 2},
+		// waits for the link in (free at 1), then the link out (free at
+		// 2): a batch of its own on each, in at 2, out at 3
+		{"a second at once", 2, 1, 0, 3},
+		// goes with the batch that waits for the link in (leaving at 1),
+		// its time beyond an empty message's, 2, half on each link: in at
+		// 3; the link out is free then: out at 4.5
+		{"a third at once", 3, 1, 0, 4.5},
+		// goes with that batch too: in at 3.5, when the link out is busy
+		// until 4.5: a batch of its own there, out at 5.5
+		{"a fourth at once", 2, 1, 0, 5.5},
+		// in at 4, with the batch that waits for the link out (leaving at
+		// 4.5): out at 6
+		{"a fifth at once", 2, 1, 0, 6},
+		{"one after the others", 2, 1, 10, 2},
+	} {
+		if got := h.Relay(tc.d, tc.empty, tc.start); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.what, got, tc.want)
+		}
 	}
 }

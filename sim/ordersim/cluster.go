@@ -169,7 +169,8 @@ func aheadTo(node int32) int16 {
 // message returns how long a message of bytes sent at start takes
 // between two nodes: its time, except through a hub (Cluster.Hub), whose
 // two links it takes in turn, each for half its time and behind the
-// messages asked for before it.
+// messages asked for before it, batched with those that wait for a link
+// as it does (machine.HubState.Relay).
 func (e *engine) message(bytes int64, start float64) float64 {
 	if e.freeNet {
 		return 0
@@ -178,5 +179,5 @@ func (e *engine) message(bytes int64, start float64) float64 {
 	if !e.cl.Hub {
 		return d
 	}
-	return e.hub.Relay(d, start)
+	return e.hub.Relay(d, e.net.MessageTime(0), start)
 }
