@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // NetworkFit is what ModeNetwork measured: the cluster of the
@@ -30,6 +32,12 @@ type NetworkFit struct {
 	// Worst is the largest distance of a point from the line, relative
 	// to the point: a single line describes the network when it is small.
 	Worst float64
+	// Relay is the share of each point's transfer that holds the
+	// coordinator's server, at the same sizes (relayTimes): what one
+	// more transfer costs when many are in flight at once. The rest of a
+	// transfer's time is waiting (wake-ups, the peer's scheduler) that
+	// other transfers overlap.
+	Relay []TransferTime
 	// OrderCost and WaitCost are the runtime's own time on the worker
 	// processes' cores per order and per wait that suspends, in seconds
 	// (probeRuntime); 0 when the workers could not time them.
@@ -112,7 +120,47 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 	}
 	fit := &NetworkFit{Nodes: s.procs, Points: points}
 	fit.Latency, fit.Bandwidth, fit.Worst = fitLine(points)
+	if len(s.nodes) > 1 {
+		relay, err := s.relayTimes(ctx, points)
+		if err != nil {
+			return nil, err
+		}
+		fit.Relay = relay
+	}
 	return fit, nil
+}
+
+// relayStream is how many round trips a timed stream keeps in flight at
+// once (streamTimes): enough that the server always has a message to
+// relay, few enough that a worker's answers do not pile up.
+const relayStream = 16
+
+// relayTimes times, at each size of points, streams of round trips in
+// flight at once between the first two workers (node.timePeer), and
+// returns the share of each transfer that the coordinator's server holds
+// (NetworkFit.Relay): the median time of a stream per round trip, which
+// is two transfers each over the server's two links, the simulator's
+// hub, which relay one transfer each at once; at most the point's time.
+func (s *session) relayTimes(ctx context.Context, points []TransferTime) ([]TransferTime, error) {
+	from, to := s.nodes[0], s.nodes[1]
+	var relay []TransferTime
+	for _, p := range points {
+		m, err := s.conn.Request(ctx, message(from.inbox, nil, hPingPeer, to.inbox, hBytes, p.Bytes, hStream, relayStream))
+		if err == nil && m.Header[hWhy] != "" {
+			err = errors.New(m.Header[hWhy])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("orders: timing streams from worker %d to worker %d: %w", from.index, to.index, err)
+		}
+		times, err := decode1[[]float64](m.Data)
+		if err != nil {
+			return nil, fmt.Errorf("orders: worker %d's streams: %w", from.index, err)
+		}
+		slices.Sort(times)
+		perTrip := times[(len(times)-1)/2] / relayStream
+		relay = append(relay, TransferTime{Bytes: p.Bytes, Seconds: min(perTrip, p.Seconds)})
+	}
+	return relay, nil
 }
 
 // coordinatorTimes times networkReps round trips of a value of size
@@ -179,17 +227,25 @@ func fitLine(ps []TransferTime) (latency, bandwidth, worst float64) {
 	return latency, bandwidth, worst
 }
 
-// timePeer answers the coordinator's request m (pairTimes): it times
-// networkReps round trips of a value of m's Bytes with the worker at m's
-// PingPeer inbox, after an untimed one, and answers with their times in
-// seconds. The value is encoded as an argument is and decoded each way:
-// a round trip is two transfers.
+// timePeer answers the coordinator's request m (pairTimes, relayTimes):
+// it times networkReps round trips of a value of m's Bytes with the
+// worker at m's PingPeer inbox, after an untimed one, and answers with
+// their times in seconds. The value is encoded as an argument is and
+// decoded each way: a round trip is two transfers. With m's Stream, each
+// time is of that many round trips in flight at once (streamTimes).
 func (n *node) timePeer(m *Message) {
 	size, err := strconv.ParseInt(m.Header[hBytes], 10, 64)
+	stream := 0
+	if err == nil && m.Header[hStream] != "" {
+		stream, err = strconv.Atoi(m.Header[hStream])
+	}
 	var times []float64
-	if err != nil {
-		err = fmt.Errorf("a round trip of %q bytes", m.Header[hBytes])
-	} else {
+	switch {
+	case err != nil:
+		err = fmt.Errorf("round trips of %q bytes, %q at once", m.Header[hBytes], m.Header[hStream])
+	case stream > 0:
+		times, err = streamTimes(n.ctx, n.conn, m.Header[hPingPeer], size, stream)
+	default:
 		times, err = roundTrips(n.ctx, n.conn, m.Header[hPingPeer], size, true)
 	}
 	var data []byte
@@ -227,6 +283,39 @@ func roundTrips(ctx context.Context, c Conn, inbox string, size int64, encoded b
 			return nil, err
 		}
 		if err := checkPong(back.Data, data, value, encoded); err != nil {
+			return nil, err
+		}
+		if rep > 0 {
+			times = append(times, time.Since(t0).Seconds())
+		}
+	}
+	return times, nil
+}
+
+// streamTimes times networkReps streams of k round trips of a value of
+// size bytes in flight at once through c to the worker at inbox, after an
+// untimed one, each answered as it came: what the server between them
+// relays when it always has a message waiting.
+func streamTimes(ctx context.Context, c Conn, inbox string, size int64, k int) ([]float64, error) {
+	value := make([]byte, size)
+	data, err := encode1(value)
+	if err != nil {
+		return nil, err
+	}
+	var times []float64
+	for rep := range networkReps + 1 {
+		t0 := time.Now()
+		g, gctx := errgroup.WithContext(ctx)
+		for range k {
+			g.Go(func() error {
+				back, err := c.Request(gctx, message(inbox, data, hPing, "true"))
+				if err != nil {
+					return err
+				}
+				return checkPong(back.Data, data, value, false)
+			})
+		}
+		if err := g.Wait(); err != nil {
 			return nil, err
 		}
 		if rep > 0 {

@@ -62,6 +62,9 @@ const (
 	// worker at this inbox (ModeNetwork) and answer with their times,
 	// or with Why.
 	hPingPeer = "PingPeer"
+	// hStream, with PingPeer, asks for streams of this many round trips
+	// in flight at once instead (relayTimes).
+	hStream = "Stream"
 	// hCPU asks a worker for its process's CPU time so far and its
 	// computer's name (ModeNetwork, probeRuntime): it answers with a
 	// workerCPU, or with Why.

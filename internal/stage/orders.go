@@ -178,7 +178,7 @@ func orderSimulation(info store.OrderTraceInfo, cl ordersim.Cluster, opt ordersi
 		bandwidth = 1 / cl.TByte
 	}
 	d := stored.OrderRun{TraceID: info.ID, Scheduler: string(opt.Scheduler), Migrate: !opt.Pin, Nodes: cl.Nodes, Cores: cores,
-		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub,
+		Latency: cl.Latency, Bandwidth: bandwidth, Messages: messagesJSON(cl.Messages), Hub: cl.Hub, Relay: messagesJSON(cl.Relay),
 		OrderCost: cl.OrderCost, WaitCost: cl.WaitCost, Ahead: cl.Ahead, AheadMax: cl.AheadMax, Power: power, Makespan: res.Makespan,
 		Work: ws.Work, Span: ws.Span, BurdenedSpan: ws.BurdenedSpan, Parallelism: ws.Parallelism,
 		SpeedupLo: lo, SpeedupHi: hi}
@@ -225,7 +225,7 @@ func orderRun(info store.OrderTraceInfo, cl ordersim.Cluster, res *ordersim.Resu
 }
 
 // messagesJSON is how a run stores a measured network's message times
-// (stored.OrderRun.Messages): "" for none.
+// (stored.OrderRun.Messages, Relay): "" for none.
 func messagesJSON(ms []machine.MessagePoint) string {
 	if len(ms) == 0 {
 		return ""

@@ -34,6 +34,7 @@ type ordersDefinition struct {
 	// Messages: omitted when none, so that the hashes of earlier sweeps stand.
 	Messages []machine.MessagePoint `json:"messages,omitempty"`
 	Hub      bool                   `json:"hub,omitempty"`
+	Relay    []machine.MessagePoint `json:"relay,omitempty"` // omitted when none: the hashes of earlier sweeps stand
 	// The runtime's costs the cluster gave: omitted when none, so that
 	// the hashes of earlier sweeps stand.
 	OrderCost  float64 `json:"order_cost,omitempty"`
@@ -135,7 +136,7 @@ func OrdersSweep(ctx context.Context, st *store.Store, req OrdersSweepRequest, o
 	req.Options.OnOrder, req.Options.ByProc, req.Options.PathSteps = nil, true, maxPathSteps
 	def := ordersDefinition{Kind: KindOrders, Trace: info.Name, TraceSHA: info.SHA256, Nodes: req.Nodes,
 		Cores: max(req.Cluster.Cores, 1), Power: req.Cluster.Power, Latency: req.Cluster.Latency,
-		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub,
+		TByte: req.Cluster.TByte, Bandwidth: req.Cluster.Bandwidth, Messages: req.Cluster.Messages, Hub: req.Cluster.Hub, Relay: req.Cluster.Relay,
 		OrderCost: req.Cluster.OrderCost, WaitCost: req.Cluster.WaitCost, Ahead: req.Cluster.Ahead, AheadMax: req.Cluster.AheadMax, Scheduler: string(req.Options.Scheduler), Seed: req.Options.Seed, Migrate: !req.Options.Pin,
 		PerProcMax: req.PerProcMax}
 	for _, n := range req.Nodes {

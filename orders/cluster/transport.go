@@ -60,13 +60,16 @@ func (transport) Listen(_ context.Context, cfg orders.Config) (orders.Hub, error
 // (machine.WriteCluster): its nodes and cores, the transfer times at
 // each size, which the simulator follows piece-wise, and the line through
 // them; every transfer crosses the coordinator's server, the cluster's
-// hub; the runtime's own cost per order and per wait on the workers; and
+// hub, which holds the share of it timed in streams; the runtime's own cost per order and per wait on the workers; and
 // the orders it starts ahead on a busy core.
 func (transport) WriteNetwork(w io.Writer, fit *orders.NetworkFit) error {
 	cl := machine.Cluster{Nodes: fit.Nodes, Cores: fit.Cores, Latency: fit.Latency, Bandwidth: fit.Bandwidth, Hub: true,
 		OrderCost: fit.OrderCost, WaitCost: fit.WaitCost, Ahead: fit.Ahead, AheadMax: fit.AheadMax}
 	for _, p := range fit.Points {
 		cl.Messages = append(cl.Messages, machine.MessagePoint{Bytes: p.Bytes, Seconds: p.Seconds})
+	}
+	for _, p := range fit.Relay {
+		cl.Relay = append(cl.Relay, machine.MessagePoint{Bytes: p.Bytes, Seconds: p.Seconds})
 	}
 	return machine.WriteCluster(w, cl)
 }

@@ -174,7 +174,8 @@ func freeAddr(t *testing.T) string {
 
 // TestNetworkModeTimesTheWorkers calibrates the network of one worker
 // (round trips with the coordinator) and of two (round trips between the
-// workers), and the runtime's own costs on them.
+// workers, one at a time and in streams), and the runtime's own costs on
+// them.
 func TestNetworkModeTimesTheWorkers(t *testing.T) {
 	Main(func() int {
 		procs, _ := strconv.Atoi(os.Getenv(joinEnv + "_PROCS"))
@@ -203,6 +204,18 @@ func TestNetworkModeTimesTheWorkers(t *testing.T) {
 			cl, err := machine.ReadClusterFile(out)
 			if err != nil || cl.Nodes != procs || cl.Cores != 1 || len(cl.Messages) < 2 || cl.Latency != latency {
 				t.Errorf("%s: %v, %+v: want the cluster of %d one-core workers, its message times and its line", out, err, cl, procs)
+			}
+			// Two workers: streams of transfers between them say the share
+			// of a transfer that holds the coordinator's server, at every
+			// size, at most the transfer; one worker has nobody to stream
+			// with.
+			if procs > 1 && len(cl.Relay) != len(cl.Messages) || procs == 1 && cl.Relay != nil {
+				t.Errorf("%s: %d relay times for %d message times, %d workers", out, len(cl.Relay), len(cl.Messages), procs)
+			}
+			for i, p := range cl.Relay {
+				if m := cl.Messages[i]; p.Bytes != m.Bytes || !(p.Seconds > 0 && p.Seconds <= m.Seconds) {
+					t.Errorf("%s: relay %+v for the message %+v: want the same size, more than nothing and at most its time", out, p, m)
+				}
 			}
 			// The runtime's own cost there: far more than the
 			// microsecond of one process (messages, several processes'

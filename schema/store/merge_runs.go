@@ -34,7 +34,7 @@ func runKeyColumns(cols []string) []string {
 // the run (NULL for a run that is not an orders simulation): the trace is
 // the run's own order_trace_id already.
 var orderRunKeyColumns = prefixed("o.", []string{"scheduler", "migrate", "nodes", "cores", "latency", "bandwidth", "messages",
-	"hub", "order_cost", "wait_cost", "ahead", "ahead_max", "power", "makespan", "work", "span", "burdened_span", "parallelism", "speedup", "speedup_lo", "speedup_hi"})
+	"hub", "relay", "order_cost", "wait_cost", "ahead", "ahead_max", "power", "makespan", "work", "span", "burdened_span", "parallelism", "speedup", "speedup_lo", "speedup_hi"})
 
 // runKey joins a run's key columns and its order_runs values into one
 // string.

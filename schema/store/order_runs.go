@@ -39,9 +39,9 @@ func (s *Store) SaveOrderSimulation(ctx context.Context, sim *stored.OrderSimula
 		}
 		d := sim.Detail
 		if _, err := tx.ExecContext(ctx, `INSERT INTO order_runs(run_id, trace_id, scheduler, migrate, nodes, cores, latency, bandwidth,
-			messages, hub, order_cost, wait_cost, ahead, ahead_max, power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, run.ID, d.TraceID, d.Scheduler, d.Migrate, d.Nodes, d.Cores, d.Latency, d.Bandwidth,
-			d.Messages, d.Hub, d.OrderCost, d.WaitCost, d.Ahead, d.AheadMax, d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
+			messages, hub, relay, order_cost, wait_cost, ahead, ahead_max, power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, run.ID, d.TraceID, d.Scheduler, d.Migrate, d.Nodes, d.Cores, d.Latency, d.Bandwidth,
+			d.Messages, d.Hub, d.Relay, d.OrderCost, d.WaitCost, d.Ahead, d.AheadMax, d.Power, d.Makespan, d.Work, d.Span, d.BurdenedSpan, d.Parallelism, d.Speedup, d.SpeedupLo, d.SpeedupHi); err != nil {
 			return fmt.Errorf("save orders run: %w", err)
 		}
 		saved = true
@@ -125,7 +125,7 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 	}
 	sim := &stored.OrderSimulation{Run: run}
 	detail, simulated, err := getOptional[stored.OrderRun](ctx, s.db, `SELECT trace_id, scheduler, migrate, nodes, cores, latency, bandwidth,
-		messages, hub, order_cost, wait_cost, ahead, ahead_max, power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID)
+		messages, hub, relay, order_cost, wait_cost, ahead, ahead_max, power, makespan, work, span, burdened_span, parallelism, speedup, speedup_lo, speedup_hi FROM order_runs WHERE run_id = ?`, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Store) OrderSimulation(ctx context.Context, runID int64, maxEvents int)
 func (s *Store) OrderSweepRuns(ctx context.Context, sweepID int64) ([]stored.OrderRunRow, error) {
 	var out []stored.OrderRunRow
 	err := s.db.SelectContext(ctx, &out, `SELECT o.run_id, r.sweep_index, o.trace_id, o.scheduler, o.migrate, o.nodes, o.cores, o.latency,
-		o.bandwidth, o.messages, o.hub, o.order_cost, o.wait_cost, o.ahead, o.ahead_max, o.power, o.makespan, o.work, o.span, o.burdened_span, o.parallelism, o.speedup, o.speedup_lo, o.speedup_hi
+		o.bandwidth, o.messages, o.hub, o.relay, o.order_cost, o.wait_cost, o.ahead, o.ahead_max, o.power, o.makespan, o.work, o.span, o.burdened_span, o.parallelism, o.speedup, o.speedup_lo, o.speedup_hi
 		FROM order_runs o JOIN runs r ON r.id = o.run_id WHERE r.sweep_id = ? ORDER BY o.nodes, o.run_id`, sweepID)
 	return out, err
 }

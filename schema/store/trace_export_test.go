@@ -88,7 +88,7 @@ func (s *Store) UncompressPacks(tb testing.TB) {
 	}
 	// The migrations after 25 undone too, so that 25 runs again.
 	for _, q := range []string{`ALTER TABLE order_runs DROP COLUMN order_cost`, `ALTER TABLE order_runs DROP COLUMN wait_cost`,
-		`ALTER TABLE order_runs DROP COLUMN ahead`, `ALTER TABLE order_runs DROP COLUMN ahead_max`,
+		`ALTER TABLE order_runs DROP COLUMN ahead`, `ALTER TABLE order_runs DROP COLUMN ahead_max`, `ALTER TABLE order_runs DROP COLUMN relay`,
 		`DELETE FROM schema_version WHERE version >= 25`} {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			tb.Fatal(err)

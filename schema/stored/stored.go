@@ -42,6 +42,9 @@ type OrderRun struct {
 	// (machine.Cluster.Messages), "" when Latency and Bandwidth priced them.
 	Messages string `db:"messages"`
 	Hub      bool   `db:"hub"` // messages went through one hub, one at a time on each of its links
+	// Relay is the share of a message's time that held the hub, by size,
+	// as JSON (machine.Cluster.Relay), "" when the whole time did.
+	Relay string `db:"relay"`
 	// OrderCost and WaitCost are the runtime's own costs per order and per
 	// wait the cluster gave (machine.Cluster), seconds, charged in place of
 	// the trace's; 0 and 0 when the trace's were.
@@ -352,7 +355,7 @@ type ProcSums struct {
 // SchemaVersion is the store schema version this build writes: the number
 // of schema/NNNN_*.sql migrations (a test of package schema checks it).
 // Exports carry it in their metadata.
-const SchemaVersion = 28
+const SchemaVersion = 29
 
 // WideColumn is one characteristic column of the wide table
 // (v_intervals_wide and its exports): the characteristic's canonical name

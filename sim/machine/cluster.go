@@ -7,7 +7,7 @@ import (
 
 // Cluster is what both engines mean by a cluster: Nodes computers of Cores
 // processors each, of relative Power, every two nodes joined by one Link
-// (Latency, TByte or Bandwidth, Messages, Hub: Cluster.Link). The orders engine
+// (Latency, TByte or Bandwidth, Messages, Hub, Relay: Cluster.Link). The orders engine
 // plays order traces on it (ordersim.Cluster is this type, with its
 // schedulers' rules as methods). The DVM engine's machine tree says more
 // (clusters of clusters, channels, a power per processor); its top level
@@ -24,12 +24,13 @@ type Cluster struct {
 	// DVM's TStart); its time per byte, as seconds per byte (the DVM's
 	// TByte) or as a bandwidth, bytes per second, at most one of them, 0
 	// for unlimited; the measured times of messages; whether messages
-	// cross one hub.
+	// cross one hub, and the share of a message's time the hub holds.
 	Latency   float64
 	TByte     float64
 	Bandwidth float64
 	Messages  []MessagePoint
 	Hub       bool
+	Relay     []MessagePoint
 	// OrderCost and WaitCost are the orders runtime's own time on a
 	// node's core per order and per wait that suspends, seconds, as
 	// network mode timed them on worker processes (orders.NetworkFit): the
@@ -51,7 +52,7 @@ type Cluster struct {
 
 // Link is the message-cost model between two nodes of c.
 func (c Cluster) Link() Link {
-	return Link{Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub}
+	return Link{Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub, Relay: c.Relay}
 }
 
 // Validate reports the first field of c that cannot describe a cluster.

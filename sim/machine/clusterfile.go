@@ -25,6 +25,7 @@ type clusterFile struct {
 	Bandwidth float64        `json:"bandwidth"`       // bytes per second, 0 for unlimited
 	Messages  []MessagePoint `json:"messages,omitempty"`
 	Hub       bool           `json:"hub,omitempty"`
+	Relay     []MessagePoint `json:"relay,omitempty"`
 	OrderCost float64        `json:"order_cost,omitempty"` // seconds
 	WaitCost  float64        `json:"wait_cost,omitempty"`  // seconds
 	Ahead     int            `json:"ahead,omitempty"`      // orders started ahead on a busy core
@@ -34,7 +35,7 @@ type clusterFile struct {
 // WriteCluster writes c as a cluster description file.
 func WriteCluster(w io.Writer, c Cluster) error {
 	b, err := json.MarshalIndent(clusterFile{Format: ClusterFormat, Nodes: c.Nodes, Cores: c.Cores, Power: c.Power,
-		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub,
+		Latency: c.Latency, TByte: c.TByte, Bandwidth: c.Bandwidth, Messages: c.Messages, Hub: c.Hub, Relay: c.Relay,
 		OrderCost: c.OrderCost, WaitCost: c.WaitCost, Ahead: c.Ahead, AheadMax: c.AheadMax}, "", "  ")
 	if err == nil {
 		_, err = fmt.Fprintf(w, "%s\n", b)
@@ -79,6 +80,9 @@ func ReadCluster(r io.Reader, name string) (Cluster, error) {
 	}
 	if len(f.Messages) > 0 {
 		c.Messages = f.Messages
+	}
+	if len(f.Relay) > 0 {
+		c.Relay = f.Relay
 	}
 	if err := c.Validate(); err != nil {
 		return Cluster{}, fmt.Errorf("%s: %w", name, err)

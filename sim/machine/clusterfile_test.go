@@ -14,6 +14,7 @@ func TestClusterFileRoundTrips(t *testing.T) {
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, OrderCost: 2.7e-4, WaitCost: 1.1e-4},
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, Ahead: 2},
 		{Nodes: 2, Latency: 2e-4, Bandwidth: 3e8, Hub: true, Ahead: 2, AheadMax: 16},
+		{Nodes: 2, Messages: []MessagePoint{{0, 2e-4}, {1 << 16, 7e-4}}, Hub: true, Relay: []MessagePoint{{0, 1e-5}, {1 << 16, 9e-5}}},
 	} {
 		if back, err := writeAndRead(t, c); err != nil || !reflect.DeepEqual(back, c) {
 			t.Fatalf("read back %+v, %v; want %+v", back, err, c)
@@ -37,12 +38,14 @@ func TestReadClusterNamesWhatIsWrong(t *testing.T) {
 		{`{"format":"other","nodes":1}`, `c.json: format "other" (expected "presage-cluster")`},
 		{`{"format":"presage-cluster","nodes":1,"latncy":1}`, `c.json: json: unknown field "latncy" (expected a presage-cluster JSON object)`},
 		{`{"format":"presage-cluster","nodes":1,"messages":[{"bytes":10,"seconds":1},{"bytes":5,"seconds":2}]}`, "c.json: messages[1].bytes = 5 (expected sizes ≥ 0 in increasing order)"},
-		{`{"format":"presage-cluster","nodes":1,"messages":[{"bytes":10,"seconds":1}]}`, "c.json: 1 message time (expected none, or at least 2 for the pieces between them)"},
+		{`{"format":"presage-cluster","nodes":1,"messages":[{"bytes":10,"seconds":1}]}`, "c.json: messages: 1 time (expected none, or at least 2 for the pieces between them)"},
 		{`{"format":"presage-cluster","nodes":1,"messages":[{"bytes":0,"seconds":-1},{"bytes":5,"seconds":2}]}`, "c.json: messages[0].seconds = -1 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"order_cost":-0.001}`, "c.json: order_cost = -0.001 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"wait_cost":-1}`, "c.json: wait_cost = -1 (expected a finite number ≥ 0)"},
 		{`{"format":"presage-cluster","nodes":1,"ahead":-2}`, "c.json: ahead = -2 (expected orders started ahead on a busy core, 0 or more)"},
 		{`{"format":"presage-cluster","nodes":1,"ahead":2,"ahead_max":1}`, "c.json: ahead_max = 1 (expected the most orders started ahead on a busy core, at least ahead = 2, or 0 for ahead)"},
+		{`{"format":"presage-cluster","nodes":2,"relay":[{"bytes":0,"seconds":1e-5},{"bytes":5,"seconds":2e-5}]}`, `c.json: 2 relay times without a hub (expected relay only with "hub": true)`},
+		{`{"format":"presage-cluster","nodes":2,"hub":true,"relay":[{"bytes":8,"seconds":1e-5},{"bytes":5,"seconds":2e-5}]}`, "c.json: relay[1].bytes = 5 (expected sizes ≥ 0 in increasing order)"},
 	} {
 		_, err := ReadCluster(strings.NewReader(c.text), "c.json")
 		if err == nil || err.Error() != c.want {
@@ -59,6 +62,7 @@ func FuzzReadCluster(f *testing.F) {
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"order_cost":0.00027,"wait_cost":0.00011}`)
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"ahead":2}`)
 	f.Add(`{"format":"presage-cluster","nodes":2,"latency":0.0002,"bandwidth":3e8,"hub":true,"ahead":2,"ahead_max":16}`)
+	f.Add(`{"format":"presage-cluster","nodes":2,"messages":[{"bytes":0,"seconds":2e-4},{"bytes":65536,"seconds":7e-4}],"hub":true,"relay":[{"bytes":0,"seconds":1e-5},{"bytes":65536,"seconds":9e-5}]}`)
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ReadCluster(strings.NewReader(text), "f.json")
 		if err != nil {

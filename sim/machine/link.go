@@ -40,6 +40,12 @@ type Link struct {
 	// slow each other down; the DVM engine's sharing is its clusters'
 	// channels (Node.Channels), and its links have no hub.
 	Hub bool
+	// Relay, through a hub, is the share of a message's time that holds
+	// the hub, by size, as run mode's network calibration measures it
+	// with many messages in flight (orders.NetworkFit.Relay): the rest of
+	// a message's time holds nothing, and other messages overlap it.
+	// Without it a message holds the hub for its whole time.
+	Relay []MessagePoint
 }
 
 // MessagePoint is the time a message of Bytes bytes took.
@@ -56,6 +62,17 @@ func (l Link) Free() bool {
 // MessageTime is the time a message of bytes takes on l: its StartUp plus
 // its Transfer.
 func (l Link) MessageTime(bytes int64) float64 { return l.StartUp() + l.Transfer(bytes) }
+
+// RelayTime is the share of the time a message of bytes takes on l
+// that holds l's hub (Relay): at most its MessageTime, all of it when l
+// has no Relay.
+func (l Link) RelayTime(bytes int64) float64 {
+	d := l.MessageTime(bytes)
+	if len(l.Relay) == 0 {
+		return d
+	}
+	return min(measured(l.Relay, bytes), d)
+}
 
 // StartUp is the part of every message's time that does not depend on
 // its size: the latency; 0 with measured Messages, whose times hold it.
@@ -134,15 +151,28 @@ func (l Link) Validate() error {
 	if l.TByte != 0 && l.Bandwidth != 0 {
 		return fmt.Errorf("tbyte = %v and bandwidth = %v (expected one form of the time per byte, or neither)", l.TByte, l.Bandwidth)
 	}
-	if len(l.Messages) == 1 {
-		return fmt.Errorf("1 message time (expected none, or at least 2 for the pieces between them)")
+	if err := validPoints("messages", l.Messages); err != nil {
+		return err
 	}
-	for i, p := range l.Messages {
-		if err := nonNegative(fmt.Sprintf("messages[%d].seconds", i), p.Seconds); err != nil {
+	if len(l.Relay) > 0 && !l.Hub {
+		return fmt.Errorf("%d relay times without a hub (expected relay only with \"hub\": true)", len(l.Relay))
+	}
+	return validPoints("relay", l.Relay)
+}
+
+// validPoints reports the first of the message times ps, named name, that
+// cannot be one of a piece-wise line: none or at least two, of sizes in
+// increasing order, of times ≥ 0.
+func validPoints(name string, ps []MessagePoint) error {
+	if len(ps) == 1 {
+		return fmt.Errorf("%s: 1 time (expected none, or at least 2 for the pieces between them)", name)
+	}
+	for i, p := range ps {
+		if err := nonNegative(fmt.Sprintf("%s[%d].seconds", name, i), p.Seconds); err != nil {
 			return err
 		}
-		if p.Bytes < 0 || i > 0 && p.Bytes <= l.Messages[i-1].Bytes {
-			return fmt.Errorf("messages[%d].bytes = %d (expected sizes ≥ 0 in increasing order)", i, p.Bytes)
+		if p.Bytes < 0 || i > 0 && p.Bytes <= ps[i-1].Bytes {
+			return fmt.Errorf("%s[%d].bytes = %d (expected sizes ≥ 0 in increasing order)", name, i, p.Bytes)
 		}
 	}
 	return nil

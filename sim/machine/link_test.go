@@ -73,6 +73,25 @@ func TestLinkKeepsBothForms(t *testing.T) {
 	}
 }
 
+// TestRelayTime: the share of a message's time that holds the hub
+// follows the relay times piece-wise, at most the message's time; all of
+// it without them.
+func TestRelayTime(t *testing.T) {
+	l := Link{Latency: 10, Bandwidth: 1, Hub: true}
+	if got := l.RelayTime(5); got != 15 {
+		t.Errorf("without relay times: %v, want the message's 15", got)
+	}
+	l.Relay = []MessagePoint{{0, 1}, {10, 3}, {100, 1000}}
+	for _, tc := range []struct {
+		bytes int64
+		want  float64
+	}{{0, 1}, {5, 2}, {10, 3}, {50, 60}} { // 50 bytes: 60 s of the message, not the 446.1 its points give
+		if got := l.RelayTime(tc.bytes); got != tc.want {
+			t.Errorf("%d bytes: %v, want %v", tc.bytes, got, tc.want)
+		}
+	}
+}
+
 func TestLinkValidate(t *testing.T) {
 	for _, tc := range []struct {
 		l    Link
@@ -83,8 +102,12 @@ func TestLinkValidate(t *testing.T) {
 		{Link{TByte: 1e-9, Bandwidth: 1e9}, "one form of the time per byte"},
 		{Link{TByte: 2}, "tbyte = 2"},
 		{Link{Latency: -1}, "latency = -1"},
-		{Link{Messages: []MessagePoint{{0, 1}}}, "1 message time"},
+		{Link{Messages: []MessagePoint{{0, 1}}}, "messages: 1 time"},
 		{Link{Messages: []MessagePoint{{10, 1}, {10, 2}}}, "increasing order"},
+		{Link{Latency: 1e-5, Hub: true, Relay: []MessagePoint{{0, 1e-6}, {1024, 2e-6}}}, ""},
+		{Link{Latency: 1e-5, Relay: []MessagePoint{{0, 1e-6}, {1024, 2e-6}}}, "without a hub"},
+		{Link{Hub: true, Relay: []MessagePoint{{0, -1}, {1, 1}}}, "relay[0].seconds = -1"},
+		{Link{Hub: true, Relay: []MessagePoint{{0, 1}}}, "relay: 1 time"},
 	} {
 		err := tc.l.Validate()
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {

@@ -168,9 +168,10 @@ func aheadTo(node int32) int16 {
 
 // message returns how long a message of bytes sent at start takes
 // between two nodes: its time, except through a hub (Cluster.Hub), whose
-// two links it takes in turn, each for half its time and behind the
-// messages asked for before it, batched with those that wait for a link
-// as it does (machine.HubState.Relay).
+// two links it takes in turn for its share of its time that holds the hub
+// (machine.Link.RelayTime), half on each, behind the messages asked for
+// before it and batched with those that wait for a link as it does
+// (machine.HubState.Relay); the rest of its time holds nothing.
 func (e *engine) message(bytes int64, start float64) float64 {
 	if e.freeNet {
 		return 0
@@ -179,5 +180,6 @@ func (e *engine) message(bytes int64, start float64) float64 {
 	if !e.cl.Hub {
 		return d
 	}
-	return e.hub.Relay(d, e.net.MessageTime(0), start)
+	held := e.net.RelayTime(bytes)
+	return e.hub.Relay(held, e.emptyRelay, start) + d - held
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/presage-dvm/presage/orders/ordersched"
+	"github.com/presage-dvm/presage/sim/machine"
 )
 
 // TestHubRelaysOrdersOfOneNode: through a hub, as the runtime's
@@ -94,6 +95,30 @@ func TestHubResultGoesAheadToTheMaker(t *testing.T) {
 		r, got := schedules(t, tr, Cluster{Nodes: 2, Latency: 1, Bandwidth: big / 4.0, Hub: tt.hub}, Options{})
 		if got[2].Node != 1 || !near(r.Makespan, tt.makespan) {
 			t.Errorf("hub %v: A on node %d, the run ends at %v; want node 1, %v", tt.hub, got[2].Node, r.Makespan, tt.makespan)
+		}
+	}
+}
+
+// TestHubHoldsItsShareOfAMessage: main (1 s on node 0) makes three
+// children of 1 s at once, placed on nodes 1 to 3; a message takes 2 s.
+// Held by the hub for its whole time, their starts leave one behind the
+// other (the third with the second's batch on the link in, in a batch of
+// its own on the link out): they arrive 1 s apart. When the hub holds
+// only 0.4 s of each (Cluster.Relay) the rest overlaps: 0.2 s apart.
+func TestHubHoldsItsShareOfAMessage(t *testing.T) {
+	tr := orders{ord(1, 0, 0, 1), ord(2, 1, 0, 1), ord(3, 1, 0, 1), ord(4, 1, 0, 1)}
+	for _, tt := range []struct {
+		relay  []machine.MessagePoint
+		starts [3]float64
+	}{
+		{nil, [3]float64{4, 5, 6}},
+		{[]machine.MessagePoint{{Bytes: 0, Seconds: 0.4}, {Bytes: 1 << 20, Seconds: 0.4}}, [3]float64{4, 4.2, 4.4}},
+	} {
+		_, got := schedules(t, tr, Cluster{Nodes: 4, Latency: 2, Hub: true, Relay: tt.relay}, Options{Pin: true})
+		for i, want := range tt.starts {
+			if o := got[int64(i+2)]; o.Node != i+1 || !near(o.Start, want) {
+				t.Errorf("relay %v: child %d on node %d starts at %v; want node %d at %v", tt.relay, i+1, o.Node, o.Start, i+1, want)
+			}
 		}
 	}
 }

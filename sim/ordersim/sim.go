@@ -55,10 +55,13 @@ type engine struct {
 	now float64
 	// net is the message-cost model between cl's nodes, kept apart so
 	// that a transfer copies no Cluster, and freeNet whether it costs
-	// nothing; hub is its hub's links (Link.Hub).
-	net     machine.Link
-	freeNet bool
-	hub     machine.HubState
+	// nothing; hub is its hub's links (Link.Hub), and emptyRelay how long
+	// a message of no bytes holds them (Link.RelayTime), which a batch
+	// pays once.
+	net        machine.Link
+	freeNet    bool
+	hub        machine.HubState
+	emptyRelay float64
 
 	lives    chunked.Arena[live]  // the orders held, named by their numbers
 	requests requeststore.Store   // their requests
@@ -97,6 +100,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 	}
 	e.net = machine.Cluster(cl).Link()
 	e.freeNet = e.net.Free()
+	e.emptyRelay = e.net.RelayTime(0)
 	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()

@@ -81,10 +81,19 @@ func Command(p Program, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s n=%d: %d orders recorded in %v, work %.4gs\n", p.Name, *size, rep.Orders, rep.Elapsed, rep.Work)
 	case orders.ModeNetwork:
 		n := rep.Network
-		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it); the runtime there %.0f µs per order, %.0f µs per wait\n",
-			n.Nodes, len(n.Points), n.Latency, n.Bandwidth, 100*n.Worst, 1e6*n.OrderCost, 1e6*n.WaitCost)
+		fmt.Fprintf(stderr, "network of %d workers: %d message sizes timed; as a line, --latency %.3g --bandwidth %.3g (a point at most %.0f%% off it)%s; the runtime there %.0f µs per order, %.0f µs per wait\n",
+			n.Nodes, len(n.Points), n.Latency, n.Bandwidth, 100*n.Worst, relayShare(n), 1e6*n.OrderCost, 1e6*n.WaitCost)
 	}
 	return 0
+}
+
+// relayShare says how much of an empty message's time holds the
+// coordinator's server (orders.NetworkFit.Relay), when it was timed.
+func relayShare(n *orders.NetworkFit) string {
+	if len(n.Relay) == 0 || n.Points[0].Seconds <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the server holds %.0f%% of an empty message's %.0f µs", 100*n.Relay[0].Seconds/n.Points[0].Seconds, 1e6*n.Points[0].Seconds)
 }
 
 // check returns ErrWrong, with what was wrong, in run mode when ok is
