@@ -130,10 +130,26 @@ func (s *session) pingPong(ctx context.Context) (*NetworkFit, error) {
 	return fit, nil
 }
 
-// relayStream is how many round trips a timed stream keeps in flight at
-// once (streamTimes): enough that the server always has a message to
-// relay, few enough that a worker's answers do not pile up.
-const relayStream = 16
+// relayStream returns how many round trips of values of size bytes a
+// timed stream keeps in flight at once (streamTimes): enough that the
+// server always has a message to relay, 16 for small values; for large
+// ones as many as make about relayStreamBytes, 2 at least. With 16 values
+// of 4 MB in flight on links of 100 Mbit/s (the network check,
+// orders/netlab) the calibration had not ended after 9 minutes, its
+// connections idle.
+func relayStream(size int64) int {
+	if size <= 0 {
+		return 16
+	}
+	return int(min(max(relayStreamBytes/size, 2), 16))
+}
+
+const (
+	relayStreamBytes = 1 << 20
+	// relayReps is how many streams are timed at each size, after an
+	// untimed one: a stream is many round trips already.
+	relayReps = 3
+)
 
 // relayTimes times, at each size of points, streams of round trips in
 // flight at once between the first two workers (node.timePeer), and
@@ -145,7 +161,8 @@ func (s *session) relayTimes(ctx context.Context, points []TransferTime) ([]Tran
 	from, to := s.nodes[0], s.nodes[1]
 	var relay []TransferTime
 	for _, p := range points {
-		m, err := s.conn.Request(ctx, message(from.inbox, nil, hPingPeer, to.inbox, hBytes, p.Bytes, hStream, relayStream))
+		k := relayStream(p.Bytes)
+		m, err := s.conn.Request(ctx, message(from.inbox, nil, hPingPeer, to.inbox, hBytes, p.Bytes, hStream, k))
 		if err == nil && m.Header[hWhy] != "" {
 			err = errors.New(m.Header[hWhy])
 		}
@@ -157,7 +174,7 @@ func (s *session) relayTimes(ctx context.Context, points []TransferTime) ([]Tran
 			return nil, fmt.Errorf("orders: worker %d's streams: %w", from.index, err)
 		}
 		slices.Sort(times)
-		perTrip := times[(len(times)-1)/2] / relayStream
+		perTrip := times[(len(times)-1)/2] / float64(k)
 		relay = append(relay, TransferTime{Bytes: p.Bytes, Seconds: min(perTrip, p.Seconds)})
 	}
 	return relay, nil
@@ -292,7 +309,7 @@ func roundTrips(ctx context.Context, c Conn, inbox string, size int64, encoded b
 	return times, nil
 }
 
-// streamTimes times networkReps streams of k round trips of a value of
+// streamTimes times relayReps streams of k round trips of a value of
 // size bytes in flight at once through c to the worker at inbox, after an
 // untimed one, each answered as it came: what the server between them
 // relays when it always has a message waiting.
@@ -303,7 +320,7 @@ func streamTimes(ctx context.Context, c Conn, inbox string, size int64, k int) (
 		return nil, err
 	}
 	var times []float64
-	for rep := range networkReps + 1 {
+	for rep := range relayReps + 1 {
 		t0 := time.Now()
 		g, gctx := errgroup.WithContext(ctx)
 		for range k {

@@ -131,8 +131,8 @@ func checkNetwork(t *testing.T, l Link, in relayInput, calibrations int) {
 		}
 	}
 	for i, cl := range cals {
-		t.Logf("calibration %d: round trips %v, the runtime %.0f µs per order, %.0f µs per wait: relay predicted %.3f s, run beside it %.3f s",
-			i, cl.Messages, cl.OrderCost*1e6, cl.WaitCost*1e6, makespan(t, tr, ordersim.Cluster(cl)), runs[i])
+		t.Logf("calibration %d: round trips %v, the server's share %v, the runtime %.0f µs per order, %.0f µs per wait: relay predicted %.3f s, run beside it %.3f s",
+			i, cl.Messages, cl.Relay, cl.OrderCost*1e6, cl.WaitCost*1e6, makespan(t, tr, ordersim.Cluster(cl)), runs[i])
 	}
 	cl := quietest(cals)
 	measured := slices.Min(runs) // the best run, as the reality check takes
