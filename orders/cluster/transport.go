@@ -60,8 +60,9 @@ func (transport) Listen(_ context.Context, cfg orders.Config) (orders.Hub, error
 // (machine.WriteCluster): its nodes and cores, the transfer times at
 // each size, which the simulator follows piece-wise, and the line through
 // them; every transfer crosses the coordinator's server, the cluster's
-// hub, which holds the share of it timed in streams; the runtime's own cost per order and per wait on the workers; and
-// the orders it starts ahead on a busy core.
+// hub, which holds the share of it timed in streams; the runtime's own
+// cost per order and per wait on the workers; and the orders it starts
+// ahead on a busy core.
 func (transport) WriteNetwork(w io.Writer, fit *orders.NetworkFit) error {
 	cl := machine.Cluster{Nodes: fit.Nodes, Cores: fit.Cores, Latency: fit.Latency, Bandwidth: fit.Bandwidth, Hub: true,
 		OrderCost: fit.OrderCost, WaitCost: fit.WaitCost, Ahead: fit.Ahead, AheadMax: fit.AheadMax}
