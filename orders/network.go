@@ -162,16 +162,9 @@ func (s *session) relayTimes(ctx context.Context, points []TransferTime) ([]Tran
 	var relay []TransferTime
 	for _, p := range points {
 		k := relayStream(p.Bytes)
-		m, err := s.conn.Request(ctx, message(from.inbox, nil, hPingPeer, to.inbox, hBytes, p.Bytes, hStream, k))
-		if err == nil && m.Header[hWhy] != "" {
-			err = errors.New(m.Header[hWhy])
-		}
+		times, err := s.peerTimes(ctx, from, to, p.Bytes, k)
 		if err != nil {
-			return nil, fmt.Errorf("orders: timing streams from worker %d to worker %d: %w", from.index, to.index, err)
-		}
-		times, err := decode1[[]float64](m.Data)
-		if err != nil {
-			return nil, fmt.Errorf("orders: worker %d's streams: %w", from.index, err)
+			return nil, err
 		}
 		slices.Sort(times)
 		perTrip := times[(len(times)-1)/2] / float64(k)
@@ -202,21 +195,35 @@ func (s *session) coordinatorTimes(ctx context.Context, size int64) ([]float64, 
 func (s *session) pairTimes(ctx context.Context, size int64) ([]float64, error) {
 	var times []float64
 	for i, n := range s.nodes {
-		peer := s.nodes[(i+1)%len(s.nodes)]
-		m, err := s.conn.Request(ctx, message(n.inbox, nil, hPingPeer, peer.inbox, hBytes, size))
-		if err == nil && m.Header[hWhy] != "" {
-			err = errors.New(m.Header[hWhy])
-		}
+		rts, err := s.peerTimes(ctx, n, s.nodes[(i+1)%len(s.nodes)], size, 0)
 		if err != nil {
-			return nil, fmt.Errorf("orders: timing the network from worker %d to worker %d: %w", n.index, peer.index, err)
-		}
-		rts, err := decode1[[]float64](m.Data)
-		if err != nil {
-			return nil, fmt.Errorf("orders: worker %d's round trips: %w", n.index, err)
+			return nil, err
 		}
 		for _, rt := range rts {
 			times = append(times, rt/2)
 		}
+	}
+	return times, nil
+}
+
+// peerTimes asks worker from to time round trips of a value of size bytes
+// with worker to (node.timePeer), one at a time, or with stream of them
+// in flight at once when stream > 0, and returns the times it answers.
+func (s *session) peerTimes(ctx context.Context, from, to *member, size int64, stream int) ([]float64, error) {
+	ask := message(from.inbox, nil, hPingPeer, to.inbox, hBytes, size)
+	if stream > 0 {
+		ask.Header[hStream] = strconv.Itoa(stream)
+	}
+	m, err := s.conn.Request(ctx, ask)
+	if err == nil && m.Header[hWhy] != "" {
+		err = errors.New(m.Header[hWhy])
+	}
+	if err != nil {
+		return nil, fmt.Errorf("orders: timing the network from worker %d to worker %d: %w", from.index, to.index, err)
+	}
+	times, err := decode1[[]float64](m.Data)
+	if err != nil {
+		return nil, fmt.Errorf("orders: worker %d's round trips: %w", from.index, err)
 	}
 	return times, nil
 }
