@@ -105,27 +105,21 @@ func Start(t *testing.T, opt Options) Run {
 	}
 	if opt.During != nil {
 		for _, w := range workers {
-			waitForWork(t, w)
+			waitForWork(t, w, workers)
 		}
 		opt.During(workers)
 	}
 	var struck time.Time // when the coordinator was killed or stopped
 	switch {
 	case opt.Kill:
-		// Every worker, not the victim alone: a victim that had used its
-		// 0.1 s while a slower process had yet to join was killed before
-		// the run began (1 run in CI's go test ./...), which the
-		// coordinator rightly fails on.
-		for _, w := range workers {
-			waitForWork(t, w)
-		}
 		victim := workers[len(workers)-1]
+		waitForWork(t, victim, workers)
 		if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 	case opt.KillCoordinator:
 		for _, w := range workers {
-			waitForWork(t, w)
+			waitForWork(t, w, workers)
 		}
 		if err := child.Process.Kill(); err != nil {
 			t.Fatal(err)
@@ -133,7 +127,7 @@ func Start(t *testing.T, opt Options) Run {
 		struck = time.Now()
 	case opt.StopCoordinator:
 		for _, w := range workers {
-			waitForWork(t, w)
+			waitForWork(t, w, workers)
 		}
 		if err := syscall.Kill(child.Process.Pid, syscall.SIGSTOP); err != nil {
 			t.Fatal(err)
@@ -217,22 +211,25 @@ func waitForChildren(t *testing.T, parent, n int) []int {
 	return nil
 }
 
-// waitForWork returns once worker process pid runs orders: it has
-// connected to the coordinator (it holds a socket; the program's own set
-// up before the run, which every process does, holds none) and used 0.1
-// s of CPU since.
-func waitForWork(t *testing.T, pid int) {
+// waitForWork returns once worker process pid runs orders: every worker
+// process of the run (all) has connected to the coordinator (holds a
+// socket; the program's own set up before the run, which every process
+// does, holds none), and pid has used 0.1 s of CPU since. Counted from
+// pid's own connection, a worker killed once it had used its 0.1 s while
+// a slower one had yet to connect was killed before the run began (1 run
+// in CI's go test ./...), which the coordinator rightly fails on.
+func waitForWork(t *testing.T, pid int, all []int) {
 	t.Helper()
 	const ticks = 10 // of 1/100 s, as /proc counts them on Linux
 	deadline := time.Now().Add(30 * time.Second)
-	joined := -1 // its CPU time when it connected
+	joined := -1 // its CPU time when the last worker connected
 	for time.Now().Before(deadline) {
 		used, err := cpuTicks(pid)
 		if err != nil {
 			t.Fatalf("worker %d ended before it ran orders: %v", pid, err)
 		}
 		switch {
-		case joined < 0 && hasSocket(pid):
+		case joined < 0 && allHaveSockets(all):
 			joined = used
 		case joined >= 0 && used-joined >= ticks:
 			return
@@ -254,6 +251,16 @@ func cpuTicks(pid int) (int, error) {
 	utime, _ := strconv.Atoi(f[11])
 	stime, _ := strconv.Atoi(f[12])
 	return utime + stime, nil
+}
+
+// allHaveSockets reports whether every process of pids has a socket open.
+func allHaveSockets(pids []int) bool {
+	for _, pid := range pids {
+		if !hasSocket(pid) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasSocket reports whether process pid has a socket open.

@@ -109,8 +109,12 @@ func joined(t *testing.T, in sumInput, killCoordinator bool) (Run, []string, []e
 		workers = append(workers, w)
 	}
 	if killCoordinator {
+		var pids []int
 		for _, w := range workers {
-			waitForWork(t, w.Process.Pid)
+			pids = append(pids, w.Process.Pid)
+		}
+		for _, pid := range pids {
+			waitForWork(t, pid, pids)
 		}
 		coordinator := children(os.Getpid())
 		for _, pid := range coordinator {
