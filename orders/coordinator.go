@@ -805,23 +805,38 @@ func (c *coordinator) admit(want int) (joined <-chan struct{}, unsubscribe func(
 	return all, unsubscribe, err
 }
 
-// join waits until the workers have joined (admit); a process the
-// transport started that ends meanwhile ends the wait with its error.
-func (c *coordinator) join(ctx context.Context, want int, joined <-chan struct{}, exited <-chan Exit) error {
+// join waits until the workers have joined (admit). A process the
+// transport started that ends before it joined ends the wait with its
+// error; one that ends after it joined is lost as one that ends during
+// the run is: its end is returned (lost), for the session to lose it
+// once the run begins, and the others go on joining.
+func (c *coordinator) join(ctx context.Context, want int, joined <-chan struct{}, exited <-chan Exit) (lost []Exit, err error) {
 	timeout := time.NewTimer(2 * time.Minute)
 	defer timeout.Stop()
-	select {
-	case <-joined:
-		return nil
-	case e := <-exited:
-		return fmt.Errorf("orders: worker process (pid %d) ended: %v", e.PID, e.Err)
-	case <-timeout.C:
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return fmt.Errorf("orders: %d of %d workers joined in 2 minutes", len(c.nodes), want)
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		select {
+		case <-joined:
+			return lost, nil
+		case e := <-exited:
+			if !c.joinedPID(e.PID) {
+				return nil, fmt.Errorf("orders: worker process (pid %d) ended: %v", e.PID, e.Err)
+			}
+			lost = append(lost, e)
+		case <-timeout.C:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return nil, fmt.Errorf("orders: %d of %d workers joined in 2 minutes", len(c.nodes), want)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
+}
+
+// joinedPID reports whether the worker process pid has joined.
+func (c *coordinator) joinedPID(pid int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(c.nodes, func(n *member) bool { return n.pid == pid })
 }
 
 // reply answers request m with r gob-encoded.

@@ -41,3 +41,24 @@ func TestLostNodeAsksBackAgain(t *testing.T) {
 		t.Error("node 0, which the question went through, was lost: want order 7 asked back again, straight from node 1")
 	}
 }
+
+// TestJoinKeepsTheEndsOfJoinedWorkers: a worker process that ends after
+// it joined does not end the wait for the others: its end is returned,
+// to be lost once the run begins, as during the run; one that ends
+// before it joined fails the join.
+func TestJoinKeepsTheEndsOfJoinedWorkers(t *testing.T) {
+	c := &coordinator{nodes: []*member{{index: 0, pid: 100}}}
+	joined, exited := make(chan struct{}), make(chan Exit)
+	go func() {
+		exited <- Exit{PID: 100, Err: errors.New("signal: killed")} // taken by join,
+		close(joined)                                               // then the last worker joins
+	}()
+	lost, err := c.join(context.Background(), 2, joined, exited)
+	if err != nil || len(lost) != 1 || lost[0].PID != 100 {
+		t.Fatalf("a joined worker ended: lost %v, %v; want its end and the join", lost, err)
+	}
+	go func() { exited <- Exit{PID: 200, Err: errors.New("exit status 2")} }()
+	if lost, err := c.join(context.Background(), 3, make(chan struct{}), exited); err == nil || lost != nil {
+		t.Errorf("a worker that never joined ended: lost %v, %v; want the join failed", lost, err)
+	}
+}

@@ -53,8 +53,14 @@ func openSession(ctx context.Context, t Transport, cfg Config) (s *session, err 
 	if err := hub.Start(exited); err != nil {
 		return s, err
 	}
-	if err := s.join(ctx, procs, joined, exited); err != nil {
+	lost, err := s.join(ctx, procs, joined, exited)
+	if err != nil {
 		return s, err
+	}
+	// The ends of workers that joined and ended before the run go to
+	// loseExited with the others: exited holds one per process at most.
+	for _, e := range lost {
+		exited <- e
 	}
 	s.pool = newPool(procs*s.cores, cfg.scheduler(), false, cfg.Seed)
 	s.pool.collect = true
