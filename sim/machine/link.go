@@ -63,15 +63,15 @@ func (l Link) Free() bool {
 // its Transfer.
 func (l Link) MessageTime(bytes int64) float64 { return l.StartUp() + l.Transfer(bytes) }
 
-// RelayTime is the share of the time a message of bytes takes on l
-// that holds l's hub (Relay): at most its MessageTime, all of it when l
-// has no Relay.
-func (l Link) RelayTime(bytes int64) float64 {
-	d := l.MessageTime(bytes)
+// RelayTime returns the time a message of bytes takes on l (MessageTime)
+// and its share that holds l's hub (Relay): at most that time, all of
+// it when l has no Relay.
+func (l Link) RelayTime(bytes int64) (d, held float64) {
+	d = l.MessageTime(bytes)
 	if len(l.Relay) == 0 {
-		return d
+		return d, d
 	}
-	return min(measured(l.Relay, bytes), d)
+	return d, min(measured(l.Relay, bytes), d)
 }
 
 // StartUp is the part of every message's time that does not depend on

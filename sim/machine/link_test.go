@@ -78,7 +78,7 @@ func TestLinkKeepsBothForms(t *testing.T) {
 // it without them.
 func TestRelayTime(t *testing.T) {
 	l := Link{Latency: 10, Bandwidth: 1, Hub: true}
-	if got := l.RelayTime(5); got != 15 {
+	if d, got := l.RelayTime(5); d != 15 || got != 15 {
 		t.Errorf("without relay times: %v, want the message's 15", got)
 	}
 	l.Relay = []MessagePoint{{0, 1}, {10, 3}, {100, 1000}}
@@ -86,7 +86,7 @@ func TestRelayTime(t *testing.T) {
 		bytes int64
 		want  float64
 	}{{0, 1}, {5, 2}, {10, 3}, {50, 60}} { // 50 bytes: 60 s of the message, not the 446.1 its points give
-		if got := l.RelayTime(tc.bytes); got != tc.want {
+		if _, got := l.RelayTime(tc.bytes); got != tc.want {
 			t.Errorf("%d bytes: %v, want %v", tc.bytes, got, tc.want)
 		}
 	}

@@ -176,10 +176,9 @@ func (e *engine) message(bytes int64, start float64) float64 {
 	if e.freeNet {
 		return 0
 	}
-	d := e.net.MessageTime(bytes)
 	if !e.cl.Hub {
-		return d
+		return e.net.MessageTime(bytes)
 	}
-	held := e.net.RelayTime(bytes)
+	d, held := e.net.RelayTime(bytes)
 	return e.hub.Relay(held, e.emptyRelay, start) + d - held
 }

@@ -100,7 +100,7 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 	}
 	e.net = machine.Cluster(cl).Link()
 	e.freeNet = e.net.Free()
-	e.emptyRelay = e.net.RelayTime(0)
+	_, e.emptyRelay = e.net.RelayTime(0)
 	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()
