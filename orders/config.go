@@ -54,7 +54,8 @@ type Config struct {
 	// and encodes its result, a requester decodes the result (once per
 	// handle). The trace then predicts runs in worker processes
 	// (Config.Procs), where gob takes tens of milliseconds a megabyte of
-	// numbers, rather than runs in one process.
+	// numbers, rather than runs in one process. The recording's heap is
+	// then a worker process's, in huge pages (HugePages).
 	Codec bool
 	Reps  int // Calibrate: repetitions of every test at least, on each CPU; 0 means 5
 	// MaxReps is the most repetitions Calibrate runs on each CPU while a
@@ -118,8 +119,9 @@ type Config struct {
 	// number none. The simulator predicts it (sim/ordersim's
 	// Cluster.Ahead and AheadMax).
 	Ahead int
-	// HugePages is how many MB of heap each worker process, and the
-	// coordinator of a run in worker processes, asks the system to back
+	// HugePages is how many MB of heap each worker process, the
+	// coordinator of a run in worker processes, and a recording with
+	// Codec, which times what those processes spend, ask the system to back
 	// with transparent huge pages, at its start (hugeHeap): the values
 	// that cross processes then land in memory mapped 2 MB at a fault
 	// rather than 4 KB. 0 means 1024, a negative number none; it takes
@@ -198,7 +200,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Unit, "orders.unit", c.Unit, "record: the trace's unit of time, s or ref")
 	fs.IntVar(&c.Procs, "orders.procs", c.Procs, "run: run the orders in N worker processes, copies of this program started here (or joining at -orders.listen)")
 	fs.IntVar(&c.Cores, "orders.cores", c.Cores, "run: orders each worker process runs at once (default 1)")
-	fs.IntVar(&c.HugePages, "orders.hugepages", c.HugePages, "run: MB of heap each worker process and the coordinator back with transparent huge pages, for the values crossing processes (0: 1024; -1: none)")
+	fs.IntVar(&c.HugePages, "orders.hugepages", c.HugePages, "run, and record with -orders.codec: MB of heap each worker process, the coordinator and the recording back with transparent huge pages, for the values crossing processes (0: 1024; -1: none)")
 	fs.StringVar(&c.Cluster, "orders.cluster", c.Cluster, "run: cluster description file (as network mode writes): its nodes are the worker processes and its cores theirs, unless -orders.procs or -orders.cores say otherwise")
 	fs.StringVar(&c.Listen, "orders.listen", c.Listen, "run: host:port where the coordinator waits for its -orders.procs workers started elsewhere")
 	fs.StringVar(&c.Join, "orders.join", c.Join, "run: be a worker of the coordinator at host:port")

@@ -188,6 +188,7 @@ func recordMain(ctx context.Context, cfg Config, name string, body func(*Ctx) (i
 		if err := travelProblems(); err != nil {
 			return nil, err
 		}
+		hugeHeap(cfg.hugePagesMB())
 		// By the coordinator, before the run: main only decodes them,
 		// once they have crossed to its worker, which the trace says.
 		enc, err := args()
