@@ -36,7 +36,7 @@ type Link struct {
 	// mode's worker processes talk through their coordinator's server:
 	// over the sender's link to the hub, then the hub's to the receiver,
 	// each taking half the message's time, the hub taking one message at
-	// a time on each (HubState). Without it, messages on the link do not
+	// a time on each (HubState, one per connection to it). Without it, messages on the link do not
 	// slow each other down; the DVM engine's sharing is its clusters'
 	// channels (Node.Channels), and its links have no hub.
 	Hub bool
@@ -183,20 +183,25 @@ func validPoints(name string, ps []MessagePoint) error {
 // its measured Messages where it has them.
 func (n *Node) Link() Link { return Link{Latency: n.TStart, TByte: n.TByte, Messages: n.Messages} }
 
-// HubState is a shared hub's links while messages cross it (Link.Hub).
-// A simulation keeps one per hub.
+// HubState is one connection to a hub while messages cross it
+// (Link.Hub): its link in, which the messages its end sends take, and
+// its link out, which the messages to its end take. A simulation keeps
+// one per end: each worker process's connection to the coordinator's
+// server, and the coordinator's own, which its rounds of control take in
+// and answer on.
 type HubState struct{ in, out hubLink }
 
-// Relay returns how long a message of time d (MessageTime) sent at start
-// takes through the hub, empty the time of a message of no bytes: over the
-// link in, then the link out, each for half its time and behind the
-// messages relayed before it. As the runtime's outboxes batch what is
-// sent while a batch leaves (orders/outbox.go), a message that finds a
-// batch still waiting for the link goes with it, its start-up paid by
-// the batch: it takes d − empty.
-func (h *HubState) Relay(d, empty, start float64) float64 {
-	in := h.in.cross(d, empty, start)
-	return h.out.cross(d, empty, in) - start
+// RelayBetween returns how long a message of time d (MessageTime) sent
+// at start from the end of connection from to the end of connection to
+// takes through the hub, empty the time of a message of no bytes: over
+// from's link in, then to's link out, each for half its time and behind
+// the messages relayed on it before. As the runtime's outboxes batch
+// what is sent while a batch leaves (orders/outbox.go), a message that
+// finds a batch still waiting for a link goes with it, its start-up paid
+// by the batch: it takes d − empty.
+func RelayBetween(from, to *HubState, d, empty, start float64) float64 {
+	in := from.in.cross(d, empty, start)
+	return to.out.cross(d, empty, in) - start
 }
 
 // hubLink is one of a hub's links: when the latest batch of messages on

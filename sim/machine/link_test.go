@@ -143,7 +143,32 @@ func TestHubRelays(t *testing.T) {
 		{"a fifth at once", 2, 1, 0, 6},
 		{"one after the others", 2, 1, 10, 2},
 	} {
-		if got := h.Relay(tc.d, tc.empty, tc.start); got != tc.want {
+		if got := RelayBetween(&h, &h, tc.d, tc.empty, tc.start); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.what, got, tc.want)
+		}
+	}
+}
+
+// TestRelayBetweenConnections: a message through the hub takes its
+// sender's link in, then its receiver's link out, each connection's
+// links taking one message at a time: messages between other
+// connections do not wait for them.
+func TestRelayBetweenConnections(t *testing.T) {
+	var a, b, c, d HubState
+	for _, tc := range []struct {
+		what     string
+		from, to *HubState
+		want     float64
+	}{
+		{"a to b", &a, &b, 2},
+		{"c to d, at once: other links", &c, &d, 2},
+		// behind a to b on a's link in (free at 1): in at 2; d's link
+		// out is free by then (since 2): out at 3
+		{"a to d, at once", &a, &d, 3},
+		// b's link in is free; c's link out too
+		{"b to c, at once", &b, &c, 2},
+	} {
+		if got := RelayBetween(tc.from, tc.to, 2, 0, 0); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.what, got, tc.want)
 		}
 	}

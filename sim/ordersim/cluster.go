@@ -64,7 +64,9 @@ func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
 //     the coordinator takes one at a time;
 //   - direct is data from one node to another, a message of its bytes
 //     through the hub too: the coordinator does not handle it, but its
-//     server relays it, on the same links;
+//     server relays it, from the sender's connection to the receiver's,
+//     each taking one message at a time, beside the coordinator's own
+//     connection, which its control takes;
 //   - small data (ordersched.InlineBytes at most) goes with the
 //     coordinator's messages instead: a round of control that carries
 //     it is a message of its bytes through the hub.
@@ -73,9 +75,14 @@ func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
 // start takes.
 func (e *engine) control(start float64) float64 { return e.message(0, start) }
 
-// direct returns how long bytes sent at start take from one node to
-// another.
-func (e *engine) direct(bytes int64, start float64) float64 { return e.message(bytes, start) }
+// direct returns how long bytes sent at start take from node from to
+// node to, through the hub from one's connection to the other's.
+func (e *engine) direct(from, to int32, bytes int64, start float64) float64 {
+	if e.freeNet {
+		return 0
+	}
+	return e.relay(&e.conns[from], &e.conns[to], bytes, start)
+}
 
 // starting returns how long order l, placed at start on node n, takes to
 // start there once placed: its arguments come from node src, its
@@ -95,7 +102,7 @@ func (e *engine) starting(l *live, src, n int32, start float64) float64 {
 		return e.control(start)
 	}
 	d := e.control(start)
-	return d + e.direct(l.argBytes(), start+d)
+	return d + e.direct(src, n, l.argBytes(), start+d)
 }
 
 // resuming returns how long order w, waiting for result res of order q,
@@ -113,11 +120,11 @@ func (e *engine) resuming(q, w *live, res *ordertrace.Result, start float64) flo
 	case w.node == q.node:
 		return d
 	case int32(q.maker) == w.node:
-		return max(d, e.direct(res.Bytes, start))
+		return max(d, e.direct(q.node, w.node, res.Bytes, start))
 	case inline(res.Bytes):
 		return e.message(res.Bytes, start)
 	}
-	return d + e.direct(res.Bytes, start+d)
+	return d + e.direct(q.node, w.node, res.Bytes, start+d)
 }
 
 // answered returns how long main's result, from its end, takes to reach
@@ -148,12 +155,12 @@ func (e *engine) arrival(q, l *live, res ordertrace.Result) float64 {
 	case q.node == l.node:
 		return res.At
 	case int32(q.maker) == l.node:
-		return res.At + e.direct(res.Bytes, res.At)
+		return res.At + e.direct(q.node, l.node, res.Bytes, res.At)
 	case inline(res.Bytes):
 		return e.now + e.message(res.Bytes, e.now)
 	}
 	d := e.control(e.now)
-	return e.now + d + e.direct(res.Bytes, e.now+d)
+	return e.now + d + e.direct(q.node, l.node, res.Bytes, e.now+d)
 }
 
 // aheadTo returns node as an order's maker (live.maker), -1 (no node)
@@ -167,11 +174,8 @@ func aheadTo(node int32) int16 {
 }
 
 // message returns how long a message of bytes sent at start takes
-// between two nodes: its time, except through a hub (Cluster.Hub), whose
-// two links it takes in turn for its share of its time that holds the hub
-// (machine.Link.RelayTime), half on each, behind the messages asked for
-// before it and batched with those that wait for a link as it does
-// (machine.HubState.Relay); the rest of its time holds nothing.
+// between two nodes: its time, except through a hub (Cluster.Hub), where
+// it is the coordinator's (relay).
 func (e *engine) message(bytes int64, start float64) float64 {
 	if e.freeNet {
 		return 0
@@ -179,6 +183,16 @@ func (e *engine) message(bytes int64, start float64) float64 {
 	if !e.cl.Hub {
 		return e.net.MessageTime(bytes)
 	}
+	return e.relay(&e.hub, &e.hub, bytes, start)
+}
+
+// relay returns how long a message of bytes sent at start takes through
+// the hub from connection from to connection to: their links in turn
+// for its share of its time that holds the hub (machine.Link.RelayTime),
+// half on each, behind the messages asked for before it and batched
+// with those that wait for a link as it does (machine.RelayBetween); the
+// rest of its time holds nothing.
+func (e *engine) relay(from, to *machine.HubState, bytes int64, start float64) float64 {
 	d, held := e.net.RelayTime(bytes)
-	return e.hub.Relay(held, e.emptyRelay, start) + d - held
+	return machine.RelayBetween(from, to, held, e.emptyRelay, start) + d - held
 }

@@ -41,12 +41,14 @@ const big = ordersched.InlineBytes + 1
 // after A ended; a message takes 2 s, a big one 4 s. Without a hub A's
 // result reached B's node when A ended, and B ends 10 s after it
 // started. Through a hub the node that ran A sent it ahead only to
-// main's node, and every message takes the hub's two links in turn,
-// half its time on each, one at a time. With big values: main's start
-// arrives at 2; A's control round ends at 4 and its arguments, from
-// main's node, reach node 1 at 8; B's round and arguments queue behind
-// them: B starts at 13; it asks the coordinator at 18, hears at 20 that
-// A's node has the result, which comes at 24, and ends at 29. With small
+// main's node, and every message takes two links in turn, half its time
+// on each, one at a time: a round of control the coordinator's
+// connection's, data the sender's link in and the receiver's link out.
+// With big values: main's start arrives at 2; A's control round ends at
+// 4 and its arguments, from main's node, reach node 1 at 8; B's round
+// queues behind A's (done at 5), its arguments behind A's on node 0's
+// link in: B starts at 10; it asks the coordinator at 15, hears at 17
+// that A's node has the result, which comes at 21, and ends at 26. With small
 // values, which go with the coordinator's messages: the starts carry
 // the arguments, B starts at 5, asks at 10, gets the result with the
 // answer at 12 and ends at 17. As the runtime's requester of a result
@@ -59,7 +61,7 @@ func TestHubSendsResultsAheadToTheMakerOnly(t *testing.T) {
 		bEnd  float64
 	}{
 		{false, big, 14},
-		{true, big, 29},
+		{true, big, 26},
 		{true, 0, 17},
 	} {
 		tr := orders{ord(1, 0, 0, 10), withBytes(ord(2, 1, 0, 1), tt.bytes, tt.bytes), withBytes(ord(3, 1, 0, 10, rq(2, 5)), tt.bytes, 0)}
@@ -79,10 +81,10 @@ func TestHubSendsResultsAheadToTheMakerOnly(t *testing.T) {
 // reaches node 1 at 1, A ends at 3, and its result reaches main at 8.
 // Through a hub main's start arrives at 1, A's (with its arguments, which
 // are small) at 2, A ends at 4; the coordinator's answer to main comes
-// at 5, and the result, sent ahead to main's node when provided, behind
-// it on the hub's links at 9.5 (fetched after the answer, at 10): main
-// ends at 9.5, and the coordinator has its result, the run's end, at
-// 10.5.
+// at 5, and the result, sent ahead to main's node when provided, over
+// node 1's connection and node 0's, which the answer does not take, at 9
+// (fetched after the answer, at 10): main ends at 9, and the coordinator
+// has its result, the run's end, at 10.
 func TestHubResultGoesAheadToTheMaker(t *testing.T) {
 	tr := orders{ord(1, 0, 0, 1, rq(2, 1)), withBytes(ord(2, 1, 0, 2), 0, big)}
 	for _, tt := range []struct {
@@ -90,7 +92,7 @@ func TestHubResultGoesAheadToTheMaker(t *testing.T) {
 		makespan float64
 	}{
 		{false, 8},
-		{true, 10.5},
+		{true, 10},
 	} {
 		r, got := schedules(t, tr, Cluster{Nodes: 2, Latency: 1, Bandwidth: big / 4.0, Hub: tt.hub}, Options{})
 		if got[2].Node != 1 || !near(r.Makespan, tt.makespan) {

@@ -55,12 +55,15 @@ type engine struct {
 	now float64
 	// net is the message-cost model between cl's nodes, kept apart so
 	// that a transfer copies no Cluster, and freeNet whether it costs
-	// nothing; hub is its hub's links (Link.Hub), and emptyRelay how long
-	// a message of no bytes holds them (Link.RelayTime), which a batch
+	// nothing; hub is the coordinator's connection to its hub (Link.Hub),
+	// which rounds of control take, conns each node's, which the data
+	// sent straight between nodes takes, and emptyRelay how long a
+	// message of no bytes holds a link (Link.RelayTime), which a batch
 	// pays once.
 	net        machine.Link
 	freeNet    bool
 	hub        machine.HubState
+	conns      []machine.HubState
 	emptyRelay float64
 
 	lives    chunked.Arena[live]  // the orders held, named by their numbers
@@ -101,6 +104,9 @@ func newEngine(t *Prepared, src ordertrace.Source, cl Cluster, opt Options) *eng
 	e.net = machine.Cluster(cl).Link()
 	e.freeNet = e.net.Free()
 	_, e.emptyRelay = e.net.RelayTime(0)
+	if cl.Hub {
+		e.conns = make([]machine.HubState, cl.Nodes)
+	}
 	e.scan, _ = src.(ordertrace.Scanner)
 	for i := range e.nodes {
 		e.nodes[i].cores = cl.cores()

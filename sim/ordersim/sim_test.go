@@ -208,14 +208,18 @@ func TestMigrateByHand(t *testing.T) {
 // orders at 0, which the three other nodes take. Small arguments (2
 // bytes, at 1 byte per second) go with the coordinator's messages:
 // alone on the network each start arrives at 2; through the hub each
-// takes its two links in turn, 1 s each, so the orders start at 2, 3 and
-// 4 (the hub's first link frees at 1, 2, 3; its second at 2, 3, 4). Big
-// arguments (2 s each) go from main's node to the order's, after the
-// coordinator's round of control: alone on the network, at 2; through
-// the hub's links too (its server relays them), one at a time: at 2, 4
-// and 6 when the rounds of control cost nothing, and with a latency of
-// 2 s (main's start arriving at 2, each round and each transfer 1 s on
-// each link) at 6, 9 and 12.
+// takes the two links of the coordinator's connection in turn, 1 s
+// each, so the orders start at 2, 3 and 4 (the first link frees at 1,
+// 2, 3; the second at 2, 3, 4). Big arguments (2 s each) go from main's
+// node to the order's, after the coordinator's round of control: alone
+// on the network, at 2; through the hub (its server relays them) over
+// the link in of node 0's connection, one at a time, then the link out
+// of the order's node's: at 2, 3 and 4 when the rounds of control cost
+// nothing (the third joins the second's batch on the link in, which an
+// empty message's start-up of 0 does not shorten); with a latency of 2
+// s (main's start arriving at 2, each round and each transfer 1 s on
+// each link) at 6, 7 and 8: the rounds queue on the coordinator's
+// connection (done at 4, 5 and 6), the transfers on node 0's link in.
 func TestHubTakesOneMessageAtATime(t *testing.T) {
 	for _, tt := range []struct {
 		args int64
@@ -225,8 +229,8 @@ func TestHubTakesOneMessageAtATime(t *testing.T) {
 		{2, Cluster{Nodes: 4, Bandwidth: 1}, []float64{2, 2, 2}},
 		{2, Cluster{Nodes: 4, Bandwidth: 1, Hub: true}, []float64{2, 3, 4}},
 		{big, Cluster{Nodes: 4, Bandwidth: big / 2.0}, []float64{2, 2, 2}},
-		{big, Cluster{Nodes: 4, Bandwidth: big / 2.0, Hub: true}, []float64{2, 4, 6}},
-		{big, Cluster{Nodes: 4, Latency: 2, Hub: true}, []float64{6, 9, 12}},
+		{big, Cluster{Nodes: 4, Bandwidth: big / 2.0, Hub: true}, []float64{2, 3, 4}},
+		{big, Cluster{Nodes: 4, Latency: 2, Hub: true}, []float64{6, 7, 8}},
 	} {
 		tr := orders{ord(1, 0, 0, 10)}
 		for id := int64(2); id <= 4; id++ {
