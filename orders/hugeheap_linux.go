@@ -66,7 +66,8 @@ func adviseHugeHeap(mb int) {
 		_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
 		chunks = append(chunks, b)
 	}
-	chunks = nil
+	// Alive until every chunk is allocated: none reuses another's range.
+	goruntime.KeepAlive(chunks)
 	// Freed now, the range is where the next allocations go. Left to
 	// the collection its size starts, it would still be marked alive
 	// there and set the next collection's goal at twice its size: the
