@@ -120,10 +120,11 @@ func runDistributed[R any](ctx context.Context, cfg Config, prog Program[R]) (R,
 	if err != nil {
 		return zero, nil, err
 	}
+	// Before a worker joins: the run may begin as soon as it has.
+	hugeHeap(cfg.hugePagesMB())
 	if err := serveIfWorker(ctx, t, cfg); err != nil {
 		return zero, nil, err
 	}
-	hugeHeap(cfg.hugePagesMB())
 	if cfg.mode() == ModeNetwork {
 		rep, err := calibrateNetwork(ctx, t, cfg)
 		return zero, rep, err

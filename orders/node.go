@@ -98,7 +98,6 @@ func serveIfWorker(ctx context.Context, t Transport, cfg Config) error {
 	if err != nil || conn == nil {
 		return err
 	}
-	hugeHeap(cfg.hugePagesMB())
 	err = work(ctx, conn, lost)
 	conn.Close()
 	if err == nil {
