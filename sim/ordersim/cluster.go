@@ -60,13 +60,12 @@ func (e *engine) transfer(a, b int32, bytes int64, start float64) float64 {
 //   - control is a message to the coordinator and its answer (an
 //     order's making or the end that frees a core, then its start; an
 //     end, then the answer to the order waiting for it; a request, then
-//     its answer): a message of no bytes, which queues at the hub, where
-//     the coordinator takes one at a time;
+//     its answer): a message of no bytes, which queues on the
+//     coordinator's connection to the hub, where it takes one at a time;
 //   - direct is data from one node to another, a message of its bytes
 //     through the hub too: the coordinator does not handle it, but its
-//     server relays it, from the sender's connection to the receiver's,
-//     each taking one message at a time, beside the coordinator's own
-//     connection, which its control takes;
+//     server relays it from the sender's connection to the receiver's,
+//     each taking one message at a time, beside the coordinator's;
 //   - small data (ordersched.InlineBytes at most) goes with the
 //     coordinator's messages instead: a round of control that carries
 //     it is a message of its bytes through the hub.
